@@ -1,0 +1,34 @@
+import IssueCatalog
+
+/// Why a subscription expired (appstore.md: expiration_intent / expirationIntent).
+public enum ExpirationIntent: Int, Hashable, Sendable {
+    case voluntary = 1, billing = 2, priceIncrease = 3, productUnavailable = 4, other = 5
+}
+
+/// Renewal info, one per (environment, originalTransactionId) (entitlement-rules.md, Vocabulary).
+public struct RenewalInfo: Hashable, Sendable {
+    public var environment: AppStoreEnvironment
+    public var originalTransactionId: String
+    public var productId: String?
+    public var autoRenewStatus: Bool
+    public var autoRenewProductId: String?
+    public var expirationIntent: ExpirationIntent?
+    public var isInBillingRetry: Bool
+    public var gracePeriodExpiresDate: Instant?
+    /// `price_consent_status` / `priceIncreaseStatus`, kept as given.
+    public var priceConsentStatus: Int?
+    public var source: TransactionSource
+    public var observedAt: Instant?
+
+    public init(environment: AppStoreEnvironment, originalTransactionId: String, productId: String? = nil,
+                autoRenewStatus: Bool, autoRenewProductId: String? = nil,
+                expirationIntent: ExpirationIntent? = nil, isInBillingRetry: Bool = false,
+                gracePeriodExpiresDate: Instant? = nil, priceConsentStatus: Int? = nil,
+                source: TransactionSource, observedAt: Instant? = nil) {
+        self.environment = environment; self.originalTransactionId = originalTransactionId
+        self.productId = productId; self.autoRenewStatus = autoRenewStatus
+        self.autoRenewProductId = autoRenewProductId; self.expirationIntent = expirationIntent
+        self.isInBillingRetry = isInBillingRetry; self.gracePeriodExpiresDate = gracePeriodExpiresDate
+        self.priceConsentStatus = priceConsentStatus; self.source = source; self.observedAt = observedAt
+    }
+}
