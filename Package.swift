@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "issue-gateway", targets: ["IssueGateway"]),
         .library(name: "IssueCatalog", targets: ["IssueCatalog"]),
         .library(name: "Entitle", targets: ["Entitle"]),
+        .executable(name: "issue-gateway-bench", targets: ["Benchmarks"]),
     ],
     targets: [
         // System libraries, reached through module maps.
@@ -26,6 +27,9 @@ let package = Package(
 
         .executableTarget(name: "IssueGateway",
                           dependencies: ["IssueCatalog", "Entitle", "CSQLite", "CCrypto", "CSystem"]),
+
+        // Benchmarks (release mode): `swift run -c release issue-gateway-bench <name>`.
+        .executableTarget(name: "Benchmarks", dependencies: ["IssueCatalog", "Entitle"]),
 
         .testTarget(name: "IssueCatalogTests", dependencies: ["IssueCatalog"]),
         .testTarget(name: "EntitleTests", dependencies: ["Entitle", "IssueCatalog"]),
