@@ -1,0 +1,91 @@
+import Entitle
+import Foundation
+
+/// Calls Apple's verifyReceipt (appstore.md "verifyReceipt"; issue #6): production first, 21007 →
+/// sandbox, 21008 → production, bounded retries with exponential backoff, the outcome table as
+/// `VerifyReceiptOutcome`. Blocking: call it from a worker thread, never from an event loop.
+public final class VerifyReceiptClient: Sendable {
+    public let configuration: VerifyReceiptConfiguration
+    private let transport: any VerifyReceiptTransport
+    private let pause: @Sendable (TimeInterval) -> Void
+    private let log: @Sendable (String) -> Void
+    private let observe: @Sendable (VerifyReceiptAttempt) -> Void
+
+    /// `pause` waits between retries (tests record instead of sleeping); `log` receives the loud
+    /// 21004 message; `observe` sees every request, for the App Store counters in `/metrics`.
+    public init(configuration: VerifyReceiptConfiguration,
+                transport: any VerifyReceiptTransport = URLSessionVerifyReceiptTransport(),
+                pause: @escaping @Sendable (TimeInterval) -> Void = { Thread.sleep(forTimeInterval: $0) },
+                log: @escaping @Sendable (String) -> Void = VerifyReceiptClient.logToStandardError,
+                observe: @escaping @Sendable (VerifyReceiptAttempt) -> Void = { _ in }) {
+        self.configuration = configuration
+        self.transport = transport
+        self.pause = pause
+        self.log = log
+        self.observe = observe
+    }
+
+    public static let logToStandardError: @Sendable (String) -> Void = { message in
+        FileHandle.standardError.write(Data("issue-gateway: \(message)\n".utf8))
+    }
+
+    /// Verifies `receiptData` (the app's base64 receipt, passed through as given).
+    public func verify(receiptData: String) -> VerifyReceiptOutcome {
+        let request = requestBody(receiptData: receiptData)
+        var endpoint = VerifyReceiptEndpoint.production
+        var failedAttempts = 0
+        var redirects = 0
+        while true {
+            let step = exchange(request, endpoint: endpoint)
+            observe(VerifyReceiptAttempt(endpoint: endpoint, result: step))
+            switch step {
+            case .outcome(let outcome):
+                if case .misconfigured(let status) = outcome {
+                    log("App Store verifyReceipt answered \(status): the shared secret (\(VerifyReceiptConfiguration.sharedSecretVariable)) does not match the app's. Every receipt will fail until it is fixed.")
+                }
+                return outcome
+            case .redirect(let target):
+                redirects += 1
+                guard redirects <= configuration.maximumEnvironmentRedirects else { return .unavailable(reason: .environmentLoop) }
+                endpoint = target
+            case .retry(let reason):
+                failedAttempts += 1
+                guard failedAttempts < configuration.maximumAttempts else { return .unavailable(reason: reason) }
+                pause(configuration.backoff(beforeRetry: failedAttempts))
+            }
+        }
+    }
+
+    /// The same on Swift concurrency: the blocking call moves to a Dispatch worker thread so no
+    /// cooperative (or event-loop) thread waits on Apple.
+    public func verify(receiptData: String) async -> VerifyReceiptOutcome {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global(qos: .utility).async {
+                continuation.resume(returning: self.verify(receiptData: receiptData))
+            }
+        }
+    }
+
+    private func requestBody(receiptData: String) -> Data {
+        var fields: [String: Any] = ["receipt-data": receiptData, "exclude-old-transactions": false]
+        if let secret = configuration.sharedSecret { fields["password"] = secret }
+        // Strings and a boolean always serialise.
+        return (try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])) ?? Data()
+    }
+
+    /// One request and what it means for the loop.
+    private func exchange(_ body: Data, endpoint: VerifyReceiptEndpoint) -> VerifyReceiptStep {
+        let answer: HTTPExchangeResult
+        do {
+            answer = try transport.post(body, to: configuration.url(for: endpoint), timeout: configuration.requestTimeout,
+                                        maximumResponseBytes: configuration.maximumResponseBytes)
+        } catch {
+            switch error {
+            case .timedOut: return .retry(.timedOut)
+            case .connection(let reason): return .retry(.transport(reason))
+            case .responseTooLarge(let limit): return .outcome(.unavailable(reason: .responseTooLarge(limit: limit)))
+            }
+        }
+        return VerifyReceiptStep(answer: answer, endpoint: endpoint)
+    }
+}

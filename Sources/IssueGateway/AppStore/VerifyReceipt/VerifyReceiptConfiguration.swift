@@ -1,0 +1,75 @@
+import Foundation
+
+/// Where and how the gateway calls verifyReceipt (appstore.md "verifyReceipt"; http-api.md
+/// Configuration). Timeouts and retry bounds are named here, never literals at the call site.
+public struct VerifyReceiptConfiguration: Sendable, Equatable {
+    public var productionURL: URL
+    public var sandboxURL: URL
+    /// The app's shared secret, sent as `password`; left out of the request when not configured
+    /// (Apple then answers 21004 for auto-renewable subscriptions, which is reported as misconfiguration).
+    public var sharedSecret: String?
+    /// Per request, connect to last byte. Apple answers within a few seconds when healthy.
+    public var requestTimeout: TimeInterval
+    /// Requests spent on retryable answers (21005, 21009, 21100–21199, `is-retryable`, timeouts,
+    /// transport failures) before the outcome is `.unavailable`. Environment redirects
+    /// (21007/21008) do not count.
+    public var maximumAttempts: Int
+    /// Backoff before retry n (1-based): `initialBackoff · 2^(n-1)`, at most `maximumBackoff`.
+    public var initialBackoff: TimeInterval
+    public var maximumBackoff: TimeInterval
+    /// Largest answer read. A receipt with a long history is a few hundred KiB; 16 MiB is ample.
+    public var maximumResponseBytes: Int
+    /// 21007 → sandbox → 21008 → production … is cut off after this many redirects.
+    public var maximumEnvironmentRedirects: Int
+
+    public static let appleProductionURL = URL(string: "https://buy.itunes.apple.com/verifyReceipt")!
+    public static let appleSandboxURL = URL(string: "https://sandbox.itunes.apple.com/verifyReceipt")!
+
+    public init(productionURL: URL = appleProductionURL, sandboxURL: URL = appleSandboxURL, sharedSecret: String? = nil,
+                requestTimeout: TimeInterval = 15, maximumAttempts: Int = 3, initialBackoff: TimeInterval = 0.5,
+                maximumBackoff: TimeInterval = 4, maximumResponseBytes: Int = 16 * 1024 * 1024,
+                maximumEnvironmentRedirects: Int = 2) {
+        self.productionURL = productionURL
+        self.sandboxURL = sandboxURL
+        self.sharedSecret = sharedSecret
+        self.requestTimeout = requestTimeout
+        self.maximumAttempts = max(1, maximumAttempts)
+        self.initialBackoff = initialBackoff
+        self.maximumBackoff = maximumBackoff
+        self.maximumResponseBytes = maximumResponseBytes
+        self.maximumEnvironmentRedirects = maximumEnvironmentRedirects
+    }
+
+    public enum ConfigurationError: Error, Equatable, Sendable {
+        /// Not an absolute `http`/`https` URL with a host.
+        case invalidURL(variable: String, value: String)
+    }
+
+    public static let productionURLVariable = "ISSUE_GATEWAY_APPSTORE_PRODUCTION_URL"
+    public static let sandboxURLVariable = "ISSUE_GATEWAY_APPSTORE_SANDBOX_URL"
+    public static let sharedSecretVariable = "ISSUE_GATEWAY_APPSTORE_SHARED_SECRET"
+
+    /// Reads the three `ISSUE_GATEWAY_APPSTORE_*` variables; unset or empty means the default.
+    public static func fromEnvironment(_ environment: [String: String]) throws(ConfigurationError) -> VerifyReceiptConfiguration {
+        func url(_ variable: String, default fallback: URL) throws(ConfigurationError) -> URL {
+            guard let value = environment[variable], !value.isEmpty else { return fallback }
+            guard let url = URL(string: value), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+                  let host = url.host, !host.isEmpty else { throw .invalidURL(variable: variable, value: value) }
+            return url
+        }
+        let secret = environment[sharedSecretVariable].flatMap { $0.isEmpty ? nil : $0 }
+        return VerifyReceiptConfiguration(productionURL: try url(productionURLVariable, default: appleProductionURL),
+                                          sandboxURL: try url(sandboxURLVariable, default: appleSandboxURL),
+                                          sharedSecret: secret)
+    }
+
+    /// The pause before retry `attempt` (1 = the first retry).
+    func backoff(beforeRetry attempt: Int) -> TimeInterval {
+        let exponent = Double(min(max(attempt - 1, 0), 30))
+        return min(initialBackoff * pow(2, exponent), maximumBackoff)
+    }
+
+    func url(for environment: VerifyReceiptEndpoint) -> URL {
+        environment == .production ? productionURL : sandboxURL
+    }
+}
