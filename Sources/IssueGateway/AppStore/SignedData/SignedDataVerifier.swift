@@ -40,8 +40,8 @@ public final class SignedDataVerifier: Sendable {
             return inner
         }
         return VerifiedNotification(notification: outer,
-                                    transaction: try nested(claims.signedTransactionInfo, as: .transaction),
-                                    renewalInfo: try nested(claims.signedRenewalInfo, as: .renewalInfo))
+                                    transaction: try nested(claims.fields.signedTransactionInfo, as: .transaction),
+                                    renewalInfo: try nested(claims.fields.signedRenewalInfo, as: .renewalInfo))
     }
 
     private func verifyWithClaims(_ compact: String, as kind: SignedPayloadKind)
@@ -68,14 +68,14 @@ public final class SignedDataVerifier: Sendable {
 
     /// Bundle id (not in renewal info), app Apple id (production notifications), environment.
     private func check(_ claims: SignedPayloadClaims, kind: SignedPayloadKind) throws(SignedDataVerificationError) -> AppStoreEnvironment {
-        if kind != .renewalInfo, claims.bundleId != policy.bundleId { throw .bundleIdMismatch(found: claims.bundleId) }
-        let environment = AppStoreEnvironmentName.environment(named: claims.environment)
+        if kind != .renewalInfo, claims.fields.bundleId != policy.bundleId { throw .bundleIdMismatch(found: claims.fields.bundleId) }
+        let environment = AppStoreEnvironmentName.environment(named: claims.fields.environment)
         if kind == .notification, environment == .production,
-           policy.appAppleId == nil || claims.appAppleId != policy.appAppleId {
-            throw .appAppleIdMismatch(found: claims.appAppleId)
+           policy.appAppleId == nil || claims.fields.appAppleId != policy.appAppleId {
+            throw .appAppleIdMismatch(found: claims.fields.appAppleId)
         }
         guard let environment, policy.acceptedEnvironments.contains(environment) else {
-            throw .environmentNotAccepted(claims.environment)
+            throw .environmentNotAccepted(claims.fields.environment)
         }
         return environment
     }

@@ -6,49 +6,16 @@ import IssueCatalog
 struct SignedPayloadClaims: Equatable {
     /// `signedDate`, ms since the epoch (a JSON number, sometimes with a fraction: truncated).
     var signedDate: Instant?
-    var bundleId: String?
-    var appAppleId: Int64?
-    var environment: String?
-    /// A notification's nested JWS (under `data`), verified separately as `.transaction`/`.renewalInfo`.
-    var signedTransactionInfo: String?
-    var signedRenewalInfo: String?
+    /// Where the claims checked against configuration live: the payload itself for transactions
+    /// and renewal info, `data` (or `summary`) for notifications.
+    var fields: Fields
 
-    init(payload: Data, kind: SignedPayloadKind) throws(SignedDataVerificationError) {
-        let decoder = JSONDecoder()
-        do {
-            switch kind {
-            case .notification:
-                let envelope = try decoder.decode(NotificationEnvelope.self, from: payload)
-                let inner = envelope.data ?? envelope.summary
-                try self.init(signedDate: envelope.signedDate, inner: inner)
-            case .transaction, .renewalInfo:
-                let fields = try decoder.decode(Fields.self, from: payload)
-                try self.init(signedDate: fields.signedDate, inner: fields)
-            }
-        } catch let error as SignedDataVerificationError {
-            throw error
-        } catch {
-            throw .malformedPayload(Self.describe(error))
-        }
-    }
-
-    private init(signedDate: Double?, inner: Fields?) throws(SignedDataVerificationError) {
-        if let signedDate {
-            guard signedDate.isFinite, abs(signedDate) < 9.0e15 else { throw .malformedPayload("signedDate out of range") }
-            self.signedDate = Instant(millisecondsSinceEpoch: Int64(signedDate.rounded(.towardZero)))
-        }
-        bundleId = inner?.bundleId
-        appAppleId = inner?.appAppleId
-        environment = inner?.environment
-        signedTransactionInfo = inner?.signedTransactionInfo
-        signedRenewalInfo = inner?.signedRenewalInfo
-    }
-
-    private struct Fields: Decodable {
+    struct Fields: Decodable, Equatable {
         var signedDate: Double?
         var bundleId: String?
         var appAppleId: Int64?
         var environment: String?
+        /// A notification's nested JWS, verified separately as `.transaction`/`.renewalInfo`.
         var signedTransactionInfo: String?
         var signedRenewalInfo: String?
     }
@@ -57,6 +24,26 @@ struct SignedPayloadClaims: Equatable {
         var signedDate: Double?
         var data: Fields?
         var summary: Fields?
+    }
+
+    init(payload: Data, kind: SignedPayloadKind) throws(SignedDataVerificationError) {
+        let signedDate: Double?
+        do {
+            switch kind {
+            case .notification:
+                let envelope = try JSONDecoder().decode(NotificationEnvelope.self, from: payload)
+                signedDate = envelope.signedDate
+                fields = envelope.data ?? envelope.summary ?? Fields()
+            case .transaction, .renewalInfo:
+                fields = try JSONDecoder().decode(Fields.self, from: payload)
+                signedDate = fields.signedDate
+            }
+        } catch {
+            throw .malformedPayload(Self.describe(error))
+        }
+        guard let signedDate else { return }
+        guard signedDate.isFinite, abs(signedDate) < 9.0e15 else { throw .malformedPayload("signedDate out of range") }
+        self.signedDate = Instant(millisecondsSinceEpoch: Int64(signedDate.rounded(.towardZero)))
     }
 
     private static func describe(_ error: Error) -> String {
