@@ -71,6 +71,18 @@ import Testing
         #expect(verified.renewalInfo?.kind == .renewalInfo)
     }
 
+    @Test func oneVerifierServesManyThreadsAtOnce() throws {
+        let good = try signed()
+        let forged = try signed(by: try TestCertificateAuthority(options: .init(issuedAt: Self.issuedAt)))
+        let verdicts = Recorder<Bool>()
+        DispatchQueue.concurrentPerform(iterations: 64) { index in
+            let accepted = (try? verifier.verify(index.isMultiple(of: 2) ? good : forged, as: .transaction)) != nil
+            verdicts.append(accepted == index.isMultiple(of: 2))
+        }
+        #expect(verdicts.values.count == 64)
+        #expect(verdicts.values.allSatisfy { $0 })
+    }
+
     // MARK: the chain
 
     @Test func refusesASelfSignedLeaf() throws {
