@@ -162,6 +162,15 @@ import Testing
         #expect(refusal(jws) == .malformedCertificate(index: 1))
     }
 
+    @Test func refusesTruncatedOrPaddedCertificates() throws {
+        let leaf = ca.leaf.der
+        for damaged in [leaf.prefix(leaf.count / 2), leaf + Data([0]), Data()] {
+            let jws = try #require(JWSSigner.sign(payload: Self.transaction(), key: ca.leafKey,
+                                                  chain: [Data(damaged), ca.intermediate.der, ca.root.der]))
+            #expect(refusal(jws) == .malformedCertificate(index: 0))
+        }
+    }
+
     @Test func refusesALeafKeyOffP256() throws {
         var options = TestCertificateAuthority.Options(issuedAt: Self.issuedAt)
         options.leafCurve = .p384
