@@ -94,8 +94,8 @@ struct JSONReader {
             let nameOffset = position
             guard try peek() == UInt8(ascii: "\"") else { throw fail(.unexpectedCharacter) }
             let name = try readString()
-            // RFC 8259 §4 leaves duplicate names' meaning to implementations; RFC 7515 §5.2
-            // and RFC 8725 §3.x ask a verifier to reject them, and so do we everywhere.
+            // RFC 8259 §4 leaves duplicate names' meaning to implementations; RFC 7515 §5.2 step 4
+            // and RFC 7519 §4 ask a JWT verifier to reject them, and so do we everywhere.
             guard !object.contains(name) else { throw JSONParseError(.duplicateName(name), at: nameOffset) }
             skipWhitespace()
             try expect(UInt8(ascii: ":"))

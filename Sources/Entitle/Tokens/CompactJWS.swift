@@ -17,14 +17,8 @@ public struct CompactJWS: Sendable {
         guard let headerBytes = Base64URL.decode(utf8: segments[0]),
               let payload = Base64URL.decode(utf8: segments[1]),
               let signature = Base64URL.decode(utf8: segments[2]) else { throw .base64 }
-        let header: JSONValue
-        do {
-            header = try JSONParser(limits: policy.segmentJSONLimits).parse(bytes: headerBytes)
-        } catch {
-            throw error.isDuplicateName ? .duplicateHeaderName : .headerJSON
-        }
-        guard let headerObject = header.objectValue else { throw .headerJSON }
-        self.header = headerObject
+        self.header = try CompactJWS.object(headerBytes, policy: policy,
+                                            duplicate: .duplicateHeaderName, malformed: .headerJSON)
         self.payload = payload
         self.signature = signature
         self.signingInput = Array(bytes[..<(segments[1].endIndex)])
@@ -40,13 +34,19 @@ public struct CompactJWS: Sendable {
     /// The payload as a JSON object (step 4); call only after the signature checked out, so
     /// unauthenticated bytes never reach the parser beyond the header.
     public func payloadObject(policy: TokenPolicy = .standard) throws(TokenFailure) -> JSONObject {
+        try CompactJWS.object(payload, policy: policy, duplicate: .duplicateClaimName, malformed: .claimsJSON)
+    }
+
+    /// A segment must be a JSON object with unique names (RFC 7515 §5.2 step 4, RFC 7519 §4).
+    private static func object(_ bytes: [UInt8], policy: TokenPolicy, duplicate: TokenFailure,
+                               malformed: TokenFailure) throws(TokenFailure) -> JSONObject {
         let value: JSONValue
         do {
-            value = try JSONParser(limits: policy.segmentJSONLimits).parse(bytes: payload)
+            value = try JSONParser(limits: policy.segmentJSONLimits).parse(bytes: bytes)
         } catch {
-            throw error.isDuplicateName ? .duplicateClaimName : .claimsJSON
+            throw error.isDuplicateName ? duplicate : malformed
         }
-        guard let object = value.objectValue else { throw .claimsJSON }
+        guard let object = value.objectValue else { throw malformed }
         return object
     }
 }
