@@ -3,8 +3,9 @@
 // Results and the machine they ran on are recorded in BENCHMARKS.md.
 import Foundation
 
-let benchmarks: [String: () -> Void] = [:
+let benchmarks: [String: () -> Void] = [
     // "engine": runEngineBenchmark,   (added by the engine work)
+    "tokens": runTokenBenchmark,
 ]
 
 let args = CommandLine.arguments.dropFirst()

@@ -1,0 +1,61 @@
+import IssueCatalog
+
+/// The one decision every edge makes, whoever asks: the `GET /v1/edge/verify` route, a Swift
+/// edge, and `issue-gateway token verify TOKEN --path P`. Pure: headers, keys and now in,
+/// decision out.
+public enum EdgeCheck {
+    /// - Parameters:
+    ///   - authorization: the `Authorization` header value, if any.
+    ///   - originalURI: `X-Original-URI`, the path and query of the request being decided.
+    ///   - originalMethod: `X-Original-Method`, if sent (absent means GET, see
+    ///     `VerifiedDownloadToken.authorize`).
+    ///
+    /// The token is the `Authorization: Bearer` credential (scheme case-insensitive, RFC 9110
+    /// §11.1), else the single `token` parameter of the URI's query, percent-decoded once. A
+    /// `Bearer` header wins over the query; an `Authorization` of another scheme is not ours
+    /// and is passed over. Two `token` parameters are refused rather than guessed between.
+    public static func decide(authorization: String?, originalURI: String?, originalMethod: String?,
+                              keys: TokenKeySet, now: Instant, policy: TokenPolicy = .standard) -> EdgeDecision {
+        do throws(TokenFailure) {
+            if let originalURI, originalURI.utf8.count > policy.maxRequestTargetBytes { throw .requestTooLong }
+            var token = try bearerToken(authorization)
+            if token == nil { token = try queryToken(originalURI) }
+            guard let token else { throw .missingToken }
+            let verified = try TokenVerifier(keys: keys, policy: policy).verify(token, now: now)
+            guard let originalURI else { throw .pathMissing }
+            try verified.authorize(requestTarget: originalURI, method: originalMethod)
+            return .allow(verified)
+        } catch {
+            return EdgeDecision(error)
+        }
+    }
+
+    /// RFC 6750 §2.1: `Bearer` 1*SP token68.
+    static func bearerToken(_ authorization: String?) throws(TokenFailure) -> String? {
+        guard let value = authorization?.trimmingASCIIWhitespace() else { return nil }
+        let scheme = value.prefix { $0 != " " }
+        guard scheme.lowercased() == "bearer" else { return nil }
+        let credential = value.dropFirst(scheme.count).trimmingPrefixSpaces()
+        guard !credential.isEmpty else { throw .missingToken }
+        return String(credential)
+    }
+
+    static func queryToken(_ originalURI: String?) throws(TokenFailure) -> String? {
+        guard let originalURI, let questionMark = originalURI.firstIndex(of: "?") else { return nil }
+        var found: String?
+        for parameter in originalURI[originalURI.index(after: questionMark)...].split(separator: "&") {
+            let name = parameter.prefix { $0 != "=" }
+            guard name == "token" else { continue }
+            guard found == nil else { throw .ambiguousToken }
+            let rawValue = parameter.dropFirst(name.count + 1)
+            guard let decoded = PercentDecoding.decodeOnce(rawValue.utf8) else { throw .queryEncoding }
+            found = String(decoding: decoded, as: UTF8.self)
+        }
+        if found?.isEmpty == true { throw .missingToken }
+        return found
+    }
+}
+
+extension Substring {
+    func trimmingPrefixSpaces() -> Substring { drop { $0 == " " } }
+}

@@ -1,0 +1,39 @@
+import IssueCatalog
+
+/// The verification of tokens.md, in its order. Each check throws its own `TokenFailure`.
+public struct TokenVerifier: Sendable {
+    public let keys: TokenKeySet
+    public let policy: TokenPolicy
+
+    public init(keys: TokenKeySet, policy: TokenPolicy = .standard) {
+        self.keys = keys
+        self.policy = policy
+    }
+
+    /// Steps 1–4: the token is well-formed, signed by a configured key and current.
+    ///
+    /// Leeway: 30 s both ways (`TokenPolicy.leewaySeconds`), so an edge whose clock runs a
+    /// little behind the gateway's still takes a token just issued; the price is that a token
+    /// stays usable up to 30 s past `exp`. `iss` is not compared:
+    /// tokens.md lists no such check, and edges that use any JWT library will not make one.
+    public func verify(_ token: String, now: Instant) throws(TokenFailure) -> VerifiedDownloadToken {
+        let jws = try CompactJWS(parsing: token, policy: policy)                    // 1
+        let key = try JOSEHeaderCheck.key(for: jws.header, in: keys)                // 2
+        guard jws.hasValidHS256Signature(secret: key.secret) else { throw .signature } // 3
+        let claims = try DownloadTokenClaims(validating: jws.payloadObject(policy: policy),
+                                             audience: policy.audience)             // 4
+        try TokenValidityWindow.check(notBefore: claims.notBefore, expiresAt: claims.expiresAt,
+                                      now: now, leewaySeconds: policy.leewaySeconds)
+        try TokenValidityWindow.checkLifetime(issuedAt: claims.issuedAt, expiresAt: claims.expiresAt,
+                                              maxLifetimeSeconds: policy.maxLifetimeSeconds)
+        return VerifiedDownloadToken(kid: key.kid, claims: claims)
+    }
+
+    /// Steps 1–5 for one request: `requestTarget` is the path and query (`X-Original-URI`).
+    public func authorize(_ token: String, requestTarget: String, method: String?, now: Instant)
+        throws(TokenFailure) -> VerifiedDownloadToken {
+        let verified = try verify(token, now: now)
+        try verified.authorize(requestTarget: requestTarget, method: method)     // 5
+        return verified
+    }
+}
