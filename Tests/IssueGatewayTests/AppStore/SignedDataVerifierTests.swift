@@ -195,7 +195,7 @@ import Testing
 
     @Test func refusesATamperedSignature() throws {
         let parts = try signed().split(separator: ".")
-        var signature = try #require(Base64URL.decode(parts[2]))
+        var signature = Data(try #require(Base64URL.decode(String(parts[2]))))
         signature[signature.startIndex + 5] ^= 0x01
         #expect(refusal("\(parts[0]).\(parts[1]).\(Base64URL.encode(signature))") == .invalidSignature)
         #expect(refusal("\(parts[0]).\(parts[1]).\(Base64URL.encode(signature.prefix(63)))") == .malformedSignature)

@@ -46,7 +46,7 @@ public final class SignedDataVerifier: Sendable {
 
     private func verifyWithClaims(_ compact: String, as kind: SignedPayloadKind)
         throws(SignedDataVerificationError) -> (verified: VerifiedPayload, claims: SignedPayloadClaims) {
-        let jws = try CompactJWS(compact, maximumLength: policy.maximumCompactLength)
+        let jws = try AppleCompactJWS(compact, maximumLength: policy.maximumCompactLength)
         let header = try JWSHeader(json: jws.headerJSON)
         var chain: [X509Certificate] = []
         for (index, der) in header.certificateChain.enumerated() {
