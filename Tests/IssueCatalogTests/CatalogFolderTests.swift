@@ -22,8 +22,18 @@ private let monthly = """
     ]}
     """
 
+private let asset = "/content/monthly/2012-02/issue.pdf"
+
 private func files(products p: String = products, monthly m: String = monthly) -> [String: Data] {
     ["products.json": Data(p.utf8), "publications/monthly.json": Data(m.utf8)]
+}
+
+/// The problem the folder has once `original` (which must be there) is replaced in one file.
+private func problem(replacing original: String, with replacement: String, inProducts: Bool) -> CatalogProblem? {
+    let text = inProducts ? products : monthly
+    #expect(text.contains(original))
+    let changed = text.replacingOccurrences(of: original, with: replacement)
+    return problem(inProducts ? files(products: changed) : files(monthly: changed))
 }
 
 private func problem(_ files: [String: Data]) -> CatalogProblem? {
@@ -54,34 +64,31 @@ private func problem(_ files: [String: Data]) -> CatalogProblem? {
         #expect(CatalogFolder.encode(reimported) == exported, "export is byte-for-byte stable")
     }
 
+    /// (file, original text, replacement, field, what the message ends with)
     @Test(arguments: [
-        ("\"id\": \"monthly.3m\"", "\"id\": \"monthly 3m\"", "products.json: products[1].id:"),
-        ("\"duration\": \"P3M\"", "\"duration\": \"3 months\"", "products.json: products[1].duration:"),
-        ("\"grants\": [\"monthly\"], \"duration\"", "\"grants\": [\"weekly\"], \"duration\"",
-         "products.json: products[1].grants[0]: names unknown publication weekly"),
-        ("\"issueId\": \"2012-02\"", "\"issueId\": \"2099-01\"", "products.json: products[2].issue:"),
-        ("\"level\": 1", "\"level\": \"1\"", "products.json: products[0].level: must be an integer"),
-        ("\"level\": 1", "\"level\": 1, \"duration\": \"P1M\"", "products.json: products[0].duration: does not apply"),
-        ("\"kind\": \"nonRenewing\"", "\"kind\": \"rental\"", "products.json: products[1].kind:"),
-        ("\"platform\": \"ios\"", "\"platfrom\": \"ios\"", "products.json: products[0].platfrom: is not a known field"),
+        ("products.json", "\"id\": \"monthly.3m\"", "\"id\": \"monthly 3m\"", "products[1].id", "0-9 . _ -"),
+        ("products.json", "\"duration\": \"P3M\"", "\"duration\": \"3 months\"", "products[1].duration", "such as P3M"),
+        ("products.json", "\"grants\": [\"monthly\"], \"duration\"", "\"grants\": [\"weekly\"], \"duration\"",
+         "products[1].grants[0]", "names unknown publication weekly"),
+        ("products.json", "\"issueId\": \"2012-02\"", "\"issueId\": \"2099-01\"", "products[2].issue",
+         "names unknown issue 2099-01 of monthly"),
+        ("products.json", "\"level\": 1", "\"level\": \"1\"", "products[0].level", "must be an integer"),
+        ("products.json", "\"level\": 1", "\"level\": 1, \"duration\": \"P1M\"", "products[0].duration",
+         "does not apply to autoRenewable products"),
+        ("products.json", "\"kind\": \"nonRenewing\"", "\"kind\": \"rental\"", "products[1].kind", "issue, free"),
+        ("products.json", "\"platform\": \"ios\"", "\"platfrom\": \"ios\"", "products[0].platfrom", "is not a known field"),
+        ("publications/monthly.json", asset, "/content/../secret.pdf", "issues[0].assets[0].path", "must not contain .."),
+        ("publications/monthly.json", asset, "/content//monthly/issue.pdf", "issues[0].assets[0].path", "must not contain //"),
+        ("publications/monthly.json", asset, "/content/monthly/\\u0007.pdf", "issues[0].assets[0].path",
+         "must not contain control characters"),
+        ("publications/monthly.json", asset, "/content/a.pdf?x=1", "issues[0].assets[0].path", "must not contain ?"),
+        ("publications/monthly.json", asset, "content/a.pdf", "issues[0].assets[0].path", "must start with /"),
     ])
-    func refusesABadProductNamingFileAndField(original: String, replacement: String, expected: String) throws {
-        #expect(products.contains(original))
-        let found = try #require(problem(files(products: products.replacingOccurrences(of: original, with: replacement))))
-        #expect(found.description.hasPrefix(expected), "\(found)")
-    }
-
-    @Test(arguments: [
-        ("/content/monthly/2012-02/issue.pdf", "/content/../secret.pdf", "must not contain .."),
-        ("/content/monthly/2012-02/issue.pdf", "/content//monthly/issue.pdf", "must not contain //"),
-        ("/content/monthly/2012-02/issue.pdf", "/content/monthly/\\u0007.pdf", "must not contain control characters"),
-        ("/content/monthly/2012-02/issue.pdf", "/content/a.pdf?x=1", "must not contain ?"),
-        ("/content/monthly/2012-02/issue.pdf", "content/a.pdf", "must start with /"),
-    ])
-    func refusesABadAssetPath(original: String, replacement: String, message: String) throws {
-        let found = try #require(problem(files(monthly: monthly.replacingOccurrences(of: original, with: replacement))))
-        #expect(found.file == "publications/monthly.json")
-        #expect(found.field == "issues[0].assets[0].path")
+    func refusesABadValueNamingFileAndField(file: String, original: String, replacement: String, field: String,
+                                            message: String) throws {
+        let found = try #require(problem(replacing: original, with: replacement, inProducts: file == "products.json"))
+        #expect(found.file == file)
+        #expect(found.field == field)
         #expect(found.message.hasSuffix(message), "\(found)")
     }
 

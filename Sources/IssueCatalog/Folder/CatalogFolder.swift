@@ -30,15 +30,8 @@ public enum CatalogFolder {
             }
             if name == productsFile {
                 let document: ProductsDocument = try parse(data, file: name)
-                for (index, product) in document.products.enumerated() {
-                    let at = FieldPath("products").index(index)
-                    let model = try attributed(name) { () throws(CatalogProblem) in try product.model(at: at) }
-                    try attributed(name) { () throws(CatalogProblem) in try model.validate(at: at) }
-                    guard !catalog.products.contains(where: { $0.id == model.id }) else {
-                        throw CatalogProblem(file: name, field: at.field("id").description,
-                                             message: "product \(model.id) is defined twice")
-                    }
-                    catalog.products.append(model)
+                catalog.products = try attributed(name) { () throws(CatalogProblem) in
+                    try products(document)
                 }
             } else if let id = publicationId(fromFile: name) {
                 let document: PublicationDocument = try parse(data, file: name)
@@ -106,15 +99,23 @@ public enum CatalogFolder {
     private static func validate(_ publication: Publication, _ issues: [Issue], file: String) throws(CatalogProblem) {
         try attributed(file) { () throws(CatalogProblem) in
             try publication.validate()
-            var seen = Set<String>()
-            for (index, issue) in issues.enumerated() {
-                let at = FieldPath("issues").index(index)
-                try issue.validate(at: at)
-                guard seen.insert(issue.id).inserted else {
-                    throw at.field("id").problem("issue \(issue.id) appears twice")
-                }
+            _ = try Catalog.validateEach(issues, at: FieldPath("issues"), key: \.id,
+                                         duplicate: { "issue \($0.id) appears twice" }) {
+                (issue, at) throws(CatalogProblem) in try issue.validate(at: at)
             }
         }
+    }
+
+    private static func products(_ document: ProductsDocument) throws(CatalogProblem) -> [Product] {
+        var products: [Product] = []
+        for (index, product) in document.products.enumerated() {
+            products.append(try product.model(at: FieldPath("products").index(index)))
+        }
+        _ = try Catalog.validateEach(products, at: FieldPath("products"), key: \.id,
+                                     duplicate: { "product \($0.id) is defined twice" }) {
+            (product, at) throws(CatalogProblem) in try product.validate(at: at)
+        }
+        return products
     }
 
     /// Grants and single-issue targets cross files; both are written in products.json.

@@ -4,32 +4,37 @@ extension Catalog {
     /// existing issue. Field paths are `publications[i]…`, `products[i]…`, `issues[i]…`.
     public func validate() throws(CatalogProblem) {
         let root = FieldPath()
-        var publicationIds = Set<String>()
-        for (index, publication) in publications.enumerated() {
-            let at = root.field("publications").index(index)
-            try publication.validate(at: at)
-            guard publicationIds.insert(publication.id).inserted else {
-                throw at.field("id").problem("publication \(publication.id) is defined twice")
-            }
+        let publicationIds = try Self.validateEach(publications, at: root.field("publications"), key: \.id,
+                                                   duplicate: { "publication \($0.id) is defined twice" }) {
+            (publication, at) throws(CatalogProblem) in try publication.validate(at: at)
         }
-        var issueRefs = Set<IssueRef>()
-        for (index, issue) in issues.enumerated() {
-            let at = root.field("issues").index(index)
+        let issueRefs = try Self.validateEach(issues, at: root.field("issues"), key: \.ref,
+                                              duplicate: { "issue \($0.id) appears twice in publication \($0.publicationId)" }) {
+            (issue, at) throws(CatalogProblem) in
             try issue.validate(at: at)
             try Self.known(issue.publicationId, publicationIds, at: at.field("publicationId"))
-            guard issueRefs.insert(issue.ref).inserted else {
-                throw at.field("id").problem("issue \(issue.id) appears twice in publication \(issue.publicationId)")
-            }
         }
-        var productIds = Set<String>()
-        for (index, product) in products.enumerated() {
-            let at = root.field("products").index(index)
+        _ = try Self.validateEach(products, at: root.field("products"), key: \.id,
+                                  duplicate: { "product \($0.id) is defined twice" }) {
+            (product, at) throws(CatalogProblem) in
             try product.validate(at: at)
-            guard productIds.insert(product.id).inserted else {
-                throw at.field("id").problem("product \(product.id) is defined twice")
-            }
             try product.validateReferences(publications: publicationIds, issues: issueRefs, at: at)
         }
+    }
+
+    /// Checks each item at `path[i]`, then refuses an item whose key was seen before (reported
+    /// at `path[i].id`). Returns the keys.
+    static func validateEach<Item, Key: Hashable>(
+        _ items: [Item], at path: FieldPath, key: (Item) -> Key, duplicate: (Item) -> String,
+        _ check: (Item, FieldPath) throws(CatalogProblem) -> Void
+    ) throws(CatalogProblem) -> Set<Key> {
+        var seen = Set<Key>()
+        for (index, item) in items.enumerated() {
+            let at = path.index(index)
+            try check(item, at)
+            guard seen.insert(key(item)).inserted else { throw at.field("id").problem(duplicate(item)) }
+        }
+        return seen
     }
 
     static func known(_ publicationId: String, _ known: Set<String>, at path: FieldPath) throws(CatalogProblem) {

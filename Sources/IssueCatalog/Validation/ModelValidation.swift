@@ -75,7 +75,7 @@ extension Product {
     }
 
     private func presence(_ present: Bool, needed: Bool, at path: FieldPath) throws(CatalogProblem) {
-        if needed && !present { throw path.problem("is required for a \(kind.rawValue) product") }
-        if !needed && present { throw path.problem("does not apply to a \(kind.rawValue) product") }
+        if needed && !present { throw path.problem("is required for \(kind.rawValue) products") }
+        if !needed && present { throw path.problem("does not apply to \(kind.rawValue) products") }
     }
 }
