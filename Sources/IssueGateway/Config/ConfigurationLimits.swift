@@ -6,6 +6,8 @@ enum ConfigurationLimits {
     static let tokenTTLSeconds = 1...3600
     /// HS256 secrets of fewer than 32 bytes are refused (http-api.md, RFC 7518 §3.2).
     static let minimumTokenSecretBytes = 32
+    /// An admin secret short enough to guess is refused; generated ones have 43 characters.
+    static let minimumAdminKeyLength = 16
     static let graceDays = 0...365
     static let threads = 1...256
     /// A `--config` file larger than this is refused before parsing.

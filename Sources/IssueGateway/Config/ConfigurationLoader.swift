@@ -10,8 +10,8 @@ extension Configuration {
             c.catalogFolder = v == "none" ? nil : try SettingParsers.nonEmpty(v)
         }),
         ("ISSUE_GATEWAY_ADMIN_KEY", { c, v throws(SettingParsers.Invalid) in
-            guard v.utf8.count >= ConfigurationLimits.minimumTokenSecretBytes else {
-                throw SettingParsers.Invalid(message: "must be at least \(ConfigurationLimits.minimumTokenSecretBytes) characters")
+            guard v.utf8.count >= ConfigurationLimits.minimumAdminKeyLength else {
+                throw SettingParsers.Invalid(message: "must be at least \(ConfigurationLimits.minimumAdminKeyLength) characters")
             }
             c.adminKey = try SettingParsers.nonEmpty(v)
         }),
