@@ -1,6 +1,5 @@
-// The issue-gateway executable: HTTP server, API, storage, App Store client and CLI.
-// The CLI entry point replaces this file in the foundation issue.
-import IssueCatalog
-import Entitle
+// The issue-gateway executable. Everything lives in CLI/ so tests can `@testable import` it.
+import Foundation
 
-print("issue-gateway: nothing here yet")
+exit(CommandLineTool.run(Array(CommandLine.arguments.dropFirst()),
+                         environment: ProcessInfo.processInfo.environment, console: .standard))

@@ -1,0 +1,53 @@
+import IssueCatalog
+
+/// Every setting of the gateway (http-api.md, Configuration), parsed and validated once at start.
+/// Loaded by `Configuration.load(environment:configFile:)`; the defaults below are the spec's.
+public struct Configuration: Sendable, Equatable {
+    public var listen = ListenAddress(host: "127.0.0.1", port: 8080)
+    public var databasePath = "data/issue-gateway.sqlite"
+    /// The folder imported when the database has no publications; nil (`none`) skips it.
+    public var catalogFolder: String? = "catalog"
+    /// nil: generated on first start and kept beside the database (`GeneratedSecrets`).
+    public var adminKey: String?
+    /// nil: generated on first start and kept beside the database. The first signs, all verify.
+    public var tokenKeys: [TokenSigningKey]?
+    public var tokenTTLSeconds = 300
+    public var tokenIssuer = "issue-gateway"
+    public var cdnBaseURL = "http://127.0.0.1:8081"
+    public var appStoreProductionURL = "https://buy.itunes.apple.com/verifyReceipt"
+    public var appStoreSandboxURL = "https://sandbox.itunes.apple.com/verifyReceipt"
+    public var appStoreSharedSecret: String?
+    /// DER or PEM files that V2 signatures must chain to; empty: V2 refused.
+    public var appleRootCertificatePaths: [String] = []
+    public var bundleId: String?
+    public var appAppleId: Int64?
+    public var acceptSandbox = true
+    public var transferPolicy = OwnershipPolicy.transfer
+    public var graceDays = 0
+    public var threads: Int
+
+    public init(threads: Int = Configuration.defaultThreads) { self.threads = threads }
+
+    public static var defaultThreads: Int { max(1, ProcessInfoCores.count) }
+}
+
+/// `host:port` to listen on; `[::1]:8080` for IPv6.
+public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
+    public var host: String
+    public var port: UInt16
+
+    public init(host: String, port: UInt16) { self.host = host; self.port = port }
+
+    public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+}
+
+/// One HS256 download-token key (tokens.md): its `kid` and secret bytes.
+public struct TokenSigningKey: Sendable, Equatable, CustomStringConvertible {
+    public var kid: String
+    public var secret: [UInt8]
+
+    public init(kid: String, secret: [UInt8]) { self.kid = kid; self.secret = secret }
+
+    /// Never prints the secret.
+    public var description: String { "\(kid):(\(secret.count) bytes)" }
+}

@@ -1,0 +1,19 @@
+import Foundation
+
+/// The bounds the configuration enforces, named so they read as policy.
+enum ConfigurationLimits {
+    /// tokens.md / http-api.md: a download token lives at most an hour.
+    static let tokenTTLSeconds = 1...3600
+    /// HS256 secrets of fewer than 32 bytes are refused (http-api.md, RFC 7518 §3.2).
+    static let minimumTokenSecretBytes = 32
+    /// An admin secret short enough to guess is refused; generated ones have 43 characters.
+    static let minimumAdminKeyLength = 16
+    static let graceDays = 0...365
+    static let threads = 1...256
+    /// A `--config` file larger than this is refused before parsing.
+    static let maxConfigFileBytes = 1 << 20
+}
+
+enum ProcessInfoCores {
+    static var count: Int { ProcessInfo.processInfo.activeProcessorCount }
+}

@@ -1,0 +1,106 @@
+import Foundation
+
+extension Configuration {
+    /// One row per variable of http-api.md's Configuration table: its name and how it sets the
+    /// configuration. New settings are added here, and only here.
+    private static let settings: [(name: String, apply: @Sendable (inout Configuration, String) throws(SettingParsers.Invalid) -> Void)] = [
+        ("ISSUE_GATEWAY_LISTEN", { c, v throws(SettingParsers.Invalid) in c.listen = try SettingParsers.listen(v) }),
+        ("ISSUE_GATEWAY_DATABASE", { c, v throws(SettingParsers.Invalid) in c.databasePath = try SettingParsers.nonEmpty(v) }),
+        ("ISSUE_GATEWAY_CATALOG", { c, v throws(SettingParsers.Invalid) in
+            c.catalogFolder = v == "none" ? nil : try SettingParsers.nonEmpty(v)
+        }),
+        ("ISSUE_GATEWAY_ADMIN_KEY", { c, v throws(SettingParsers.Invalid) in
+            guard v.utf8.count >= ConfigurationLimits.minimumAdminKeyLength else {
+                throw SettingParsers.Invalid(message: "must be at least \(ConfigurationLimits.minimumAdminKeyLength) characters")
+            }
+            c.adminKey = try SettingParsers.nonEmpty(v)
+        }),
+        ("ISSUE_GATEWAY_TOKEN_KEYS", { c, v throws(SettingParsers.Invalid) in c.tokenKeys = try SettingParsers.tokenKeys(v) }),
+        ("ISSUE_GATEWAY_TOKEN_TTL", { c, v throws(SettingParsers.Invalid) in
+            c.tokenTTLSeconds = try SettingParsers.integer(v, in: ConfigurationLimits.tokenTTLSeconds)
+        }),
+        ("ISSUE_GATEWAY_TOKEN_ISSUER", { c, v throws(SettingParsers.Invalid) in c.tokenIssuer = try SettingParsers.nonEmpty(v) }),
+        ("ISSUE_GATEWAY_CDN_BASE_URL", { c, v throws(SettingParsers.Invalid) in c.cdnBaseURL = try SettingParsers.httpURL(v) }),
+        ("ISSUE_GATEWAY_APPSTORE_PRODUCTION_URL", { c, v throws(SettingParsers.Invalid) in
+            c.appStoreProductionURL = try SettingParsers.httpURL(v)
+        }),
+        ("ISSUE_GATEWAY_APPSTORE_SANDBOX_URL", { c, v throws(SettingParsers.Invalid) in
+            c.appStoreSandboxURL = try SettingParsers.httpURL(v)
+        }),
+        ("ISSUE_GATEWAY_APPSTORE_SHARED_SECRET", { c, v throws(SettingParsers.Invalid) in
+            c.appStoreSharedSecret = try SettingParsers.nonEmpty(v)
+        }),
+        ("ISSUE_GATEWAY_APPLE_ROOT_CERTS", { c, v throws(SettingParsers.Invalid) in
+            c.appleRootCertificatePaths = try SettingParsers.certificatePaths(v)
+        }),
+        ("ISSUE_GATEWAY_BUNDLE_ID", { c, v throws(SettingParsers.Invalid) in c.bundleId = try SettingParsers.nonEmpty(v) }),
+        ("ISSUE_GATEWAY_APP_APPLE_ID", { c, v throws(SettingParsers.Invalid) in c.appAppleId = try SettingParsers.appleId(v) }),
+        ("ISSUE_GATEWAY_ACCEPT_SANDBOX", { c, v throws(SettingParsers.Invalid) in c.acceptSandbox = try SettingParsers.bool(v) }),
+        ("ISSUE_GATEWAY_TRANSFER_POLICY", { c, v throws(SettingParsers.Invalid) in c.transferPolicy = try SettingParsers.policy(v) }),
+        ("ISSUE_GATEWAY_GRACE_DAYS", { c, v throws(SettingParsers.Invalid) in
+            c.graceDays = try SettingParsers.integer(v, in: ConfigurationLimits.graceDays)
+        }),
+        ("ISSUE_GATEWAY_THREADS", { c, v throws(SettingParsers.Invalid) in
+            c.threads = try SettingParsers.integer(v, in: ConfigurationLimits.threads)
+        }),
+    ]
+
+    public static let prefix = "ISSUE_GATEWAY_"
+    public static var variableNames: [String] { settings.map(\.name) }
+
+    /// The configuration from a `--config` file's text (if any) overlaid by the environment: a
+    /// variable set in the environment wins over the same name in the file, so one run can
+    /// override a shared file. Unknown `ISSUE_GATEWAY_` names are refused in both (a typo would
+    /// otherwise silently leave a default in place).
+    public static func load(environment: [String: String], configFile: (path: String, text: String)? = nil)
+        throws(ConfigurationError) -> Configuration {
+        var values: [String: (value: String, origin: String)] = [:]
+        if let configFile {
+            for (name, entry) in try ConfigFileParser.parse(configFile.text, path: configFile.path) { values[name] = entry }
+        }
+        for (name, value) in environment where name.hasPrefix(prefix) {
+            values[name] = (value, "environment")
+        }
+        let known = Set(variableNames)
+        if let unknown = values.keys.sorted().first(where: { !known.contains($0) }) {
+            throw ConfigurationError(setting: unknown, message: "is not a known setting", origin: values[unknown]?.origin)
+        }
+        var configuration = Configuration()
+        for setting in settings {
+            guard let entry = values[setting.name] else { continue }
+            do {
+                try setting.apply(&configuration, entry.value.trimmingCharacters(in: .whitespaces))
+            } catch {
+                throw ConfigurationError(setting: setting.name, message: error.message, origin: entry.origin)
+            }
+        }
+        return configuration
+    }
+}
+
+/// `--config FILE`: `NAME=value` lines with the environment's names; blank lines and lines
+/// starting with `#` are skipped; a value may be wrapped in double quotes.
+enum ConfigFileParser {
+    static func parse(_ text: String, path: String) throws(ConfigurationError) -> [String: (value: String, origin: String)] {
+        guard text.utf8.count <= ConfigurationLimits.maxConfigFileBytes else {
+            throw ConfigurationError(setting: path, message: "is larger than \(ConfigurationLimits.maxConfigFileBytes) bytes")
+        }
+        var values: [String: (value: String, origin: String)] = [:]
+        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = rawLine.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "\r")))
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            let origin = "\(path):\(index + 1)"
+            guard let equals = line.firstIndex(of: "=") else {
+                throw ConfigurationError(setting: path, message: "line \(index + 1) is not NAME=value")
+            }
+            let name = line[..<equals].trimmingCharacters(in: .whitespaces)
+            var value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+            guard values[name] == nil else {
+                throw ConfigurationError(setting: name, message: "is set twice", origin: origin)
+            }
+            values[name] = (value, origin)
+        }
+        return values
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import IssueCatalog
+
+/// Parsers for one setting's text each. They throw a message; the loader adds the setting's name.
+enum SettingParsers {
+    struct Invalid: Error { var message: String }
+
+    /// `host:port` or `[ipv6]:port` (RFC 3986 §3.2.2 brackets an IPv6 literal).
+    static func listen(_ text: String) throws(Invalid) -> ListenAddress {
+        let host: Substring, portText: Substring
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]"), text[text.index(after: close)...].hasPrefix(":") else {
+                throw Invalid(message: "expected [ipv6]:port")
+            }
+            host = text[text.index(after: text.startIndex)..<close]
+            portText = text[text.index(close, offsetBy: 2)...]
+        } else {
+            guard let colon = text.lastIndex(of: ":"), !text[..<colon].contains(":") else {
+                throw Invalid(message: "expected host:port, e.g. 127.0.0.1:8080")
+            }
+            host = text[..<colon]
+            portText = text[text.index(after: colon)...]
+        }
+        guard !host.isEmpty, host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || ".-:".contains($0)) }) else {
+            throw Invalid(message: "\(quoted(text)) has no valid host")
+        }
+        guard let port = UInt16(portText), port > 0 else { throw Invalid(message: "port must be 1 to 65535") }
+        return ListenAddress(host: String(host), port: port)
+    }
+
+    static func integer(_ text: String, in range: ClosedRange<Int>) throws(Invalid) -> Int {
+        guard let value = Int(text), range.contains(value) else {
+            throw Invalid(message: "\(quoted(text)) must be an integer from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return value
+    }
+
+    static func bool(_ text: String) throws(Invalid) -> Bool {
+        switch text.lowercased() {
+        case "true", "1", "yes": return true
+        case "false", "0", "no": return false
+        default: throw Invalid(message: "\(quoted(text)) must be true or false")
+        }
+    }
+
+    static func nonEmpty(_ text: String) throws(Invalid) -> String {
+        guard !text.isEmpty, !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) else {
+            throw Invalid(message: "must be a non-empty value without control characters")
+        }
+        return text
+    }
+
+    /// An absolute http(s) URL; a trailing `/` is dropped so paths can be appended.
+    static func httpURL(_ text: String) throws(Invalid) -> String {
+        guard let url = URLComponents(string: text), let scheme = url.scheme?.lowercased(),
+              scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty,
+              url.query == nil, url.fragment == nil else {
+            throw Invalid(message: "\(quoted(text)) must be an http:// or https:// URL without query or fragment")
+        }
+        return text.hasSuffix("/") ? String(text.dropLast()) : text
+    }
+
+    static func policy(_ text: String) throws(Invalid) -> OwnershipPolicy {
+        guard let policy = OwnershipPolicy(rawValue: text) else {
+            throw Invalid(message: "\(quoted(text)) must be transfer or keep")
+        }
+        return policy
+    }
+
+    static func appleId(_ text: String) throws(Invalid) -> Int64 {
+        guard text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let value = Int64(text), value > 0 else {
+            throw Invalid(message: "\(quoted(text)) must be the app's numeric Apple ID")
+        }
+        return value
+    }
+
+    /// `:`-separated certificate files; each must exist (checked now, so a typo fails at start).
+    static func certificatePaths(_ text: String) throws(Invalid) -> [String] {
+        let paths = text.split(separator: ":", omittingEmptySubsequences: true).map(String.init)
+        guard !paths.isEmpty else { throw Invalid(message: "must name at least one certificate file") }
+        for path in paths where !FileManager.default.isReadableFile(atPath: path) {
+            throw Invalid(message: "cannot read certificate file \(path)")
+        }
+        return paths
+    }
+
+    /// `kid:base64url-secret,kid2:…` (http-api.md); the first signs. Kids are ids, unique;
+    /// secrets are at least 32 bytes.
+    static func tokenKeys(_ text: String) throws(Invalid) -> [TokenSigningKey] {
+        var keys: [TokenSigningKey] = []
+        for entry in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let parts = entry.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2 else { throw Invalid(message: "each key must be kid:base64url-secret") }
+            let kid = String(parts[0])
+            guard FieldRules.isIdentifier(kid) else { throw Invalid(message: "\(quoted(kid)) is not a valid kid") }
+            guard !keys.contains(where: { $0.kid == kid }) else { throw Invalid(message: "kid \(kid) appears twice") }
+            guard let secret = Base64URL.decode(String(parts[1])) else {
+                throw Invalid(message: "the secret of \(kid) is not base64url")
+            }
+            guard secret.count >= ConfigurationLimits.minimumTokenSecretBytes else {
+                throw Invalid(message: "the secret of \(kid) has \(secret.count) bytes; at least \(ConfigurationLimits.minimumTokenSecretBytes) are required")
+            }
+            keys.append(TokenSigningKey(kid: kid, secret: secret))
+        }
+        return keys
+    }
+
+    static func quoted(_ text: String) -> String { "\"\(text.prefix(80))\"" }
+}
+
+/// RFC 4648 §5 base64url, padding optional, nothing outside the alphabet accepted.
+enum Base64URL {
+    static func decode(_ text: String) -> [UInt8]? {
+        var trimmed = Substring(text)
+        while trimmed.hasSuffix("=") { trimmed = trimmed.dropLast() }
+        guard !trimmed.isEmpty, trimmed.utf8.allSatisfy(isAlphabet), trimmed.count % 4 != 1 else { return nil }
+        var standard = trimmed.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        standard += String(repeating: "=", count: (4 - standard.count % 4) % 4)
+        return Data(base64Encoded: standard).map { [UInt8]($0) }
+    }
+
+    static func encode(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    private static func isAlphabet(_ b: UInt8) -> Bool {
+        (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || (b >= 48 && b <= 57) || b == 45 || b == 95
+    }
+}

@@ -1,0 +1,70 @@
+import CSQLite
+
+/// A value bound to a statement parameter. Only the types the schema uses.
+enum SQLValue: Sendable {
+    case integer(Int64)
+    case text(String)
+    case null
+
+    static func optional(_ value: String?) -> SQLValue { value.map(SQLValue.text) ?? .null }
+    static func optional(_ value: Int64?) -> SQLValue { value.map(SQLValue.integer) ?? .null }
+    static func optional(_ value: Int?) -> SQLValue { value.map { .integer(Int64($0)) } ?? .null }
+    static func bool(_ value: Bool) -> SQLValue { .integer(value ? 1 : 0) }
+}
+
+/// A compiled statement owned by one connection's cache.
+final class SQLiteStatement {
+    let raw: OpaquePointer
+    private unowned let connection: SQLiteConnection
+
+    init(_ raw: OpaquePointer, connection: SQLiteConnection) { self.raw = raw; self.connection = connection }
+
+    func bind(_ values: [SQLValue]) throws(StoreError) {
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            let rc: Int32
+            switch value {
+            case .integer(let v): rc = sqlite3_bind_int64(raw, index, v)
+            case .text(let s): rc = sqlite3_bind_text(raw, index, s, -1, csqlite_transient())
+            case .null: rc = sqlite3_bind_null(raw, index)
+            }
+            guard rc == SQLITE_OK else { throw .io("cannot bind parameter \(index): \(connection.lastErrorMessage)") }
+        }
+    }
+
+    /// True when a row is available; false when done. Constraint violations become `.conflict`.
+    func step() throws(StoreError) -> Bool {
+        switch sqlite3_step(raw) {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        case let rc where rc & 0xff == SQLITE_CONSTRAINT:
+            throw .conflict(connection.lastErrorMessage)
+        case let rc:
+            throw .io("\(connection.lastErrorMessage) (\(rc))")
+        }
+    }
+
+    func reset() {
+        sqlite3_reset(raw)
+        sqlite3_clear_bindings(raw)
+    }
+
+    func finalize() { sqlite3_finalize(raw) }
+}
+
+/// The current row of a stepping statement, read by column index.
+struct SQLiteRow {
+    let statement: SQLiteStatement
+
+    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement.raw, column) == SQLITE_NULL }
+    func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(statement.raw, column) }
+    func int(_ column: Int32) -> Int { Int(int64(column)) }
+    func bool(_ column: Int32) -> Bool { int64(column) != 0 }
+    func text(_ column: Int32) -> String {
+        guard let p = sqlite3_column_text(statement.raw, column) else { return "" }
+        return String(cString: p)
+    }
+    func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
+    func optionalInt64(_ column: Int32) -> Int64? { isNull(column) ? nil : int64(column) }
+    func optionalInt(_ column: Int32) -> Int? { isNull(column) ? nil : int(column) }
+}

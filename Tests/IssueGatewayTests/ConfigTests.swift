@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+@testable import IssueGateway
+
+@Suite struct ConfigTests {
+    @Test func defaultsAreTheSpecs() throws {
+        let c = try Configuration.load(environment: ["PATH": "/usr/bin", "HOME": "/root"])
+        #expect(c.listen == ListenAddress(host: "127.0.0.1", port: 8080))
+        #expect(c.databasePath == "data/issue-gateway.sqlite")
+        #expect(c.catalogFolder == "catalog")
+        #expect(c.adminKey == nil && c.tokenKeys == nil)
+        #expect(c.tokenTTLSeconds == 300 && c.tokenIssuer == "issue-gateway")
+        #expect(c.cdnBaseURL == "http://127.0.0.1:8081")
+        #expect(c.appStoreProductionURL == "https://buy.itunes.apple.com/verifyReceipt")
+        #expect(c.appStoreSandboxURL == "https://sandbox.itunes.apple.com/verifyReceipt")
+        #expect(c.appStoreSharedSecret == nil && c.appleRootCertificatePaths.isEmpty)
+        #expect(c.bundleId == nil && c.appAppleId == nil)
+        #expect(c.acceptSandbox && c.transferPolicy == .transfer && c.graceDays == 0)
+        #expect(c.threads == ProcessInfo.processInfo.activeProcessorCount)
+    }
+
+    @Test func everyVariableIsRead() throws {
+        let secret = Base64URL.encode(Array(repeating: 7, count: 32))
+        let c = try Configuration.load(environment: [
+            "ISSUE_GATEWAY_LISTEN": "[::1]:9090", "ISSUE_GATEWAY_DATABASE": "/var/lib/ig/db.sqlite",
+            "ISSUE_GATEWAY_CATALOG": "none", "ISSUE_GATEWAY_ADMIN_KEY": String(repeating: "k", count: 40),
+            "ISSUE_GATEWAY_TOKEN_KEYS": "new:\(secret),old:\(secret)", "ISSUE_GATEWAY_TOKEN_TTL": "3600",
+            "ISSUE_GATEWAY_TOKEN_ISSUER": "pub", "ISSUE_GATEWAY_CDN_BASE_URL": "https://cdn.example.com/",
+            "ISSUE_GATEWAY_APPSTORE_PRODUCTION_URL": "http://127.0.0.1:9000/verifyReceipt",
+            "ISSUE_GATEWAY_APPSTORE_SANDBOX_URL": "http://127.0.0.1:9001/verifyReceipt",
+            "ISSUE_GATEWAY_APPSTORE_SHARED_SECRET": "s3cret", "ISSUE_GATEWAY_APPLE_ROOT_CERTS": "/etc/hostname:/etc/hosts",
+            "ISSUE_GATEWAY_BUNDLE_ID": "com.example.reader", "ISSUE_GATEWAY_APP_APPLE_ID": "1234567890",
+            "ISSUE_GATEWAY_ACCEPT_SANDBOX": "false", "ISSUE_GATEWAY_TRANSFER_POLICY": "keep",
+            "ISSUE_GATEWAY_GRACE_DAYS": "3", "ISSUE_GATEWAY_THREADS": "4",
+        ])
+        #expect(c.listen == ListenAddress(host: "::1", port: 9090))
+        #expect(c.databasePath == "/var/lib/ig/db.sqlite" && c.catalogFolder == nil)
+        #expect(c.tokenKeys?.map(\.kid) == ["new", "old"] && c.tokenKeys?[0].secret == Array(repeating: 7, count: 32))
+        #expect(c.tokenTTLSeconds == 3600 && c.tokenIssuer == "pub" && c.cdnBaseURL == "https://cdn.example.com")
+        #expect(c.appStoreProductionURL == "http://127.0.0.1:9000/verifyReceipt")
+        #expect(c.appleRootCertificatePaths == ["/etc/hostname", "/etc/hosts"])
+        #expect(c.appAppleId == 1_234_567_890 && c.bundleId == "com.example.reader")
+        #expect(!c.acceptSandbox && c.transferPolicy == .keep && c.graceDays == 3 && c.threads == 4)
+    }
+
+    @Test(arguments: [
+        ("ISSUE_GATEWAY_LISTEN", "8080"), ("ISSUE_GATEWAY_LISTEN", "localhost:0"), ("ISSUE_GATEWAY_LISTEN", "a b:80"),
+        ("ISSUE_GATEWAY_TOKEN_TTL", "0"), ("ISSUE_GATEWAY_TOKEN_TTL", "3601"), ("ISSUE_GATEWAY_TOKEN_TTL", "5m"),
+        ("ISSUE_GATEWAY_TOKEN_KEYS", "k1:c2hvcnQ"), ("ISSUE_GATEWAY_TOKEN_KEYS", "nokid"),
+        ("ISSUE_GATEWAY_TOKEN_KEYS", "k1:!!!!"), ("ISSUE_GATEWAY_ADMIN_KEY", "short"),
+        ("ISSUE_GATEWAY_CDN_BASE_URL", "ftp://cdn"), ("ISSUE_GATEWAY_CDN_BASE_URL", "cdn.example.com"),
+        ("ISSUE_GATEWAY_ACCEPT_SANDBOX", "maybe"), ("ISSUE_GATEWAY_TRANSFER_POLICY", "steal"),
+        ("ISSUE_GATEWAY_GRACE_DAYS", "-1"), ("ISSUE_GATEWAY_THREADS", "0"), ("ISSUE_GATEWAY_APP_APPLE_ID", "abc"),
+        ("ISSUE_GATEWAY_APPLE_ROOT_CERTS", "/no/such/root.cer"), ("ISSUE_GATEWAY_DATABASE", ""),
+        ("ISSUE_GATEWAY_TOKEN_TTLS", "300"),
+    ])
+    func aBadValueNamesItsVariable(name: String, value: String) {
+        #expect {
+            try Configuration.load(environment: [name: value])
+        } throws: { error in
+            (error as? ConfigurationError)?.setting == name
+        }
+    }
+
+    @Test func duplicateKidsAreRefused() {
+        let secret = Base64URL.encode(Array(repeating: 1, count: 32))
+        #expect(throws: ConfigurationError.self) {
+            try Configuration.load(environment: ["ISSUE_GATEWAY_TOKEN_KEYS": "a:\(secret),a:\(secret)"])
+        }
+    }
+
+    @Test func configFileUnderTheEnvironment() throws {
+        let file = """
+            # shared settings
+            ISSUE_GATEWAY_LISTEN=0.0.0.0:80
+            ISSUE_GATEWAY_TOKEN_ISSUER = "publisher"
+
+            ISSUE_GATEWAY_GRACE_DAYS=2
+            """
+        let c = try Configuration.load(environment: ["ISSUE_GATEWAY_GRACE_DAYS": "5"], configFile: ("gw.env", file))
+        #expect(c.listen == ListenAddress(host: "0.0.0.0", port: 80))
+        #expect(c.tokenIssuer == "publisher")
+        #expect(c.graceDays == 5, "the environment wins")
+        #expect(throws: ConfigurationError(setting: "ISSUE_GATEWAY_TOKEN_TTL", message: "\"0\" must be an integer from 1 to 3600",
+                                           origin: "gw.env:2")) {
+            try Configuration.load(environment: [:], configFile: ("gw.env", "\nISSUE_GATEWAY_TOKEN_TTL=0"))
+        }
+        #expect(throws: ConfigurationError.self) { try Configuration.load(environment: [:], configFile: ("gw.env", "LISTEN 80")) }
+        #expect(throws: ConfigurationError.self) {
+            try Configuration.load(environment: [:], configFile: ("gw.env", "ISSUE_GATEWAY_THREADS=1\nISSUE_GATEWAY_THREADS=2"))
+        }
+    }
+
+    @Test func theCLIReadsTheConfigFile() throws {
+        let cli = CLIHarness()
+        let path = cli.temporaryFolder("gw.env")
+        try FileManager.default.createDirectory(atPath: cli.database.folder.path, withIntermediateDirectories: true)
+        try "ISSUE_GATEWAY_DATABASE=\(cli.database.path)\nISSUE_GATEWAY_CATALOG=none\n".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(CommandLineTool.run(["--config", path, "serve"], environment: [:], console: Console(out: { _ in }, err: { _ in })) == 0)
+        #expect(FileManager.default.fileExists(atPath: cli.database.path))
+        #expect(CommandLineTool.run(["serve", "--config=/no/such/file"], environment: [:], console: Console(out: { _ in }, err: { _ in })) == 1)
+    }
+
+    @Test func generatedSecretsAreStableAcrossStarts() throws {
+        let db = TemporaryDatabase()
+        var configuration = Configuration()
+        configuration.databasePath = db.path
+        let first = try GeneratedSecrets.resolve(configuration)
+        #expect(first.newAdminKey != nil && first.configuration.adminKey == first.newAdminKey)
+        #expect(first.configuration.tokenKeys?.first?.secret.count == 32)
+        let second = try GeneratedSecrets.resolve(configuration)
+        #expect(second.newAdminKey == nil)
+        #expect(second.configuration == first.configuration)
+        configuration.adminKey = String(repeating: "x", count: 40)
+        #expect(try GeneratedSecrets.resolve(configuration).configuration.adminKey == configuration.adminKey)
+    }
+}
