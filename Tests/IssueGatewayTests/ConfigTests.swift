@@ -1,4 +1,5 @@
 import Foundation
+import Entitle
 import Testing
 @testable import IssueGateway
 
@@ -35,7 +36,7 @@ import Testing
         ])
         #expect(c.listen == ListenAddress(host: "::1", port: 9090))
         #expect(c.databasePath == "/var/lib/ig/db.sqlite" && c.catalogFolder == nil)
-        #expect(c.tokenKeys?.map(\.kid) == ["new", "old"] && c.tokenKeys?[0].secret == Array(repeating: 7, count: 32))
+        #expect(c.tokenKeys?.keys.map(\.kid) == ["new", "old"] && c.tokenKeys?.keys[0].secret == Array(repeating: 7, count: 32))
         #expect(c.tokenTTLSeconds == 3600 && c.tokenIssuer == "pub" && c.cdnBaseURL == "https://cdn.example.com")
         #expect(c.appStoreProductionURL == "http://127.0.0.1:9000/verifyReceipt")
         #expect(c.appleRootCertificatePaths == ["/etc/hostname", "/etc/hosts"])
@@ -107,7 +108,7 @@ import Testing
         configuration.databasePath = db.path
         let first = try GeneratedSecrets.resolve(configuration)
         #expect(first.newAdminKey != nil && first.configuration.adminKey == first.newAdminKey)
-        #expect(first.configuration.tokenKeys?.first?.secret.count == 32)
+        #expect(first.configuration.tokenKeys?.keys.first?.secret.count == 32)
         let second = try GeneratedSecrets.resolve(configuration)
         #expect(second.newAdminKey == nil)
         #expect(second.configuration == first.configuration)

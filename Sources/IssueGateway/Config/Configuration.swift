@@ -1,3 +1,4 @@
+import Entitle
 import IssueCatalog
 
 /// Every setting of the gateway (http-api.md, Configuration), parsed and validated once at start.
@@ -10,7 +11,7 @@ public struct Configuration: Sendable, Equatable {
     /// nil: generated on first start and kept beside the database (`GeneratedSecrets`).
     public var adminKey: String?
     /// nil: generated on first start and kept beside the database. The first signs, all verify.
-    public var tokenKeys: [TokenSigningKey]?
+    public var tokenKeys: TokenKeySet?
     public var tokenTTLSeconds = 300
     public var tokenIssuer = "issue-gateway"
     public var cdnBaseURL = "http://127.0.0.1:8081"
@@ -39,15 +40,4 @@ public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
     public init(host: String, port: UInt16) { self.host = host; self.port = port }
 
     public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
-}
-
-/// One HS256 download-token key (tokens.md): its `kid` and secret bytes.
-public struct TokenSigningKey: Sendable, Equatable, CustomStringConvertible {
-    public var kid: String
-    public var secret: [UInt8]
-
-    public init(kid: String, secret: [UInt8]) { self.kid = kid; self.secret = secret }
-
-    /// Never prints the secret.
-    public var description: String { "\(kid):(\(secret.count) bytes)" }
 }

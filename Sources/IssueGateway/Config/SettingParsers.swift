@@ -1,3 +1,4 @@
+import Entitle
 import Foundation
 import IssueCatalog
 
@@ -84,48 +85,11 @@ enum SettingParsers {
         return paths
     }
 
-    /// `kid:base64url-secret,kid2:…` (http-api.md); the first signs. Kids are ids, unique;
-    /// secrets are at least 32 bytes.
-    static func tokenKeys(_ text: String) throws(Invalid) -> [TokenSigningKey] {
-        var keys: [TokenSigningKey] = []
-        for entry in text.split(separator: ",", omittingEmptySubsequences: false) {
-            let parts = entry.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-            guard parts.count == 2 else { throw Invalid(message: "each key must be kid:base64url-secret") }
-            let kid = String(parts[0])
-            guard FieldRules.isIdentifier(kid) else { throw Invalid(message: "\(quoted(kid)) is not a valid kid") }
-            guard !keys.contains(where: { $0.kid == kid }) else { throw Invalid(message: "kid \(kid) appears twice") }
-            guard let secret = Base64URL.decode(String(parts[1])) else {
-                throw Invalid(message: "the secret of \(kid) is not base64url")
-            }
-            guard secret.count >= ConfigurationLimits.minimumTokenSecretBytes else {
-                throw Invalid(message: "the secret of \(kid) has \(secret.count) bytes; at least \(ConfigurationLimits.minimumTokenSecretBytes) are required")
-            }
-            keys.append(TokenSigningKey(kid: kid, secret: secret))
-        }
-        return keys
+    /// `kid:base64url-secret,kid2:…` (http-api.md, tokens.md); the first signs. Parsed by the
+    /// token module itself so the gateway and any Swift edge read the same format.
+    static func tokenKeys(_ text: String) throws(Invalid) -> TokenKeySet {
+        do { return try TokenKeySet(parsing: text) } catch { throw Invalid(message: error.description) }
     }
 
     static func quoted(_ text: String) -> String { "\"\(text.prefix(80))\"" }
-}
-
-/// RFC 4648 §5 base64url, padding optional, nothing outside the alphabet accepted.
-enum Base64URL {
-    static func decode(_ text: String) -> [UInt8]? {
-        var trimmed = Substring(text)
-        while trimmed.hasSuffix("=") { trimmed = trimmed.dropLast() }
-        guard !trimmed.isEmpty, trimmed.utf8.allSatisfy(isAlphabet), trimmed.count % 4 != 1 else { return nil }
-        var standard = trimmed.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        standard += String(repeating: "=", count: (4 - standard.count % 4) % 4)
-        return Data(base64Encoded: standard).map { [UInt8]($0) }
-    }
-
-    static func encode(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
-    private static func isAlphabet(_ b: UInt8) -> Bool {
-        (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || (b >= 48 && b <= 57) || b == 45 || b == 95
-    }
 }
