@@ -1,0 +1,123 @@
+import IssueCatalog
+
+/// E1: merging two descriptions of the same purchase (same environment and transactionId), or two
+/// renewal infos of the same subscription. The store calls this inside its write transaction and
+/// the engine calls it on its own input, so arrival order never matters.
+///
+/// The rule, chosen so that `merge` is commutative, associative and idempotent (a join):
+/// - **What can change** about a purchase — its revocation (date and reason), its expiry (a renewal
+///   date extension moves it), its product, purchase date, ownership and source — is taken as a
+///   whole from the *newer* description: the one with the later `observedAt` (a JWS `signedDate`,
+///   the time a receipt was verified; a description without one is the oldest). So a refund is kept
+///   until a newer description (a REFUND_REVERSED, a later receipt) shows it reversed.
+///   Between descriptions observed at the same instant, the revoked one wins (a refund is never
+///   lost to a tie); remaining ties are broken by the values themselves, so the result never
+///   depends on argument order.
+/// - `isUpgraded` only ever becomes true: an upgrade is not undone (appstore.md).
+/// - Facts that never change for one purchase but that some sources leave out (web order line item,
+///   subscription group, original purchase date, account token, offer) are filled in from whichever
+///   description has them; conflicting values resolve to the greater one, deterministically.
+public enum TransactionMerge {
+    public static func merge(_ stored: Transaction, _ incoming: Transaction) -> Transaction {
+        var result = precedes(stored, incoming) ? incoming : stored
+        result.isUpgraded = stored.isUpgraded || incoming.isUpgraded
+        result.originalPurchaseDate = greater(stored.originalPurchaseDate, incoming.originalPurchaseDate)
+        result.webOrderLineItemId = greater(stored.webOrderLineItemId, incoming.webOrderLineItemId)
+        result.subscriptionGroup = greater(stored.subscriptionGroup, incoming.subscriptionGroup)
+        result.appAccountToken = greater(stored.appAccountToken, incoming.appAccountToken)
+        result.offer = greater(stored.offer?.rawValue, incoming.offer?.rawValue).flatMap(OfferKind.init(rawValue:))
+        return result
+    }
+
+    /// Renewal info is all mutable state: the newer description wins whole (ties as above, a
+    /// billing-retry or grace-period description before a plain one, then by value).
+    public static func merge(_ stored: RenewalInfo, _ incoming: RenewalInfo) -> RenewalInfo {
+        renewalKey(stored).lexicographicallyPrecedes(renewalKey(incoming)) ? incoming : stored
+    }
+
+    /// Merges any number of descriptions: duplicates by key collapse into one, in key order.
+    public static func mergeAll(_ transactions: [Transaction]) -> [Transaction] {
+        var byKey: [TransactionKey: Transaction] = [:]
+        byKey.reserveCapacity(transactions.count)
+        for t in transactions {
+            if let seen = byKey[t.key] { byKey[t.key] = merge(seen, t) } else { byKey[t.key] = t }
+        }
+        return byKey.values.sorted { $0.key < $1.key }
+    }
+
+    public static func mergeAll(_ renewals: [RenewalInfo]) -> [RenewalInfo] {
+        var byKey: [SubscriptionKey: RenewalInfo] = [:]
+        for r in renewals {
+            let key = SubscriptionKey(environment: r.environment, originalTransactionId: r.originalTransactionId)
+            if let seen = byKey[key] { byKey[key] = merge(seen, r) } else { byKey[key] = r }
+        }
+        return byKey.values.sorted {
+            SubscriptionKey(environment: $0.environment, originalTransactionId: $0.originalTransactionId)
+                < SubscriptionKey(environment: $1.environment, originalTransactionId: $1.originalTransactionId)
+        }
+    }
+
+    /// True when `a` yields to `b`: a strict total order over the fields taken whole.
+    private static func precedes(_ a: Transaction, _ b: Transaction) -> Bool {
+        transactionKey(a).lexicographicallyPrecedes(transactionKey(b))
+    }
+
+    private static func transactionKey(_ t: Transaction) -> [OrderKey] {
+        [.instant(t.observedAt), .flag(t.revocationDate != nil), .instant(t.revocationDate),
+         .int(t.revocationReason.map(Int64.init)), .instant(t.expiresDate), .text(t.productId),
+         .instant(t.purchaseDate), .text(t.originalTransactionId), .text(t.ownership.rawValue),
+         .text(t.source.rawValue)]
+    }
+
+    private static func renewalKey(_ r: RenewalInfo) -> [OrderKey] {
+        [.instant(r.observedAt), .flag(r.isInBillingRetry), .instant(r.gracePeriodExpiresDate),
+         .flag(!r.autoRenewStatus), .int(r.expirationIntent.map { Int64($0.rawValue) }),
+         .text(r.productId), .text(r.autoRenewProductId), .int(r.priceConsentStatus.map(Int64.init)),
+         .text(r.source.rawValue)]
+    }
+
+    private static func greater<T: Comparable>(_ a: T?, _ b: T?) -> T? {
+        switch (a, b) {
+        case let (x?, y?): return max(x, y)
+        case let (x?, nil): return x
+        case let (nil, y): return y
+        }
+    }
+}
+
+/// One component of a merge ordering; `nil` sorts first ("absent is oldest").
+private enum OrderKey: Comparable {
+    case instant(Instant?), flag(Bool), int(Int64?), text(String?)
+
+    static func < (a: OrderKey, b: OrderKey) -> Bool {
+        switch (a, b) {
+        case let (.instant(x), .instant(y)): return less(x, y)
+        case let (.flag(x), .flag(y)): return !x && y
+        case let (.int(x), .int(y)): return less(x, y)
+        case let (.text(x), .text(y)): return less(x, y)
+        default: return false
+        }
+    }
+
+    private static func less<T: Comparable>(_ x: T?, _ y: T?) -> Bool {
+        switch (x, y) {
+        case let (x?, y?): return x < y
+        case (nil, .some): return true
+        default: return false
+        }
+    }
+}
+
+/// A subscription's identity: (environment, originalTransactionId), like E1's key for transactions.
+public struct SubscriptionKey: Hashable, Sendable, Comparable {
+    public var environment: AppStoreEnvironment
+    public var originalTransactionId: String
+
+    public init(environment: AppStoreEnvironment, originalTransactionId: String) {
+        self.environment = environment; self.originalTransactionId = originalTransactionId
+    }
+
+    public static func < (a: SubscriptionKey, b: SubscriptionKey) -> Bool {
+        (a.environment.rawValue, a.originalTransactionId) < (b.environment.rawValue, b.originalTransactionId)
+    }
+}
