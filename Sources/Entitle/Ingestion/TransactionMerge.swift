@@ -29,10 +29,14 @@ public enum TransactionMerge {
         return result
     }
 
-    /// Renewal info is all mutable state: the newer description wins whole (ties as above, a
-    /// billing-retry or grace-period description before a plain one, then by value).
+    /// Renewal info is mutable state: the newer description wins whole (ties as above, a
+    /// billing-retry description before a plain one, then by value) — except the grace-period
+    /// expiry, which is a fact once the App Store has granted it: the latest one seen is kept, so
+    /// that issues published in grace stay entitled when the retry later fails (E8).
     public static func merge(_ stored: RenewalInfo, _ incoming: RenewalInfo) -> RenewalInfo {
-        renewalKey(stored).lexicographicallyPrecedes(renewalKey(incoming)) ? incoming : stored
+        var result = renewalKey(stored).lexicographicallyPrecedes(renewalKey(incoming)) ? incoming : stored
+        result.gracePeriodExpiresDate = greater(stored.gracePeriodExpiresDate, incoming.gracePeriodExpiresDate)
+        return result
     }
 
     /// Merges any number of descriptions: duplicates by key collapse into one, in key order.
@@ -70,8 +74,7 @@ public enum TransactionMerge {
     }
 
     private static func renewalKey(_ r: RenewalInfo) -> [OrderKey] {
-        [.instant(r.observedAt), .flag(r.isInBillingRetry), .instant(r.gracePeriodExpiresDate),
-         .flag(!r.autoRenewStatus), .int(r.expirationIntent.map { Int64($0.rawValue) }),
+        [.instant(r.observedAt), .flag(r.isInBillingRetry), .flag(!r.autoRenewStatus), .int(r.expirationIntent.map { Int64($0.rawValue) }),
          .text(r.productId), .text(r.autoRenewProductId), .int(r.priceConsentStatus.map(Int64.init)),
          .text(r.source.rawValue)]
     }
