@@ -70,7 +70,8 @@ public enum AppStoreParsers {
         let transactionObjects = try o.objects("latest_receipt_info", allowSingle: true)
             + (receiptObject?.objects("in_app") ?? [])
         let renewalObjects = try o.objects("pending_renewal_info")
-        guard !transactionObjects.isEmpty || !renewalObjects.isEmpty else { return response }
+        // E2: only a receipt the App Store accepted proves anything; a refused one yields no facts.
+        guard response.isValid, !transactionObjects.isEmpty || !renewalObjects.isEmpty else { return response }
         // Transactions cannot be keyed (E1, E3) without knowing their environment.
         guard let environment else { throw AppStoreParseError.missingField(o.name("environment")) }
         response.transactions = TransactionMerge.mergeAll(try transactionObjects.map {
