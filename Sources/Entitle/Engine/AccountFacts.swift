@@ -3,8 +3,9 @@ import IssueCatalog
 /// An account's merged transactions sorted by what their product is (catalog kinds).
 struct AccountFacts {
     /// Auto-renewable transactions, and transactions with a store expiry whose product the
-    /// catalog does not know (reported, granting nothing), by subscription.
-    var subscriptions: [SubscriptionKey: [Transaction]] = [:]
+    /// catalog does not know (reported, granting nothing), by subscription. Transactions must be
+    /// added in `EntitlementEngine.subscriptionOrder`, so each subscription is one run, in order.
+    var subscriptions: [(key: SubscriptionKey, transactions: [Transaction])] = []
     /// E10: unrevoked non-renewing purchases, by each publication their product grants.
     var nonRenewingByPublication: [String: [NonRenewingStack.Purchase]] = [:]
     /// E6 and E11: void non-renewing intervals, free subscriptions.
@@ -56,8 +57,12 @@ struct AccountFacts {
     }
 
     private mutating func addToSubscription(_ t: Transaction) {
-        subscriptions[SubscriptionKey(environment: t.environment, originalTransactionId: t.originalTransactionId),
-                      default: []].append(t)
+        if let last = subscriptions.last?.key, last.environment == t.environment,
+           last.originalTransactionId == t.originalTransactionId {
+            subscriptions[subscriptions.count - 1].transactions.append(t)
+        } else {
+            subscriptions.append((SubscriptionKey(environment: t.environment, originalTransactionId: t.originalTransactionId), [t]))
+        }
     }
 
     private mutating func addPurchase(_ t: Transaction, kind: Product.Kind?, issue: IssueRef?) {

@@ -9,6 +9,9 @@ public final class EntitlementCatalog: Sendable {
     let publications: [String: PublicationIndex]
     /// Publication ids in catalog order, the order lists across publications are built in.
     let publicationOrder: [String]
+    /// Per product, the publications it grants (E17: read from the snapshot, so a change of
+    /// grants in the catalog changes every owner's entitlements).
+    private let grantsByProduct: [String: [String]]
 
     public init(_ snapshot: CatalogSnapshot) {
         self.snapshot = snapshot
@@ -22,7 +25,10 @@ public final class EntitlementCatalog: Sendable {
         var index: [String: PublicationIndex] = [:]
         for id in order { index[id] = PublicationIndex(issues: snapshot.issues(of: id)) }
         publications = index
+        grantsByProduct = Dictionary(snapshot.products.map { ($0.id, $0.grants) }, uniquingKeysWith: { _, last in last })
     }
+
+    func grants(of productId: String) -> [String] { grantsByProduct[productId] ?? [] }
 
     func publication(_ id: String) -> PublicationIndex? { publications[id] }
 

@@ -20,17 +20,19 @@ public enum EntitlementEngine {
         }
         let snapshot = catalog.snapshot
         var account = AccountFacts()
-        for t in accepted { account.add(t, product: snapshot.product(t.productId)) }
+        for i in subscriptionOrder(accepted) {
+            account.add(accepted[i], product: snapshot.product(accepted[i].productId))
+        }
 
         var grants: [String: PublicationGrants] = [:]
         func spread(_ interval: ProductInterval) {
-            for publicationId in snapshot.product(interval.productId)?.grants ?? [] {
+            for publicationId in catalog.grants(of: interval.productId) {
                 grants[publicationId, default: PublicationGrants()].add(interval)
             }
         }
         var subscriptions: [SubscriptionStatus] = []
-        for (key, transactions) in account.subscriptions.sorted(by: { $0.key < $1.key }) {
-            let timeline = SubscriptionTimeline(key: key, transactions: transactions.sorted(by: purchaseOrder),
+        for (key, transactions) in account.subscriptions {
+            let timeline = SubscriptionTimeline(key: key, transactions: transactions,
                                                 renewal: renewalByKey[key], policy: policy)
             timeline.intervals.forEach(spread)
             if let status = SubscriptionStateRules.status(of: timeline, catalog: snapshot,
@@ -57,6 +59,21 @@ public enum EntitlementEngine {
         return AccountEntitlements(now: now, subscriptions: subscriptions,
                                    purchases: account.purchases.sorted { ($0.purchaseDate, $0.transactionId) < ($1.purchaseDate, $1.transactionId) },
                                    catalog: catalog, held: held)
+    }
+
+    /// Positions in subscription order (environment, originalTransactionId), then purchase order,
+    /// compared on extracted fields so that sorting never copies whole transactions.
+    static func subscriptionOrder(_ ts: [Transaction]) -> [Int] {
+        let sandbox = ts.map { $0.environment != .production }
+        let originals = ts.map(\.originalTransactionId)
+        let dates = ts.map(\.purchaseDate)
+        let ids = ts.map(\.transactionId)
+        return ts.indices.sorted { a, b in
+            if sandbox[a] != sandbox[b] { return !sandbox[a] }
+            if originals[a] != originals[b] { return originals[a] < originals[b] }
+            if dates[a] != dates[b] { return dates[a] < dates[b] }
+            return ids[a] < ids[b]
+        }
     }
 
     static func purchaseOrder(_ a: Transaction, _ b: Transaction) -> Bool {

@@ -73,29 +73,30 @@ struct PublicationEntitlements: Sendable {
     }
 
     /// E12–E20 for one issue. Scheduled and retracted issues get their one reason (E16, E20).
-    func reasons(at position: Int) -> [EntitlementReason] {
+    func entitlement(at position: Int) -> IssueEntitlement {
         let issue = index.issue(at: position)
-        if issue.retractedAt != nil { return [.retracted] }
-        if issue.publishedAt > now { return [.scheduled] }
-        var reasons: [EntitlementReason] = []
+        return IssueEntitlement(issue: issue, reasonBits: reasons(of: issue, at: position))
+    }
+
+    private func reasons(of issue: Issue, at position: Int) -> UInt16 {
+        typealias R = IssueEntitlement
+        if issue.retractedAt != nil { return R.bit(.retracted) }
+        if issue.publishedAt > now { return R.bit(.scheduled) }
+        var bits: UInt16 = 0
         if IntervalMerge.period(containing: issue.publishedAt, in: periods) != nil {
             let paid = IntervalMerge.period(containing: issue.publishedAt, in: servicePeriods) != nil
-            reasons.append(paid ? .activePeriod : .gracePeriod)
+            bits |= R.bit(paid ? .activePeriod : .gracePeriod)
         }
-        if Self.contains(position, in: unlocked) { reasons.append(.unlockedAtStart) }
-        if Self.contains(position, in: purchased) { reasons.append(.purchased) }
-        if issue.free { reasons.append(.free) }
-        if !reasons.isEmpty { return reasons }
+        if Self.contains(position, in: unlocked) { bits |= R.bit(.unlockedAtStart) }
+        if Self.contains(position, in: purchased) { bits |= R.bit(.purchased) }
+        if issue.free { bits |= R.bit(.free) }
+        if bits != 0 { return bits }
         // E20: the nearest reason for a refusal.
         if IntervalMerge.period(containing: issue.publishedAt, in: voidPeriods) != nil
             || Self.contains(position, in: refundedPurchases) {
-            return [.refunded]
+            return R.bit(.refunded)
         }
-        return periods.isEmpty ? [.noPurchase] : [.notSubscribedWhenPublished]
-    }
-
-    func entitlement(at position: Int) -> IssueEntitlement {
-        IssueEntitlement(issue: index.issue(at: position), reasons: reasons(at: position))
+        return R.bit(periods.isEmpty ? .noPurchase : .notSubscribedWhenPublished)
     }
 
     static func contains(_ value: Int, in sorted: [Int]) -> Bool {

@@ -40,13 +40,25 @@ public enum TransactionMerge {
     }
 
     /// Merges any number of descriptions: duplicates by key collapse into one, in key order.
+    /// Sorts positions rather than the (large) values, then folds runs of equal keys.
     public static func mergeAll(_ transactions: [Transaction]) -> [Transaction] {
-        var byKey: [TransactionKey: Transaction] = [:]
-        byKey.reserveCapacity(transactions.count)
-        for t in transactions {
-            if let seen = byKey[t.key] { byKey[t.key] = merge(seen, t) } else { byKey[t.key] = t }
+        // Comparing whole values would copy them (and retain their strings) on every comparison.
+        let sandbox = transactions.map { $0.environment != .production }
+        let ids = transactions.map(\.transactionId)
+        let order = transactions.indices.sorted {
+            sandbox[$0] != sandbox[$1] ? !sandbox[$0] : ids[$0] < ids[$1]
         }
-        return byKey.values.sorted { $0.key < $1.key }
+        var out: [Transaction] = []
+        out.reserveCapacity(transactions.count)
+        for i in order {
+            let t = transactions[i]
+            if let last = out.last, last.environment == t.environment, last.transactionId == t.transactionId {
+                out[out.count - 1] = merge(last, t)
+            } else {
+                out.append(t)
+            }
+        }
+        return out
     }
 
     public static func mergeAll(_ renewals: [RenewalInfo]) -> [RenewalInfo] {
