@@ -4,7 +4,7 @@
 import Foundation
 
 let benchmarks: [String: () -> Void] = [
-    // "engine": runEngineBenchmark,   (added by the engine work)
+    "engine": runEngineBenchmark,
     "tokens": runTokenBenchmark,
 ]
 

@@ -108,33 +108,6 @@ public enum OwnershipPolicy: String, Sendable, CaseIterable {
     case keep
 }
 
-/// A subscription (all transactions sharing an original transaction id) or a single purchase,
-/// identified as E1 identifies transactions: environment included.
-public struct SubscriptionKey: Hashable, Sendable, Comparable {
-    public var environment: AppStoreEnvironment
-    public var originalTransactionId: String
-
-    public init(environment: AppStoreEnvironment, originalTransactionId: String) {
-        self.environment = environment; self.originalTransactionId = originalTransactionId
-    }
-
-    public static func < (a: SubscriptionKey, b: SubscriptionKey) -> Bool {
-        (a.environment.rawValue, a.originalTransactionId) < (b.environment.rawValue, b.originalTransactionId)
-    }
-}
-
-extension Transaction {
-    public var subscriptionKey: SubscriptionKey {
-        SubscriptionKey(environment: environment, originalTransactionId: originalTransactionId)
-    }
-}
-
-extension RenewalInfo {
-    public var subscriptionKey: SubscriptionKey {
-        SubscriptionKey(environment: environment, originalTransactionId: originalTransactionId)
-    }
-}
-
 /// A reader account. Its bearer token is stored only as a hash.
 public struct Account: Hashable, Sendable {
     public var id: String

@@ -1,3 +1,4 @@
+import Entitle
 import Foundation
 
 /// What one verifyReceipt request leads to: the client's loop is a state machine over these.
@@ -16,7 +17,7 @@ public enum VerifyReceiptStep: Sendable, Equatable {
             self = retryable ? .retry(.httpStatus(answer.statusCode)) : .outcome(.unavailable(reason: .httpStatus(answer.statusCode)))
             return
         }
-        guard let response = VerifyReceiptResponse(body: answer.body) else {
+        guard let response = try? AppStoreParsers.verifyReceiptStatus(answer.body) else {
             self = .retry(.malformedResponse("no integer status in a JSON object"))
             return
         }

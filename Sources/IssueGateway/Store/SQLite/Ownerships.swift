@@ -1,3 +1,4 @@
+import Entitle
 import IssueCatalog
 
 /// E4: binding subscriptions and single purchases to accounts.

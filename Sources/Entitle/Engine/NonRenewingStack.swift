@@ -1,0 +1,27 @@
+import IssueCatalog
+
+/// E10: non-renewing purchases entitle `[start, start + duration)` in calendar arithmetic (UTC);
+/// purchases of products that grant the same publication stack, so a purchase made before the
+/// previous one ends starts when it ends. Stacking is per publication: a bundle stacks separately
+/// on each publication it grants.
+enum NonRenewingStack {
+    struct Purchase {
+        var transaction: Transaction
+        var duration: ISODuration?
+    }
+
+    /// `purchases` must be unrevoked and sorted by (purchaseDate, transactionId). A product
+    /// without a duration (an invalid catalog entry) entitles nothing and does not stack.
+    static func periods(_ purchases: [Purchase]) -> [ActivePeriod] {
+        var out: [ActivePeriod] = []
+        var previousEnd = Instant.distantPast
+        for p in purchases {
+            guard let duration = p.duration else { continue }
+            let start = max(p.transaction.purchaseDate, previousEnd)
+            let end = duration.added(to: start)
+            out.append(ActivePeriod(start: start, end: end))
+            previousEnd = max(previousEnd, end)
+        }
+        return out
+    }
+}

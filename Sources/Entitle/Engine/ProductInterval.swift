@@ -1,0 +1,18 @@
+import IssueCatalog
+
+/// An interval some product entitles (or would have, for a void one), before it is spread over
+/// the publications the product grants.
+struct ProductInterval: Hashable, Sendable {
+    enum Kind: Hashable, Sendable {
+        /// E5, E7, E10, E11: paid or free service.
+        case service
+        /// E8: served only because billing retry is in a grace period.
+        case grace
+        /// E6: what a refunded or revoked transaction would have entitled (for `refunded`, E20).
+        case void
+    }
+
+    var productId: String
+    var period: ActivePeriod
+    var kind: Kind
+}

@@ -1,0 +1,20 @@
+import IssueCatalog
+
+/// What one account holds in one publication, gathered from every product that grants it,
+/// before merging (entitlement-rules.md, Issues).
+struct PublicationGrants {
+    var service: [ActivePeriod] = []
+    var grace: [ActivePeriod] = []
+    var void: [ActivePeriod] = []
+    /// E14: issue ids bought one by one, and those whose purchase was refunded (E6).
+    var purchased: Set<String> = []
+    var refundedPurchases: Set<String> = []
+
+    mutating func add(_ interval: ProductInterval) {
+        switch interval.kind {
+        case .service: service.append(interval.period)
+        case .grace: grace.append(interval.period)
+        case .void: void.append(interval.period)
+        }
+    }
+}

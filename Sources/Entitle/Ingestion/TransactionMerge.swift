@@ -1,0 +1,124 @@
+import IssueCatalog
+
+/// E1: merging two descriptions of the same purchase (same environment and transactionId), or two
+/// renewal infos of the same subscription. The store calls this inside its write transaction and
+/// the engine calls it on its own input, so arrival order never matters.
+///
+/// The rule, chosen so that `merge` is commutative, associative and idempotent (a join):
+/// - **What can change** about a purchase — its revocation (date and reason), its expiry (a renewal
+///   date extension moves it), its product, purchase date, ownership and source — is taken as a
+///   whole from the *newer* description: the one with the later `observedAt` (a JWS `signedDate`,
+///   the time a receipt was verified; a description without one is the oldest). So a refund is kept
+///   until a newer description (a REFUND_REVERSED, a later receipt) shows it reversed.
+///   Between descriptions observed at the same instant, the revoked one wins (a refund is never
+///   lost to a tie); remaining ties are broken by the values themselves, so the result never
+///   depends on argument order.
+/// - `isUpgraded` only ever becomes true: an upgrade is not undone (appstore.md).
+/// - Facts that never change for one purchase but that some sources leave out (web order line item,
+///   subscription group, original purchase date, account token, offer) are filled in from whichever
+///   description has them; conflicting values resolve to the greater one, deterministically.
+public enum TransactionMerge {
+    public static func merge(_ stored: Transaction, _ incoming: Transaction) -> Transaction {
+        var result = precedes(stored, incoming) ? incoming : stored
+        result.isUpgraded = stored.isUpgraded || incoming.isUpgraded
+        result.originalPurchaseDate = greater(stored.originalPurchaseDate, incoming.originalPurchaseDate)
+        result.webOrderLineItemId = greater(stored.webOrderLineItemId, incoming.webOrderLineItemId)
+        result.subscriptionGroup = greater(stored.subscriptionGroup, incoming.subscriptionGroup)
+        result.appAccountToken = greater(stored.appAccountToken, incoming.appAccountToken)
+        result.offer = greater(stored.offer?.rawValue, incoming.offer?.rawValue).flatMap(OfferKind.init(rawValue:))
+        return result
+    }
+
+    /// Renewal info is mutable state: the newer description wins whole (ties as above, a
+    /// billing-retry description before a plain one, then by value) — except the grace-period
+    /// expiry, which is a fact once the App Store has granted it: the latest one seen is kept, so
+    /// that issues published in grace stay entitled when the retry later fails (E8).
+    public static func merge(_ stored: RenewalInfo, _ incoming: RenewalInfo) -> RenewalInfo {
+        var result = renewalKey(stored).lexicographicallyPrecedes(renewalKey(incoming)) ? incoming : stored
+        result.gracePeriodExpiresDate = greater(stored.gracePeriodExpiresDate, incoming.gracePeriodExpiresDate)
+        return result
+    }
+
+    /// Merges any number of descriptions: duplicates by key collapse into one, in key order.
+    /// Sorts positions rather than the (large) values, then folds runs of equal keys.
+    public static func mergeAll(_ transactions: [Transaction]) -> [Transaction] {
+        // Comparing whole values would copy them (and retain their strings) on every comparison.
+        let sandbox = transactions.map { $0.environment != .production }
+        let ids = transactions.map(\.transactionId)
+        let order = transactions.indices.sorted {
+            sandbox[$0] != sandbox[$1] ? !sandbox[$0] : ids[$0] < ids[$1]
+        }
+        var out: [Transaction] = []
+        out.reserveCapacity(transactions.count)
+        for i in order {
+            let t = transactions[i]
+            if let last = out.last, last.environment == t.environment, last.transactionId == t.transactionId {
+                out[out.count - 1] = merge(last, t)
+            } else {
+                out.append(t)
+            }
+        }
+        return out
+    }
+
+    public static func mergeAll(_ renewals: [RenewalInfo]) -> [RenewalInfo] {
+        var byKey: [SubscriptionKey: RenewalInfo] = [:]
+        for r in renewals {
+            let key = SubscriptionKey(environment: r.environment, originalTransactionId: r.originalTransactionId)
+            if let seen = byKey[key] { byKey[key] = merge(seen, r) } else { byKey[key] = r }
+        }
+        return byKey.values.sorted {
+            SubscriptionKey(environment: $0.environment, originalTransactionId: $0.originalTransactionId)
+                < SubscriptionKey(environment: $1.environment, originalTransactionId: $1.originalTransactionId)
+        }
+    }
+
+    /// True when `a` yields to `b`: a strict total order over the fields taken whole.
+    private static func precedes(_ a: Transaction, _ b: Transaction) -> Bool {
+        transactionKey(a).lexicographicallyPrecedes(transactionKey(b))
+    }
+
+    private static func transactionKey(_ t: Transaction) -> [OrderKey] {
+        [.instant(t.observedAt), .flag(t.revocationDate != nil), .instant(t.revocationDate),
+         .int(t.revocationReason.map(Int64.init)), .instant(t.expiresDate), .text(t.productId),
+         .instant(t.purchaseDate), .text(t.originalTransactionId), .text(t.ownership.rawValue),
+         .text(t.source.rawValue)]
+    }
+
+    private static func renewalKey(_ r: RenewalInfo) -> [OrderKey] {
+        [.instant(r.observedAt), .flag(r.isInBillingRetry), .flag(!r.autoRenewStatus), .int(r.expirationIntent.map { Int64($0.rawValue) }),
+         .text(r.productId), .text(r.autoRenewProductId), .int(r.priceConsentStatus.map(Int64.init)),
+         .text(r.source.rawValue)]
+    }
+
+    private static func greater<T: Comparable>(_ a: T?, _ b: T?) -> T? {
+        switch (a, b) {
+        case let (x?, y?): return max(x, y)
+        case let (x?, nil): return x
+        case let (nil, y): return y
+        }
+    }
+}
+
+/// One component of a merge ordering; `nil` sorts first ("absent is oldest").
+private enum OrderKey: Comparable {
+    case instant(Instant?), flag(Bool), int(Int64?), text(String?)
+
+    static func < (a: OrderKey, b: OrderKey) -> Bool {
+        switch (a, b) {
+        case let (.instant(x), .instant(y)): return less(x, y)
+        case let (.flag(x), .flag(y)): return !x && y
+        case let (.int(x), .int(y)): return less(x, y)
+        case let (.text(x), .text(y)): return less(x, y)
+        default: return false
+        }
+    }
+
+    private static func less<T: Comparable>(_ x: T?, _ y: T?) -> Bool {
+        switch (x, y) {
+        case let (x?, y?): return x < y
+        case (nil, .some): return true
+        default: return false
+        }
+    }
+}

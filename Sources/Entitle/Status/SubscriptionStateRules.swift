@@ -1,0 +1,88 @@
+import IssueCatalog
+
+/// E19: a subscription's state and entitlement code, from its latest transaction and renewal info.
+///
+/// Choices where the rules are silent:
+/// - Without renewal info (a signed transaction alone), a live subscription is assumed to renew
+///   (the App Store's default), unless its product or renewal product is discontinued (E17).
+/// - An expired subscription without an expiration intent is `expiredVoluntary` when auto-renew
+///   is off, `expiredProductUnavailable` when its product is discontinued, else `expiredOther`.
+/// - An upgraded latest transaction (no replacement seen yet) expires at its cut (E7).
+enum SubscriptionStateRules {
+    static func status(of timeline: SubscriptionTimeline, catalog: CatalogSnapshot,
+                       introConsumedGroups: Set<String>, now: Instant) -> SubscriptionStatus? {
+        guard let latest = timeline.transactions.last else { return nil }
+        let renewal = timeline.renewal
+        let product = catalog.product(latest.productId)
+        let renewsInto = renewal?.autoRenewProductId ?? renewal?.productId ?? latest.productId
+        let discontinued = (product?.isDiscontinued(at: now) ?? false)
+            || (catalog.product(renewsInto)?.isDiscontinued(at: now) ?? false)
+        let autoRenewOn = (renewal?.autoRenewStatus ?? true) && !discontinued && !latest.isUpgraded
+        let expires = latest.isUpgraded
+            ? latest.expiresDate.map { min(latest.revocationDate ?? $0, $0) } : latest.expiresDate
+
+        let state: SubscriptionState
+        if latest.revocationDate != nil && !latest.isUpgraded {
+            state = .revoked  // E6
+        } else if let expires, now < expires {
+            state = autoRenewOn ? .active : .activeAutoRenewOff
+        } else if renewal?.isInBillingRetry == true {
+            state = timeline.currentGrace?.contains(now) == true ? .gracePeriod : .billingRetry  // E8, E9
+        } else {
+            state = expiredState(renewal: renewal, productDiscontinued: product?.isDiscontinued(at: now) ?? false)
+        }
+        let willRenew = autoRenewOn && [.active, .gracePeriod, .billingRetry].contains(state)
+        let group = latest.subscriptionGroup ?? product?.subscriptionGroup
+        let showsGrace = state == .gracePeriod || state == .billingRetry
+        return SubscriptionStatus(
+            originalTransactionId: timeline.key.originalTransactionId, productId: latest.productId,
+            environment: timeline.key.environment, state: state,
+            entitlementCode: code(state, offer: latest.offer), expiresAt: expires, willRenew: willRenew,
+            renewsInto: willRenew ? renewsInto : nil,
+            gracePeriodExpiresAt: showsGrace ? timeline.currentGrace?.end : nil,
+            renewals: renewals(timeline.transactions), grants: product?.grants ?? [],
+            subscriptionGroup: group,
+            trialOrIntroConsumedInGroup: group.map { introConsumedGroups.contains(groupKey(timeline.key.environment, $0)) } ?? false,
+            offer: latest.offer, latestTransactionId: latest.transactionId)
+    }
+
+    private static func expiredState(renewal: RenewalInfo?, productDiscontinued: Bool) -> SubscriptionState {
+        switch renewal?.expirationIntent {
+        case .voluntary?: return .expiredVoluntary
+        case .billing?: return .expiredBilling
+        case .priceIncrease?: return .expiredPriceIncrease
+        case .productUnavailable?: return .expiredProductUnavailable
+        case .other?: return .expiredOther
+        case nil:
+            if productDiscontinued { return .expiredProductUnavailable }
+            return renewal?.autoRenewStatus == false ? .expiredVoluntary : .expiredOther
+        }
+    }
+
+    /// E19: sign and integer from the state's row, tenths from the offer (.1 trial, .2 intro,
+    /// .3 promotional, .4 offer code). Computed in tenths so that the Double is the nearest one.
+    static func code(_ state: SubscriptionState, offer: OfferKind?) -> Double {
+        let tenth: Int
+        switch offer {
+        case .freeTrial?: tenth = 1
+        case .introductory?: tenth = 2
+        case .promotional?: tenth = 3
+        case .offerCode?: tenth = 4
+        case .winBack?, nil: tenth = 0
+        }
+        let base = state.baseCode
+        let magnitude = abs(base) * 10 + tenth
+        return Double(base < 0 ? -magnitude : magnitude) / 10
+    }
+
+    /// Transactions after the first, less those that replace an upgraded transaction (E7).
+    private static func renewals(_ transactions: [Transaction]) -> Int {
+        var count = 0
+        for i in transactions.indices.dropFirst() where !transactions[i - 1].isUpgraded { count += 1 }
+        return count
+    }
+
+    static func groupKey(_ environment: AppStoreEnvironment, _ group: String) -> String {
+        environment.rawValue + "\u{1F}" + group
+    }
+}

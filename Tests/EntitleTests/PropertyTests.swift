@@ -1,0 +1,67 @@
+import Testing
+import Entitle
+import IssueCatalog
+
+/// Properties of the engine over 10,000 random accounts each (seeded: failures reproduce).
+@Suite struct PropertyTests {
+    static let cases = 10_000
+
+    func forEachCase(seed: UInt64, _ body: (inout SplitMix64, RandomAccount) -> Void) {
+        var rng = SplitMix64(seed: seed)
+        for _ in 0..<Self.cases {
+            let account = RandomAccount(&rng)
+            body(&rng, account)
+        }
+    }
+
+    func fingerprint(_ r: AccountEntitlements) -> [String] {
+        r.issues(publicationId: nil, entitledOnly: false).map { "\($0.issue.ref) \($0.reasons)" }
+            + r.subscriptions.map { "\($0)" } + r.purchases.map { "\($0)" }
+            + ["p1", "p2"].map { "\(r.periods(of: $0))" }
+    }
+
+    @Test func e1AnyPermutationAndRepetitionGivesTheSameAnswer() {
+        forEachCase(seed: 1) { rng, a in
+            var shuffled = a.transactions.shuffled(using: &rng)
+            if let again = a.transactions.randomElement(using: &rng) { shuffled.insert(again, at: 0) }
+            let renewals = (a.renewals + a.renewals.prefix(1)).shuffled(using: &rng)
+            #expect(fingerprint(a.evaluate()) == fingerprint(a.evaluate(transactions: shuffled, renewals: renewals)))
+        }
+    }
+
+    @Test func e6AddingARefundedTransactionNeverAddsAnEntitledIssue() {
+        forEachCase(seed: 2) { rng, a in
+            let products = ["a", "b", "n", "i", "f"]
+            let start = RandomAccount.instant(day: Int64.random(in: 0..<400, using: &rng), &rng)
+            let product = products.randomElement(using: &rng)!
+            let refunded = Transaction(
+                environment: .production, transactionId: "refunded", originalTransactionId: rng.chance(50) ? "s0" : "refunded",
+                productId: product, purchaseDate: start,
+                expiresDate: start.adding(milliseconds: Int64.random(in: 1...40, using: &rng) * RandomAccount.day),
+                revocationDate: start, source: .verifyReceipt)
+            let before = a.evaluate().entitledRefs
+            let after = a.evaluate(transactions: a.transactions + [refunded]).entitledRefs
+            #expect(after.isSubset(of: before))
+        }
+    }
+
+    @Test func e18TheEntitledSetNeverShrinksAsNowAdvances() {
+        forEachCase(seed: 3) { rng, a in
+            let later = a.now.adding(milliseconds: Int64.random(in: 1...(200 * RandomAccount.day), using: &rng))
+            #expect(a.evaluate().entitledRefs.isSubset(of: a.evaluate(now: later).entitledRefs))
+        }
+    }
+
+    @Test func agreesWithABruteForceReference() {
+        forEachCase(seed: 4) { _, a in
+            let engine = a.evaluate()
+            let entitled = engine.entitledRefs
+            #expect(entitled == BruteForceReference.entitled(a))
+            // The per-issue answer and the full list agree with the entitled list.
+            for item in engine.issues(publicationId: nil, entitledOnly: false) {
+                #expect(item.entitled == entitled.contains(item.issue.ref))
+                #expect(engine.isEntitled(item.issue.ref) == item.entitled)
+            }
+        }
+    }
+}

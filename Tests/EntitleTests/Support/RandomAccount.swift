@@ -1,0 +1,89 @@
+import Entitle
+import IssueCatalog
+
+/// A random but plausible catalog and account for property tests: two publications, every product
+/// kind, subscriptions with gaps, refunds, upgrades, offers, billing retry and grace.
+struct RandomAccount {
+    static let day: Int64 = 86_400_000
+    static let origin = Instant(rfc3339: "2020-01-01T00:00:00Z")!
+
+    var catalog: Catalog { snapshot.catalog }
+    let snapshot: CatalogSnapshot
+    var transactions: [Transaction]
+    var renewals: [RenewalInfo]
+    var policy: EntitlementPolicy
+    var now: Instant
+
+    static func instant(day d: Int64, _ rng: inout SplitMix64) -> Instant {
+        origin.adding(milliseconds: d * day + Int64.random(in: 0..<day, using: &rng))
+    }
+
+    init(_ rng: inout SplitMix64) {
+        var issues: [Issue] = []
+        for pub in ["p1", "p2"] {
+            for i in 0..<Int.random(in: 0...20, using: &rng) {
+                issues.append(Issue(publicationId: pub, id: "\(pub)-\(i)", title: "",
+                                    publishedAt: Self.instant(day: Int64.random(in: 0..<400, using: &rng), &rng),
+                                    free: rng.chance(10),
+                                    retractedAt: rng.chance(10) ? Self.origin : nil))
+            }
+        }
+        let someIssue = issues.randomElement(using: &rng)?.ref ?? IssueRef(publicationId: "p1", issueId: "none")
+        snapshot = CatalogSnapshot(Catalog(
+            publications: [Publication(id: "p1", title: ""), Publication(id: "p2", title: "")],
+            products: [
+                Product(id: "a", kind: .autoRenewable, grants: ["p1"], subscriptionGroup: "g", level: 2),
+                Product(id: "b", kind: .autoRenewable, grants: ["p1", "p2"], subscriptionGroup: "g", level: 1),
+                Product(id: "n", kind: .nonRenewing, grants: ["p1"], duration: ISODuration("P1M")),
+                Product(id: "i", kind: .issue, grants: [someIssue.publicationId], issue: someIssue),
+                Product(id: "f", kind: .free, grants: ["p2"]),
+            ],
+            issues: issues))
+        transactions = []
+        renewals = []
+        var serial = 0
+        for s in 0..<Int.random(in: 0...3, using: &rng) {
+            let env: AppStoreEnvironment = rng.chance(20) ? .sandbox : .production
+            var d = Int64.random(in: 0..<300, using: &rng)
+            for _ in 0..<Int.random(in: 1...6, using: &rng) {
+                serial += 1
+                let length = Int64.random(in: 1...40, using: &rng)
+                let start = Self.instant(day: d, &rng)
+                let end = start.adding(milliseconds: length * Self.day)
+                let upgraded = rng.chance(10)
+                transactions.append(Transaction(
+                    environment: env, transactionId: "t\(serial)", originalTransactionId: "s\(s)",
+                    productId: rng.chance(50) ? "a" : "b", purchaseDate: start, expiresDate: end,
+                    revocationDate: rng.chance(15) || (upgraded && rng.chance(50))
+                        ? start.adding(milliseconds: Int64.random(in: 0...(length * Self.day), using: &rng)) : nil,
+                    isUpgraded: upgraded, offer: rng.chance(20) ? .freeTrial : nil, source: .verifyReceipt))
+                d += length + (rng.chance(30) ? Int64.random(in: 1...60, using: &rng) : 0)
+            }
+            if rng.chance(70) {
+                renewals.append(RenewalInfo(
+                    environment: env, originalTransactionId: "s\(s)", autoRenewStatus: rng.chance(50),
+                    expirationIntent: rng.chance(30) ? .billing : nil, isInBillingRetry: rng.chance(40),
+                    gracePeriodExpiresDate: rng.chance(40) ? Self.instant(day: Int64.random(in: 0..<450, using: &rng), &rng) : nil,
+                    source: .verifyReceipt))
+            }
+        }
+        for product in ["n", "n", "i", "f"] where rng.chance(40) {
+            serial += 1
+            transactions.append(Transaction(
+                environment: .production, transactionId: "t\(serial)", originalTransactionId: "t\(serial)",
+                productId: product, purchaseDate: Self.instant(day: Int64.random(in: 0..<400, using: &rng), &rng),
+                revocationDate: rng.chance(20) ? Self.origin : nil, source: .verifyReceipt))
+        }
+        policy = EntitlementPolicy(acceptSandbox: rng.chance(50), graceDays: rng.chance(30) ? 5 : 0)
+        now = Self.instant(day: Int64.random(in: 0..<450, using: &rng), &rng)
+    }
+
+    func evaluate(transactions: [Transaction]? = nil, renewals: [RenewalInfo]? = nil, now: Instant? = nil) -> AccountEntitlements {
+        EntitlementEngine.evaluate(catalog: snapshot, transactions: transactions ?? self.transactions,
+                                   renewals: renewals ?? self.renewals, policy: policy, now: now ?? self.now)
+    }
+}
+
+extension AccountEntitlements {
+    var entitledRefs: Set<IssueRef> { Set(issues(publicationId: nil, entitledOnly: true).map(\.issue.ref)) }
+}
