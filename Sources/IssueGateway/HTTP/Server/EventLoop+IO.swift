@@ -104,6 +104,7 @@ extension EventLoop {
         let sequence = connection.openSlot(info)
         connection.closeAfterResponses = true
         complete(connection, sequence: sequence, response: response)
+        flush(connection)
     }
 
     /// RFC 9112 §9.6: half-close, then read and discard until the client closes, so that an answer
