@@ -4,7 +4,7 @@ final class Connection {
     /// even when a later one, run inline, finishes before an earlier one on the worker pool.
     struct Slot {
         let sequence: UInt64
-        let info: RequestInfo
+        var info: RequestInfo
         var serialized: [UInt8]?
     }
 

@@ -234,8 +234,17 @@ final class EventLoop: @unchecked Sendable {
             Glibc.close(listenFD)
             listenFD = -1
         }
-        for case let connection? in connections where connection.isIdle {
-            close(connection)
+        for case let connection? in connections {
+            if connection.isIdle {
+                close(connection)
+            } else if connection.pendingSlots > 0 {
+                // Answer what was received, telling the client this connection ends (RFC 9112 §9.6).
+                connection.closeAfterResponses = true
+                for index in connection.slotsHead..<connection.slots.count where connection.slots[index].serialized == nil {
+                    connection.slots[index].info.close = true
+                }
+                updateInterest(connection)
+            }
         }
     }
 
