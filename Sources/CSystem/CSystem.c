@@ -2,6 +2,7 @@
 #include "CSystem.h"
 #include <string.h>
 #include <netdb.h>
+#include <stdio.h>
 
 int csystem_errno(void) { return errno; }
 
@@ -87,6 +88,26 @@ int csystem_local_port(int fd) {
     if (getsockname(fd, (struct sockaddr *)&address, &length) != 0) return -1;
     if (address.ss_family == AF_INET) return ntohs(((struct sockaddr_in *)&address)->sin_port);
     if (address.ss_family == AF_INET6) return ntohs(((struct sockaddr_in6 *)&address)->sin6_port);
+    return -1;
+}
+
+int csystem_peer_address(int fd, char *out, int capacity) {
+    struct sockaddr_storage address;
+    socklen_t length = sizeof address;
+    char host[INET6_ADDRSTRLEN];
+    if (getpeername(fd, (struct sockaddr *)&address, &length) != 0) return -1;
+    if (address.ss_family == AF_INET) {
+        struct sockaddr_in *v4 = (struct sockaddr_in *)&address;
+        if (!inet_ntop(AF_INET, &v4->sin_addr, host, sizeof host)) return -1;
+        snprintf(out, (size_t)capacity, "%s:%d", host, ntohs(v4->sin_port));
+        return 0;
+    }
+    if (address.ss_family == AF_INET6) {
+        struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)&address;
+        if (!inet_ntop(AF_INET6, &v6->sin6_addr, host, sizeof host)) return -1;
+        snprintf(out, (size_t)capacity, "[%s]:%d", host, ntohs(v6->sin6_port));
+        return 0;
+    }
     return -1;
 }
 

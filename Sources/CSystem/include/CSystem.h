@@ -33,6 +33,8 @@ int csystem_accept_nonblocking(int listen_fd);
 int csystem_listen_tcp(const char *host, int port, int backlog, int reuse_port);
 // The locally bound port of a socket, or -1.
 int csystem_local_port(int fd);
+// The peer's address as text ("127.0.0.1:5555", "[::1]:5555") into `out`; 0 on success.
+int csystem_peer_address(int fd, char *out, int capacity);
 // A connected, blocking TCP client socket (tests and tools), or -1.
 int csystem_connect_tcp(const char *host, int port);
 

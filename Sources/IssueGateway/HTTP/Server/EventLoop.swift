@@ -156,11 +156,19 @@ final class EventLoop: @unchecked Sendable {
             let connection = Connection(fd: fd, id: nextConnectionID, counted: admitted,
                                         limits: context.limits, now: now)
             nextConnectionID += 1
+            if context.accessLog != nil { connection.remoteAddress = EventLoop.peerAddress(fd) }
             register(connection)
             if !admitted {
                 refuse(connection)
             }
         }
+    }
+
+    /// Only looked up when an access log wants it: one getpeername per connection.
+    private static func peerAddress(_ fd: Int32) -> String? {
+        var text = [CChar](repeating: 0, count: 64)
+        guard csystem_peer_address(fd, &text, Int32(text.count)) == 0 else { return nil }
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     private func resumeAcceptingIfPaused(now: Int64) {

@@ -54,7 +54,14 @@ final class TestServer: @unchecked Sendable {
 
     /// 16 MiB with a position-dependent pattern: more than loopback socket buffers hold, so the
     /// server must resume partial writes.
-    static let bigBody: [UInt8] = (0..<(16 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 11) }
+    static let bigBody: [UInt8] = {
+        // A pattern whose length is not a power of two, so a misplaced chunk shows up.
+        let pattern = (0..<65_521).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 11) }
+        var body: [UInt8] = []
+        body.reserveCapacity(16 << 20)
+        while body.count < 16 << 20 { body.append(contentsOf: pattern.prefix((16 << 20) - body.count)) }
+        return body
+    }()
 }
 
 /// A one-shot signal between a handler thread and the test.
