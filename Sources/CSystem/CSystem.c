@@ -1,3 +1,161 @@
+#define _GNU_SOURCE
 #include "CSystem.h"
+#include <string.h>
+#include <netdb.h>
+#include <stdio.h>
 
 int csystem_errno(void) { return errno; }
+
+static int epoll_control(int epfd, int op, int fd, uint32_t events, uint64_t data) {
+    struct epoll_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.events = events;
+    ev.data.u64 = data;
+    return epoll_ctl(epfd, op, fd, &ev);
+}
+
+int csystem_epoll_add(int epfd, int fd, uint32_t events, uint64_t data) {
+    return epoll_control(epfd, EPOLL_CTL_ADD, fd, events, data);
+}
+
+int csystem_epoll_modify(int epfd, int fd, uint32_t events, uint64_t data) {
+    return epoll_control(epfd, EPOLL_CTL_MOD, fd, events, data);
+}
+
+int csystem_epoll_remove(int epfd, int fd) {
+    struct epoll_event ev;
+    memset(&ev, 0, sizeof ev);
+    return epoll_ctl(epfd, EPOLL_CTL_DEL, fd, &ev);
+}
+
+int csystem_epoll_wait(int epfd, uint32_t *events, uint64_t *data, int capacity, int timeout_ms) {
+    struct epoll_event ready[256];
+    if (capacity > 256) capacity = 256;
+    int n = epoll_wait(epfd, ready, capacity, timeout_ms);
+    for (int i = 0; i < n; i++) {
+        events[i] = ready[i].events;
+        data[i] = ready[i].data.u64;
+    }
+    return n;
+}
+
+int csystem_accept_nonblocking(int listen_fd) {
+    return accept4(listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+}
+
+static int resolve(const char *host, int port, struct sockaddr_storage *out, socklen_t *length) {
+    memset(out, 0, sizeof *out);
+    struct sockaddr_in *v4 = (struct sockaddr_in *)out;
+    if (inet_pton(AF_INET, host, &v4->sin_addr) == 1) {
+        v4->sin_family = AF_INET;
+        v4->sin_port = htons((uint16_t)port);
+        *length = sizeof *v4;
+        return 0;
+    }
+    struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)out;
+    if (inet_pton(AF_INET6, host, &v6->sin6_addr) == 1) {
+        v6->sin6_family = AF_INET6;
+        v6->sin6_port = htons((uint16_t)port);
+        *length = sizeof *v6;
+        return 0;
+    }
+    errno = EINVAL;
+    return -1;
+}
+
+int csystem_listen_tcp(const char *host, int port, int backlog, int reuse_port) {
+    struct sockaddr_storage address;
+    socklen_t length;
+    if (resolve(host, port, &address, &length) != 0) return -1;
+    int fd = socket(address.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    int one = 1;
+    if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0 ||
+        (reuse_port && setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one) != 0) ||
+        bind(fd, (struct sockaddr *)&address, length) != 0 ||
+        listen(fd, backlog) != 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
+}
+
+int csystem_local_port(int fd) {
+    struct sockaddr_storage address;
+    socklen_t length = sizeof address;
+    if (getsockname(fd, (struct sockaddr *)&address, &length) != 0) return -1;
+    if (address.ss_family == AF_INET) return ntohs(((struct sockaddr_in *)&address)->sin_port);
+    if (address.ss_family == AF_INET6) return ntohs(((struct sockaddr_in6 *)&address)->sin6_port);
+    return -1;
+}
+
+int csystem_peer_address(int fd, char *out, int capacity) {
+    struct sockaddr_storage address;
+    socklen_t length = sizeof address;
+    char host[INET6_ADDRSTRLEN];
+    if (getpeername(fd, (struct sockaddr *)&address, &length) != 0) return -1;
+    if (address.ss_family == AF_INET) {
+        struct sockaddr_in *v4 = (struct sockaddr_in *)&address;
+        if (!inet_ntop(AF_INET, &v4->sin_addr, host, sizeof host)) return -1;
+        snprintf(out, (size_t)capacity, "%s:%d", host, ntohs(v4->sin_port));
+        return 0;
+    }
+    if (address.ss_family == AF_INET6) {
+        struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)&address;
+        if (!inet_ntop(AF_INET6, &v6->sin6_addr, host, sizeof host)) return -1;
+        snprintf(out, (size_t)capacity, "[%s]:%d", host, ntohs(v6->sin6_port));
+        return 0;
+    }
+    return -1;
+}
+
+int csystem_connect_tcp(const char *host, int port) {
+    struct sockaddr_storage address;
+    socklen_t length;
+    if (resolve(host, port, &address, &length) != 0) return -1;
+    int fd = socket(address.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    if (connect(fd, (struct sockaddr *)&address, length) != 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
+}
+
+int csystem_set_nodelay(int fd) {
+    int one = 1;
+    return setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+}
+
+int csystem_set_receive_timeout_ms(int fd, int ms) {
+    struct timeval tv = { .tv_sec = ms / 1000, .tv_usec = (ms % 1000) * 1000 };
+    return setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+}
+
+ssize_t csystem_send(int fd, const void *bytes, size_t count) {
+    return send(fd, bytes, count, MSG_NOSIGNAL);
+}
+
+void csystem_ignore_sigpipe(void) { signal(SIGPIPE, SIG_IGN); }
+
+int64_t csystem_monotonic_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+int64_t csystem_wall_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME_COARSE, &ts);
+    return (int64_t)ts.tv_sec;
+}
+
+int64_t csystem_wall_milliseconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}

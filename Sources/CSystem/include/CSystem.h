@@ -11,7 +11,42 @@
 #include <fcntl.h>
 #include <errno.h>
 #include <unistd.h>
+#include <stdint.h>
+#include <time.h>
 
 // errno is thread-local through a macro; read it through a function so Swift sees one value.
 int csystem_errno(void);
+
+// epoll_event is packed on x86_64, which Swift imports awkwardly; these wrappers keep the packed
+// layout on the C side. The 64-bit user data carries the file descriptor or a loop-defined tag.
+int csystem_epoll_add(int epfd, int fd, uint32_t events, uint64_t data);
+int csystem_epoll_modify(int epfd, int fd, uint32_t events, uint64_t data);
+int csystem_epoll_remove(int epfd, int fd);
+// Waits and unpacks up to `capacity` ready events into two parallel arrays.
+int csystem_epoll_wait(int epfd, uint32_t *events, uint64_t *data, int capacity, int timeout_ms);
+
+// accept4 with SOCK_NONBLOCK | SOCK_CLOEXEC (Glibc's Swift module does not export accept4).
+int csystem_accept_nonblocking(int listen_fd);
+
+// A TCP listener (IPv4 or IPv6 literal host), non-blocking, SO_REUSEADDR and, when `reuse_port`,
+// SO_REUSEPORT so that every event loop can own a listener on the same port. Returns the fd or -1.
+int csystem_listen_tcp(const char *host, int port, int backlog, int reuse_port);
+// The locally bound port of a socket, or -1.
+int csystem_local_port(int fd);
+// The peer's address as text ("127.0.0.1:5555", "[::1]:5555") into `out`; 0 on success.
+int csystem_peer_address(int fd, char *out, int capacity);
+// A connected, blocking TCP client socket (tests and tools), or -1.
+int csystem_connect_tcp(const char *host, int port);
+
+int csystem_set_nodelay(int fd);
+int csystem_set_receive_timeout_ms(int fd, int ms);
+// send(2) with MSG_NOSIGNAL: a peer that went away is an EPIPE, never a SIGPIPE.
+ssize_t csystem_send(int fd, const void *bytes, size_t count);
+// Discards the signals' default actions (SIGPIPE) process-wide.
+void csystem_ignore_sigpipe(void);
+
+// The monotonic clock in nanoseconds and the coarse wall clock in seconds (both vDSO reads).
+int64_t csystem_monotonic_ns(void);
+int64_t csystem_wall_seconds(void);
+int64_t csystem_wall_milliseconds(void);
 #endif

@@ -1,0 +1,71 @@
+/// A complete, validated request as a handler sees it.
+struct HTTPRequest: Sendable {
+    var method: String
+    /// The request-target as sent (origin-form, or absolute-form reduced to its path and query).
+    var target: String
+    /// The path part of the target, still percent-encoded.
+    var path: String
+    /// The query without its `?`, still percent-encoded; nil when the target has no `?`.
+    var query: String?
+    var headers: HTTPHeaders
+    var body: [UInt8]
+    var version: HTTPVersion
+    /// Values of the route's `{name}` segments, percent-decoded.
+    var pathParameters: [String: String]
+
+    init(method: String, target: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [],
+                version: HTTPVersion = .http1_1, pathParameters: [String: String] = [:]) {
+        self.method = method
+        self.target = target
+        if let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) {
+            path = String(target[..<mark])
+            query = String(target[target.index(after: mark)...])
+        } else {
+            path = target
+            query = nil
+        }
+        self.headers = headers
+        self.body = body
+        self.version = version
+        self.pathParameters = pathParameters
+    }
+
+    func header(_ name: String) -> String? { headers[name] }
+
+    /// The query's `name=value` pairs in order, percent-decoded with `+` as a space
+    /// (application/x-www-form-urlencoded). A pair that does not decode is left out.
+    func queryParameters() -> [(String, String)] {
+        guard let query, !query.isEmpty else { return [] }
+        return query.split(separator: "&", omittingEmptySubsequences: true).compactMap { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = PercentDecoding.decode(parts[0], plusIsSpace: true) else { return nil }
+            let raw = parts.count > 1 ? parts[1] : ""
+            guard let value = PercentDecoding.decode(raw, plusIsSpace: true) else { return nil }
+            return (name, value)
+        }
+    }
+
+    /// The first value of query parameter `name`.
+    func queryParameter(_ name: String) -> String? {
+        queryParameters().first { $0.0 == name }?.1
+    }
+
+    /// Whether the client wants the connection kept open after this request (RFC 9112 §9.3).
+    var wantsKeepAlive: Bool {
+        let tokens = headers.values("Connection").flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingASCIISpaces().lowercased() }
+        switch version {
+        case .http1_1: return !tokens.contains("close")
+        case .http1_0: return tokens.contains("keep-alive") && !tokens.contains("close")
+        }
+    }
+}
+
+extension Substring {
+    func trimmingASCIISpaces() -> Substring {
+        var s = self
+        while let first = s.first, first == " " || first == "\t" { s.removeFirst() }
+        while let last = s.last, last == " " || last == "\t" { s.removeLast() }
+        return s
+    }
+}

@@ -1,0 +1,12 @@
+/// The protocol versions this server speaks (RFC 9112 §2.3). Anything else is a 505.
+enum HTTPVersion: Sendable, Equatable {
+    case http1_0
+    case http1_1
+
+    var text: String {
+        switch self {
+        case .http1_0: "HTTP/1.0"
+        case .http1_1: "HTTP/1.1"
+        }
+    }
+}

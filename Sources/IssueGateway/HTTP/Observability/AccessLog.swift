@@ -1,0 +1,127 @@
+import Foundation
+import Synchronization
+
+/// Structured access log: one JSON object per line, formatted and written by a background thread
+/// so that the event loops only append an entry to a queue.
+///
+/// When the queue is full (the destination cannot keep up) entries are dropped and counted; the
+/// count is written as a `{"dropped":N}` line once the writer catches up.
+final class AccessLog: Sendable {
+    struct Entry: Sendable {
+        var unixMilliseconds: Int64
+        var method: String
+        var path: String
+        /// The matched route pattern, or `unmatched`.
+        var route: String
+        var status: Int
+        var responseBytes: Int
+        var durationSeconds: Double
+        var remoteAddress: String?
+        var userAgent: String?
+    }
+
+    private struct Queue {
+        var entries: [Entry] = []
+        var dropped = 0
+        var closed = false
+        var written = 0
+        var received = 0
+    }
+
+    private let queue = Mutex(Queue())
+    private let signal = NSCondition()
+    private let destination: FileHandle
+    private let capacity: Int
+    private let finished = Atomic<Bool>(false)
+
+    /// Writes to `destination` (e.g. `FileHandle.standardError`), keeping at most `capacity` entries queued.
+    init(destination: FileHandle, capacity: Int = 65_536) {
+        self.destination = destination
+        self.capacity = capacity
+        let thread = Thread { [self] in self.writeLoop() }
+        thread.name = "access-log"
+        thread.start()
+    }
+
+    func record(_ entry: Entry) {
+        let accepted = queue.withLock { queue -> Bool in
+            guard !queue.closed, queue.entries.count < capacity else { queue.dropped += 1; return false }
+            queue.entries.append(entry)
+            queue.received += 1
+            return true
+        }
+        if accepted {
+            signal.lock()
+            signal.signal()
+            signal.unlock()
+        }
+    }
+
+    /// Blocks until every entry recorded so far is written (tests, shutdown).
+    func flush() {
+        let target = queue.withLock { $0.received }
+        signal.lock()
+        while queue.withLock({ $0.written }) < target && !finished.load(ordering: .acquiring) {
+            signal.wait(until: Date(timeIntervalSinceNow: 0.05))
+        }
+        signal.unlock()
+    }
+
+    /// Writes what is queued and stops the writer thread.
+    func close() {
+        queue.withLock { $0.closed = true }
+        signal.lock()
+        signal.broadcast()
+        while !finished.load(ordering: .acquiring) { signal.wait(until: Date(timeIntervalSinceNow: 0.05)) }
+        signal.unlock()
+    }
+
+    private func writeLoop() {
+        while true {
+            signal.lock()
+            var batch: [Entry] = []
+            var dropped = 0
+            var closed = false
+            while true {
+                (batch, dropped, closed) = queue.withLock { queue in
+                    defer { queue.entries.removeAll(keepingCapacity: true); queue.dropped = 0 }
+                    return (queue.entries, queue.dropped, queue.closed)
+                }
+                if !batch.isEmpty || dropped > 0 || closed { break }
+                signal.wait()
+            }
+            signal.unlock()
+            var out: [UInt8] = []
+            for entry in batch { out += AccessLog.line(entry) }
+            if dropped > 0 { out += Array("{\"dropped\":\(dropped)}\n".utf8) }
+            if !out.isEmpty { try? destination.write(contentsOf: out) }
+            queue.withLock { $0.written += batch.count }
+            signal.lock()
+            signal.broadcast()
+            signal.unlock()
+            if closed { break }
+        }
+        finished.store(true, ordering: .releasing)
+        signal.lock()
+        signal.broadcast()
+        signal.unlock()
+    }
+
+    static func line(_ entry: Entry) -> [UInt8] {
+        let time = UTCTime(unixSeconds: entry.unixMilliseconds / 1000)
+        var w = JSONWriter()
+        w.object { w in
+            w.field("time", time.rfc3339(milliseconds: Int(entry.unixMilliseconds % 1000)))
+            w.field("method", entry.method)
+            w.field("path", entry.path)
+            w.field("route", entry.route)
+            w.field("status", entry.status)
+            w.field("bytes", entry.responseBytes)
+            w.key("durationMs")
+            w.double((entry.durationSeconds * 1_000_000).rounded() / 1000)
+            if let remote = entry.remoteAddress { w.field("remote", remote) }
+            if let agent = entry.userAgent { w.field("userAgent", agent) }
+        }
+        return w.bytes + [UInt8(ascii: "\n")]
+    }
+}

@@ -1,0 +1,95 @@
+import CSystem
+import Glibc
+import Synchronization
+
+/// The HTTP/1.1 server: `threads` event loops, each with its own epoll and SO_REUSEPORT listener
+/// (the kernel spreads connections over them), and a bounded worker pool for blocking handlers.
+///
+///     let server = HTTPServer(configuration: configuration, router: router, metrics: metrics, accessLog: log)
+///     let port = try server.start()
+///     ...
+///     server.shutdown()          // from any thread: graceful
+///     server.waitUntilStopped()
+///
+/// Registers `http_requests_total`, `http_request_duration_seconds` and `http_open_connections`
+/// with `metrics` as a collector.
+final class HTTPServer: Sendable {
+    private enum State {
+        case created
+        case running(loops: [EventLoop], threads: [JoinableThread])
+        case stopped
+    }
+
+    let configuration: HTTPServerConfiguration
+    private let context: ServerContext
+    private let state = Mutex(State.created)
+
+    init(configuration: HTTPServerConfiguration, router: Router, metrics: Metrics, accessLog: AccessLog?) {
+        self.configuration = configuration
+        context = ServerContext(configuration: configuration, router: router, metrics: metrics, accessLog: accessLog)
+    }
+
+    /// Binds the listeners and starts the loops; returns the bound port (useful with port 0).
+    @discardableResult
+    func start() throws -> Int {
+        csystem_ignore_sigpipe()
+        return try state.withLock { state -> Int in
+            guard case .created = state else { throw HTTPServerError.alreadyStarted }
+            var listeners: [Int32] = []
+            var port = configuration.port
+            do {
+                for _ in 0..<max(1, configuration.threads) {
+                    let fd = csystem_listen_tcp(configuration.host, Int32(port), Int32(configuration.listenBacklog), 1)
+                    guard fd >= 0 else { throw SystemError("listen on \(configuration.host):\(port)") }
+                    listeners.append(fd)
+                    port = Int(csystem_local_port(fd))  // later listeners join the first one's port
+                }
+                let loops = try listeners.enumerated().map { try EventLoop(index: $0.offset, context: context, listenFD: $0.element) }
+                let threads = loops.map { loop in JoinableThread { loop.run() } }
+                state = .running(loops: loops, threads: threads)
+                let shared = context
+                shared.metrics.addCollector { out in
+                    RequestStats.write(loops.map(\.stats),
+                                       openConnections: shared.openConnections.load(ordering: .relaxed), into: &out)
+                }
+                return port
+            } catch {
+                listeners.forEach { _ = Glibc.close($0) }
+                throw error
+            }
+        }
+    }
+
+    /// Graceful shutdown, from any thread: the loops close their listeners, close idle
+    /// connections, answer requests already received (with `Connection: close`) and end when their
+    /// last connection is gone or `shutdownGracePeriod` has passed.
+    func shutdown() {
+        let loops: [EventLoop] = state.withLock { state in
+            if case .running(let loops, _) = state { return loops }
+            return []
+        }
+        loops.forEach { $0.requestShutdown() }
+    }
+
+    /// Blocks until every loop has ended, then stops the worker pool.
+    func waitUntilStopped() {
+        let threads: [JoinableThread] = state.withLock { state in
+            if case .running(_, let threads) = state { return threads }
+            return []
+        }
+        threads.forEach { $0.join() }
+        let shouldStopWorkers = state.withLock { state -> Bool in
+            if case .running = state { state = .stopped; return true }
+            return false
+        }
+        if shouldStopWorkers { context.workers.shutdown() }
+        context.accessLog?.flush()
+    }
+
+    /// Open connections counted against the limit.
+    var openConnections: Int { context.openConnections.load(ordering: .relaxed) }
+}
+
+enum HTTPServerError: Error {
+    case alreadyStarted
+}

@@ -1,0 +1,84 @@
+import Foundation
+@testable import IssueGateway
+
+/// An in-process server on an ephemeral port with small timeouts, stopped by `stop()`.
+final class TestServer: @unchecked Sendable {
+    let server: HTTPServer
+    let port: Int
+    let metrics = Metrics()
+    private var stopped = false
+
+    init(router: Router = TestServer.defaultRouter(), accessLog: AccessLog? = nil,
+         configure: (inout HTTPServerConfiguration) -> Void = { _ in }) throws {
+        var configuration = HTTPServerConfiguration()
+        configuration.host = "127.0.0.1"
+        configuration.port = 0
+        configuration.threads = 2
+        configuration.workerThreads = 2
+        configuration.timerResolution = .milliseconds(20)
+        configuration.lingerTimeout = .milliseconds(500)
+        configure(&configuration)
+        server = HTTPServer(configuration: configuration, router: router, metrics: metrics, accessLog: accessLog)
+        port = try server.start()
+    }
+
+    func client() throws -> TestClient { try TestClient(port: port) }
+
+    func stop() {
+        guard !stopped else { return }
+        stopped = true
+        server.shutdown()
+        server.waitUntilStopped()
+    }
+
+    deinit { stop() }
+
+    static func defaultRouter(configure: (Router) -> Void = { _ in }) -> Router {
+        let router = Router()
+        router.add("GET", "/hello") { _ in .text(200, "hello") }
+        router.add("GET", "/v1/publications/{publicationId}/issues/{issueId}") { request in
+            .json(200) { w in
+                w.object { w in
+                    w.field("publicationId", request.pathParameters["publicationId"] ?? "")
+                    w.field("issueId", request.pathParameters["issueId"] ?? "")
+                    w.field("q", request.queryParameter("q"))
+                }
+            }
+        }
+        router.add("POST", "/echo") { request in HTTPResponse(status: 200, body: request.body) }
+        router.add("POST", "/upload", maxBodyBytes: 4 << 20) { request in .text(200, String(request.body.count)) }
+        router.add("GET", "/big") { _ in HTTPResponse(status: 200, body: TestServer.bigBody) }
+        configure(router)
+        return router
+    }
+
+    /// 16 MiB with a position-dependent pattern: more than loopback socket buffers hold, so the
+    /// server must resume partial writes.
+    static let bigBody: [UInt8] = {
+        // A pattern whose length is not a power of two, so a misplaced chunk shows up.
+        let pattern = (0..<65_521).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 11) }
+        var body: [UInt8] = []
+        body.reserveCapacity(16 << 20)
+        while body.count < 16 << 20 { body.append(contentsOf: pattern.prefix((16 << 20) - body.count)) }
+        return body
+    }()
+}
+
+/// A one-shot signal between a handler thread and the test.
+final class Gate: @unchecked Sendable {
+    private let semaphore = DispatchSemaphore(value: 0)
+    func open() { semaphore.signal() }
+    /// False when the gate was not opened within `seconds`.
+    @discardableResult
+    func wait(seconds: Double = 5) -> Bool { semaphore.wait(timeout: .now() + seconds) == .success }
+}
+
+/// Polls `condition` until it holds or `seconds` pass: for state the server exposes no event for.
+func eventually(seconds: Double = 5, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if condition() { return true }
+        usleep(1000)
+    }
+    return condition()
+}
