@@ -13,6 +13,7 @@ enum CommandLineTool {
           catalog list                list publications and products, or one publication's issues
           catalog publish             add (or with --replace correct) one issue
           store exercise              commit numbered writes until stopped (durability check)
+          token verify TOKEN --path P check a download token as an edge would
 
         --config FILE reads settings (NAME=value lines, the environment's names) from FILE;
         the environment wins over it. `issue-gateway <command> --help` tells more.
@@ -40,6 +41,7 @@ enum CommandLineTool {
         case "serve": try ServeCommand.run(rest, context)
         case "catalog": try CatalogCommand.run(rest, context)
         case "store": try StoreCommand.run(rest, context)
+        case "token": try TokenCommand.run(rest, context)
         default: throw .usage("unknown command \(command)")
         }
     }

@@ -8,10 +8,17 @@ struct GatewayStartup {
     var store: SQLiteStore
 
     static func prepare(_ configuration: Configuration, _ context: CommandContext) throws(CLIError) -> GatewayStartup {
-        let resolved: Configuration
+        let resolved = try resolveSecrets(configuration, context)
+        let store = try context.openStore(resolved)
+        try importCatalogIfEmpty(store, folder: resolved.catalogFolder, context)
+        return GatewayStartup(configuration: resolved, store: store)
+    }
+
+    /// The configuration with generated secrets filled in; a newly generated admin key is printed
+    /// this once.
+    static func resolveSecrets(_ configuration: Configuration, _ context: CommandContext) throws(CLIError) -> Configuration {
         do {
             let (filled, newAdminKey) = try GeneratedSecrets.resolve(configuration)
-            resolved = filled
             if let newAdminKey {
                 context.console.err("""
                     issue-gateway: generated an admin key (shown this once; kept in \
@@ -19,12 +26,10 @@ struct GatewayStartup {
                       \(newAdminKey)
                     """)
             }
+            return filled
         } catch {
             throw .failure("configuration: \(error)")
         }
-        let store = try context.openStore(resolved)
-        try importCatalogIfEmpty(store, folder: resolved.catalogFolder, context)
-        return GatewayStartup(configuration: resolved, store: store)
     }
 
     private static func importCatalogIfEmpty(_ store: SQLiteStore, folder: String?, _ context: CommandContext) throws(CLIError) {
@@ -36,26 +41,5 @@ struct GatewayStartup {
         }
         let catalog = try CatalogCommand.importFolder(folder, into: store, context)
         context.console.err("issue-gateway: the store had no publications; imported \(folder): \(CatalogCommand.summary(catalog))")
-    }
-}
-
-enum ServeCommand {
-    static let help = """
-        usage: issue-gateway serve
-
-        Opens the store (creating it), generates the admin key and token keys on first start,
-        imports the catalog folder when the store has no publications, then serves the HTTP API
-        on ISSUE_GATEWAY_LISTEN. Settings: the ISSUE_GATEWAY_* environment variables.
-        """
-
-    static func run(_ words: ArraySlice<String>, _ context: CommandContext) throws(CLIError) {
-        let arguments = try Arguments.parse(words)
-        if arguments.wantsHelp { return context.console.out(help) }
-        try arguments.expectPositionals(0, "")
-        let startup = try GatewayStartup.prepare(try context.configuration(), context)
-        let revision = try context.store { () throws(StoreError) in try startup.store.catalogRevision() }
-        // The HTTP server is the server issue's work; until it lands, serve stops here.
-        context.console.err("issue-gateway: store ready at \(startup.store.path) (catalog revision \(revision)); "
-                            + "the HTTP server is not part of this build yet")
     }
 }

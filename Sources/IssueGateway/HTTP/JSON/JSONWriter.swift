@@ -58,6 +58,21 @@ struct JSONWriter: Sendable {
         endArray()
     }
 
+    /// A value rendered earlier (well-formed JSON), for responses that reuse unchanging parts.
+    mutating func rawValue(_ json: [UInt8]) {
+        separate()
+        bytes.append(contentsOf: json)
+        needsComma = true
+    }
+
+    /// Members rendered earlier (`"a":1,"b":2`, no braces) inside the object being written.
+    mutating func members(_ json: [UInt8]) {
+        guard !json.isEmpty else { return }
+        separate()
+        bytes.append(contentsOf: json)
+        needsComma = true
+    }
+
     private mutating func raw(_ text: String) {
         separate()
         bytes.append(contentsOf: text.utf8)

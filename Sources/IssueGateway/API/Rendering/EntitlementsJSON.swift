@@ -1,0 +1,45 @@
+import Entitle
+import IssueCatalog
+
+/// The entitlements answer (http-api.md, Accounts and entitlements).
+extension JSONWriter {
+    mutating func entitlements(accountId: String, _ entitlements: AccountEntitlements) {
+        object { w in
+            w.field("accountId", accountId)
+            w.key("subscriptions")
+            w.array { w in for s in entitlements.subscriptions { w.subscription(s) } }
+            w.key("purchases")
+            w.array { w in for p in entitlements.purchases { w.purchase(p) } }
+        }
+    }
+
+    mutating func subscription(_ s: SubscriptionStatus) {
+        object { w in
+            w.field("originalTransactionId", s.originalTransactionId)
+            w.field("productId", s.productId)
+            w.field("environment", s.environment.rawValue)
+            w.field("state", s.state.rawValue)
+            w.key("entitlementCode")
+            w.double(s.entitlementCode)
+            w.field("expiresAt", s.expiresAt?.rfc3339)
+            w.field("willRenew", s.willRenew)
+            w.field("renewsInto", s.renewsInto)
+            w.field("gracePeriodExpiresAt", s.gracePeriodExpiresAt?.rfc3339)
+            w.field("renewals", s.renewals)
+            w.key("grants")
+            w.array { w in for g in s.grants { w.string(g) } }
+            w.field("trialOrIntroConsumedInGroup", s.trialOrIntroConsumedInGroup)
+        }
+    }
+
+    mutating func purchase(_ p: PurchaseStatus) {
+        object { w in
+            w.field("productId", p.productId)
+            w.field("transactionId", p.transactionId)
+            w.field("environment", p.environment.rawValue)
+            w.key("issue")
+            if let issue = p.issue { w.issueRef(issue) } else { w.null() }
+            w.field("state", p.state.rawValue)
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import Entitle
+import Foundation
+import IssueCatalog
+
+/// Accounts, receipts, entitlements and the reader's issue list (http-api.md, Accounts and
+/// entitlements). Everything here reads or writes the store, so it runs on workers.
+extension Gateway {
+    func registerAccountRoutes(_ router: Router) {
+        router.add("POST", "/v1/accounts", execution: .worker, handler: apiHandler { [self] request throws(APIError) in
+            let body = try RequestBody(request, optional: true)
+            var appAccountToken: String?
+            if let text = try body.optionalString("appAccountToken") {
+                guard let uuid = UUID(uuidString: text) else { throw .badRequest("appAccountToken must be a UUID") }
+                appAccountToken = uuid.uuidString.lowercased()
+            }
+            let token = try newSecret()
+            let account = Account(id: "acct-" + (try newIdentifier()), tokenHash: try hash(token),
+                                  appAccountToken: appAccountToken, createdAt: clock.now())
+            try stored { () throws(StoreError) in try store.createAccount(account) }
+            return .json(201) { w in
+                w.object { w in
+                    w.field("accountId", account.id)
+                    w.field("accountToken", token)
+                }
+            }
+        })
+        router.add("POST", "/v1/accounts/{accountId}/receipts", execution: .worker,
+                   maxBodyBytes: limits.receiptBodyBytes, handler: apiHandler { [self] request throws(APIError) in
+            let accountId = try requireAccount(request)
+            let facts = try receiptFacts(RequestBody(request))
+            try appStore.save(facts, for: accountId)
+            return try entitlementsResponse(accountId)
+        })
+        router.add("GET", "/v1/accounts/{accountId}/entitlements", execution: .worker, handler: apiHandler { [self] request throws(APIError) in
+            try entitlementsResponse(try requireAccount(request))
+        })
+        router.add("GET", "/v1/accounts/{accountId}/issues", execution: .worker, handler: apiHandler { [self] request throws(APIError) in
+            let accountId = try requireAccount(request)
+            let publicationId = request.queryParameter("publication")
+            let state = catalog.state
+            if let publicationId, state.snapshot.publication(publicationId) == nil {
+                throw .notFound("no publication \(publicationId)")
+            }
+            let items = try entitlements(of: accountId).issues(publicationId: publicationId,
+                                                               entitledOnly: request.flag("entitled"))
+            return .json(200) { w in
+                w.object { w in
+                    w.key("issues")
+                    w.array { w in for item in items { w.accountIssue(item, fragment: state.fragment(item.issue)) } }
+                }
+            }
+        })
+    }
+
+    /// The account in the path, when the caller may act for it (itself, a service key, admin).
+    /// 404 for an account that does not exist.
+    func requireAccount(_ request: HTTPRequest) throws(APIError) -> String {
+        let accountId = request.parameter("accountId")
+        let principal = try authenticator.principal(request)
+        guard principal.mayActFor(account: accountId) else { throw .forbidden("this secret may not act for \(accountId)") }
+        if case .account = principal { return accountId }
+        guard try stored({ () throws(StoreError) in try store.account(id: accountId) }) != nil else {
+            throw .notFound("no account \(accountId)")
+        }
+        return accountId
+    }
+
+    /// `receiptData` and/or `signedTransactions`, each proved to come from Apple (E2). Nothing is
+    /// stored until both are verified.
+    private func receiptFacts(_ body: RequestBody) throws(APIError) -> VerifiedFacts {
+        let receiptData = try body.optionalString("receiptData")
+        let signed = try body.optionalStrings("signedTransactions") ?? []
+        guard receiptData != nil || !signed.isEmpty else {
+            throw .badRequest("send receiptData and/or signedTransactions")
+        }
+        guard signed.count <= limits.signedTransactionsPerRequest else {
+            throw .payloadTooLarge("at most \(limits.signedTransactionsPerRequest) signed transactions per request")
+        }
+        var facts = VerifiedFacts()
+        if let receiptData {
+            guard !receiptData.isEmpty else { throw .badRequest("receiptData is empty") }
+            guard Data(base64Encoded: receiptData) != nil else { throw .badRequest("receiptData is not base64") }
+            facts.append(try appStore.verifyReceipt(receiptData))
+        }
+        if !signed.isEmpty { facts.append(try appStore.verifySignedTransactions(signed)) }
+        return facts
+    }
+
+    func entitlementsResponse(_ accountId: String) throws(APIError) -> HTTPResponse {
+        let answer = try entitlements(of: accountId)
+        return .json(200) { w in w.entitlements(accountId: accountId, answer) }
+    }
+}
+
+extension JSONWriter {
+    /// An issue list item (http-api.md): the issue's unchanging members, rendered once per catalog
+    /// change, around this reader's `entitled` and `reasons` (E20).
+    mutating func accountIssue(_ item: IssueEntitlement, fragment: IssueFragment) {
+        beginObject()
+        members(fragment.members)
+        field("entitled", item.entitled)
+        key("reasons")
+        array { w in for reason in item.reasons { w.string(reason.rawValue) } }
+        key("assets")
+        rawValue(fragment.assets)
+        endObject()
+    }
+}

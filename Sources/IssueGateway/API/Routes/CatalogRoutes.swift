@@ -1,0 +1,115 @@
+import IssueCatalog
+
+/// Publications, products and issues (http-api.md, Catalog). Changes run on workers (they write
+/// the database) and swap the shared catalog state, so the next request on every loop sees them.
+extension Gateway {
+    func registerCatalogRoutes(_ router: Router) {
+        router.add("GET", "/v1/publications") { [catalog] _ in
+            let state = catalog.state
+            return .json(200) { w in
+                w.object { w in
+                    w.key("publications")
+                    w.array { w in for p in state.snapshot.publications { w.publication(p) } }
+                }
+            }
+        }
+        router.add("PUT", "/v1/publications/{publicationId}", execution: .worker, handler: apiHandler { [self] request throws(APIError) in
+            try requireAdmin(request)
+            let publication = try CatalogBodies.publication(try RequestBody(request), id: request.parameter("publicationId"))
+            let outcome = try changeCatalog { () throws(StoreError) in try store.upsertPublication(publication) }
+            return .json(outcome == .created ? 201 : 200) { w in w.publication(publication) }
+        })
+        router.add("GET", "/v1/products") { [catalog, clock] request in
+            let all = request.flag("all")
+            let now = clock.now()
+            let products = catalog.state.snapshot.products.filter { all || !$0.isDiscontinued(at: now) }
+            return .json(200) { w in
+                w.object { w in
+                    w.key("products")
+                    w.array { w in for p in products { w.product(p) } }
+                }
+            }
+        }
+        router.add("PUT", "/v1/products/{productId}", execution: .worker, handler: apiHandler { [self] request throws(APIError) in
+            try requireAdmin(request)
+            let product = try CatalogBodies.product(try RequestBody(request), id: request.parameter("productId"),
+                                                    catalog: catalog.state.snapshot)
+            let outcome = try changeCatalog { () throws(StoreError) in try store.upsertProduct(product) }
+            return .json(outcome == .created ? 201 : 200) { w in w.product(product) }
+        })
+        registerIssueRoutes(router)
+    }
+
+    private func registerIssueRoutes(_ router: Router) {
+        let issues = "/v1/publications/{publicationId}/issues"
+        router.add("GET", issues, execution: .worker, handler: apiHandler { [self] request throws(APIError) in
+            let publicationId = request.parameter("publicationId")
+            let state = catalog.state
+            guard state.snapshot.publication(publicationId) != nil else { throw .notFound("no publication \(publicationId)") }
+            // E16: scheduled and retracted issues are listed to editors of the publication only.
+            var includeAll = false
+            if request.queryParameter("include") == "all" {
+                guard try authenticator.principal(request).mayEdit(publication: publicationId) else { throw .forbidden() }
+                includeAll = true
+            }
+            let now = clock.now()
+            let listed = state.snapshot.issues(of: publicationId).reversed()
+                .filter { includeAll || $0.state(at: now) == .published }
+            return .json(200) { w in
+                w.object { w in
+                    w.key("issues")
+                    w.array { w in for issue in listed { w.catalogIssue(issue, now: now) } }
+                }
+            }
+        })
+        router.add("POST", issues, execution: .worker, handler: apiHandler { [self] request throws(APIError) in
+            let publicationId = try requireEditor(request)
+            let issue = try CatalogBodies.issue(try RequestBody(request), publicationId: publicationId)
+            try changeCatalog { () throws(StoreError) in try store.insertIssue(issue) }
+            let now = clock.now()
+            return .json(201) { w in w.catalogIssue(issue, now: now) }
+        })
+        let oneIssue = issues + "/{issueId}"
+        router.add("PUT", oneIssue, execution: .worker, handler: apiHandler { [self] request throws(APIError) in
+            let publicationId = try requireEditor(request)
+            let issue = try CatalogBodies.issue(try RequestBody(request), publicationId: publicationId)
+            guard issue.id == request.parameter("issueId") else {
+                throw .badRequest("id in the body (\(issue.id)) differs from the issue in the path")
+            }
+            let updated = try changeCatalog { () throws(StoreError) in try store.updateIssue(issue) }
+            let now = clock.now()
+            return .json(200) { w in w.catalogIssue(updated, now: now) }
+        })
+        router.add("DELETE", oneIssue, execution: .worker, handler: apiHandler { [self] request throws(APIError) in
+            let publicationId = try requireEditor(request)
+            let ref = IssueRef(publicationId: publicationId, issueId: request.parameter("issueId"))
+            let now = clock.now()
+            let retracted = try changeCatalog { () throws(StoreError) in try store.retractIssue(ref, at: now) }
+            return .json(200) { w in w.catalogIssue(retracted, now: now) }
+        })
+    }
+
+    /// Runs a catalog write, then publishes the new catalog to every loop.
+    @discardableResult
+    func changeCatalog<T>(_ change: () throws(StoreError) -> T) throws(APIError) -> T {
+        let result = try stored(change)
+        try stored { () throws(StoreError) in try catalog.reload() }
+        return result
+    }
+
+    func requireAdmin(_ request: HTTPRequest) throws(APIError) {
+        guard try authenticator.principal(request).isAdmin else { throw .forbidden("only the admin key may do this") }
+    }
+
+    /// The path's publication, when the caller may edit it (an editor of it, or admin).
+    private func requireEditor(_ request: HTTPRequest) throws(APIError) -> String {
+        let publicationId = request.parameter("publicationId")
+        guard try authenticator.principal(request).mayEdit(publication: publicationId) else {
+            throw .forbidden("this key may not edit \(publicationId)")
+        }
+        guard catalog.state.snapshot.publication(publicationId) != nil else {
+            throw .notFound("no publication \(publicationId)")
+        }
+        return publicationId
+    }
+}

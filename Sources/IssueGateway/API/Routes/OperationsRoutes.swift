@@ -1,0 +1,13 @@
+/// `GET /healthz`, `GET /metrics`, `GET /openapi.json` (http-api.md, Operations).
+extension Gateway {
+    func registerOperationsRoutes(_ router: Router) {
+        let health = HTTPResponse.json(200, Array(#"{"status":"ok"}"#.utf8))
+        router.add("GET", "/healthz") { _ in health }
+        let metrics = self.metrics
+        router.add("GET", "/metrics") { _ in
+            .text(200, metrics.render(), contentType: "text/plain; version=0.0.4; charset=utf-8")
+        }
+        let openAPI = HTTPResponse.json(200, Array(OpenAPIDocument.json.utf8))
+        router.add("GET", "/openapi.json") { _ in openAPI }
+    }
+}

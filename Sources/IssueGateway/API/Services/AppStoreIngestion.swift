@@ -1,0 +1,162 @@
+import Entitle
+import Foundation
+import IssueCatalog
+
+/// Facts proved to come from Apple (E2), ready to be stored.
+struct VerifiedFacts: Sendable {
+    var transactions: [Transaction] = []
+    var renewals: [RenewalInfo] = []
+    /// The receipt to keep for status polling (Apple's `latest_receipt` when it sends one).
+    var receiptData: String?
+
+    mutating func append(_ other: VerifiedFacts) {
+        transactions += other.transactions
+        renewals += other.renewals
+        receiptData = other.receiptData ?? receiptData
+    }
+}
+
+/// Turns what reader apps and the App Store send into verified facts and stores them: receipts
+/// through verifyReceipt, signed transactions and V2 notifications through their x5c chain, V1
+/// notifications through the shared secret. Blocking (it calls Apple): workers only.
+final class AppStoreIngestion: Sendable {
+    let services: AppStoreServices
+    private let store: any GatewayStore
+    private let accounts: AccountFactsCache
+    private let ownership: OwnershipPolicy
+    private let clock: any GatewayClock
+    private let counters: GatewayCounters
+
+    init(services: AppStoreServices, store: any GatewayStore, accounts: AccountFactsCache,
+         ownership: OwnershipPolicy, clock: any GatewayClock, counters: GatewayCounters) {
+        self.services = services; self.store = store; self.accounts = accounts
+        self.ownership = ownership; self.clock = clock; self.counters = counters
+    }
+
+    // MARK: Verification
+
+    /// verifyReceipt's outcome table (appstore.md): 422 for a receipt Apple refuses, 503 when Apple
+    /// cannot be reached or the shared secret is wrong.
+    func verifyReceipt(_ receiptData: String) throws(APIError) -> VerifiedFacts {
+        switch services.receipts.verify(receiptData: receiptData) {
+        case .valid(let body, _):
+            let response: VerifyReceiptResponse
+            do { response = try AppStoreParsers.verifyReceipt(body, observedAt: clock.now()) } catch {
+                throw .appStoreUnavailable("the App Store's answer could not be read: \(error)")
+            }
+            if let expected = services.bundleId, let bundleId = response.bundleId, bundleId != expected {
+                throw Self.rejected(status: nil, "the receipt belongs to another app (\(bundleId))")
+            }
+            return VerifiedFacts(transactions: response.transactions, renewals: response.renewals,
+                                 receiptData: response.latestReceipt ?? receiptData)
+        case .rejected(let status):
+            throw Self.rejected(status: status, "the App Store refused the receipt (status \(status))")
+        case .misconfigured(let status):
+            throw .appStoreUnavailable("the gateway's App Store shared secret is wrong (status \(status))")
+        case .unavailable(let reason):
+            throw .appStoreUnavailable("the App Store could not verify the receipt now: \(reason)")
+        }
+    }
+
+    /// StoreKit 2 signed transactions (JWS, x5c to a configured root).
+    func verifySignedTransactions(_ compacts: [String]) throws(APIError) -> VerifiedFacts {
+        guard let verifier = services.signedData else {
+            throw Self.rejected(status: nil, "signed transactions are not accepted: no Apple root certificates or bundle id are configured")
+        }
+        var facts = VerifiedFacts()
+        for (index, compact) in compacts.enumerated() {
+            do {
+                let verified = try verifier.verify(compact, as: .transaction)
+                facts.transactions.append(try AppStoreParsers.signedTransaction(payload: verified.payload))
+            } catch {
+                throw Self.rejected(status: nil, "signedTransactions[\(index)] was refused: \(error)")
+            }
+        }
+        return facts
+    }
+
+    static func rejected(status: Int?, _ message: String) -> APIError {
+        var error = APIError(status: 422, code: "receipt_rejected", message: message)
+        if let status { error.extra = [("appStoreStatus", .int(status))] }
+        return error
+    }
+
+    // MARK: Storing
+
+    /// Stores facts for an account (or, for notifications, for whoever owns them) all-or-nothing,
+    /// and forgets the cached facts of every account whose entitlements it changed.
+    @discardableResult
+    func save(_ facts: VerifiedFacts, for accountId: String?) throws(APIError) -> IngestResult {
+        guard !facts.transactions.isEmpty || !facts.renewals.isEmpty else {
+            return IngestResult(owners: [:], previousOwners: [])
+        }
+        let batch = IngestBatch(accountId: accountId, transactions: facts.transactions, renewalInfos: facts.renewals,
+                                receiptData: facts.receiptData, at: clock.now())
+        let merge = FactMerge(transaction: { TransactionMerge.merge($0, $1) }, renewalInfo: { TransactionMerge.merge($0, $1) })
+        let result = try stored { () throws(StoreError) in try store.ingest(batch, policy: ownership, merge: merge) }
+        var touched = result.previousOwners
+        for owner in result.owners.values { if let owner { touched.insert(owner) } }
+        if let accountId { touched.insert(accountId) }
+        accounts.invalidate(touched)
+        return result
+    }
+
+    // MARK: Notifications
+
+    /// `POST /v1/appstore/notifications`: V2 (`signedPayload`) or V1 (`notification_type`).
+    func takeNotification(_ body: RequestBody, raw: [UInt8]) throws(APIError) {
+        if let signedPayload = try body.optionalString("signedPayload") {
+            try takeV2(signedPayload)
+        } else if try body.optionalString("notification_type") != nil {
+            try takeV1(raw)
+        } else {
+            throw .badRequest("neither a V2 signedPayload nor a V1 notification_type")
+        }
+    }
+
+    private func takeV1(_ raw: [UInt8]) throws(APIError) {
+        let notification: NotificationV1
+        do { notification = try AppStoreParsers.notificationV1(Data(raw), observedAt: clock.now()) } catch {
+            throw .badRequest("malformed V1 notification: \(error)")
+        }
+        // E2: a V1 notification proves itself only by the shared secret, compared in constant time.
+        guard let expected = services.sharedSecret, let sent = notification.password,
+              ConstantTime.equals(Array(sent.utf8), Array(expected.utf8)) else {
+            throw .unauthorized("wrong shared secret")
+        }
+        if let receipt = notification.unifiedReceipt {
+            try save(VerifiedFacts(transactions: receipt.transactions, renewals: receipt.renewals,
+                                    receiptData: receipt.latestReceipt), for: nil)
+        }
+        counters.notificationsTaken.increment()
+    }
+
+    private func takeV2(_ signedPayload: String) throws(APIError) {
+        guard let verifier = services.signedData else { throw .unauthorized("V2 notifications are not accepted: no Apple root certificates or bundle id are configured") }
+        let verified: VerifiedNotification
+        do { verified = try verifier.verifyNotification(signedPayload) } catch {
+            throw .unauthorized("the notification's signature was refused: \(error)")
+        }
+        let notification: NotificationV2
+        var facts = VerifiedFacts()
+        do {
+            notification = try AppStoreParsers.notificationV2(payload: verified.notification.payload)
+            if let transaction = verified.transaction {
+                facts.transactions.append(try AppStoreParsers.signedTransaction(payload: transaction.payload))
+            }
+            if let renewal = verified.renewalInfo {
+                facts.renewals.append(try AppStoreParsers.signedRenewalInfo(payload: renewal.payload))
+            }
+        } catch {
+            throw .badRequest("malformed V2 notification: \(error)")
+        }
+        // Ingesting is idempotent (E1), so the UUID is recorded only after the facts are stored:
+        // a notification that failed midway is taken again when Apple retries it, and a
+        // duplicate changes nothing.
+        try save(facts, for: nil)
+        let first = try stored { () throws(StoreError) in
+            try store.markNotificationProcessed(notification.notificationUUID, at: clock.now())
+        }
+        (first ? counters.notificationsTaken : counters.notificationsDuplicate).increment()
+    }
+}

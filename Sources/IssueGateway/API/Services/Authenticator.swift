@@ -1,0 +1,74 @@
+import Entitle
+import Synchronization
+
+/// Resolves `Authorization: Bearer <secret>` to a principal. Secrets are known only by their
+/// SHA-256 (http-api.md, Auth); the admin key's hash is compared in constant time, the others are
+/// found by hash and confirmed in constant time. Resolved secrets are cached, and the cache is
+/// emptied whenever a key is revoked, so a revoked key stops working at once.
+final class Authenticator: Sendable {
+    private let store: any GatewayStore
+    private let adminKeyHash: String
+    private let cache = Mutex<[String: Principal]>([:])
+    private let cacheLimit: Int
+
+    init(store: any GatewayStore, adminKey: String, cacheLimit: Int) throws(CryptoError) {
+        self.store = store
+        self.adminKeyHash = try SecretHash.hex(of: adminKey)
+        self.cacheLimit = cacheLimit
+    }
+
+    /// nil when no bearer secret is sent.
+    static func bearerSecret(_ request: HTTPRequest) -> String? {
+        guard let value = request.header("Authorization") else { return nil }
+        let parts = value.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        let secret = parts[1].trimmingASCIISpaces()
+        return secret.isEmpty ? nil : String(secret)
+    }
+
+    /// 401 when the secret is missing or unknown.
+    func principal(_ request: HTTPRequest) throws(APIError) -> Principal {
+        guard let secret = Self.bearerSecret(request) else { throw .unauthorized() }
+        guard let found = try resolve(secret) else { throw .unauthorized("unknown secret") }
+        return found
+    }
+
+    /// nil when no secret is sent; 401 when one is sent but unknown.
+    func optionalPrincipal(_ request: HTTPRequest) throws(APIError) -> Principal? {
+        guard Self.bearerSecret(request) != nil else { return nil }
+        return try principal(request)
+    }
+
+    func forgetAll() { cache.withLock { $0.removeAll() } }
+
+    private func resolve(_ secret: String) throws(APIError) -> Principal? {
+        if SecretHash.matches(secret: secret, storedHex: adminKeyHash) { return .admin }
+        let hash: String
+        do { hash = try SecretHash.hex(of: secret) } catch { throw .internalError("hashing failed") }
+        if let cached = cache.withLock({ $0[hash] }) { return cached }
+        let found: Principal?
+        do {
+            if let key = try store.apiKey(secretHash: hash), SecretHash.matches(secret: secret, storedHex: key.secretHash) {
+                switch key.role {
+                case .admin: found = .admin
+                case .editor: found = .editor(keyId: key.keyId, publications: Set(key.publications))
+                case .service: found = .service(keyId: key.keyId)
+                }
+            } else if let account = try store.account(tokenHash: hash),
+                      SecretHash.matches(secret: secret, storedHex: account.tokenHash) {
+                found = .account(account.id)
+            } else {
+                found = nil
+            }
+        } catch {
+            throw APIError(error)
+        }
+        if let found {
+            cache.withLock { entries in
+                if entries.count >= cacheLimit { entries.removeAll(keepingCapacity: true) }
+                entries[hash] = found
+            }
+        }
+        return found
+    }
+}

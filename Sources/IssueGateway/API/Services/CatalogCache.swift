@@ -1,0 +1,30 @@
+import IssueCatalog
+import Synchronization
+
+/// The catalog every event loop reads: an immutable `CatalogState` swapped whole after each
+/// change, so a publish, correction or retraction reaches the next request on every loop without
+/// a restart, and a reader never sees half a change.
+final class CatalogCache: Sendable {
+    private let store: any GatewayStore
+    private let current: Mutex<CatalogState>
+    /// Serialises reloads so that a slower reload never replaces a newer revision.
+    private let reloading = Mutex<Void>(())
+
+    init(store: any GatewayStore) throws(StoreError) {
+        self.store = store
+        let revision = try store.catalogRevision()
+        current = Mutex(CatalogState(revision: revision, catalog: try store.loadCatalog()))
+    }
+
+    var state: CatalogState { current.withLock { $0 } }
+
+    /// Re-reads the catalog after a change committed by this process (or any other sharing the store).
+    func reload() throws(StoreError) {
+        try reloading.withLock { _ throws(StoreError) in
+            let revision = try store.catalogRevision()
+            guard revision != state.revision else { return }
+            let fresh = CatalogState(revision: revision, catalog: try store.loadCatalog())
+            current.withLock { $0 = fresh }
+        }
+    }
+}

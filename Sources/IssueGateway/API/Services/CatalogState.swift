@@ -1,0 +1,46 @@
+import Entitle
+import IssueCatalog
+
+/// One catalog revision, ready for requests: the snapshot, the engine's prepared index and every
+/// issue's unchanging JSON, rendered once per catalog change instead of once per request.
+final class CatalogState: Sendable {
+    let revision: Int64
+    let snapshot: CatalogSnapshot
+    let entitlementCatalog: EntitlementCatalog
+    private let fragments: [IssueRef: IssueFragment]
+
+    init(revision: Int64, catalog: Catalog) {
+        self.revision = revision
+        snapshot = CatalogSnapshot(catalog)
+        entitlementCatalog = EntitlementCatalog(snapshot)
+        var fragments: [IssueRef: IssueFragment] = [:]
+        fragments.reserveCapacity(catalog.issues.count)
+        for issue in catalog.issues { fragments[issue.ref] = IssueFragment(issue) }
+        self.fragments = fragments
+    }
+
+    func fragment(_ issue: Issue) -> IssueFragment { fragments[issue.ref] ?? IssueFragment(issue) }
+}
+
+/// The members of an issue list item that do not depend on the reader (http-api.md, Issue list item).
+struct IssueFragment: Sendable {
+    /// `"publicationId":…,"id":…,"title":…,"publishedAt":…,"free":…`
+    let members: [UInt8]
+    /// The `assets` array.
+    let assets: [UInt8]
+
+    init(_ issue: Issue) {
+        var head = JSONWriter(capacity: 160)
+        head.object { w in
+            w.field("publicationId", issue.publicationId)
+            w.field("id", issue.id)
+            w.field("title", issue.title)
+            w.field("publishedAt", issue.publishedAt.rfc3339)
+            w.field("free", issue.free)
+        }
+        members = Array(head.bytes.dropFirst().dropLast())
+        var list = JSONWriter(capacity: 128)
+        list.assets(issue.assets)
+        assets = list.bytes
+    }
+}

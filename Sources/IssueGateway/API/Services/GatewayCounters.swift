@@ -1,0 +1,55 @@
+import Entitle
+
+/// The gateway's own counters in `/metrics` (http-api.md: tokens issued and verified, App Store
+/// calls), beside the HTTP server's requests, latency and connections.
+final class GatewayCounters: Sendable {
+    let tokensIssued: Counter
+    private let verified: [String: Counter]
+    let notificationsTaken: Counter
+    let notificationsDuplicate: Counter
+    let pollRuns: Counter
+    let pollChecks: Counter
+    let pollFailures: Counter
+
+    init(_ metrics: Metrics) {
+        tokensIssued = metrics.counter("issue_gateway_tokens_issued_total", help: "Download tokens issued")
+        var verified: [String: Counter] = [:]
+        verified["allow"] = metrics.counter("issue_gateway_tokens_verified_total", help: "Edge token checks by result",
+                                            labels: [("result", "allow")])
+        for failure in TokenFailure.allCases {
+            verified[failure.rawValue] = metrics.counter("issue_gateway_tokens_verified_total",
+                                                         help: "Edge token checks by result",
+                                                         labels: [("result", failure.rawValue)])
+        }
+        self.verified = verified
+        notificationsTaken = metrics.counter("issue_gateway_appstore_notifications_total",
+                                             help: "App Store notifications taken", labels: [("result", "taken")])
+        notificationsDuplicate = metrics.counter("issue_gateway_appstore_notifications_total",
+                                                 help: "App Store notifications taken", labels: [("result", "duplicate")])
+        pollRuns = metrics.counter("issue_gateway_status_poll_runs_total", help: "Status poller passes")
+        pollChecks = metrics.counter("issue_gateway_status_poll_checks_total", help: "Receipts re-verified by the status poller")
+        pollFailures = metrics.counter("issue_gateway_status_poll_failures_total",
+                                       help: "Status poller re-verifications that did not succeed")
+    }
+
+    func tokenChecked(_ decision: EdgeDecision) {
+        verified[decision.failure?.rawValue ?? "allow"]?.increment()
+    }
+
+    /// Counts every verifyReceipt request by endpoint and what came of it, one series per pair,
+    /// created on first use.
+    static func appStoreCallObserver(_ metrics: Metrics) -> @Sendable (VerifyReceiptAttempt) -> Void {
+        { attempt in
+            let outcome: String
+            switch attempt.result {
+            case .outcome(.valid): outcome = "valid"
+            case .outcome(.rejected): outcome = "rejected"
+            case .outcome(.misconfigured): outcome = "misconfigured"
+            case .outcome(.unavailable), .retry: outcome = "unavailable"
+            case .redirect: outcome = "redirect"
+            }
+            metrics.counter("issue_gateway_appstore_calls_total", help: "verifyReceipt calls by endpoint and outcome",
+                            labels: [("endpoint", attempt.endpoint.rawValue), ("outcome", outcome)]).increment()
+        }
+    }
+}

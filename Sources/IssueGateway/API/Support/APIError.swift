@@ -1,0 +1,43 @@
+/// An answer that is not a success, in the spec's error shape (http-api.md, Conventions).
+/// Handlers throw it; `APIHandler` turns it into a response. An error never changes stored state.
+struct APIError: Error, Sendable {
+    var status: Int
+    var code: String
+    var message: String
+    var extra: [(String, JSONScalar)] = []
+
+    static func badRequest(_ message: String) -> APIError { APIError(status: 400, code: "bad_request", message: message) }
+    static func unauthorized(_ message: String = "a valid bearer secret is required") -> APIError {
+        APIError(status: 401, code: "unauthorized", message: message)
+    }
+    static func forbidden(_ message: String = "this secret is not allowed here") -> APIError {
+        APIError(status: 403, code: "forbidden", message: message)
+    }
+    static func notFound(_ message: String) -> APIError { APIError(status: 404, code: "not_found", message: message) }
+    static func conflict(_ message: String) -> APIError { APIError(status: 409, code: "conflict", message: message) }
+    static func payloadTooLarge(_ message: String) -> APIError {
+        APIError(status: 413, code: "payload_too_large", message: message)
+    }
+    static func appStoreUnavailable(_ message: String) -> APIError {
+        APIError(status: 503, code: "app_store_unavailable", message: message)
+    }
+    static func internalError(_ message: String) -> APIError {
+        APIError(status: 500, code: "internal_error", message: message)
+    }
+
+    var response: HTTPResponse { .error(status, code: code, message: message, extra: extra) }
+}
+
+extension APIError {
+    /// Store failures as the API states them; storage details stay in the log.
+    init(_ error: StoreError) {
+        switch error {
+        case .conflict(let m): self = .conflict(m)
+        case .notFound(let m): self = .notFound(m)
+        case .ownedByOtherAccount:
+            self = APIError(status: 409, code: "owned_by_other_account",
+                            message: "this purchase belongs to another account")
+        case .io: self = .internalError("the gateway could not read or write its database")
+        }
+    }
+}

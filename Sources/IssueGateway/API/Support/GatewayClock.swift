@@ -1,0 +1,14 @@
+import Foundation
+import IssueCatalog
+
+/// "Now" for the gateway. The pure modules never read a clock; the executable reads this one, and
+/// tests substitute their own.
+protocol GatewayClock: Sendable {
+    func now() -> Instant
+}
+
+struct SystemClock: GatewayClock {
+    func now() -> Instant {
+        Instant(millisecondsSinceEpoch: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
+    }
+}

@@ -1,0 +1,29 @@
+/// Who is asking (http-api.md, Conventions: Auth).
+enum Principal: Sendable, Equatable {
+    /// The configured admin key: everything.
+    case admin
+    /// An editor key: catalog changes of its publications.
+    case editor(keyId: String, publications: Set<String>)
+    /// A publisher's backend acting for any account.
+    case service(keyId: String)
+    /// One reader account.
+    case account(String)
+
+    func mayEdit(publication publicationId: String) -> Bool {
+        switch self {
+        case .admin: return true
+        case .editor(_, let publications): return publications.contains(publicationId)
+        case .service, .account: return false
+        }
+    }
+
+    func mayActFor(account accountId: String) -> Bool {
+        switch self {
+        case .admin, .service: return true
+        case .account(let id): return id == accountId
+        case .editor: return false
+        }
+    }
+
+    var isAdmin: Bool { self == .admin }
+}

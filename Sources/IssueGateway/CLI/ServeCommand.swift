@@ -1,0 +1,41 @@
+import Foundation
+
+/// `issue-gateway serve`: prepares the store and secrets, then serves the API until SIGTERM or
+/// SIGINT, finishing what is in flight (graceful shutdown), and exits 0.
+enum ServeCommand {
+    static let help = """
+        usage: issue-gateway serve
+
+        Opens the store (creating it), generates the admin key and token keys on first start,
+        imports the catalog folder when the store has no publications, then serves the HTTP API
+        on ISSUE_GATEWAY_LISTEN until SIGTERM or SIGINT. Settings: the ISSUE_GATEWAY_* environment
+        variables (see README). Access log: JSON lines on standard output.
+        """
+
+    static func run(_ words: ArraySlice<String>, _ context: CommandContext) throws(CLIError) {
+        let arguments = try Arguments.parse(words)
+        if arguments.wantsHelp { return context.console.out(help) }
+        try arguments.expectPositionals(0, "")
+        let startup = try GatewayStartup.prepare(try context.configuration(), context)
+        let accessLog = AccessLog(destination: FileHandle.standardOutput)
+        let runtime: GatewayRuntime
+        do {
+            runtime = try GatewayRuntime.make(configuration: startup.configuration, store: startup.store,
+                                              accessLog: accessLog)
+        } catch {
+            throw .failure("cannot start: \(error)")
+        }
+        runtime.poller?.start()
+        do {
+            try runtime.server.runUntilSignalled { port in
+                context.console.err("issue-gateway: serving on \(startup.configuration.listen.host):\(port) "
+                                    + "with \(startup.configuration.threads) event loops")
+            }
+        } catch {
+            throw .failure("cannot serve on \(startup.configuration.listen): \(error)")
+        }
+        runtime.poller?.stop()
+        accessLog.close()
+        context.console.err("issue-gateway: stopped")
+    }
+}
