@@ -176,7 +176,21 @@ struct JSONReader {
     mutating func readString() throws(JSONParseError) -> String {
         let start = position
         position += 1
-        var utf8: [UInt8] = []
+        // Most strings (names, ids, paths) hold no escape: take them as one slice.
+        let run = position
+        while position < bytes.count {
+            let c = bytes[position]
+            if c == UInt8(ascii: "\"") {
+                guard let s = String(validating: bytes[run..<position], as: UTF8.self) else {
+                    throw JSONParseError(.invalidUTF8, at: start)
+                }
+                position += 1
+                return s
+            }
+            if c == UInt8(ascii: "\\") || c < 0x20 { break }
+            position += 1
+        }
+        var utf8 = Array(bytes[run..<position])
         while true {
             let c = try peek()
             switch c {

@@ -33,7 +33,10 @@ public struct JSONMember: Equatable, Sendable {
 /// refuses duplicates and `set` replaces.
 public struct JSONObject: Equatable, Sendable, Sequence {
     public private(set) var members: [JSONMember] = []
-    private var positions: [String: Int] = [:]
+    /// Built only for objects larger than `indexThreshold`: the small objects of tokens and
+    /// request bodies are faster to scan than to hash.
+    private var positions: [String: Int]?
+    private static let indexThreshold = 12
 
     public init() {}
 
@@ -46,18 +49,27 @@ public struct JSONObject: Equatable, Sendable, Sequence {
     public var names: [String] { members.map(\.name) }
 
     public subscript(name: String) -> JSONValue? {
-        positions[name].map { members[$0].value }
+        position(of: name).map { members[$0].value }
     }
 
-    public func contains(_ name: String) -> Bool { positions[name] != nil }
+    public func contains(_ name: String) -> Bool { position(of: name) != nil }
 
     public mutating func set(_ name: String, _ value: JSONValue) {
-        if let p = positions[name] {
+        if let p = position(of: name) {
             members[p].value = value
-        } else {
-            positions[name] = members.count
-            members.append(JSONMember(name, value))
+            return
         }
+        members.append(JSONMember(name, value))
+        if positions != nil {
+            positions![name] = members.count - 1
+        } else if members.count > Self.indexThreshold {
+            positions = Dictionary(uniqueKeysWithValues: members.enumerated().map { ($1.name, $0) })
+        }
+    }
+
+    private func position(of name: String) -> Int? {
+        if let positions { return positions[name] }
+        return members.firstIndex { $0.name == name }
     }
 
     public func makeIterator() -> IndexingIterator<[JSONMember]> { members.makeIterator() }

@@ -9,13 +9,18 @@ public struct TokenKey: Equatable, Sendable, CustomStringConvertible {
 
     public let kid: String
     public let secret: [UInt8]
+    /// The secret's HMAC schedule, computed once (tokens.md step 3 runs on every edge request).
+    private let prepared: HMACSHA256.PreparedKey
 
     public init(kid: String, secret: [UInt8]) throws(TokenKeySetError) {
         guard TokenKey.isValidKid(kid) else { throw .invalidKid(kid) }
         guard secret.count >= TokenKey.minimumSecretBytes else { throw .secretTooShort(kid: kid, bytes: secret.count) }
+        do { prepared = try HMACSHA256.PreparedKey(key: secret) } catch { throw .unusableSecret(kid: kid) }
         self.kid = kid
         self.secret = secret
     }
+
+    public static func == (a: TokenKey, b: TokenKey) -> Bool { a.kid == b.kid && a.secret == b.secret }
 
     /// `kid`s are 1–64 characters of `A–Z a–z 0–9 . _ -`: they travel in the configuration
     /// string (where `:` and `,` separate) and in logs, so nothing else is allowed.
@@ -34,7 +39,7 @@ public struct TokenKey: Equatable, Sendable, CustomStringConvertible {
     }
 
     public func mac(_ signingInput: [UInt8]) throws(CryptoError) -> [UInt8] {
-        try HMACSHA256.authenticationCode(key: secret, message: signingInput)
+        try prepared.authenticationCode(message: signingInput)
     }
 
     public var description: String { "TokenKey(kid: \(kid), secret: <\(secret.count) bytes>)" }

@@ -8,6 +8,8 @@ public enum TokenKeySetError: Error, Equatable, Sendable, CustomStringConvertibl
     case duplicateKid(String)
     case secretNotBase64url(kid: String)
     case secretTooShort(kid: String, bytes: Int)
+    /// libcrypto could not key an HMAC with the secret.
+    case unusableSecret(kid: String)
 
     public var description: String {
         switch self {
@@ -23,6 +25,8 @@ public enum TokenKeySetError: Error, Equatable, Sendable, CustomStringConvertibl
             return "the secret of token key \"\(kid)\" is not unpadded base64url (RFC 4648 §5)"
         case .secretTooShort(let kid, let bytes):
             return "the secret of token key \"\(kid)\" is \(bytes) bytes; at least \(TokenKey.minimumSecretBytes) are required"
+        case .unusableSecret(let kid):
+            return "libcrypto could not set up HMAC-SHA-256 with the secret of token key \"\(kid)\""
         }
     }
 }

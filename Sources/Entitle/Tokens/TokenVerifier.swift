@@ -19,7 +19,7 @@ public struct TokenVerifier: Sendable {
     public func verify(_ token: String, now: Instant) throws(TokenFailure) -> VerifiedDownloadToken {
         let jws = try CompactJWS(parsing: token, policy: policy)                    // 1
         let key = try JOSEHeaderCheck.key(for: jws.header, in: keys)                // 2
-        guard jws.hasValidHS256Signature(secret: key.secret) else { throw .signature } // 3
+        guard jws.hasValidHS256Signature(key: key) else { throw .signature }          // 3
         let claims = try DownloadTokenClaims(validating: jws.payloadObject(policy: policy),
                                              audience: policy.audience)             // 4
         try TokenValidityWindow.check(notBefore: claims.notBefore, expiresAt: claims.expiresAt,
