@@ -43,6 +43,14 @@ int csystem_accept_nonblocking(int listen_fd) {
     return accept4(listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 }
 
+// Closes `fd` after a failed call, keeping that call's errno for the caller; returns -1.
+static int fail_closing(int fd) {
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    return -1;
+}
+
 static int resolve(const char *host, int port, struct sockaddr_storage *out, socklen_t *length) {
     memset(out, 0, sizeof *out);
     struct sockaddr_in *v4 = (struct sockaddr_in *)out;
@@ -74,21 +82,22 @@ int csystem_listen_tcp(const char *host, int port, int backlog, int reuse_port) 
         (reuse_port && setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one) != 0) ||
         bind(fd, (struct sockaddr *)&address, length) != 0 ||
         listen(fd, backlog) != 0) {
-        int saved = errno;
-        close(fd);
-        errno = saved;
-        return -1;
+        return fail_closing(fd);
     }
     return fd;
+}
+
+static int csystem_local_port_of(const struct sockaddr_storage *address) {
+    if (address->ss_family == AF_INET) return ntohs(((const struct sockaddr_in *)address)->sin_port);
+    if (address->ss_family == AF_INET6) return ntohs(((const struct sockaddr_in6 *)address)->sin6_port);
+    return -1;
 }
 
 int csystem_local_port(int fd) {
     struct sockaddr_storage address;
     socklen_t length = sizeof address;
     if (getsockname(fd, (struct sockaddr *)&address, &length) != 0) return -1;
-    if (address.ss_family == AF_INET) return ntohs(((struct sockaddr_in *)&address)->sin_port);
-    if (address.ss_family == AF_INET6) return ntohs(((struct sockaddr_in6 *)&address)->sin6_port);
-    return -1;
+    return csystem_local_port_of(&address);
 }
 
 int csystem_peer_address(int fd, char *out, int capacity) {
@@ -96,19 +105,12 @@ int csystem_peer_address(int fd, char *out, int capacity) {
     socklen_t length = sizeof address;
     char host[INET6_ADDRSTRLEN];
     if (getpeername(fd, (struct sockaddr *)&address, &length) != 0) return -1;
-    if (address.ss_family == AF_INET) {
-        struct sockaddr_in *v4 = (struct sockaddr_in *)&address;
-        if (!inet_ntop(AF_INET, &v4->sin_addr, host, sizeof host)) return -1;
-        snprintf(out, (size_t)capacity, "%s:%d", host, ntohs(v4->sin_port));
-        return 0;
-    }
-    if (address.ss_family == AF_INET6) {
-        struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)&address;
-        if (!inet_ntop(AF_INET6, &v6->sin6_addr, host, sizeof host)) return -1;
-        snprintf(out, (size_t)capacity, "[%s]:%d", host, ntohs(v6->sin6_port));
-        return 0;
-    }
-    return -1;
+    int v6 = address.ss_family == AF_INET6;
+    const void *raw = v6 ? (const void *)&((struct sockaddr_in6 *)&address)->sin6_addr
+                         : (const void *)&((struct sockaddr_in *)&address)->sin_addr;
+    if (!inet_ntop(address.ss_family, raw, host, sizeof host)) return -1;
+    snprintf(out, (size_t)capacity, v6 ? "[%s]:%d" : "%s:%d", host, csystem_local_port_of(&address));
+    return 0;
 }
 
 int csystem_connect_tcp(const char *host, int port) {
@@ -117,12 +119,7 @@ int csystem_connect_tcp(const char *host, int port) {
     if (resolve(host, port, &address, &length) != 0) return -1;
     int fd = socket(address.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0) return -1;
-    if (connect(fd, (struct sockaddr *)&address, length) != 0) {
-        int saved = errno;
-        close(fd);
-        errno = saved;
-        return -1;
-    }
+    if (connect(fd, (struct sockaddr *)&address, length) != 0) return fail_closing(fd);
     return fd;
 }
 
