@@ -3,7 +3,7 @@ import Glibc
 import Testing
 @testable import IssueGateway
 
-/// Starting from the environment's settings and stopping on a signal, as `issue-gateway serve` does.
+/// Starting once and stopping on a signal, as `issue-gateway serve` does.
 @Suite struct HTTPServerLifecycleTests {
     @Test func signalStopsTheServerGracefully() throws {
         var configuration = HTTPServerConfiguration()
@@ -26,24 +26,6 @@ import Testing
         }
         #expect(answered.wait(seconds: 10))
         #expect(returned.wait(seconds: 10))
-    }
-
-    @Test func readsListenAndThreadsFromTheEnvironment() throws {
-        var configuration = HTTPServerConfiguration()
-        try configuration.apply(environment: ["ISSUE_GATEWAY_LISTEN": "[::1]:9090", "ISSUE_GATEWAY_THREADS": "3"])
-        #expect(configuration.host == "::1")
-        #expect(configuration.port == 9090)
-        #expect(configuration.threads == 3)
-        try configuration.apply(environment: ["ISSUE_GATEWAY_LISTEN": "0.0.0.0:0"])
-        #expect(configuration.host == "0.0.0.0" && configuration.port == 0)
-        for bad in ["8080", "::1:80", "host:99999", ":80", "h:x"] {
-            #expect(throws: HTTPServerConfiguration.EnvironmentError.self) {
-                try configuration.apply(environment: ["ISSUE_GATEWAY_LISTEN": bad])
-            }
-        }
-        #expect(throws: HTTPServerConfiguration.EnvironmentError.self) {
-            try configuration.apply(environment: ["ISSUE_GATEWAY_THREADS": "0"])
-        }
     }
 
     @Test func secondStartIsRefused() throws {
