@@ -3,6 +3,7 @@
 #include <string.h>
 #include <netdb.h>
 #include <stdio.h>
+#include <pthread.h>
 
 int csystem_errno(void) { return errno; }
 
@@ -135,6 +136,12 @@ int csystem_set_receive_timeout_ms(int fd, int ms) {
 
 ssize_t csystem_send(int fd, const void *bytes, size_t count) {
     return send(fd, bytes, count, MSG_NOSIGNAL);
+}
+
+void csystem_set_thread_name(const char *name) {
+    char shortened[16];
+    snprintf(shortened, sizeof shortened, "%s", name);
+    pthread_setname_np(pthread_self(), shortened);
 }
 
 void csystem_ignore_sigpipe(void) { signal(SIGPIPE, SIG_IGN); }

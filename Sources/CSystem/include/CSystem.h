@@ -42,6 +42,8 @@ int csystem_set_nodelay(int fd);
 int csystem_set_receive_timeout_ms(int fd, int ms);
 // send(2) with MSG_NOSIGNAL: a peer that went away is an EPIPE, never a SIGPIPE.
 ssize_t csystem_send(int fd, const void *bytes, size_t count);
+// Names the calling thread (15 bytes at most are kept), for top -H and perf.
+void csystem_set_thread_name(const char *name);
 // Discards the signals' default actions (SIGPIPE) process-wide.
 void csystem_ignore_sigpipe(void);
 

@@ -61,6 +61,7 @@ extension EventLoop {
             if written > 0 {
                 connection.consumeOutbound(written)
                 connection.lastWriteProgress = csystem_monotonic_ns()
+                connection.lastActivity = connection.lastWriteProgress  // idle counts from the last byte either way
                 continue
             }
             let error = csystem_errno()

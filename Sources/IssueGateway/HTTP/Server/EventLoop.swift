@@ -27,7 +27,7 @@ final class EventLoop: @unchecked Sendable {
     let wakeFD: Int32
     private(set) var listenFD: Int32
     private let inbox = Mutex(Inbox())
-    private let index: Int
+    let index: Int
 
     var connections: [Connection?] = []
     var connectionCount = 0

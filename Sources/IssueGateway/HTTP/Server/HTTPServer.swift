@@ -45,7 +45,7 @@ final class HTTPServer: Sendable {
                     port = Int(csystem_local_port(fd))  // later listeners join the first one's port
                 }
                 let loops = try listeners.enumerated().map { try EventLoop(index: $0.offset, context: context, listenFD: $0.element) }
-                let threads = loops.map { loop in JoinableThread { loop.run() } }
+                let threads = loops.map { loop in JoinableThread(name: "http-loop-\(loop.index)") { loop.run() } }
                 state = .running(loops: loops, threads: threads)
                 let shared = context
                 shared.metrics.addCollector { out in
