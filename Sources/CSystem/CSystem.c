@@ -68,8 +68,21 @@ static int resolve(const char *host, int port, struct sockaddr_storage *out, soc
         *length = sizeof *v6;
         return 0;
     }
-    errno = EINVAL;
-    return -1;
+    // A name ("localhost"): the resolver's first stream address.
+    struct addrinfo hints, *found = NULL;
+    memset(&hints, 0, sizeof hints);
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    if (getaddrinfo(host, NULL, &hints, &found) != 0 || found == NULL) {
+        errno = EINVAL;
+        return -1;
+    }
+    memcpy(out, found->ai_addr, found->ai_addrlen);
+    *length = found->ai_addrlen;
+    freeaddrinfo(found);
+    if (out->ss_family == AF_INET) ((struct sockaddr_in *)out)->sin_port = htons((uint16_t)port);
+    else ((struct sockaddr_in6 *)out)->sin6_port = htons((uint16_t)port);
+    return 0;
 }
 
 int csystem_listen_tcp(const char *host, int port, int backlog, int reuse_port) {

@@ -28,7 +28,7 @@ int csystem_epoll_wait(int epfd, uint32_t *events, uint64_t *data, int capacity,
 // accept4 with SOCK_NONBLOCK | SOCK_CLOEXEC (Glibc's Swift module does not export accept4).
 int csystem_accept_nonblocking(int listen_fd);
 
-// A TCP listener (IPv4 or IPv6 literal host), non-blocking, SO_REUSEADDR and, when `reuse_port`,
+// A TCP listener (IPv4 or IPv6 literal, or a name resolved to its first address), non-blocking, SO_REUSEADDR and, when `reuse_port`,
 // SO_REUSEPORT so that every event loop can own a listener on the same port. Returns the fd or -1.
 int csystem_listen_tcp(const char *host, int port, int backlog, int reuse_port);
 // The locally bound port of a socket, or -1.

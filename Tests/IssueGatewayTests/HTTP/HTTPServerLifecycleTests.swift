@@ -28,6 +28,29 @@ import Testing
         #expect(returned.wait(seconds: 10))
     }
 
+    @Test func listensOnANameAndOnIPv6Loopback() throws {
+        for host in ["localhost", "::1"] {
+            var configuration = HTTPServerConfiguration()
+            configuration.host = host
+            configuration.port = 0
+            configuration.threads = 1
+            let server = HTTPServer(configuration: configuration, router: TestServer.defaultRouter(), metrics: Metrics(),
+                                    accessLog: nil)
+            let port = try server.start()
+            #expect(port > 0)
+            server.shutdown()
+            server.waitUntilStopped()
+        }
+    }
+
+    @Test func unknownHostIsAnError() {
+        var configuration = HTTPServerConfiguration()
+        configuration.host = "no-such-host.invalid"
+        configuration.port = 0
+        let server = HTTPServer(configuration: configuration, router: Router(), metrics: Metrics(), accessLog: nil)
+        #expect(throws: SystemError.self) { try server.start() }
+    }
+
     @Test func secondStartIsRefused() throws {
         let server = try TestServer()
         defer { server.stop() }
