@@ -101,6 +101,21 @@ int csystem_listen_tcp(const char *host, int port, int backlog, int reuse_port) 
     return fd;
 }
 
+int csystem_probe_port_free(const char *host, int port) {
+    struct sockaddr_storage address;
+    socklen_t length;
+    if (resolve(host, port, &address, &length) != 0) return -1;
+    int fd = socket(address.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    int one = 1;
+    if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0 ||
+        bind(fd, (struct sockaddr *)&address, length) != 0) {
+        return fail_closing(fd);
+    }
+    close(fd);
+    return 0;
+}
+
 static int csystem_local_port_of(const struct sockaddr_storage *address) {
     if (address->ss_family == AF_INET) return ntohs(((const struct sockaddr_in *)address)->sin_port);
     if (address->ss_family == AF_INET6) return ntohs(((const struct sockaddr_in6 *)address)->sin6_port);

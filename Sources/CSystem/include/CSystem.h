@@ -31,6 +31,10 @@ int csystem_accept_nonblocking(int listen_fd);
 // A TCP listener (IPv4 or IPv6 literal, or a name resolved to its first address), non-blocking, SO_REUSEADDR and, when `reuse_port`,
 // SO_REUSEPORT so that every event loop can own a listener on the same port. Returns the fd or -1.
 int csystem_listen_tcp(const char *host, int port, int backlog, int reuse_port);
+// 0 when nothing listens on host:port (a bind without SO_REUSEPORT succeeds), else -1 with errno
+// (EADDRINUSE). SO_REUSEPORT listeners of the same user would otherwise silently share the port
+// with a second server started on it by mistake.
+int csystem_probe_port_free(const char *host, int port);
 // The locally bound port of a socket, or -1.
 int csystem_local_port(int fd);
 // The peer's address as text ("127.0.0.1:5555", "[::1]:5555") into `out`; 0 on success.

@@ -51,6 +51,15 @@ import Testing
         #expect(throws: SystemError.self) { try server.start() }
     }
 
+    @Test func portInUseIsAnErrorNotASharedPort() throws {
+        let first = try TestServer()
+        defer { first.stop() }
+        var configuration = HTTPServerConfiguration()
+        configuration.port = first.port
+        let second = HTTPServer(configuration: configuration, router: Router(), metrics: Metrics(), accessLog: nil)
+        #expect(throws: SystemError.self) { try second.start() }
+    }
+
     @Test func secondStartIsRefused() throws {
         let server = try TestServer()
         defer { server.stop() }
