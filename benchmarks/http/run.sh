@@ -65,6 +65,14 @@ measure() {  # name port: prints "name rps p99_ms" after a short warm-up
   echo "$1 $rps $p99 $errors"
 }
 
+# Something already answering on a port would be measured instead of the server started here.
+for port in "$NGINX_PORT" "$GATEWAY_PORT"; do
+  if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+    echo "port $port is already in use; set NGINX_PORT / GATEWAY_PORT" >&2
+    exit 1
+  fi
+done
+
 # nginx, workers = cores, own prefix and pid file under the temp dir.
 mkdir -p "$WORK/nginx"
 sed -e "s|@PREFIX@|$WORK/nginx|g" -e "s|@PORT@|$NGINX_PORT|g" -e "s|@WORKERS@|$CORES|g" \
@@ -78,6 +86,7 @@ ISSUE_GATEWAY_HTTP_BENCH_SECONDS=$((DURATION * 4 + 120)) ISSUE_GATEWAY_THREADS="
   swift test -c release --skip-build -Xswiftc -enable-testing --filter serveForBenchmark >"$WORK/gateway.log" 2>&1 &
 GATEWAY_PID=$!
 wait_for_port "$GATEWAY_PORT"
+kill -0 "$GATEWAY_PID" 2>/dev/null || { echo "gateway bench server did not start:" >&2; cat "$WORK/gateway.log" >&2; exit 1; }
 
 echo "load before: $(uptime)"
 results=()
