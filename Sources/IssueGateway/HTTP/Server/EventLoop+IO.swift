@@ -33,6 +33,12 @@ extension EventLoop {
             connection.inbound.append(contentsOf: readBuffer[0..<count])
             processInput(connection)
         } else if count == 0 {
+            // Woken again after the end of input (EPOLLIN is off by then): EPOLLHUP, the client is
+            // gone in both directions, and level-triggered epoll would keep waking the loop.
+            if connection.peerClosedInput {
+                close(connection)
+                return
+            }
             // The client closed its side: answer what was asked, then close (RFC 9112 §9.6).
             connection.peerClosedInput = true
             connection.closeAfterResponses = true
