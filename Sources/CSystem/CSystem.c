@@ -4,6 +4,7 @@
 #include <netdb.h>
 #include <stdio.h>
 #include <pthread.h>
+#include <stdatomic.h>
 
 int csystem_errno(void) { return errno; }
 
@@ -170,6 +171,57 @@ void csystem_set_thread_name(const char *name) {
     char shortened[16];
     snprintf(shortened, sizeof shortened, "%s", name);
     pthread_setname_np(pthread_self(), shortened);
+}
+
+#define SIGNAL_WAITERS 16
+static _Atomic int signal_write_fds[SIGNAL_WAITERS] = {
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1
+};
+static int signal_read_fds[SIGNAL_WAITERS];
+
+// Async-signal-safe: atomic loads and write(2) only.
+static void on_signal(int number) {
+    int saved = errno;
+    unsigned char byte = (unsigned char)number;
+    for (int i = 0; i < SIGNAL_WAITERS; i++) {
+        int fd = atomic_load(&signal_write_fds[i]);
+        if (fd >= 0) { ssize_t ignored = write(fd, &byte, 1); (void)ignored; }
+    }
+    errno = saved;
+}
+
+int csystem_signal_catch(int number) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_signal;
+    action.sa_flags = SA_RESTART;
+    sigemptyset(&action.sa_mask);
+    return sigaction(number, &action, NULL);
+}
+
+int csystem_signal_waiter_open(int *read_fd) {
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0) return -1;
+    fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK);  // a full pipe drops, never blocks
+    for (int i = 0; i < SIGNAL_WAITERS; i++) {
+        int expected = -1;
+        if (atomic_compare_exchange_strong(&signal_write_fds[i], &expected, fds[1])) {
+            signal_read_fds[i] = fds[0];
+            *read_fd = fds[0];
+            return i;
+        }
+    }
+    close(fds[0]);
+    close(fds[1]);
+    errno = EMFILE;
+    return -1;
+}
+
+void csystem_signal_waiter_close(int slot) {
+    if (slot < 0 || slot >= SIGNAL_WAITERS) return;
+    int fd = atomic_exchange(&signal_write_fds[slot], -1);
+    if (fd >= 0) close(fd);
+    close(signal_read_fds[slot]);
 }
 
 void csystem_ignore_sigpipe(void) { signal(SIGPIPE, SIG_IGN); }

@@ -48,6 +48,12 @@ int csystem_set_receive_timeout_ms(int fd, int ms);
 ssize_t csystem_send(int fd, const void *bytes, size_t count);
 // Names the calling thread (15 bytes at most are kept), for top -H and perf.
 void csystem_set_thread_name(const char *name);
+// Signal waiting without races: `csystem_signal_catch` installs (synchronously, with sigaction) a
+// handler that writes the signal's number as one byte into the pipe of every open waiter.
+// `csystem_signal_waiter_open` returns a slot (or -1) and the read end of that waiter's pipe.
+int csystem_signal_catch(int number);
+int csystem_signal_waiter_open(int *read_fd);
+void csystem_signal_waiter_close(int slot);
 // Discards the signals' default actions (SIGPIPE) process-wide.
 void csystem_ignore_sigpipe(void);
 
