@@ -86,33 +86,37 @@ static int resolve(const char *host, int port, struct sockaddr_storage *out, soc
     return 0;
 }
 
-int csystem_listen_tcp(const char *host, int port, int backlog, int reuse_port) {
+// A stream socket of the right family for host:port, with the address filled in; -1 on failure.
+static int socket_for(const char *host, int port, int flags, struct sockaddr_storage *address, socklen_t *length) {
+    if (resolve(host, port, address, length) != 0) return -1;
+    return socket(address->ss_family, SOCK_STREAM | SOCK_CLOEXEC | flags, 0);
+}
+
+// A socket bound to host:port with SO_REUSEADDR (and SO_REUSEPORT when asked), or -1.
+static int bound_socket(const char *host, int port, int flags, int reuse_port) {
     struct sockaddr_storage address;
     socklen_t length;
-    if (resolve(host, port, &address, &length) != 0) return -1;
-    int fd = socket(address.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    int fd = socket_for(host, port, flags, &address, &length);
     if (fd < 0) return -1;
     int one = 1;
     if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0 ||
         (reuse_port && setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one) != 0) ||
-        bind(fd, (struct sockaddr *)&address, length) != 0 ||
-        listen(fd, backlog) != 0) {
+        bind(fd, (struct sockaddr *)&address, length) != 0) {
         return fail_closing(fd);
     }
     return fd;
 }
 
-int csystem_probe_port_free(const char *host, int port) {
-    struct sockaddr_storage address;
-    socklen_t length;
-    if (resolve(host, port, &address, &length) != 0) return -1;
-    int fd = socket(address.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+int csystem_listen_tcp(const char *host, int port, int backlog, int reuse_port) {
+    int fd = bound_socket(host, port, SOCK_NONBLOCK, reuse_port);
     if (fd < 0) return -1;
-    int one = 1;
-    if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0 ||
-        bind(fd, (struct sockaddr *)&address, length) != 0) {
-        return fail_closing(fd);
-    }
+    if (listen(fd, backlog) != 0) return fail_closing(fd);
+    return fd;
+}
+
+int csystem_probe_port_free(const char *host, int port) {
+    int fd = bound_socket(host, port, 0, 0);
+    if (fd < 0) return -1;
     close(fd);
     return 0;
 }
@@ -146,8 +150,7 @@ int csystem_peer_address(int fd, char *out, int capacity) {
 int csystem_connect_tcp(const char *host, int port) {
     struct sockaddr_storage address;
     socklen_t length;
-    if (resolve(host, port, &address, &length) != 0) return -1;
-    int fd = socket(address.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    int fd = socket_for(host, port, 0, &address, &length);
     if (fd < 0) return -1;
     if (connect(fd, (struct sockaddr *)&address, length) != 0) return fail_closing(fd);
     return fd;
