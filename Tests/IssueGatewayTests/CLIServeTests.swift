@@ -4,31 +4,40 @@ import IssueCatalog
 @testable import IssueGateway
 
 @Suite struct CLIServeTests {
-    @Test func serveImportsTheCatalogOnlyIntoAnEmptyStoreAndGeneratesTheAdminKeyOnce() throws {
-        let cli = CLIHarness()
-        let env = ["ISSUE_GATEWAY_CATALOG": CLIHarness.sampleCatalog]
-        #expect(cli.run("serve", environment: env) == 0)
-        #expect(cli.err.contains("imported"))
-        #expect(cli.err.contains("generated an admin key"))
-        let store = try SQLiteStore(path: cli.database.path)
+    @Test func serveImportsTheCatalogOnlyIntoAnEmptyStoreServesAndStopsOnSIGTERM() throws {
+        let database = TemporaryDatabase()
+        let env = ["ISSUE_GATEWAY_DATABASE": database.path, "ISSUE_GATEWAY_CATALOG": CLIHarness.sampleCatalog]
+        let first = try ServeProcess(environment: env)
+        #expect(first.stderr.contains("imported"))
+        #expect(first.stderr.contains("generated an admin key"))
+        let publications = try first.get("/v1/publications")
+        #expect(publications.status == 200 && publications.body.contains(#""id":"monthly""#))
+        #expect(first.stop(with: SIGTERM) == 0)
+        #expect(first.stderr.contains("stopped"))
+
+        let store = try SQLiteStore(path: database.path)
         let revision = try store.catalogRevision()
         #expect(try store.loadCatalog().publications.count == 2)
-
         _ = try store.upsertPublication(Publication(id: "extra", title: "Extra"))
-        #expect(cli.run("serve", environment: env) == 0)
-        #expect(!cli.err.contains("imported"))
-        #expect(!cli.err.contains("generated an admin key"))
+
+        let second = try ServeProcess(environment: env)
+        #expect(!second.stderr.contains("imported"))
+        #expect(!second.stderr.contains("generated an admin key"))
+        #expect(try second.get("/v1/publications").body.contains(#""id":"extra""#))
+        #expect(second.stop(with: SIGINT) == 0)
         #expect(try store.catalogRevision() == revision + 1)
 
-        let secrets = GeneratedSecrets.path(besideDatabase: cli.database.path)
+        let secrets = GeneratedSecrets.path(besideDatabase: database.path)
         let attributes = try FileManager.default.attributesOfItem(atPath: secrets)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
     }
 
     @Test func serveWithCatalogNoneLeavesTheStoreEmpty() throws {
-        let cli = CLIHarness()
-        #expect(cli.run("serve", environment: ["ISSUE_GATEWAY_CATALOG": "none"]) == 0)
-        #expect(try SQLiteStore(path: cli.database.path).loadCatalog().publications.isEmpty)
+        let database = TemporaryDatabase()
+        let server = try ServeProcess(environment: ["ISSUE_GATEWAY_DATABASE": database.path, "ISSUE_GATEWAY_CATALOG": "none"])
+        #expect(try server.get("/v1/publications").body == #"{"publications":[]}"#)
+        #expect(server.stop() == 0)
+        #expect(try SQLiteStore(path: database.path).loadCatalog().publications.isEmpty)
     }
 
     @Test func aBadSettingFailsWithItsName() {

@@ -5,20 +5,8 @@ import Testing
 /// A process killed with SIGKILL right after it reported a commit loses nothing: every account the
 /// built `issue-gateway store exercise` said it committed is in the database afterwards.
 @Suite struct StoreCrashTests {
-    /// The `issue-gateway` executable SwiftPM built next to this test bundle.
-    static var executable: URL? {
-        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        var folder = bundle.deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = folder.appendingPathComponent("issue-gateway")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            folder = folder.deletingLastPathComponent()
-        }
-        return nil
-    }
-
     @Test func killedAfterACommitLosesNothing() throws {
-        let binary = try #require(Self.executable, "build the issue-gateway product first (swift build --build-tests)")
+        let binary = try #require(BuiltExecutable.issueGateway, "build the issue-gateway product first (swift build --build-tests)")
         let db = TemporaryDatabase()
         _ = try db.open()  // creates the folder and schema, so the child only writes
         let child = Process()

@@ -28,9 +28,13 @@ int csystem_epoll_wait(int epfd, uint32_t *events, uint64_t *data, int capacity,
 // accept4 with SOCK_NONBLOCK | SOCK_CLOEXEC (Glibc's Swift module does not export accept4).
 int csystem_accept_nonblocking(int listen_fd);
 
-// A TCP listener (IPv4 or IPv6 literal host), non-blocking, SO_REUSEADDR and, when `reuse_port`,
+// A TCP listener (IPv4 or IPv6 literal, or a name resolved to its first address), non-blocking, SO_REUSEADDR and, when `reuse_port`,
 // SO_REUSEPORT so that every event loop can own a listener on the same port. Returns the fd or -1.
 int csystem_listen_tcp(const char *host, int port, int backlog, int reuse_port);
+// 0 when nothing listens on host:port (a bind without SO_REUSEPORT succeeds), else -1 with errno
+// (EADDRINUSE). SO_REUSEPORT listeners of the same user would otherwise silently share the port
+// with a second server started on it by mistake.
+int csystem_probe_port_free(const char *host, int port);
 // The locally bound port of a socket, or -1.
 int csystem_local_port(int fd);
 // The peer's address as text ("127.0.0.1:5555", "[::1]:5555") into `out`; 0 on success.
@@ -42,6 +46,14 @@ int csystem_set_nodelay(int fd);
 int csystem_set_receive_timeout_ms(int fd, int ms);
 // send(2) with MSG_NOSIGNAL: a peer that went away is an EPIPE, never a SIGPIPE.
 ssize_t csystem_send(int fd, const void *bytes, size_t count);
+// Names the calling thread (15 bytes at most are kept), for top -H and perf.
+void csystem_set_thread_name(const char *name);
+// Signal waiting without races: `csystem_signal_catch` installs (synchronously, with sigaction) a
+// handler that writes the signal's number as one byte into the pipe of every open waiter.
+// `csystem_signal_waiter_open` returns a slot (or -1) and the read end of that waiter's pipe.
+int csystem_signal_catch(int number);
+int csystem_signal_waiter_open(int *read_fd);
+void csystem_signal_waiter_close(int slot);
 // Discards the signals' default actions (SIGPIPE) process-wide.
 void csystem_ignore_sigpipe(void);
 

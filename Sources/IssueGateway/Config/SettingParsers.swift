@@ -25,7 +25,7 @@ enum SettingParsers {
         guard !host.isEmpty, host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || ".-:".contains($0)) }) else {
             throw Invalid(message: "\(quoted(text)) has no valid host")
         }
-        guard let port = UInt16(portText), port > 0 else { throw Invalid(message: "port must be 1 to 65535") }
+        guard let port = UInt16(portText) else { throw Invalid(message: "port must be 0 (any free port) to 65535") }
         return ListenAddress(host: String(host), port: port)
     }
 

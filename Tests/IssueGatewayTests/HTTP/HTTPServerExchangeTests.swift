@@ -5,29 +5,27 @@ import Testing
 /// Keep-alive, pipelining, fragmentation and framing over real sockets.
 @Suite struct HTTPServerExchangeTests {
     @Test func keepAliveConnectionServesSeveralRequests() throws {
-        let server = try TestServer()
-        defer { server.stop() }
-        let client = try server.client()
-        for _ in 0..<3 {
-            client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
-            let response = try client.readResponse()
-            #expect(response.status == 200)
-            #expect(response.text == "hello")
-            #expect(response.header("Content-Length") == "5")
-            #expect(response.header("Connection") == nil)
-            let date = try #require(response.header("Date"))
-            #expect(date.hasSuffix(" GMT") && date.count == 29)
+        try TestServer.withClient() { _, client throws in
+            for _ in 0..<3 {
+                client.send(TestServer.hello)
+                let response = try client.readResponse()
+                #expect(response.status == 200)
+                #expect(response.text == "hello")
+                #expect(response.header("Content-Length") == "5")
+                #expect(response.header("Connection") == nil)
+                let date = try #require(response.header("Date"))
+                #expect(date.hasSuffix(" GMT") && date.count == 29)
+            }
         }
     }
 
     @Test func pathParametersAndQueryReachTheHandler() throws {
-        let server = try TestServer()
-        defer { server.stop() }
-        let client = try server.client()
-        client.send("GET /v1/publications/the%20monthly/issues/2012-05?q=a%2Bb+c HTTP/1.1\r\nHost: x\r\n\r\n")
-        let response = try client.readResponse()
-        #expect(response.status == 200)
-        #expect(response.text == #"{"publicationId":"the monthly","issueId":"2012-05","q":"a+b c"}"#)
+        try TestServer.withClient() { _, client throws in
+            client.send("GET /v1/publications/the%20monthly/issues/2012-05?q=a%2Bb+c HTTP/1.1\r\nHost: x\r\n\r\n")
+            let response = try client.readResponse()
+            #expect(response.status == 200)
+            #expect(response.text == #"{"publicationId":"the monthly","issueId":"2012-05","q":"a+b c"}"#)
+        }
     }
 
     @Test func pipelinedResponsesComeInOrderEvenWhenAWorkerIsSlower() throws {
@@ -43,47 +41,43 @@ import Testing
                 return .text(200, "fast")
             }
         }
-        let server = try TestServer(router: router)
-        defer { server.stop() }
-        let client = try server.client()
-        client.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\nGET /fast HTTP/1.1\r\nHost: x\r\n\r\nPOST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n\r\nping")
-        #expect(try client.readResponse().text == "slow")
-        #expect(try client.readResponse().text == "fast")
-        #expect(try client.readResponse().text == "ping")
+        try TestServer.withClient(router: router) { _, client throws in
+            client.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\nGET /fast HTTP/1.1\r\nHost: x\r\n\r\nPOST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n\r\nping")
+            #expect(try client.readResponse().text == "slow")
+            #expect(try client.readResponse().text == "fast")
+            #expect(try client.readResponse().text == "ping")
+        }
     }
 
     @Test func requestSplitByteByByteIsParsed() throws {
-        let server = try TestServer()
-        defer { server.stop() }
-        let client = try server.client()
-        let request = Array("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\n6\r\n world\r\n0\r\nX-Trailer: t\r\n\r\n".utf8)
-        for byte in request { client.send([byte]) }
-        let response = try client.readResponse()
-        #expect(response.status == 200)
-        #expect(response.text == "hello world")
+        try TestServer.withClient() { _, client throws in
+            let request = Array("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\n6\r\n world\r\n0\r\nX-Trailer: t\r\n\r\n".utf8)
+            for byte in request { client.send([byte]) }
+            let response = try client.readResponse()
+            #expect(response.status == 200)
+            #expect(response.text == "hello world")
+        }
     }
 
     @Test func largeResponseReachesASlowReaderIntact() throws {
-        let server = try TestServer()
-        defer { server.stop() }
-        let client = try server.client()
-        client.send("GET /big HTTP/1.1\r\nHost: x\r\n\r\nGET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
-        let big = try client.readResponse()
-        #expect(big.status == 200)
-        #expect(big.body.count == TestServer.bigBody.count)
-        #expect(big.body == TestServer.bigBody)
-        #expect(try client.readResponse().text == "hello")
+        try TestServer.withClient() { _, client throws in
+            client.send("GET /big HTTP/1.1\r\nHost: x\r\n\r\nGET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+            let big = try client.readResponse()
+            #expect(big.status == 200)
+            #expect(big.body.count == TestServer.bigBody.count)
+            #expect(big.body == TestServer.bigBody)
+            #expect(try client.readResponse().text == "hello")
+        }
     }
 
     @Test func headAnswersWithoutBody() throws {
-        let server = try TestServer()
-        defer { server.stop() }
-        let client = try server.client()
-        client.send("HEAD /hello HTTP/1.1\r\nHost: x\r\n\r\nGET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
-        let head = try client.readResponse(headOnly: true)
-        #expect(head.status == 200)
-        #expect(head.header("Content-Length") == "5")
-        #expect(try client.readResponse().text == "hello")
+        try TestServer.withClient() { _, client throws in
+            client.send("HEAD /hello HTTP/1.1\r\nHost: x\r\n\r\nGET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+            let head = try client.readResponse(headOnly: true)
+            #expect(head.status == 200)
+            #expect(head.header("Content-Length") == "5")
+            #expect(try client.readResponse().text == "hello")
+        }
     }
 
     @Test func http10ClosesUnlessKeepAliveIsAsked() throws {
@@ -104,43 +98,39 @@ import Testing
     }
 
     @Test func connectionCloseIsHonoured() throws {
-        let server = try TestServer()
-        defer { server.stop() }
-        let client = try server.client()
-        client.send("GET /hello HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\nGET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
-        let response = try client.readResponse()
-        #expect(response.header("Connection") == "close")
-        #expect(client.waitForClose())
+        try TestServer.withClient() { _, client throws in
+            client.send("GET /hello HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\nGET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+            let response = try client.readResponse()
+            #expect(response.header("Connection") == "close")
+            #expect(client.waitForClose())
+        }
     }
 
     @Test func expectContinueGetsAnInterimAnswer() throws {
-        let server = try TestServer()
-        defer { server.stop() }
-        let client = try server.client()
-        client.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nExpect: 100-continue\r\n\r\n")
-        #expect(try client.readResponse().status == 100)
-        client.send("abc")
-        #expect(try client.readResponse().text == "abc")
+        try TestServer.withClient() { _, client throws in
+            client.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nExpect: 100-continue\r\n\r\n")
+            #expect(try client.readResponse().status == 100)
+            client.send("abc")
+            #expect(try client.readResponse().text == "abc")
+        }
     }
 
     @Test func clientHalfCloseStillGetsItsAnswer() throws {
-        let server = try TestServer()
-        defer { server.stop() }
-        let client = try server.client()
-        client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
-        client.shutdownWrite()
-        #expect(try client.readResponse().text == "hello")
-        #expect(client.waitForClose())
+        try TestServer.withClient() { _, client throws in
+            client.send(TestServer.hello)
+            client.shutdownWrite()
+            #expect(try client.readResponse().text == "hello")
+            #expect(client.waitForClose())
+        }
     }
 
     @Test func routeMayAllowLargerBodies() throws {
-        let server = try TestServer()
-        defer { server.stop() }
-        let client = try server.client()
-        let body = [UInt8](repeating: 0x61, count: 2 << 20)
-        client.send(Array("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body)
-        let response = try client.readResponse()
-        #expect(response.status == 200)
-        #expect(response.text == String(2 << 20))
+        try TestServer.withClient() { _, client throws in
+            let body = [UInt8](repeating: 0x61, count: 2 << 20)
+            client.send(Array("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body)
+            let response = try client.readResponse()
+            #expect(response.status == 200)
+            #expect(response.text == String(2 << 20))
+        }
     }
 }

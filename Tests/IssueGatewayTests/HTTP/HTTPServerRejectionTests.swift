@@ -44,48 +44,45 @@ import Testing
 
     @Test(arguments: cases)
     func rejects(_ testCase: Case) throws {
-        let server = try TestServer()
-        defer { server.stop() }
-        let client = try server.client()
-        client.send(testCase.request)
-        let response = try client.readResponse()
-        #expect(response.status == testCase.status)
-        #expect(response.header("Content-Type") == "application/json")
-        let json = try #require(JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
-        let error = try #require(json["error"] as? [String: Any])
-        #expect(error["code"] is String)
-        #expect(error["message"] is String)
-        if testCase.closes {
-            #expect(response.header("Connection") == "close")
-            #expect(client.waitForClose())
-        } else {
-            client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
-            #expect(try client.readResponse().status == 200)
+        try TestServer.withClient { _, client throws in
+            client.send(testCase.request)
+            let response = try client.readResponse()
+            #expect(response.status == testCase.status)
+            #expect(response.header("Content-Type") == "application/json")
+            let json = try #require(JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
+            let error = try #require(json["error"] as? [String: Any])
+            #expect(error["code"] is String)
+            #expect(error["message"] is String)
+            if testCase.closes {
+                #expect(response.header("Connection") == "close")
+                #expect(client.waitForClose())
+            } else {
+                client.send(TestServer.hello)
+                #expect(try client.readResponse().status == 200)
+            }
         }
     }
 
     @Test func knownPathWithOtherMethodIs405WithAllow() throws {
-        let server = try TestServer()
-        defer { server.stop() }
-        let client = try server.client()
-        client.send("DELETE /hello HTTP/1.1\r\nHost: x\r\n\r\n")
-        let response = try client.readResponse()
-        #expect(response.status == 405)
-        #expect(response.header("Allow") == "GET, HEAD")
-        #expect(response.text.contains(#""code":"method_not_allowed""#))
+        try TestServer.withClient() { _, client throws in
+            client.send("DELETE /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+            let response = try client.readResponse()
+            #expect(response.status == 405)
+            #expect(response.header("Allow") == "GET, HEAD")
+            #expect(response.text.contains(#""code":"method_not_allowed""#))
+        }
     }
 
     @Test func handlerHeaderWithCRLFBecomesA500() throws {
         let router = TestServer.defaultRouter { router in
             router.add("GET", "/split") { _ in HTTPResponse(status: 200, headers: [("X-A", "a\r\nSet-Cookie: evil=1")]) }
         }
-        let server = try TestServer(router: router)
-        defer { server.stop() }
-        let client = try server.client()
-        client.send("GET /split HTTP/1.1\r\nHost: x\r\n\r\n")
-        let response = try client.readResponse()
-        #expect(response.status == 500)
-        #expect(response.header("Set-Cookie") == nil)
-        #expect(response.header("X-A") == nil)
+        try TestServer.withClient(router: router) { _, client throws in
+            client.send("GET /split HTTP/1.1\r\nHost: x\r\n\r\n")
+            let response = try client.readResponse()
+            #expect(response.status == 500)
+            #expect(response.header("Set-Cookie") == nil)
+            #expect(response.header("X-A") == nil)
+        }
     }
 }

@@ -50,14 +50,20 @@ struct HTTPRequest: Sendable {
         queryParameters().first { $0.0 == name }?.1
     }
 
-    /// Whether the client wants the connection kept open after this request (RFC 9112 §9.3).
+    /// Whether the client wants the connection kept open after this request (RFC 9112 §9.3):
+    /// HTTP/1.1 unless `close` is among the Connection options, HTTP/1.0 only with `keep-alive`.
     var wantsKeepAlive: Bool {
-        let tokens = headers.values("Connection").flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingASCIISpaces().lowercased() }
-        switch version {
-        case .http1_1: return !tokens.contains("close")
-        case .http1_0: return tokens.contains("keep-alive") && !tokens.contains("close")
+        var close = false
+        var keepAlive = false
+        for field in headers.fields where field.name.equalsIgnoringASCIICase("Connection") {
+            for option in field.value.split(separator: ",") {
+                let option = String(option.trimmingASCIISpaces())
+                if option.equalsIgnoringASCIICase("close") { close = true }
+                if option.equalsIgnoringASCIICase("keep-alive") { keepAlive = true }
+            }
         }
+        if close { return false }
+        return version == .http1_1 || keepAlive
     }
 }
 

@@ -62,7 +62,7 @@ final class AccessLog: Sendable {
         let target = queue.withLock { $0.received }
         signal.lock()
         while queue.withLock({ $0.written }) < target && !finished.load(ordering: .acquiring) {
-            signal.wait(until: Date(timeIntervalSinceNow: 0.05))
+            _ = signal.wait(until: Date(timeIntervalSinceNow: 0.05))
         }
         signal.unlock()
     }
@@ -72,7 +72,7 @@ final class AccessLog: Sendable {
         queue.withLock { $0.closed = true }
         signal.lock()
         signal.broadcast()
-        while !finished.load(ordering: .acquiring) { signal.wait(until: Date(timeIntervalSinceNow: 0.05)) }
+        while !finished.load(ordering: .acquiring) { _ = signal.wait(until: Date(timeIntervalSinceNow: 0.05)) }
         signal.unlock()
     }
 

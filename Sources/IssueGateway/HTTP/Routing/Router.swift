@@ -65,11 +65,13 @@ final class Router: @unchecked Sendable {
         routes.append(route)
     }
 
-    /// The route for `method` and a percent-encoded `path`.
+    /// The route for `method` and a percent-encoded `path`. Walks the path's segments in place
+    /// (no array of segments): this runs for every request.
     func match(method: String, path: String) -> Match {
-        let segments = RoutePattern.split(path)
         var captured: [(String, Substring)] = []
-        guard let node = find(root, segments[...], &captured) else { return .notFound }
+        // "/" has no segments; "/a/" has "a" and "" (see RoutePattern.split).
+        let segments: Substring? = path == "/" ? nil : Substring(path).dropFirst()
+        guard path.hasPrefix("/"), let node = find(root, segments, &captured) else { return .notFound }
         let route = node.routes[method] ?? (method == "HEAD" ? node.routes["GET"] : nil)
         guard let route else { return .methodNotAllowed(allowed: allowedMethods(node)) }
         var parameters: [String: String] = [:]
@@ -80,14 +82,19 @@ final class Router: @unchecked Sendable {
         return .found(route, parameters: parameters)
     }
 
-    private func find(_ node: Node, _ rest: ArraySlice<Substring>, _ captured: inout [(String, Substring)]) -> Node? {
-        guard let segment = rest.first else { return node.routes.isEmpty ? nil : node }
-        if let next = node.literals[String(segment)], let found = find(next, rest.dropFirst(), &captured) {
+    /// `rest` is what follows a `/`: the next segment up to the next `/`, then the rest; nil
+    /// when no segments are left.
+    private func find(_ node: Node, _ rest: Substring?, _ captured: inout [(String, Substring)]) -> Node? {
+        guard let rest else { return node.routes.isEmpty ? nil : node }
+        let slash = rest.firstIndex(of: "/")
+        let segment = slash.map { rest[..<$0] } ?? rest
+        let remainder = slash.map { rest[rest.index(after: $0)...] }
+        if let next = node.literals[String(segment)], let found = find(next, remainder, &captured) {
             return found
         }
         if let (name, next) = node.parameter, !segment.isEmpty {
             captured.append((name, segment))
-            if let found = find(next, rest.dropFirst(), &captured) { return found }
+            if let found = find(next, remainder, &captured) { return found }
             captured.removeLast()
         }
         return nil

@@ -121,8 +121,13 @@ final class Connection {
                 outbound.append(contentsOf: bytes)
             }
             slots[slotsHead].serialized = nil
-            slotsHead += 1
+            popHeadSlot()
         }
+    }
+
+    /// The front response has been written to the output buffer.
+    func popHeadSlot() {
+        slotsHead += 1
         if slotsHead == slots.count {
             slots.removeAll(keepingCapacity: true)
             slotsHead = 0

@@ -9,15 +9,18 @@ extension EventLoop {
             guard self.connection(connection.fd) === connection else { return }
         }
         if events & ~EventLoop.writable != 0 {
+            // Also on EPOLLHUP/EPOLLERR alone: recv then reports the end or the error. The event may
+            // be stale (its connection closed and the descriptor reused in this batch), so only
+            // recv's answer decides.
             if connection.phase == .lingering {
                 discardInput(connection)
             } else {
-                readInput(connection, hangUp: events & EventLoop.hangUp != 0)
+                readInput(connection)
             }
         }
     }
 
-    private func readInput(_ connection: Connection, hangUp: Bool) {
+    private func readInput(_ connection: Connection) {
         let count = readBuffer.withUnsafeMutableBytes { buffer in
             recv(connection.fd, buffer.baseAddress, buffer.count, 0)
         }
@@ -29,7 +32,13 @@ extension EventLoop {
             connection.lastActivity = now
             connection.inbound.append(contentsOf: readBuffer[0..<count])
             processInput(connection)
-        } else if count == 0 || hangUp {
+        } else if count == 0 {
+            // Woken again after the end of input (EPOLLIN is off by then): EPOLLHUP, the client is
+            // gone in both directions, and level-triggered epoll would keep waking the loop.
+            if connection.peerClosedInput {
+                close(connection)
+                return
+            }
             // The client closed its side: answer what was asked, then close (RFC 9112 §9.6).
             connection.peerClosedInput = true
             connection.closeAfterResponses = true
@@ -46,6 +55,10 @@ extension EventLoop {
 
     /// Writes as much queued output as the socket takes; the rest waits for EPOLLOUT.
     func flush(_ connection: Connection) {
+        if connection.registeredEvents & EventLoop.writable == 0 {
+            // Not waiting on the client yet: the write timeout counts from now.
+            connection.lastWriteProgress = csystem_monotonic_ns()
+        }
         connection.drainFinishedSlots()
         while connection.pendingOutput > 0 {
             let written = connection.outbound.withUnsafeBytes { bytes in
@@ -54,6 +67,7 @@ extension EventLoop {
             if written > 0 {
                 connection.consumeOutbound(written)
                 connection.lastWriteProgress = csystem_monotonic_ns()
+                connection.lastActivity = connection.lastWriteProgress  // idle counts from the last byte either way
                 continue
             }
             let error = csystem_errno()

@@ -115,19 +115,28 @@ extension EventLoop {
     func complete(_ connection: Connection, sequence: UInt64, response: HTTPResponse) {
         guard let index = connection.slotIndex(sequence) else { return }
         let info = connection.slots[index].info
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(160 + response.body.count)
-        ResponseSerializer.write(response,
-                                 framing: .init(headOnly: info.headOnly, close: info.close,
-                                                announceKeepAlive: info.announceKeepAlive),
-                                 date: dateCache.headerLine, into: &bytes)
-        connection.slots[index].serialized = bytes
+        let framing = ResponseSerializer.Framing(headOnly: info.headOnly, close: info.close,
+                                                 announceKeepAlive: info.announceKeepAlive)
+        let byteCount: Int
+        if index == connection.slotsHead {
+            // Next in line: straight into the output buffer, no copy through the slot.
+            let before = connection.outbound.count
+            ResponseSerializer.write(response, framing: framing, date: dateCache.headerLine, into: &connection.outbound)
+            byteCount = connection.outbound.count - before
+            connection.popHeadSlot()
+        } else {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(160 + response.body.count)
+            ResponseSerializer.write(response, framing: framing, date: dateCache.headerLine, into: &bytes)
+            byteCount = bytes.count
+            connection.slots[index].serialized = bytes
+        }
         let seconds = Double(csystem_monotonic_ns() - info.startedAt) / 1e9
         stats.record(method: info.method, route: info.route, status: response.status, seconds: seconds)
         if let log = context.accessLog {
             log.record(AccessLog.Entry(unixMilliseconds: csystem_wall_milliseconds(), method: info.method,
                                        path: info.path, route: info.route, status: response.status,
-                                       responseBytes: bytes.count, durationSeconds: seconds,
+                                       responseBytes: byteCount, durationSeconds: seconds,
                                        remoteAddress: connection.remoteAddress, userAgent: info.userAgent))
         }
     }

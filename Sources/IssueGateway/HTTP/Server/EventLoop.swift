@@ -27,7 +27,7 @@ final class EventLoop: @unchecked Sendable {
     let wakeFD: Int32
     private(set) var listenFD: Int32
     private let inbox = Mutex(Inbox())
-    private let index: Int
+    let index: Int
 
     var connections: [Connection?] = []
     var connectionCount = 0
@@ -41,7 +41,6 @@ final class EventLoop: @unchecked Sendable {
 
     private static let readable = UInt32(EPOLLIN.rawValue)
     static let writable = UInt32(EPOLLOUT.rawValue)
-    static let hangUp = UInt32(EPOLLHUP.rawValue) | UInt32(EPOLLERR.rawValue)
 
     init(index: Int, context: ServerContext, listenFD: Int32) throws {
         self.index = index

@@ -1,24 +1,30 @@
-import Dispatch
+import CSystem
 import Glibc
 
 extension HTTPServer {
     /// For `issue-gateway serve`: starts the server (if not started), blocks until SIGTERM or
     /// SIGINT, then shuts down gracefully and returns once everything has stopped, so the caller can
-    /// exit 0. The signals' default actions are replaced while this runs.
+    /// exit 0. `onStart` gets the bound port.
+    ///
+    /// The handlers are installed with sigaction before the server starts (no window in which a
+    /// signal is lost) and write to a pipe this call reads: nothing runs in signal context but a
+    /// write. After the call returns the signals stay caught, and are dropped while nobody waits.
     func runUntilSignalled(signals: [Int32] = [SIGTERM, SIGINT], onStart: (Int) -> Void = { _ in }) throws {
-        let received = DispatchSemaphore(value: 0)
-        let queue = DispatchQueue(label: "http-server-signals")
-        let sources = signals.map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { received.signal() }
-            source.resume()
-            return source
+        var readFD: Int32 = -1
+        let slot = csystem_signal_waiter_open(&readFD)
+        guard slot >= 0 else { throw SystemError("signal pipe") }
+        defer { csystem_signal_waiter_close(slot) }
+        for number in signals where csystem_signal_catch(number) != 0 {
+            throw SystemError("sigaction(\(number))")
         }
-        defer { sources.forEach { $0.cancel() } }
         let port = try start()
         onStart(port)
-        received.wait()
+        var byte: UInt8 = 0
+        while true {
+            let count = read(readFD, &byte, 1)
+            if count == 1 && signals.contains(Int32(byte)) { break }
+            if count == 0 || (count < 0 && csystem_errno() != EINTR) { break }
+        }
         shutdown()
         waitUntilStopped()
     }

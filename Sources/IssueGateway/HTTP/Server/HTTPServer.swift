@@ -38,6 +38,10 @@ final class HTTPServer: Sendable {
             var listeners: [Int32] = []
             var port = configuration.port
             do {
+                // Refuse a port someone already listens on, rather than share it through SO_REUSEPORT.
+                if port != 0 && csystem_probe_port_free(configuration.host, Int32(port)) != 0 {
+                    throw SystemError("bind \(configuration.host):\(port)")
+                }
                 for _ in 0..<max(1, configuration.threads) {
                     let fd = csystem_listen_tcp(configuration.host, Int32(port), Int32(configuration.listenBacklog), 1)
                     guard fd >= 0 else { throw SystemError("listen on \(configuration.host):\(port)") }
@@ -45,7 +49,7 @@ final class HTTPServer: Sendable {
                     port = Int(csystem_local_port(fd))  // later listeners join the first one's port
                 }
                 let loops = try listeners.enumerated().map { try EventLoop(index: $0.offset, context: context, listenFD: $0.element) }
-                let threads = loops.map { loop in JoinableThread { loop.run() } }
+                let threads = loops.map { loop in JoinableThread(name: "http-loop-\(loop.index)") { loop.run() } }
                 state = .running(loops: loops, threads: threads)
                 let shared = context
                 shared.metrics.addCollector { out in

@@ -2,7 +2,8 @@ import Foundation
 
 /// Every limit and timeout of the HTTP server, in one place.
 struct HTTPServerConfiguration: Sendable {
-    /// An IPv4 or IPv6 literal to bind (`ISSUE_GATEWAY_LISTEN` host part).
+    /// An IPv4 or IPv6 literal, or a name such as `localhost` (its first address), to bind
+    /// (`ISSUE_GATEWAY_LISTEN` host part).
     var host: String = "127.0.0.1"
     /// 0 binds an ephemeral port; `HTTPServer.start()` returns the one chosen.
     var port: Int = 8080

@@ -18,7 +18,7 @@ final class WorkerPool: Sendable {
 
     init(threads count: Int, queueLimit: Int) {
         self.queueLimit = queueLimit
-        threads = (0..<max(1, count)).map { _ in JoinableThread { [self] in self.work() } }
+        threads = (0..<max(1, count)).map { i in JoinableThread(name: "http-worker-\(i)") { [self] in self.work() } }
     }
 
     /// Queues `job`; false when the queue is full or the pool is stopping.

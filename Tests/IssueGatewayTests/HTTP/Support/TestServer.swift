@@ -24,6 +24,18 @@ final class TestServer: @unchecked Sendable {
 
     func client() throws -> TestClient { try TestClient(port: port) }
 
+    /// A simple request for `/hello`.
+    static let hello = "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n"
+
+    /// Runs `body` against a fresh server and one connection to it, then stops the server.
+    static func withClient(router: Router = TestServer.defaultRouter(),
+                           configure: (inout HTTPServerConfiguration) -> Void = { _ in },
+                           _ body: (TestServer, TestClient) throws -> Void) throws {
+        let server = try TestServer(router: router, configure: configure)
+        defer { server.stop() }
+        try body(server, try server.client())
+    }
+
     func stop() {
         guard !stopped else { return }
         stopped = true
@@ -62,6 +74,18 @@ final class TestServer: @unchecked Sendable {
         while body.count < 16 << 20 { body.append(contentsOf: pattern.prefix((16 << 20) - body.count)) }
         return body
     }()
+}
+
+/// A worker route that blocks until released: `started` opens when a request reaches it.
+final class BlockingRoute: Sendable {
+    let started = Gate()
+    let release = Gate()
+
+    func handler(_ request: HTTPRequest) -> HTTPResponse {
+        started.open()
+        _ = release.wait()
+        return HTTPResponse(status: 200, body: request.body)
+    }
 }
 
 /// A one-shot signal between a handler thread and the test.
