@@ -1,13 +1,13 @@
 import IssueCatalog
 
-/// An account's merged transactions sorted by what their product is (catalog kinds).
+/// An account's merged transactions sorted by what their product is (catalog kinds), as
+/// positions into `AccountTransactions.table` and interned product numbers.
 struct AccountFacts {
     /// Auto-renewable transactions, and transactions with a store expiry whose product the
-    /// catalog does not know (reported, granting nothing), by subscription. Transactions must be
-    /// added in `EntitlementEngine.subscriptionOrder`, so each subscription is one run, in order.
-    var subscriptions: [(key: SubscriptionKey, transactions: [Transaction])] = []
-    /// E10: unrevoked non-renewing purchases, by each publication their product grants.
-    var nonRenewingByPublication: [String: [NonRenewingStack.Purchase]] = [:]
+    /// catalog does not know (reported, granting nothing), by subscription, each in purchase order.
+    var subscriptions: [(key: SubscriptionKey, positions: [Int])] = []
+    /// E10: unrevoked non-renewing purchases, by each publication (number) their product grants.
+    var nonRenewing = PublicationMap<[NonRenewingStack.Purchase]>()
     /// E6 and E11: void non-renewing intervals, free subscriptions.
     var singleIntervals: [ProductInterval] = []
     /// E14: bought issues and whether the purchase was revoked. A ref bought twice is entitled if
@@ -17,37 +17,56 @@ struct AccountFacts {
     /// (environment, subscription group) pairs where a free trial or introductory offer was used.
     var introConsumedGroups: Set<String> = []
 
-    mutating func add(_ t: Transaction, product: Product?) {
+    init(_ transactions: AccountTransactions, catalog: EntitlementCatalog) {
+        let table = transactions.table
+        // Runs of one product are the rule (a subscription renews): look each id up once per run.
+        var lastProductId: String?
+        var number: Int?
+        var product: Product?
+        for position in transactions.order {
+            let productId = table[position].productId
+            if productId != lastProductId {
+                lastProductId = productId
+                number = catalog.productNumbers[productId]
+                product = number.map { catalog.products[$0] }
+            }
+            add(position, table[position], number: number, product: product, catalog: catalog)
+        }
+    }
+
+    private mutating func add(_ position: Int, _ t: Transaction, number: Int?, product: Product?,
+                              catalog: EntitlementCatalog) {
         let revoked = t.revocationDate != nil
         if t.offer == .freeTrial || t.offer == .introductory,
            let group = t.subscriptionGroup ?? product?.subscriptionGroup {
             introConsumedGroups.insert(SubscriptionStateRules.groupKey(t.environment, group))
         }
-        guard let product else {
-            if t.expiresDate != nil { addToSubscription(t) } else { addPurchase(t, kind: nil, issue: nil) }
+        guard let number, let product else {
+            if t.expiresDate != nil { addToSubscription(position, t) } else { addPurchase(t, kind: nil, issue: nil) }
             return
         }
         switch product.kind {
         case .autoRenewable:
-            addToSubscription(t)
+            addToSubscription(position, t)
         case .nonRenewing:
             addPurchase(t, kind: .nonRenewing, issue: nil)
             if revoked {
                 // E6: what it would have entitled, for the `refunded` explanation.
                 if let d = product.duration {
-                    singleIntervals.append(ProductInterval(productId: t.productId, period: ActivePeriod(
+                    singleIntervals.append(ProductInterval(product: number, period: ActivePeriod(
                         start: t.purchaseDate, end: d.added(to: t.purchaseDate)), kind: .void))
                 }
             } else {
-                for publicationId in product.grants {
-                    nonRenewingByPublication[publicationId, default: []]
-                        .append(NonRenewingStack.Purchase(transaction: t, duration: product.duration))
+                let purchase = NonRenewingStack.Purchase(purchaseDate: t.purchaseDate, transactionId: t.transactionId,
+                                                         duration: product.duration)
+                for publication in catalog.productGrants[number] {
+                    nonRenewing.update(publication, default: []) { $0.append(purchase) }
                 }
             }
         case .free:
             addPurchase(t, kind: .free, issue: nil)
             // E11: [purchaseDate, ∞) unless revoked.
-            singleIntervals.append(ProductInterval(productId: t.productId,
+            singleIntervals.append(ProductInterval(product: number,
                                                    period: ActivePeriod(start: t.purchaseDate, end: .distantFuture),
                                                    kind: revoked ? .void : .service))
         case .issue:
@@ -56,12 +75,12 @@ struct AccountFacts {
         }
     }
 
-    private mutating func addToSubscription(_ t: Transaction) {
+    private mutating func addToSubscription(_ position: Int, _ t: Transaction) {
         if let last = subscriptions.last?.key, last.environment == t.environment,
            last.originalTransactionId == t.originalTransactionId {
-            subscriptions[subscriptions.count - 1].transactions.append(t)
+            subscriptions[subscriptions.count - 1].positions.append(position)
         } else {
-            subscriptions.append((SubscriptionKey(environment: t.environment, originalTransactionId: t.originalTransactionId), [t]))
+            subscriptions.append((t.subscriptionKey, [position]))
         }
     }
 
