@@ -18,23 +18,24 @@ struct AccountFacts {
     var introConsumedGroups: Set<String> = []
 
     init(_ transactions: AccountTransactions, catalog: EntitlementCatalog) {
-        let table = transactions.table
         // Runs of one product are the rule (a subscription renews): look each id up once per run.
         var lastProductId: String?
         var number: Int?
         var product: Product?
-        for position in transactions.order {
-            let productId = table[position].productId
-            if productId != lastProductId {
-                lastProductId = productId
-                number = catalog.productNumbers[productId]
-                product = number.map { catalog.products[$0] }
+        // Borrowed through a buffer: reading a transaction from the array would copy it.
+        transactions.table.withUnsafeBufferPointer { table in
+            for position in transactions.order {
+                if table[position].productId != lastProductId {
+                    lastProductId = table[position].productId
+                    number = catalog.productNumbers[table[position].productId]
+                    product = number.map { catalog.products[$0] }
+                }
+                add(Fields(table[position]), position: position, number: number, product: product, catalog: catalog)
             }
-            add(position, table[position], number: number, product: product, catalog: catalog)
         }
     }
 
-    private mutating func add(_ position: Int, _ t: Transaction, number: Int?, product: Product?,
+    private mutating func add(_ t: Fields, position: Int, number: Int?, product: Product?,
                               catalog: EntitlementCatalog) {
         let revoked = t.revocationDate != nil
         if t.offer == .freeTrial || t.offer == .introductory,
@@ -75,16 +76,38 @@ struct AccountFacts {
         }
     }
 
-    private mutating func addToSubscription(_ position: Int, _ t: Transaction) {
+    private mutating func addToSubscription(_ position: Int, _ t: Fields) {
         if let last = subscriptions.last?.key, last.environment == t.environment,
            last.originalTransactionId == t.originalTransactionId {
             subscriptions[subscriptions.count - 1].positions.append(position)
         } else {
-            subscriptions.append((t.subscriptionKey, [position]))
+            subscriptions.append((SubscriptionKey(environment: t.environment, originalTransactionId: t.originalTransactionId),
+                                  [position]))
         }
     }
 
-    private mutating func addPurchase(_ t: Transaction, kind: Product.Kind?, issue: IssueRef?) {
+    /// What sorting by kind reads of a transaction, taken field by field: a whole transaction
+    /// read out of the table would be copied.
+    private struct Fields {
+        let environment: AppStoreEnvironment
+        let transactionId: String
+        let originalTransactionId: String
+        let productId: String
+        let purchaseDate: Instant
+        let expiresDate: Instant?
+        let revocationDate: Instant?
+        let offer: OfferKind?
+        let subscriptionGroup: String?
+
+        init(_ t: borrowing Transaction) {
+            environment = t.environment; transactionId = t.transactionId
+            originalTransactionId = t.originalTransactionId; productId = t.productId
+            purchaseDate = t.purchaseDate; expiresDate = t.expiresDate; revocationDate = t.revocationDate
+            offer = t.offer; subscriptionGroup = t.subscriptionGroup
+        }
+    }
+
+    private mutating func addPurchase(_ t: Fields, kind: Product.Kind?, issue: IssueRef?) {
         purchases.append(PurchaseStatus(productId: t.productId, transactionId: t.transactionId,
                                         environment: t.environment, issue: issue,
                                         state: t.revocationDate == nil ? .active : .revoked,

@@ -12,10 +12,12 @@ struct AccountTransactions {
     let order: [Int]
 
     init(_ transactions: [Transaction], policy: EntitlementPolicy) {
-        var positions = transactions.indices.filter { policy.accepts(transactions[$0].environment) }
-        Self.sort(&positions) { Self.keyPrecedes(transactions[$0], transactions[$1]) }
-        let hasDuplicates = positions.indices.dropFirst().contains {
-            Self.sameKey(transactions[positions[$0 - 1]], transactions[positions[$0]])
+        // Borrowed through a buffer: reading a transaction from the array would copy it.
+        var positions: [Int] = []
+        let hasDuplicates = transactions.withUnsafeBufferPointer { t in
+            positions = t.indices.filter { policy.accepts(t[$0].environment) }
+            Self.sort(&positions) { Self.keyPrecedes(t, $0, $1) }
+            return positions.indices.dropFirst().contains { Self.sameKey(t, positions[$0 - 1], positions[$0]) }
         }
         if hasDuplicates {  // E1, rare: merge copies of the duplicated descriptions
             table = TransactionMerge.mergeAll(positions.map { transactions[$0] })
@@ -23,8 +25,7 @@ struct AccountTransactions {
         } else {
             table = transactions
         }
-        let table = self.table
-        Self.sort(&positions) { Self.subscriptionPrecedes(table[$0], table[$1]) }
+        table.withUnsafeBufferPointer { t in Self.sort(&positions) { Self.subscriptionPrecedes(t, $0, $1) } }
         order = positions
     }
 
@@ -34,22 +35,27 @@ struct AccountTransactions {
     }
 
     /// E1's key order, production first (as `TransactionMerge.mergeAll`).
-    private static func keyPrecedes(_ a: Transaction, _ b: Transaction) -> Bool {
-        if a.environment != b.environment { return a.environment == .production }
-        return a.transactionId < b.transactionId
+    private static func keyPrecedes(_ t: Table, _ a: Int, _ b: Int) -> Bool {
+        if t[a].environment != t[b].environment { return t[a].environment == .production }
+        return t[a].transactionId < t[b].transactionId
     }
 
-    private static func sameKey(_ a: Transaction, _ b: Transaction) -> Bool {
-        a.environment == b.environment && a.transactionId == b.transactionId
+    private static func sameKey(_ t: Table, _ a: Int, _ b: Int) -> Bool {
+        t[a].environment == t[b].environment && t[a].transactionId == t[b].transactionId
     }
 
     /// Subscription order: each subscription one run, its transactions by purchase.
-    private static func subscriptionPrecedes(_ a: Transaction, _ b: Transaction) -> Bool {
-        if a.environment != b.environment { return a.environment == .production }
-        if a.originalTransactionId != b.originalTransactionId { return a.originalTransactionId < b.originalTransactionId }
-        if a.purchaseDate != b.purchaseDate { return a.purchaseDate < b.purchaseDate }
-        return a.transactionId < b.transactionId
+    private static func subscriptionPrecedes(_ t: Table, _ a: Int, _ b: Int) -> Bool {
+        if t[a].environment != t[b].environment { return t[a].environment == .production }
+        if t[a].originalTransactionId != t[b].originalTransactionId {
+            return t[a].originalTransactionId < t[b].originalTransactionId
+        }
+        if t[a].purchaseDate != t[b].purchaseDate { return t[a].purchaseDate < t[b].purchaseDate }
+        return t[a].transactionId < t[b].transactionId
     }
+
+    /// Transactions compared in place through a buffer, never copied out of it.
+    private typealias Table = UnsafeBufferPointer<Transaction>
 }
 
 extension EntitlementPolicy {

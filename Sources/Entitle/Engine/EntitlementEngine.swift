@@ -21,25 +21,20 @@ public enum EntitlementEngine {
         let renewals = TransactionMerge.mergeAll(renewals.filter { policy.accepts($0.environment) })
         var account = AccountFacts(accepted, catalog: catalog)
 
-        var grants = PublicationMap<PublicationGrants>()
-        func spread(_ interval: ProductInterval) {
-            guard let product = interval.product else { return }
-            for publication in catalog.productGrants[product] {
-                grants.update(publication, default: PublicationGrants()) { $0.add(interval) }
-            }
-        }
+        var intervals: [ProductInterval] = []
         var subscriptions: [SubscriptionStatus] = []
         for (key, positions) in account.subscriptions {
             let timeline = SubscriptionTimeline(key: key, table: accepted.table, positions: positions,
                                                 renewal: renewals.first { $0.subscriptionKey == key }, policy: policy,
                                                 product: { catalog.productNumbers[$0] })
-            timeline.intervals.forEach(spread)
+            intervals.append(contentsOf: timeline.intervals)
             if let status = SubscriptionStateRules.status(of: timeline, catalog: catalog.snapshot,
                                                           introConsumedGroups: account.introConsumedGroups, now: now) {
                 subscriptions.append(status)
             }
         }
-        account.singleIntervals.forEach(spread)
+        intervals.append(contentsOf: account.singleIntervals)
+        var grants = spread(intervals, catalog: catalog)
         for (publication, purchases) in account.nonRenewing.entries {
             grants.update(publication, default: PublicationGrants()) {
                 $0.service.append(contentsOf: NonRenewingStack.periods(purchases))
@@ -62,5 +57,21 @@ public enum EntitlementEngine {
         account.purchases.sort { ($0.purchaseDate, $0.transactionId) < ($1.purchaseDate, $1.transactionId) }
         return AccountEntitlements(now: now, subscriptions: subscriptions, purchases: account.purchases,
                                    catalog: catalog, held: held)
+    }
+
+    /// Each product's intervals, given to every publication it grants (E17: as the catalog says now).
+    private static func spread(_ intervals: [ProductInterval], catalog: EntitlementCatalog) -> PublicationMap<PublicationGrants> {
+        var grants = PublicationMap<PublicationGrants>()
+        var lastProduct: Int?
+        for interval in intervals where interval.product != lastProduct {  // runs of one product
+            lastProduct = interval.product
+            guard let product = interval.product else { continue }
+            for publication in catalog.productGrants[product] where grants[publication] == nil {
+                var g = PublicationGrants()
+                for i in intervals where i.product.map({ catalog.productGrants[$0].contains(publication) }) ?? false { g.add(i) }
+                grants.update(publication, default: g) { _ in }
+            }
+        }
+        return grants
     }
 }

@@ -9,7 +9,7 @@ enum IssueListing {
         var out: [IssueEntitlement] = []
         out.reserveCapacity(p.listCapacity(entitledOnly: entitledOnly))
         p.forEachListed(entitledOnly: entitledOnly) { position, bits in
-            out.append(IssueEntitlement(issue: p.index.issue(at: position), reasonBits: bits))
+            out.append(p.index.entitlement(at: position, reasonBits: bits))
         }
         return out
     }
@@ -38,7 +38,7 @@ enum IssueListing {
         var out: [IssueEntitlement] = []
         out.reserveCapacity(merged.count)
         for e in merged {
-            out.append(IssueEntitlement(issue: publications[Int(e.source)].index.issue(at: Int(e.position)), reasonBits: e.bits))
+            out.append(publications[Int(e.source)].index.entitlement(at: Int(e.position), reasonBits: e.bits))
         }
         return out
     }

@@ -70,7 +70,7 @@ struct PublicationEntitlements: Sendable {
 
     /// E12–E20 for one issue. Scheduled and retracted issues get their one reason (E16, E20).
     func entitlement(at position: Int) -> IssueEntitlement {
-        IssueEntitlement(issue: index.issue(at: position), reasonBits: reasons(at: position))
+        index.entitlement(at: position, reasonBits: reasons(at: position))
     }
 
     private func reasons(at position: Int) -> UInt16 {

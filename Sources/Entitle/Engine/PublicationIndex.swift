@@ -9,7 +9,8 @@ struct PublicationIndex: Sendable {
     let number: Int
     /// Rank of `id` among the catalog's publication ids, for ties across publications.
     let idRank: Int
-    let issues: ArraySlice<Issue>
+    let table: IssueTable
+    var issues: ArraySlice<Issue> { table.issues }
     let publishedAt: [Int64]
     let freePositions: [Int]
     let retractedPositions: [Int]
@@ -18,7 +19,7 @@ struct PublicationIndex: Sendable {
         self.id = id
         self.number = number
         self.idRank = idRank
-        self.issues = issues
+        table = IssueTable(issues)
         publishedAt = issues.map(\.publishedAt.millisecondsSinceEpoch)
         freePositions = issues.indices.filter { issues[$0].free }.map { $0 - issues.startIndex }
         retractedPositions = issues.indices.filter { issues[$0].retractedAt != nil }.map { $0 - issues.startIndex }
@@ -26,8 +27,10 @@ struct PublicationIndex: Sendable {
 
     var count: Int { publishedAt.count }
     func issue(at position: Int) -> Issue { issues[issues.startIndex + position] }
-    func isFree(at position: Int) -> Bool { issues[issues.startIndex + position].free }
-    func isRetracted(at position: Int) -> Bool { issues[issues.startIndex + position].retractedAt != nil }
+    /// What an issue list holds for the issue at a position.
+    func entitlement(at position: Int, reasonBits: UInt16) -> IssueEntitlement {
+        IssueEntitlement(table: table, position: issues.startIndex + position, reasonBits: reasonBits)
+    }
 
     /// The first position whose issue is published at or after `t`.
     func lowerBound(_ t: Instant) -> Int {

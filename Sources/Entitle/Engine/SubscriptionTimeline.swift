@@ -24,11 +24,16 @@ struct SubscriptionTimeline {
         var lastServiceProduct: Int?
         var lastProductId: String?
         var number: Int?
+        // Borrowed through a buffer: reading a transaction from the array would copy it.
+        table.withUnsafeBufferPointer { table in
         for (i, position) in positions.enumerated() {
-            let t = table[position]
-            guard let expires = t.expiresDate else { continue }  // E5: no store expiry, no period
-            if t.productId != lastProductId { lastProductId = t.productId; number = product(t.productId) }
+            guard let expires = table[position].expiresDate else { continue }  // E5: no store expiry, no period
+            if table[position].productId != lastProductId {
+                lastProductId = table[position].productId
+                number = product(table[position].productId)
+            }
             let nextPurchase = i + 1 < positions.count ? table[positions[i + 1]].purchaseDate : nil
+            let t = Moment(table[position])
             guard let end = Self.entitlingEnd(of: t, expires: expires, nextPurchase: nextPurchase) else {
                 intervals.append(ProductInterval(product: number,
                                                  period: ActivePeriod(start: t.purchaseDate, end: expires), kind: .void))
@@ -41,7 +46,17 @@ struct SubscriptionTimeline {
                 lastServiceProduct = number
             }
         }
+        }
         if lastExpires != nil { addGrace(lastProduct: lastServiceProduct, policy: policy) }
+    }
+
+    /// The few small fields of a transaction the timeline reads.
+    private struct Moment {
+        var purchaseDate: Instant
+        var revocationDate: Instant?
+        var isUpgraded: Bool
+
+        init(_ t: Transaction) { purchaseDate = t.purchaseDate; revocationDate = t.revocationDate; isUpgraded = t.isUpgraded }
     }
 
     /// The latest transaction (by purchase); a timeline always has one.
@@ -50,13 +65,15 @@ struct SubscriptionTimeline {
     /// Transactions after the first, less those that replace an upgraded transaction (E7).
     var renewals: Int {
         var count = 0
-        for i in positions.indices.dropFirst() where !table[positions[i - 1]].isUpgraded { count += 1 }
+        table.withUnsafeBufferPointer { table in
+            for i in positions.indices.dropFirst() where !table[positions[i - 1]].isUpgraded { count += 1 }
+        }
         return count
     }
 
     /// E6: a revoked transaction that is not an upgrade entitles nothing (nil). E7: an upgraded one
     /// is cut at its revocation date, else at the next transaction's purchase, never past its expiry.
-    private static func entitlingEnd(of t: Transaction, expires: Instant, nextPurchase: Instant?) -> Instant? {
+    private static func entitlingEnd(of t: Moment, expires: Instant, nextPurchase: Instant?) -> Instant? {
         if t.isUpgraded {
             let cut = t.revocationDate ?? nextPurchase ?? expires
             return min(cut, expires)
