@@ -19,36 +19,36 @@ struct AccountFacts {
 
     init(_ transactions: AccountTransactions, catalog: EntitlementCatalog) {
         // Runs of one product are the rule (a subscription renews): look each id up once per run.
+        // Fields are read one by one: a transaction (or product) read whole would be copied.
         var lastProductId: String?
         var number: Int?
-        var product: Product?
-        // Borrowed through a buffer: reading a transaction from the array would copy it.
-        transactions.table.withUnsafeBufferPointer { table in
-            for position in transactions.order {
-                if table[position].productId != lastProductId {
-                    lastProductId = table[position].productId
-                    number = catalog.productNumbers[table[position].productId]
-                    product = number.map { catalog.products[$0] }
-                }
-                add(Fields(table[position]), position: position, number: number, product: product, catalog: catalog)
+        let table = transactions.table
+        for position in transactions.order {
+            if table[position].productId != lastProductId {
+                lastProductId = table[position].productId
+                number = catalog.productNumbers[table[position].productId]
+            }
+            if table[position].offer == .freeTrial || table[position].offer == .introductory,
+               let group = table[position].subscriptionGroup ?? number.flatMap({ catalog.products[$0].subscriptionGroup }) {
+                introConsumedGroups.insert(SubscriptionStateRules.groupKey(table[position].environment, group))
+            }
+            let kind = number.map { catalog.products[$0].kind }
+            if kind == .autoRenewable || (kind == nil && table[position].expiresDate != nil) {
+                addToSubscription(position, table[position].environment, table[position].originalTransactionId)
+            } else {
+                add(Fields(table, position), number: number, catalog: catalog)
             }
         }
     }
 
-    private mutating func add(_ t: Fields, position: Int, number: Int?, product: Product?,
-                              catalog: EntitlementCatalog) {
+    /// A transaction that is not part of a subscription.
+    private mutating func add(_ t: Fields, number: Int?, catalog: EntitlementCatalog) {
         let revoked = t.revocationDate != nil
-        if t.offer == .freeTrial || t.offer == .introductory,
-           let group = t.subscriptionGroup ?? product?.subscriptionGroup {
-            introConsumedGroups.insert(SubscriptionStateRules.groupKey(t.environment, group))
-        }
-        guard let number, let product else {
-            if t.expiresDate != nil { addToSubscription(position, t) } else { addPurchase(t, kind: nil, issue: nil) }
-            return
-        }
+        guard let number else { return addPurchase(t, kind: nil, issue: nil) }
+        let product = catalog.products[number]
         switch product.kind {
         case .autoRenewable:
-            addToSubscription(position, t)
+            return  // a subscription's
         case .nonRenewing:
             addPurchase(t, kind: .nonRenewing, issue: nil)
             if revoked {
@@ -76,12 +76,16 @@ struct AccountFacts {
         }
     }
 
-    private mutating func addToSubscription(_ position: Int, _ t: Fields) {
-        if let last = subscriptions.last?.key, last.environment == t.environment,
-           last.originalTransactionId == t.originalTransactionId {
-            subscriptions[subscriptions.count - 1].positions.append(position)
+    private mutating func addToSubscription(_ position: Int, _ environment: AppStoreEnvironment,
+                                            _ originalTransactionId: String) {
+        // Compared in place: a copy of the last element would share its positions, and the
+        // append would then copy them all.
+        let last = subscriptions.count - 1
+        if last >= 0, subscriptions[last].key.environment == environment,
+           subscriptions[last].key.originalTransactionId == originalTransactionId {
+            subscriptions[last].positions.append(position)
         } else {
-            subscriptions.append((SubscriptionKey(environment: t.environment, originalTransactionId: t.originalTransactionId),
+            subscriptions.append((SubscriptionKey(environment: environment, originalTransactionId: originalTransactionId),
                                   [position]))
         }
     }
@@ -91,19 +95,14 @@ struct AccountFacts {
     private struct Fields {
         let environment: AppStoreEnvironment
         let transactionId: String
-        let originalTransactionId: String
         let productId: String
         let purchaseDate: Instant
-        let expiresDate: Instant?
         let revocationDate: Instant?
-        let offer: OfferKind?
-        let subscriptionGroup: String?
 
-        init(_ t: borrowing Transaction) {
-            environment = t.environment; transactionId = t.transactionId
-            originalTransactionId = t.originalTransactionId; productId = t.productId
-            purchaseDate = t.purchaseDate; expiresDate = t.expiresDate; revocationDate = t.revocationDate
-            offer = t.offer; subscriptionGroup = t.subscriptionGroup
+        init(_ t: [Transaction], _ i: Int) {
+            environment = t[i].environment; transactionId = t[i].transactionId
+            productId = t[i].productId
+            purchaseDate = t[i].purchaseDate; revocationDate = t[i].revocationDate
         }
     }
 

@@ -1,72 +1,82 @@
 import IssueCatalog
 
-/// Builds issue lists (newest first) from publications' entitlements: one publication is walked
-/// straight into the list; several are walked into compact entries, merged pairwise by
-/// (publishedAt descending, publication id ascending) — each walk is already in that order, with
-/// ties inside a publication by issue id descending — and only then materialised.
+/// Builds issue lists, newest first, from publications' entitlements without sorting: each
+/// publication's walk is already in list order. Several publications are walked into compact
+/// runs first, then merged by (publishedAt descending, publication id ascending) — ties inside a
+/// publication are by issue id descending, as walked — straight into the list.
+/// Costs O(listed issues × publications that still have issues to list). Lists are written into
+/// buffers allocated once at an upper bound of their length (no per-item append checks).
 enum IssueListing {
     static func list(_ p: PublicationEntitlements, entitledOnly: Bool) -> [IssueEntitlement] {
-        var out: [IssueEntitlement] = []
-        out.reserveCapacity(p.listCapacity(entitledOnly: entitledOnly))
-        p.forEachListed(entitledOnly: entitledOnly) { position, bits in
-            out.append(p.index.entitlement(at: position, reasonBits: bits))
-        }
-        return out
+        let index = p.index
+        return collect(p, entitledOnly: entitledOnly) { index.entitlement(at: $0, reasonBits: $1) }
     }
 
     static func list(_ publications: [PublicationEntitlements], entitledOnly: Bool) -> [IssueEntitlement] {
         if publications.count == 1 { return list(publications[0], entitledOnly: entitledOnly) }
-        var runs: [[Entry]] = publications.indices.map { source in
-            let p = publications[source]
-            var run: [Entry] = []
-            run.reserveCapacity(p.listCapacity(entitledOnly: entitledOnly))
-            p.forEachListed(entitledOnly: entitledOnly) { position, bits in
-                run.append(Entry(publishedAt: p.index.publishedAt[position], rank: Int32(p.index.idRank),
-                                 source: Int32(source), position: Int32(position), bits: bits))
+        let runs = publications.map { p in
+            let publishedAt = p.index.publishedAt
+            return collect(p, entitledOnly: entitledOnly) {
+                Entry(publishedAt: publishedAt[$0], position: Int32($0), bits: $1)
             }
-            return run
-        }.filter { !$0.isEmpty }
-        while runs.count > 1 {
-            var next: [[Entry]] = []
-            next.reserveCapacity((runs.count + 1) / 2)
-            for i in stride(from: 0, to: runs.count, by: 2) {
-                next.append(i + 1 < runs.count ? merge(runs[i], runs[i + 1]) : runs[i])
+        }
+        let total = runs.reduce(0) { $0 + $1.count }
+        let ranks = publications.map(\.index.idRank)
+        var next = [Int](repeating: 0, count: runs.count)
+        var live = runs.indices.filter { !runs[$0].isEmpty }
+        return [IssueEntitlement](unsafeUninitializedCapacity: total) { out, count in
+            func emit(_ run: Int, _ e: Entry) {
+                out.initializeElement(at: count, to: publications[run].index.entitlement(at: Int(e.position), reasonBits: e.bits))
+                count += 1
             }
-            runs = next
+            while !live.isEmpty {
+                // The run whose head comes first, and the head it must give way to.
+                var best = live[0], rival = -1
+                for r in live.dropFirst() {
+                    if Self.precedes(runs[r][next[r]], ranks[r], runs[best][next[best]], ranks[best]) {
+                        rival = best; best = r
+                    } else if rival < 0 || Self.precedes(runs[r][next[r]], ranks[r], runs[rival][next[rival]], ranks[rival]) {
+                        rival = r
+                    }
+                }
+                // Everything in the best run before the rival's head goes in one stretch.
+                let run = runs[best]
+                var i = next[best]
+                if rival < 0 {
+                    while i < run.count { emit(best, run[i]); i += 1 }
+                } else {
+                    let limit = runs[rival][next[rival]], rank = ranks[best], rivalRank = ranks[rival]
+                    repeat { emit(best, run[i]); i += 1 } while i < run.count && Self.precedes(run[i], rank, limit, rivalRank)
+                }
+                next[best] = i
+                if i == run.count { live.removeAll { $0 == best } }
+            }
         }
-        guard let merged = runs.first else { return [] }
-        var out: [IssueEntitlement] = []
-        out.reserveCapacity(merged.count)
-        for e in merged {
-            out.append(publications[Int(e.source)].index.entitlement(at: Int(e.position), reasonBits: e.bits))
-        }
-        return out
+    }
+
+    /// List order between issues of two publications (`rank`: of the publication's id).
+    private static func precedes(_ a: Entry, _ aRank: Int, _ b: Entry, _ bRank: Int) -> Bool {
+        a.publishedAt != b.publishedAt ? a.publishedAt > b.publishedAt : aRank < bRank
     }
 
     /// One listed issue before it is materialised.
-    struct Entry {
+    private struct Entry {
         var publishedAt: Int64
-        var rank: Int32
-        var source: Int32
         var position: Int32
         var bits: UInt16
-
-        /// List order between entries of different publications.
-        func precedes(_ other: Entry) -> Bool {
-            publishedAt != other.publishedAt ? publishedAt > other.publishedAt : rank < other.rank
-        }
     }
 
-    private static func merge(_ a: [Entry], _ b: [Entry]) -> [Entry] {
-        var out: [Entry] = []
-        out.reserveCapacity(a.count + b.count)
-        var i = 0, j = 0
-        while i < a.count, j < b.count {
-            if b[j].precedes(a[i]) { out.append(b[j]); j += 1 } else { out.append(a[i]); i += 1 }
+    /// The walk of one publication, each item made by `make(position, reasonBits)`.
+    private static func collect<T>(_ p: PublicationEntitlements, entitledOnly: Bool,
+                                   _ make: (Int, UInt16) -> T) -> [T] {
+        let capacity = p.listCapacity(entitledOnly: entitledOnly)
+        return [T](unsafeUninitializedCapacity: capacity) { out, count in
+            p.forEachListed(entitledOnly: entitledOnly) { position, bits in
+                precondition(count < capacity, "listCapacity is an upper bound")
+                out.initializeElement(at: count, to: make(position, bits))
+                count += 1
+            }
         }
-        out.append(contentsOf: a[i...])
-        out.append(contentsOf: b[j...])
-        return out
     }
 }
 

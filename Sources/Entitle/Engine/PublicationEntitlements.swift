@@ -99,7 +99,8 @@ struct PublicationEntitlements: Sendable {
 
     /// Calls `body(position, reasonBits)` for visible issues (published at `now`, not retracted;
     /// E16), newest first: the entitled ones, or all. One pass with monotone cursors over the
-    /// sorted runs and points, so each listed issue costs O(1) and skipped runs nothing.
+    /// sorted runs and points; inside a run, issues up to the next point or retraction are given
+    /// in a tight loop, so each listed issue costs O(1) and a skipped gap nothing.
     func forEachListed(entitledOnly: Bool, _ body: (Int, UInt16) -> Void) {
         let points = pointReasons()
         let retracted = index.retractedPositions
@@ -110,9 +111,19 @@ struct PublicationEntitlements: Sendable {
         while p >= 0 {
             while seg >= 0, segments[seg].range.lowerBound > p { seg -= 1 }
             while point >= 0, points[point].range.lowerBound > p { point -= 1 }
-            var bits: UInt16 = 0
-            if seg >= 0, segments[seg].range.upperBound > p { bits = segments[seg].bits }
-            if point >= 0, points[point].range.lowerBound == p { bits |= points[point].bits }
+            while gone >= 0, retracted[gone] > p { gone -= 1 }
+            let inRun = seg >= 0 && segments[seg].range.upperBound > p
+            let atPoint = point >= 0 && points[point].range.lowerBound == p
+            let isRetracted = gone >= 0 && retracted[gone] == p
+            if inRun, !atPoint, !isRetracted {
+                let floor = max(segments[seg].range.lowerBound, point >= 0 ? points[point].range.lowerBound + 1 : 0,
+                                gone >= 0 ? retracted[gone] + 1 : 0)
+                let bits = segments[seg].bits
+                for q in stride(from: p, through: floor, by: -1) { body(q, bits) }
+                p = floor - 1
+                continue
+            }
+            var bits = (inRun ? segments[seg].bits : 0) | (atPoint ? points[point].bits : 0)
             if bits == 0 {
                 if entitledOnly {  // jump to the next entitled candidate
                     p = max(seg >= 0 ? segments[seg].range.upperBound - 1 : -1,
@@ -124,8 +135,7 @@ struct PublicationEntitlements: Sendable {
                 let isVoid = (void >= 0 && voids[void].upperBound > p) || (refunded >= 0 && refundedPurchases[refunded] == p)
                 bits = isVoid ? IssueEntitlement.bit(.refunded) : refusal
             }
-            while gone >= 0, retracted[gone] > p { gone -= 1 }
-            if gone < 0 || retracted[gone] != p { body(p, bits) }
+            if !isRetracted { body(p, bits) }
             p -= 1
         }
     }

@@ -33,7 +33,7 @@ struct SubscriptionTimeline {
                 number = product(table[position].productId)
             }
             let nextPurchase = i + 1 < positions.count ? table[positions[i + 1]].purchaseDate : nil
-            let t = Moment(table[position])
+            let t = Moment(table, position)
             guard let end = Self.entitlingEnd(of: t, expires: expires, nextPurchase: nextPurchase) else {
                 intervals.append(ProductInterval(product: number,
                                                  period: ActivePeriod(start: t.purchaseDate, end: expires), kind: .void))
@@ -56,7 +56,9 @@ struct SubscriptionTimeline {
         var revocationDate: Instant?
         var isUpgraded: Bool
 
-        init(_ t: Transaction) { purchaseDate = t.purchaseDate; revocationDate = t.revocationDate; isUpgraded = t.isUpgraded }
+        init(_ t: UnsafeBufferPointer<Transaction>, _ i: Int) {
+            purchaseDate = t[i].purchaseDate; revocationDate = t[i].revocationDate; isUpgraded = t[i].isUpgraded
+        }
     }
 
     /// The latest transaction (by purchase); a timeline always has one.
