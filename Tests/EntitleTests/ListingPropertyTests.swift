@@ -36,7 +36,7 @@ import IssueCatalog
             // Exactly the visible issues (E16), each with the single-issue answer.
             let visible = snapshot.catalog.issues.filter { $0.state(at: a.now) == .published }.map(\.ref)
             #expect(Set(all.map(\.issue.ref)) == Set(visible) && all.count == visible.count)
-            for item in all { #expect(r.entitlement(for: item.issue.ref) == item) }
+            #expect(all.allSatisfy { r.entitlement(for: $0.issue.ref) == $0 })
             #expect(r.issues(publicationId: nil, entitledOnly: true) == all.filter(\.entitled))
             for publication in ["p1", "p2"] {
                 let own = all.filter { $0.issue.publicationId == publication }

@@ -61,7 +61,7 @@ struct AccountFacts {
                 let purchase = NonRenewingStack.Purchase(purchaseDate: t.purchaseDate, transactionId: t.transactionId,
                                                          duration: product.duration)
                 for publication in catalog.productGrants[number] {
-                    nonRenewing.update(publication, default: []) { $0.append(purchase) }
+                    nonRenewing[slot: nonRenewing.slot(publication, default: [])].append(purchase)
                 }
             }
         case .free:

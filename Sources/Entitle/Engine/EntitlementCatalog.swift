@@ -49,16 +49,25 @@ public final class EntitlementCatalog: Sendable {
 
     func publication(_ id: String) -> PublicationIndex? { publicationNumbers[id].map { publications[$0] } }
 
-    /// The prepared form of a snapshot, built on first use and kept while the snapshot is the
-    /// latest one asked about (a snapshot is built once per catalog change and shared).
+    /// The prepared form of a snapshot, built on first use and kept while the snapshot is among
+    /// the last few asked about (a snapshot is built once per catalog change and shared; a few are
+    /// kept so that callers alternating between snapshots, e.g. during a change, do not rebuild).
     public static func prepared(_ snapshot: CatalogSnapshot) -> EntitlementCatalog {
-        lastPrepared.withLock { last in
-            if let last, last.snapshot === snapshot { return last }
+        lastPrepared.withLock { recent in
+            if let i = recent.firstIndex(where: { $0.snapshot === snapshot }) {
+                let hit = recent.remove(at: i)
+                recent.append(hit)
+                return hit
+            }
             let fresh = EntitlementCatalog(snapshot)
-            last = fresh
+            if recent.count >= preparedKept { recent.removeFirst() }
+            recent.append(fresh)
             return fresh
         }
     }
 
-    private static let lastPrepared = LockedBox<EntitlementCatalog?>(nil)
+    /// How many prepared snapshots `prepared(_:)` keeps, most recently used last.
+    static let preparedKept = 8
+
+    private static let lastPrepared = LockedBox<[EntitlementCatalog]>([])
 }

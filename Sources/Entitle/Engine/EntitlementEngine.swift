@@ -36,23 +36,21 @@ public enum EntitlementEngine {
         intervals.append(contentsOf: account.singleIntervals)
         var grants = spread(intervals, catalog: catalog)
         for (publication, purchases) in account.nonRenewing.entries {
-            grants.update(publication, default: PublicationGrants()) {
-                $0.service.append(contentsOf: NonRenewingStack.periods(purchases))
-            }
+            let slot = grants.slot(publication, default: PublicationGrants())
+            grants[slot: slot].service.append(contentsOf: NonRenewingStack.periods(purchases))
         }
         for (ref, revoked) in account.issuePurchases {
             guard let number = catalog.publicationNumbers[ref.publicationId],
                   let issue = catalog.snapshot.issue(ref),
                   let position = catalog.publications[number].position(of: issue) else { continue }
-            grants.update(number, default: PublicationGrants()) {
-                if revoked { $0.refundedPurchases.append(position) } else { $0.purchased.append(position) }
-            }
+            let slot = grants.slot(number, default: PublicationGrants())
+            if revoked { grants[slot: slot].refundedPurchases.append(position) } else { grants[slot: slot].purchased.append(position) }
         }
 
         var held = PublicationMap<PublicationEntitlements>()
         for (publication, g) in grants.entries {
-            held.update(publication, default: PublicationEntitlements(index: catalog.publications[publication],
-                                                                      grants: g, now: now)) { _ in }
+            _ = held.slot(publication, default: PublicationEntitlements(index: catalog.publications[publication],
+                                                                        grants: g, now: now))
         }
         account.purchases.sort { ($0.purchaseDate, $0.transactionId) < ($1.purchaseDate, $1.transactionId) }
         return AccountEntitlements(now: now, subscriptions: subscriptions, purchases: account.purchases,
@@ -69,7 +67,7 @@ public enum EntitlementEngine {
             for publication in catalog.productGrants[product] where grants[publication] == nil {
                 var g = PublicationGrants()
                 for i in intervals where i.product.map({ catalog.productGrants[$0].contains(publication) }) ?? false { g.add(i) }
-                grants.update(publication, default: g) { _ in }
+                _ = grants.slot(publication, default: g)
             }
         }
         return grants

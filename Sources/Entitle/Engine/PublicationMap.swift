@@ -7,14 +7,16 @@ struct PublicationMap<Value> {
         entries.first { $0.publication == publication }?.value
     }
 
-    mutating func update(_ publication: Int, default value: @autoclosure () -> Value, _ body: (inout Value) -> Void) {
-        if let i = entries.firstIndex(where: { $0.publication == publication }) {
-            body(&entries[i].value)
-        } else {
-            var fresh = value()
-            body(&fresh)
-            entries.append((publication, fresh))
-        }
+    /// The position in `entries` of a publication's value, inserting `value` if it has none.
+    mutating func slot(_ publication: Int, default value: @autoclosure () -> Value) -> Int {
+        if let i = entries.firstIndex(where: { $0.publication == publication }) { return i }
+        entries.append((publication, value()))
+        return entries.count - 1
+    }
+
+    subscript(slot slot: Int) -> Value {
+        get { entries[slot].value }
+        _modify { yield &entries[slot].value }
     }
 }
 
