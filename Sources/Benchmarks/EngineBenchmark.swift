@@ -99,11 +99,15 @@ func runEngineBenchmark() {
         EngineScenario(name: "10x transactions", issueCount: C.baseIssues, transactionCount: C.baseTransactions * 10),
     ]
     print("entitlement engine: one account, 3 publications; µs of CPU time per call, best of \(C.rounds) batches")
-    print("size              issues  txs   entitled  evaluate  +entitled list  +full list")
+    print("size              issues  txs   entitled  evaluate  +one issue  +weekly list  +entitled list  +full list")
     for s in scenarios {
         let sample = s.evaluate()
         let entitled = sample.issues(publicationId: nil, entitledOnly: true).count
+        // The token path: one issue (the latest weekly one) asked about.
+        let latestWeekly = sample.issues(publicationId: "weekly", entitledOnly: false)[0].issue.ref
         let evaluate = microseconds { s.evaluate().subscriptions.count }
+        let oneIssue = microseconds { s.evaluate().isEntitled(latestWeekly) ? 1 : 0 }
+        let weeklyList = microseconds { s.evaluate().issues(publicationId: "weekly", entitledOnly: false).count }
         let entitledList = microseconds { s.evaluate().issues(publicationId: nil, entitledOnly: true).count }
         let fullList = microseconds { s.evaluate().issues(publicationId: nil, entitledOnly: false).count }
         let cols: [String] = [
@@ -111,7 +115,8 @@ func runEngineBenchmark() {
             String(s.catalog.snapshot.catalog.issues.count).leftPad(7),
             String(s.transactions.count).leftPad(5),
             String(entitled).leftPad(9),
-            String(format: "%8.1f", evaluate.perCall), String(format: "%14.1f", entitledList.perCall),
+            String(format: "%8.1f", evaluate.perCall), String(format: "%10.1f", oneIssue.perCall),
+            String(format: "%12.1f", weeklyList.perCall), String(format: "%14.1f", entitledList.perCall),
             String(format: "%10.1f", fullList.perCall),
         ]
         print(cols.joined(separator: "  "))

@@ -22,13 +22,10 @@ enum IssueListing {
         }
         let total = runs.reduce(0) { $0 + $1.count }
         let ranks = publications.map(\.index.idRank)
+        let tables = publications.map(\.index.table)
         var next = [Int](repeating: 0, count: runs.count)
         var live = runs.indices.filter { !runs[$0].isEmpty }
         return [IssueEntitlement](unsafeUninitializedCapacity: total) { out, count in
-            func emit(_ run: Int, _ e: Entry) {
-                out.initializeElement(at: count, to: publications[run].index.entitlement(at: Int(e.position), reasonBits: e.bits))
-                count += 1
-            }
             while !live.isEmpty {
                 // The run whose head comes first, and the head it must give way to.
                 var best = live[0], rival = -1
@@ -40,14 +37,16 @@ enum IssueListing {
                     }
                 }
                 // Everything in the best run before the rival's head goes in one stretch.
-                let run = runs[best]
+                let run = runs[best], table = tables[best], start = table.issues.startIndex
+                let (limit, rivalRank) = rival < 0 ? (run[run.count - 1], Int.max) : (runs[rival][next[rival]], ranks[rival])
+                let rank = ranks[best]
                 var i = next[best]
-                if rival < 0 {
-                    while i < run.count { emit(best, run[i]); i += 1 }
-                } else {
-                    let limit = runs[rival][next[rival]], rank = ranks[best], rivalRank = ranks[rival]
-                    repeat { emit(best, run[i]); i += 1 } while i < run.count && Self.precedes(run[i], rank, limit, rivalRank)
-                }
+                repeat {
+                    out.initializeElement(at: count, to: IssueEntitlement(table: table, position: start + Int(run[i].position),
+                                                                         reasonBits: run[i].bits))
+                    count += 1
+                    i += 1
+                } while i < run.count && (rival < 0 || Self.precedes(run[i], rank, limit, rivalRank))
                 next[best] = i
                 if i == run.count { live.removeAll { $0 == best } }
             }
