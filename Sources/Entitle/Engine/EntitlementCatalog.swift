@@ -67,7 +67,7 @@ public final class EntitlementCatalog: Sendable {
     }
 
     /// How many prepared snapshots `prepared(_:)` keeps, most recently used last.
-    static let preparedKept = 8
+    static let preparedKept = 4
 
     private static let lastPrepared = LockedBox<[EntitlementCatalog]>([])
 }

@@ -36,7 +36,8 @@ enum IssueListing {
                         rival = r
                     }
                 }
-                // Everything in the best run before the rival's head goes in one stretch.
+                // Everything in the best run before the rival's head goes in one stretch (with no
+                // rival, the rest of the run: `limit` is then unused).
                 let run = runs[best], table = tables[best], start = table.issues.startIndex
                 let (limit, rivalRank) = rival < 0 ? (run[run.count - 1], Int.max) : (runs[rival][next[rival]], ranks[rival])
                 let rank = ranks[best]
