@@ -9,38 +9,30 @@ public struct AccountEntitlements: Sendable {
     /// not know, in (purchaseDate, transactionId) order.
     public let purchases: [PurchaseStatus]
     let catalog: EntitlementCatalog
-    let held: [String: PublicationEntitlements]
+    /// By publication number: the publications the account holds something in.
+    let held: PublicationMap<PublicationEntitlements>
 
     init(now: Instant, subscriptions: [SubscriptionStatus], purchases: [PurchaseStatus],
-         catalog: EntitlementCatalog, held: [String: PublicationEntitlements]) {
+         catalog: EntitlementCatalog, held: PublicationMap<PublicationEntitlements>) {
         self.now = now; self.subscriptions = subscriptions; self.purchases = purchases
         self.catalog = catalog; self.held = held
     }
 
     /// E5–E11 merged: the active periods (service and grace) in one publication, oldest first.
     public func periods(of publicationId: String) -> [ActivePeriod] {
-        held[publicationId]?.periods ?? []
+        catalog.publicationNumbers[publicationId].flatMap { held[$0]?.periods } ?? []
     }
 
     /// Visible issues (published at `now`, not retracted; E16) newest first, with reasons
     /// (E12–E15, E20). Across publications (`publicationId == nil`), newest first, ties by
     /// publication id. An unknown publication has no issues.
+    /// Costs O(listed issues + log issues): nothing is sorted, runs are walked and merged.
     public func issues(publicationId: String?, entitledOnly: Bool) -> [IssueEntitlement] {
-        let ids = publicationId.map { [$0] } ?? catalog.publicationOrder
-        var out: [IssueEntitlement] = []
-        for id in ids {
-            guard let p = publication(id) else { continue }
-            let positions = entitledOnly ? p.entitledPositions() : p.visiblePositions()
-            out.append(contentsOf: positions.reversed().map(p.entitlement(at:)))
+        if let publicationId {
+            guard let number = catalog.publicationNumbers[publicationId] else { return [] }
+            return IssueListing.list(publication(number), entitledOnly: entitledOnly)
         }
-        if ids.count > 1 {
-            out.sort { a, b in
-                if a.issue.publishedAt != b.issue.publishedAt { return a.issue.publishedAt > b.issue.publishedAt }
-                if a.issue.publicationId != b.issue.publicationId { return a.issue.publicationId < b.issue.publicationId }
-                return a.issue.id > b.issue.id
-            }
-        }
-        return out
+        return IssueListing.list(catalog.publications.indices.map(publication), entitledOnly: entitledOnly)
     }
 
     /// One issue: nil when the reader cannot see it (unknown, scheduled or retracted; E16);
@@ -53,12 +45,10 @@ public struct AccountEntitlements: Sendable {
     /// For support staff (E20): like `entitlement(for:)`, but a scheduled or retracted issue is
     /// answered too, with the reason `scheduled` or `retracted`. Nil only for an unknown issue.
     public func explanation(for ref: IssueRef) -> IssueEntitlement? {
-        guard let p = publication(ref.publicationId),
+        guard let number = catalog.publicationNumbers[ref.publicationId],
               let issue = catalog.snapshot.issue(ref) else { return nil }
-        var position = p.index.lowerBound(issue.publishedAt)
-        while position < p.index.count, p.index.issue(at: position).id != ref.issueId { position += 1 }
-        guard position < p.index.count else { return nil }
-        return p.entitlement(at: position)
+        let p = publication(number)
+        return p.index.position(of: issue).map(p.entitlement(at:))
     }
 
     /// Whether a download token may be issued for the issue now.
@@ -66,13 +56,14 @@ public struct AccountEntitlements: Sendable {
 
     /// The number of entitled, visible issues in a publication, without building the list.
     public func entitledCount(publicationId: String) -> Int {
-        publication(publicationId)?.entitledPositions().count ?? 0
+        guard let number = catalog.publicationNumbers[publicationId] else { return 0 }
+        var count = 0
+        publication(number).forEachListed(entitledOnly: true) { _, _ in count += 1 }
+        return count
     }
 
     /// A publication the account holds nothing in still has free issues (E15) and refusals to explain.
-    private func publication(_ id: String) -> PublicationEntitlements? {
-        if let held = held[id] { return held }
-        guard let index = catalog.publication(id) else { return nil }
-        return PublicationEntitlements(index: index, grants: PublicationGrants(), now: now)
+    private func publication(_ number: Int) -> PublicationEntitlements {
+        held[number] ?? PublicationEntitlements(index: catalog.publications[number], grants: PublicationGrants(), now: now)
     }
 }

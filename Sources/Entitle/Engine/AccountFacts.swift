@@ -1,13 +1,13 @@
 import IssueCatalog
 
-/// An account's merged transactions sorted by what their product is (catalog kinds).
+/// An account's merged transactions sorted by what their product is (catalog kinds), as
+/// positions into `AccountTransactions.table` and interned product numbers.
 struct AccountFacts {
     /// Auto-renewable transactions, and transactions with a store expiry whose product the
-    /// catalog does not know (reported, granting nothing), by subscription. Transactions must be
-    /// added in `EntitlementEngine.subscriptionOrder`, so each subscription is one run, in order.
-    var subscriptions: [(key: SubscriptionKey, transactions: [Transaction])] = []
-    /// E10: unrevoked non-renewing purchases, by each publication their product grants.
-    var nonRenewingByPublication: [String: [NonRenewingStack.Purchase]] = [:]
+    /// catalog does not know (reported, granting nothing), by subscription, each in purchase order.
+    var subscriptions: [(key: SubscriptionKey, positions: [Int])] = []
+    /// E10: unrevoked non-renewing purchases, by each publication (number) their product grants.
+    var nonRenewing = PublicationMap<[NonRenewingStack.Purchase]>()
     /// E6 and E11: void non-renewing intervals, free subscriptions.
     var singleIntervals: [ProductInterval] = []
     /// E14: bought issues and whether the purchase was revoked. A ref bought twice is entitled if
@@ -17,37 +17,57 @@ struct AccountFacts {
     /// (environment, subscription group) pairs where a free trial or introductory offer was used.
     var introConsumedGroups: Set<String> = []
 
-    mutating func add(_ t: Transaction, product: Product?) {
+    init(_ transactions: AccountTransactions, catalog: EntitlementCatalog) {
+        // Runs of one product are the rule (a subscription renews): look each id up once per run.
+        // Fields are read one by one: a transaction (or product) read whole would be copied.
+        var lastProductId: String?
+        var number: Int?
+        let table = transactions.table
+        for position in transactions.order {
+            if table[position].productId != lastProductId {
+                lastProductId = table[position].productId
+                number = catalog.productNumbers[table[position].productId]
+            }
+            if table[position].offer == .freeTrial || table[position].offer == .introductory,
+               let group = table[position].subscriptionGroup ?? number.flatMap({ catalog.products[$0].subscriptionGroup }) {
+                introConsumedGroups.insert(SubscriptionStateRules.groupKey(table[position].environment, group))
+            }
+            let kind = number.map { catalog.products[$0].kind }
+            if kind == .autoRenewable || (kind == nil && table[position].expiresDate != nil) {
+                addToSubscription(position, table[position].environment, table[position].originalTransactionId)
+            } else {
+                add(Fields(table, position), number: number, catalog: catalog)
+            }
+        }
+    }
+
+    /// A transaction that is not part of a subscription.
+    private mutating func add(_ t: Fields, number: Int?, catalog: EntitlementCatalog) {
         let revoked = t.revocationDate != nil
-        if t.offer == .freeTrial || t.offer == .introductory,
-           let group = t.subscriptionGroup ?? product?.subscriptionGroup {
-            introConsumedGroups.insert(SubscriptionStateRules.groupKey(t.environment, group))
-        }
-        guard let product else {
-            if t.expiresDate != nil { addToSubscription(t) } else { addPurchase(t, kind: nil, issue: nil) }
-            return
-        }
+        guard let number else { return addPurchase(t, kind: nil, issue: nil) }
+        let product = catalog.products[number]
         switch product.kind {
         case .autoRenewable:
-            addToSubscription(t)
+            return  // a subscription's
         case .nonRenewing:
             addPurchase(t, kind: .nonRenewing, issue: nil)
             if revoked {
                 // E6: what it would have entitled, for the `refunded` explanation.
                 if let d = product.duration {
-                    singleIntervals.append(ProductInterval(productId: t.productId, period: ActivePeriod(
+                    singleIntervals.append(ProductInterval(product: number, period: ActivePeriod(
                         start: t.purchaseDate, end: d.added(to: t.purchaseDate)), kind: .void))
                 }
             } else {
-                for publicationId in product.grants {
-                    nonRenewingByPublication[publicationId, default: []]
-                        .append(NonRenewingStack.Purchase(transaction: t, duration: product.duration))
+                let purchase = NonRenewingStack.Purchase(purchaseDate: t.purchaseDate, transactionId: t.transactionId,
+                                                         duration: product.duration)
+                for publication in catalog.productGrants[number] {
+                    nonRenewing[slot: nonRenewing.slot(publication, default: [])].append(purchase)
                 }
             }
         case .free:
             addPurchase(t, kind: .free, issue: nil)
             // E11: [purchaseDate, ∞) unless revoked.
-            singleIntervals.append(ProductInterval(productId: t.productId,
+            singleIntervals.append(ProductInterval(product: number,
                                                    period: ActivePeriod(start: t.purchaseDate, end: .distantFuture),
                                                    kind: revoked ? .void : .service))
         case .issue:
@@ -56,16 +76,37 @@ struct AccountFacts {
         }
     }
 
-    private mutating func addToSubscription(_ t: Transaction) {
-        if let last = subscriptions.last?.key, last.environment == t.environment,
-           last.originalTransactionId == t.originalTransactionId {
-            subscriptions[subscriptions.count - 1].transactions.append(t)
+    private mutating func addToSubscription(_ position: Int, _ environment: AppStoreEnvironment,
+                                            _ originalTransactionId: String) {
+        // Compared in place: a copy of the last element would share its positions, and the
+        // append would then copy them all.
+        let last = subscriptions.count - 1
+        if last >= 0, subscriptions[last].key.environment == environment,
+           subscriptions[last].key.originalTransactionId == originalTransactionId {
+            subscriptions[last].positions.append(position)
         } else {
-            subscriptions.append((SubscriptionKey(environment: t.environment, originalTransactionId: t.originalTransactionId), [t]))
+            subscriptions.append((SubscriptionKey(environment: environment, originalTransactionId: originalTransactionId),
+                                  [position]))
         }
     }
 
-    private mutating func addPurchase(_ t: Transaction, kind: Product.Kind?, issue: IssueRef?) {
+    /// What sorting by kind reads of a transaction, taken field by field: a whole transaction
+    /// read out of the table would be copied.
+    private struct Fields {
+        let environment: AppStoreEnvironment
+        let transactionId: String
+        let productId: String
+        let purchaseDate: Instant
+        let revocationDate: Instant?
+
+        init(_ t: [Transaction], _ i: Int) {
+            environment = t[i].environment; transactionId = t[i].transactionId
+            productId = t[i].productId
+            purchaseDate = t[i].purchaseDate; revocationDate = t[i].revocationDate
+        }
+    }
+
+    private mutating func addPurchase(_ t: Fields, kind: Product.Kind?, issue: IssueRef?) {
         purchases.append(PurchaseStatus(productId: t.productId, transactionId: t.transactionId,
                                         environment: t.environment, issue: issue,
                                         state: t.revocationDate == nil ? .active : .revoked,

@@ -2,6 +2,10 @@ import IssueCatalog
 
 /// Which issues an account may download, and why (entitlement-rules.md E1–E20). Pure: the catalog,
 /// the account's facts, the policy and "now" go in; nothing is read from anywhere else.
+///
+/// Cost: linear in the account's transactions (positions are sorted, never the transactions;
+/// product and publication ids are interned by the `EntitlementCatalog`), plus a few binary
+/// searches per active period: never the size of the catalog.
 public enum EntitlementEngine {
     public static func evaluate(catalog: CatalogSnapshot, transactions: [Transaction], renewals: [RenewalInfo],
                                 policy: EntitlementPolicy, now: Instant) -> AccountEntitlements {
@@ -13,74 +17,59 @@ public enum EntitlementEngine {
     public static func evaluate(catalog: EntitlementCatalog, transactions: [Transaction], renewals: [RenewalInfo],
                                 policy: EntitlementPolicy, now: Instant) -> AccountEntitlements {
         // E3: sandbox facts count only where the policy accepts them. E1: duplicates merge.
-        let accepted = TransactionMerge.mergeAll(transactions.filter { policy.accepts($0.environment) })
-        var renewalByKey: [SubscriptionKey: RenewalInfo] = [:]
-        for r in TransactionMerge.mergeAll(renewals.filter({ policy.accepts($0.environment) })) {
-            renewalByKey[SubscriptionKey(environment: r.environment, originalTransactionId: r.originalTransactionId)] = r
-        }
-        let snapshot = catalog.snapshot
-        var account = AccountFacts()
-        for i in subscriptionOrder(accepted) {
-            account.add(accepted[i], product: snapshot.product(accepted[i].productId))
-        }
+        let accepted = AccountTransactions(transactions, policy: policy)
+        let renewals = TransactionMerge.mergeAll(renewals.filter { policy.accepts($0.environment) })
+        var account = AccountFacts(accepted, catalog: catalog)
 
-        var grants: [String: PublicationGrants] = [:]
-        func spread(_ interval: ProductInterval) {
-            for publicationId in catalog.grants(of: interval.productId) {
-                grants[publicationId, default: PublicationGrants()].add(interval)
-            }
-        }
+        var intervals: [ProductInterval] = []
         var subscriptions: [SubscriptionStatus] = []
-        for (key, transactions) in account.subscriptions {
-            let timeline = SubscriptionTimeline(key: key, transactions: transactions,
-                                                renewal: renewalByKey[key], policy: policy)
-            timeline.intervals.forEach(spread)
-            if let status = SubscriptionStateRules.status(of: timeline, catalog: snapshot,
+        for (key, positions) in account.subscriptions {
+            let timeline = SubscriptionTimeline(key: key, table: accepted.table, positions: positions,
+                                                renewal: renewals.first { $0.subscriptionKey == key }, policy: policy,
+                                                product: { catalog.productNumbers[$0] })
+            intervals.append(contentsOf: timeline.intervals)
+            if let status = SubscriptionStateRules.status(of: timeline, catalog: catalog.snapshot,
                                                           introConsumedGroups: account.introConsumedGroups, now: now) {
                 subscriptions.append(status)
             }
         }
-        account.singleIntervals.forEach(spread)
-        for (publicationId, purchases) in account.nonRenewingByPublication {
-            for period in NonRenewingStack.periods(purchases.sorted { purchaseOrder($0.transaction, $1.transaction) }) {
-                grants[publicationId, default: PublicationGrants()].service.append(period)
-            }
+        intervals.append(contentsOf: account.singleIntervals)
+        var grants = spread(intervals, catalog: catalog)
+        for (publication, purchases) in account.nonRenewing.entries {
+            let slot = grants.slot(publication, default: PublicationGrants())
+            grants[slot: slot].service.append(contentsOf: NonRenewingStack.periods(purchases))
         }
         for (ref, revoked) in account.issuePurchases {
-            if revoked { grants[ref.publicationId, default: PublicationGrants()].refundedPurchases.insert(ref.issueId) }
-            else { grants[ref.publicationId, default: PublicationGrants()].purchased.insert(ref.issueId) }
+            guard let number = catalog.publicationNumbers[ref.publicationId],
+                  let issue = catalog.snapshot.issue(ref),
+                  let position = catalog.publications[number].position(of: issue) else { continue }
+            let slot = grants.slot(number, default: PublicationGrants())
+            if revoked { grants[slot: slot].refundedPurchases.append(position) } else { grants[slot: slot].purchased.append(position) }
         }
 
-        var held: [String: PublicationEntitlements] = [:]
-        for (publicationId, g) in grants {
-            guard let index = catalog.publication(publicationId) else { continue }
-            held[publicationId] = PublicationEntitlements(index: index, grants: g, now: now)
+        var held = PublicationMap<PublicationEntitlements>()
+        for (publication, g) in grants.entries {
+            _ = held.slot(publication, default: PublicationEntitlements(index: catalog.publications[publication],
+                                                                        grants: g, now: now))
         }
-        return AccountEntitlements(now: now, subscriptions: subscriptions,
-                                   purchases: account.purchases.sorted { ($0.purchaseDate, $0.transactionId) < ($1.purchaseDate, $1.transactionId) },
+        account.purchases.sort { ($0.purchaseDate, $0.transactionId) < ($1.purchaseDate, $1.transactionId) }
+        return AccountEntitlements(now: now, subscriptions: subscriptions, purchases: account.purchases,
                                    catalog: catalog, held: held)
     }
 
-    /// Positions in subscription order (environment, originalTransactionId), then purchase order,
-    /// compared on extracted fields so that sorting never copies whole transactions.
-    static func subscriptionOrder(_ ts: [Transaction]) -> [Int] {
-        let sandbox = ts.map { $0.environment != .production }
-        let originals = ts.map(\.originalTransactionId)
-        let dates = ts.map(\.purchaseDate)
-        let ids = ts.map(\.transactionId)
-        return ts.indices.sorted { a, b in
-            if sandbox[a] != sandbox[b] { return !sandbox[a] }
-            if originals[a] != originals[b] { return originals[a] < originals[b] }
-            if dates[a] != dates[b] { return dates[a] < dates[b] }
-            return ids[a] < ids[b]
+    /// Each product's intervals, given to every publication it grants (E17: as the catalog says now).
+    private static func spread(_ intervals: [ProductInterval], catalog: EntitlementCatalog) -> PublicationMap<PublicationGrants> {
+        var grants = PublicationMap<PublicationGrants>()
+        var lastProduct: Int?
+        for interval in intervals where interval.product != lastProduct {  // runs of one product
+            lastProduct = interval.product
+            guard let product = interval.product else { continue }
+            for publication in catalog.productGrants[product] where grants[publication] == nil {
+                var g = PublicationGrants()
+                for i in intervals where i.product.map({ catalog.productGrants[$0].contains(publication) }) ?? false { g.add(i) }
+                _ = grants.slot(publication, default: g)
+            }
         }
+        return grants
     }
-
-    static func purchaseOrder(_ a: Transaction, _ b: Transaction) -> Bool {
-        (a.purchaseDate, a.transactionId) < (b.purchaseDate, b.transactionId)
-    }
-}
-
-extension EntitlementPolicy {
-    func accepts(_ environment: AppStoreEnvironment) -> Bool { environment == .production || acceptSandbox }
 }

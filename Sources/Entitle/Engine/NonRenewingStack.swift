@@ -6,18 +6,19 @@ import IssueCatalog
 /// on each publication it grants.
 enum NonRenewingStack {
     struct Purchase {
-        var transaction: Transaction
+        var purchaseDate: Instant
+        var transactionId: String
         var duration: ISODuration?
     }
 
-    /// `purchases` must be unrevoked and sorted by (purchaseDate, transactionId). A product
-    /// without a duration (an invalid catalog entry) entitles nothing and does not stack.
+    /// `purchases` must be unrevoked, in any order. A product without a duration (an invalid
+    /// catalog entry) entitles nothing and does not stack.
     static func periods(_ purchases: [Purchase]) -> [ActivePeriod] {
         var out: [ActivePeriod] = []
         var previousEnd = Instant.distantPast
-        for p in purchases {
+        for p in purchases.sorted(by: { ($0.purchaseDate, $0.transactionId) < ($1.purchaseDate, $1.transactionId) }) {
             guard let duration = p.duration else { continue }
-            let start = max(p.transaction.purchaseDate, previousEnd)
+            let start = max(p.purchaseDate, previousEnd)
             let end = duration.added(to: start)
             out.append(ActivePeriod(start: start, end: end))
             previousEnd = max(previousEnd, end)

@@ -12,7 +12,9 @@ struct ProductInterval: Hashable, Sendable {
         case void
     }
 
-    var productId: String
+    /// The product's number in the `EntitlementCatalog`; nil for a product it does not know
+    /// (which grants nothing).
+    var product: Int?
     var period: ActivePeriod
     var kind: Kind
 }

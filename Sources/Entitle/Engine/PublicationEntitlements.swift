@@ -1,7 +1,8 @@
 import IssueCatalog
 
 /// One account's entitlements in one publication at "now": merged active periods and the
-/// positions of entitled issues, all found by binary search over the publication's issues.
+/// positions of entitled issues, all found by binary search over the publication's issues, so
+/// that building it costs O(periods × log issues) and listing costs O(listed issues).
 struct PublicationEntitlements: Sendable {
     let index: PublicationIndex
     let now: Instant
@@ -12,9 +13,11 @@ struct PublicationEntitlements: Sendable {
     /// Service alone, merged: an instant inside `periods` but not here is served only by grace.
     let servicePeriods: [ActivePeriod]
     let voidPeriods: [ActivePeriod]
-    /// Position ranges of issues published inside an active period, up to `visibleEnd` (E12).
-    let entitledRanges: [Range<Int>]
-    /// Sorted positions: unlocked at a period's start (E13), bought (E14), refunded purchases (E6).
+    /// Visible positions published inside an active period, ascending and disjoint, each run with
+    /// `activePeriod` or `gracePeriod` (E12).
+    let segments: [PositionSegment]
+    /// Sorted, distinct positions: unlocked at a period's start (E13), bought (E14), refunded
+    /// purchases (E6).
     let unlocked: [Int]
     let purchased: [Int]
     let refundedPurchases: [Int]
@@ -22,64 +25,57 @@ struct PublicationEntitlements: Sendable {
     init(index: PublicationIndex, grants: PublicationGrants, now: Instant) {
         self.index = index
         self.now = now
-        visibleEnd = index.upperBound(now)
-        servicePeriods = IntervalMerge.merged(grants.service)
-        periods = grants.grace.isEmpty ? servicePeriods : IntervalMerge.merged(grants.service + grants.grace)
+        let visibleEnd = index.upperBound(now)
+        self.visibleEnd = visibleEnd
+        let servicePeriods = IntervalMerge.merged(grants.service)
+        let periods = grants.grace.isEmpty ? servicePeriods : IntervalMerge.merged(grants.service + grants.grace)
+        self.servicePeriods = servicePeriods
+        self.periods = periods
         voidPeriods = IntervalMerge.merged(grants.void)
-        var ranges: [Range<Int>] = []
+        var segments: [PositionSegment] = []
         var unlocked: [Int] = []
-        for period in periods where period.start <= now {
-            let lo = index.lowerBound(period.start)
-            let hi = min(index.lowerBound(period.end), visibleEnd)
-            if lo < hi { ranges.append(lo..<hi) }
+        var service = 0
+        for period in periods {
+            // A period that has not begun at `now` entitles and unlocks nothing yet, so nothing
+            // shrinks later (E18); periods are sorted, so neither do the rest.
+            guard period.start <= now else { break }
+            let range = index.lowerBound(period.start)..<min(index.lowerBound(period.end), visibleEnd)
+            // Split the run where paid service gives way to grace (E8).
+            var cursor = range.lowerBound
+            while service < servicePeriods.count, servicePeriods[service].start < period.end {
+                let paid = index.lowerBound(servicePeriods[service].start)..<index.lowerBound(servicePeriods[service].end)
+                let clamped = paid.clamped(to: range)
+                if cursor < clamped.lowerBound { segments.append(Self.segment(cursor..<clamped.lowerBound, .gracePeriod)) }
+                if !clamped.isEmpty {
+                    segments.append(Self.segment(clamped, .activePeriod))
+                    cursor = max(cursor, clamped.upperBound)
+                }
+                service += 1
+            }
+            if cursor < range.upperBound { segments.append(Self.segment(cursor..<range.upperBound, .gracePeriod)) }
             // E13: the latest issue published at or before the start. Retracted ones are not
-            // skipped: the entitlement comes back when the issue is republished (E16). A period
-            // that has not begun at `now` unlocks nothing yet, so nothing shrinks later (E18).
+            // skipped: the entitlement comes back when the issue is republished (E16).
             let latest = index.upperBound(period.start) - 1
-            if latest >= 0 { unlocked.append(latest) }
+            if latest >= 0, unlocked.last != latest { unlocked.append(latest) }
         }
-        entitledRanges = ranges
+        self.segments = segments
         self.unlocked = unlocked  // ascending: periods are sorted and disjoint
-        purchased = Self.positions(of: grants.purchased, in: index)
-        refundedPurchases = Self.positions(of: grants.refundedPurchases, in: index)
+        purchased = Set(grants.purchased).sorted()
+        refundedPurchases = Set(grants.refundedPurchases).sorted()
     }
 
-    static func positions(of ids: Set<String>, in index: PublicationIndex) -> [Int] {
-        guard !ids.isEmpty else { return [] }
-        var out: [Int] = []
-        for (offset, issue) in index.issues.enumerated() where ids.contains(issue.id) { out.append(offset) }
-        return out
-    }
-
-    /// Entitled, visible positions in ascending order (E12–E16).
-    func entitledPositions() -> [Int] {
-        var all: [Int] = []
-        all.reserveCapacity(entitledRanges.reduce(0) { $0 + $1.count } + unlocked.count + purchased.count)
-        for r in entitledRanges { all.append(contentsOf: r) }
-        all.append(contentsOf: unlocked)
-        all.append(contentsOf: purchased.lazy.filter { $0 < visibleEnd })
-        let freeEnd = Self.lowerBound(visibleEnd, in: index.freePositions)
-        all.append(contentsOf: index.freePositions[..<freeEnd])
-        all.sort()
-        var out: [Int] = []
-        out.reserveCapacity(all.count)
-        for p in all where out.last != p && index.issue(at: p).retractedAt == nil { out.append(p) }
-        return out
-    }
-
-    /// Visible positions (published at `now`, not retracted), ascending (E16).
-    func visiblePositions() -> [Int] {
-        (0..<visibleEnd).filter { index.issue(at: $0).retractedAt == nil }
+    private static func segment(_ range: Range<Int>, _ reason: EntitlementReason) -> PositionSegment {
+        PositionSegment(range: range, bits: IssueEntitlement.bit(reason))
     }
 
     /// E12–E20 for one issue. Scheduled and retracted issues get their one reason (E16, E20).
     func entitlement(at position: Int) -> IssueEntitlement {
-        let issue = index.issue(at: position)
-        return IssueEntitlement(issue: issue, reasonBits: reasons(of: issue, at: position))
+        index.entitlement(at: position, reasonBits: reasons(at: position))
     }
 
-    private func reasons(of issue: Issue, at position: Int) -> UInt16 {
+    private func reasons(at position: Int) -> UInt16 {
         typealias R = IssueEntitlement
+        let issue = index.issue(at: position)
         if issue.retractedAt != nil { return R.bit(.retracted) }
         if issue.publishedAt > now { return R.bit(.scheduled) }
         var bits: UInt16 = 0
@@ -87,29 +83,97 @@ struct PublicationEntitlements: Sendable {
             let paid = IntervalMerge.period(containing: issue.publishedAt, in: servicePeriods) != nil
             bits |= R.bit(paid ? .activePeriod : .gracePeriod)
         }
-        if Self.contains(position, in: unlocked) { bits |= R.bit(.unlockedAtStart) }
-        if Self.contains(position, in: purchased) { bits |= R.bit(.purchased) }
+        if SortedSearch.contains(position, in: unlocked) { bits |= R.bit(.unlockedAtStart) }
+        if SortedSearch.contains(position, in: purchased) { bits |= R.bit(.purchased) }
         if issue.free { bits |= R.bit(.free) }
         if bits != 0 { return bits }
-        // E20: the nearest reason for a refusal.
         if IntervalMerge.period(containing: issue.publishedAt, in: voidPeriods) != nil
-            || Self.contains(position, in: refundedPurchases) {
+            || SortedSearch.contains(position, in: refundedPurchases) {
             return R.bit(.refunded)
         }
-        return R.bit(periods.isEmpty ? .noPurchase : .notSubscribedWhenPublished)
+        return refusal
     }
 
-    static func contains(_ value: Int, in sorted: [Int]) -> Bool {
-        let i = lowerBound(value, in: sorted)
-        return i < sorted.count && sorted[i] == value
-    }
+    /// E20: the nearest reason for a refusal that nothing more specific explains.
+    private var refusal: UInt16 { IssueEntitlement.bit(periods.isEmpty ? .noPurchase : .notSubscribedWhenPublished) }
 
-    static func lowerBound(_ value: Int, in sorted: [Int]) -> Int {
-        var lo = 0, hi = sorted.count
-        while lo < hi {
-            let mid = (lo + hi) >> 1
-            if sorted[mid] < value { lo = mid + 1 } else { hi = mid }
+    /// Calls `body(position, reasonBits)` for visible issues (published at `now`, not retracted;
+    /// E16), newest first: the entitled ones, or all. One pass with monotone cursors over the
+    /// sorted runs and points; inside a run, issues up to the next point or retraction are given
+    /// in a tight loop, so each listed issue costs O(1) and a skipped gap nothing.
+    func forEachListed(entitledOnly: Bool, _ body: (Int, UInt16) -> Void) {
+        let points = pointReasons()
+        let retracted = index.retractedPositions
+        let voids = entitledOnly ? [] : voidRanges()
+        var seg = segments.count - 1, point = points.count - 1, gone = retracted.count - 1
+        var void = voids.count - 1, refunded = refundedPurchases.count - 1
+        var p = visibleEnd - 1
+        while p >= 0 {
+            while seg >= 0, segments[seg].range.lowerBound > p { seg -= 1 }
+            while point >= 0, points[point].range.lowerBound > p { point -= 1 }
+            while gone >= 0, retracted[gone] > p { gone -= 1 }
+            let inRun = seg >= 0 && segments[seg].range.upperBound > p
+            let atPoint = point >= 0 && points[point].range.lowerBound == p
+            let isRetracted = gone >= 0 && retracted[gone] == p
+            if inRun, !atPoint, !isRetracted {
+                let floor = max(segments[seg].range.lowerBound, point >= 0 ? points[point].range.lowerBound + 1 : 0,
+                                gone >= 0 ? retracted[gone] + 1 : 0)
+                let bits = segments[seg].bits
+                for q in stride(from: p, through: floor, by: -1) { body(q, bits) }
+                p = floor - 1
+                continue
+            }
+            var bits = (inRun ? segments[seg].bits : 0) | (atPoint ? points[point].bits : 0)
+            if bits == 0 {
+                if entitledOnly {  // jump to the next entitled candidate
+                    p = max(seg >= 0 ? segments[seg].range.upperBound - 1 : -1,
+                            point >= 0 ? points[point].range.lowerBound : -1)
+                    continue
+                }
+                while void >= 0, voids[void].lowerBound > p { void -= 1 }
+                while refunded >= 0, refundedPurchases[refunded] > p { refunded -= 1 }
+                let isVoid = (void >= 0 && voids[void].upperBound > p) || (refunded >= 0 && refundedPurchases[refunded] == p)
+                bits = isVoid ? IssueEntitlement.bit(.refunded) : refusal
+            }
+            if !isRetracted { body(p, bits) }
+            p -= 1
         }
-        return lo
+    }
+
+    /// Unlocked (E13), bought (E14) and free (E15) visible positions, ascending, one entry each.
+    private func pointReasons() -> [PositionSegment] {
+        typealias R = IssueEntitlement
+        var few = unlocked.map { PositionSegment(range: $0..<$0 + 1, bits: R.bit(.unlockedAtStart)) }
+        few += purchased.lazy.filter { $0 < visibleEnd }.map { PositionSegment(range: $0..<$0 + 1, bits: R.bit(.purchased)) }
+        if !purchased.isEmpty { few.sort { $0.range.lowerBound < $1.range.lowerBound } }
+        let free = index.freePositions
+        let freeEnd = SortedSearch.lowerBound(visibleEnd, in: free)
+        var out: [PositionSegment] = []
+        out.reserveCapacity(few.count + freeEnd)
+        var i = 0, j = 0
+        while i < few.count || j < freeEnd {  // merge the two sorted lists, joining equal positions
+            let next: PositionSegment
+            if j == freeEnd || (i < few.count && few[i].range.lowerBound < free[j]) {
+                next = few[i]; i += 1
+            } else if i < few.count, few[i].range.lowerBound == free[j] {
+                next = PositionSegment(range: few[i].range, bits: few[i].bits | R.bit(.free)); i += 1; j += 1
+            } else {
+                next = PositionSegment(range: free[j]..<free[j] + 1, bits: R.bit(.free)); j += 1
+            }
+            if let last = out.last, last.range == next.range {
+                out[out.count - 1].bits |= next.bits
+            } else {
+                out.append(next)
+            }
+        }
+        return out
+    }
+
+    /// Visible positions inside void periods (E6, for `refunded`), ascending and disjoint.
+    private func voidRanges() -> [Range<Int>] {
+        voidPeriods.compactMap { period in
+            let lo = index.lowerBound(period.start), hi = min(index.lowerBound(period.end), visibleEnd)
+            return lo < hi ? lo..<hi : nil
+        }
     }
 }

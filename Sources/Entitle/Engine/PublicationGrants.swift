@@ -6,9 +6,9 @@ struct PublicationGrants {
     var service: [ActivePeriod] = []
     var grace: [ActivePeriod] = []
     var void: [ActivePeriod] = []
-    /// E14: issue ids bought one by one, and those whose purchase was refunded (E6).
-    var purchased: Set<String> = []
-    var refundedPurchases: Set<String> = []
+    /// E14: positions of issues bought one by one, and of those whose purchase was refunded (E6).
+    var purchased: [Int] = []
+    var refundedPurchases: [Int] = []
 
     mutating func add(_ interval: ProductInterval) {
         switch interval.kind {

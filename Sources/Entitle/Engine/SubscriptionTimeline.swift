@@ -3,8 +3,9 @@ import IssueCatalog
 /// E5–E9 for one auto-renewable subscription: the intervals its transactions entitle.
 struct SubscriptionTimeline {
     let key: SubscriptionKey
-    /// Merged (E1), sorted by (purchaseDate, transactionId).
-    let transactions: [Transaction]
+    /// Merged (E1); `positions` index it in (purchaseDate, transactionId) order.
+    let table: [Transaction]
+    let positions: [Int]
     let renewal: RenewalInfo?
     private(set) var intervals: [ProductInterval] = []
     /// The end of the latest entitling transaction (E8's "last expiresDate"); nil if none entitles.
@@ -12,35 +13,71 @@ struct SubscriptionTimeline {
     /// The grace interval in force after `lastExpires`, from the App Store or the policy (E8).
     private(set) var currentGrace: ActivePeriod?
 
-    init(key: SubscriptionKey, transactions: [Transaction], renewal: RenewalInfo?, policy: EntitlementPolicy) {
+    /// `product` gives the catalog number of a product id (nil: unknown).
+    init(key: SubscriptionKey, table: [Transaction], positions: [Int], renewal: RenewalInfo?,
+         policy: EntitlementPolicy, product: (String) -> Int?) {
         self.key = key
-        self.transactions = transactions
+        self.table = table
+        self.positions = positions
         self.renewal = renewal
-        var lastServiceTransaction: Transaction?
-        for (i, t) in transactions.enumerated() {
-            guard let expires = t.expiresDate else { continue }  // E5: no store expiry, no period
-            let next = i + 1 < transactions.count ? transactions[i + 1] : nil
-            let entitles = Self.entitlingEnd(of: t, expires: expires, next: next)
-            guard let end = entitles else {
-                intervals.append(ProductInterval(productId: t.productId,
+        intervals.reserveCapacity(positions.count + 1)
+        var lastServiceProduct: Int?
+        var lastProductId: String?
+        var number: Int?
+        // Borrowed through a buffer: reading a transaction from the array would copy it.
+        table.withUnsafeBufferPointer { table in
+        for (i, position) in positions.enumerated() {
+            guard let expires = table[position].expiresDate else { continue }  // E5: no store expiry, no period
+            if table[position].productId != lastProductId {
+                lastProductId = table[position].productId
+                number = product(table[position].productId)
+            }
+            let nextPurchase = i + 1 < positions.count ? table[positions[i + 1]].purchaseDate : nil
+            let t = Moment(table, position)
+            guard let end = Self.entitlingEnd(of: t, expires: expires, nextPurchase: nextPurchase) else {
+                intervals.append(ProductInterval(product: number,
                                                  period: ActivePeriod(start: t.purchaseDate, end: expires), kind: .void))
                 continue
             }
-            intervals.append(ProductInterval(productId: t.productId,
+            intervals.append(ProductInterval(product: number,
                                              period: ActivePeriod(start: t.purchaseDate, end: end), kind: .service))
             if lastExpires.map({ end > $0 }) ?? true {
                 lastExpires = end
-                lastServiceTransaction = t
+                lastServiceProduct = number
             }
         }
-        if let last = lastServiceTransaction { addGrace(after: last, policy: policy) }
+        }
+        if lastExpires != nil { addGrace(lastProduct: lastServiceProduct, policy: policy) }
+    }
+
+    /// The few small fields of a transaction the timeline reads.
+    private struct Moment {
+        var purchaseDate: Instant
+        var revocationDate: Instant?
+        var isUpgraded: Bool
+
+        init(_ t: UnsafeBufferPointer<Transaction>, _ i: Int) {
+            purchaseDate = t[i].purchaseDate; revocationDate = t[i].revocationDate; isUpgraded = t[i].isUpgraded
+        }
+    }
+
+    /// The latest transaction (by purchase); a timeline always has one.
+    var latest: Transaction { table[positions[positions.count - 1]] }
+
+    /// Transactions after the first, less those that replace an upgraded transaction (E7).
+    var renewals: Int {
+        var count = 0
+        table.withUnsafeBufferPointer { table in
+            for i in positions.indices.dropFirst() where !table[positions[i - 1]].isUpgraded { count += 1 }
+        }
+        return count
     }
 
     /// E6: a revoked transaction that is not an upgrade entitles nothing (nil). E7: an upgraded one
     /// is cut at its revocation date, else at the next transaction's purchase, never past its expiry.
-    private static func entitlingEnd(of t: Transaction, expires: Instant, next: Transaction?) -> Instant? {
+    private static func entitlingEnd(of t: Moment, expires: Instant, nextPurchase: Instant?) -> Instant? {
         if t.isUpgraded {
-            let cut = t.revocationDate ?? next?.purchaseDate ?? expires
+            let cut = t.revocationDate ?? nextPurchase ?? expires
             return min(cut, expires)
         }
         return t.revocationDate == nil ? expires : nil
@@ -49,13 +86,13 @@ struct SubscriptionTimeline {
     /// E8. The App Store's grace-period expiry is a fact once seen (the merge keeps the latest one),
     /// so issues published in grace stay entitled when the retry later fails. A grace expiry that
     /// belongs to an earlier lapse is placed after the expiry it extended.
-    private mutating func addGrace(after last: Transaction, policy: EntitlementPolicy) {
+    private mutating func addGrace(lastProduct: Int?, policy: EntitlementPolicy) {
         guard let renewal, let lastExpires else { return }
         if let appleGrace = renewal.gracePeriodExpiresDate {
             let lapse = appleGraceStart(before: appleGrace)
             if let lapse, lapse.instant < appleGrace {
                 let period = ActivePeriod(start: lapse.instant, end: appleGrace)
-                intervals.append(ProductInterval(productId: lapse.productId, period: period, kind: .grace))
+                intervals.append(ProductInterval(product: lapse.product, period: period, kind: .grace))
                 if lapse.instant == lastExpires { currentGrace = period }
             }
             if appleGrace > lastExpires { return }  // the App Store gives one: the policy adds none
@@ -64,16 +101,16 @@ struct SubscriptionTimeline {
         let billingTrouble = renewal.isInBillingRetry || renewal.expirationIntent == .billing
         guard billingTrouble, policy.graceMilliseconds > 0 else { return }
         let period = ActivePeriod(start: lastExpires, end: lastExpires.adding(milliseconds: policy.graceMilliseconds))
-        intervals.append(ProductInterval(productId: last.productId, period: period, kind: .grace))
+        intervals.append(ProductInterval(product: lastProduct, period: period, kind: .grace))
         currentGrace = period
     }
 
     /// The latest service expiry at or before a grace expiry, and the product that lapsed there.
-    private func appleGraceStart(before grace: Instant) -> (instant: Instant, productId: String)? {
-        var best: (instant: Instant, productId: String)?
+    private func appleGraceStart(before grace: Instant) -> (instant: Instant, product: Int?)? {
+        var best: (instant: Instant, product: Int?)?
         for interval in intervals where interval.kind == .service {
             let end = interval.period.end
-            if end <= grace, best.map({ end > $0.instant }) ?? true { best = (end, interval.productId) }
+            if end <= grace, best.map({ end > $0.instant }) ?? true { best = (end, interval.product) }
         }
         return best
     }

@@ -11,7 +11,8 @@ import IssueCatalog
 enum SubscriptionStateRules {
     static func status(of timeline: SubscriptionTimeline, catalog: CatalogSnapshot,
                        introConsumedGroups: Set<String>, now: Instant) -> SubscriptionStatus? {
-        guard let latest = timeline.transactions.last else { return nil }
+        guard !timeline.positions.isEmpty else { return nil }
+        let latest = timeline.latest
         let renewal = timeline.renewal
         let product = catalog.product(latest.productId)
         let renewsInto = renewal?.autoRenewProductId ?? renewal?.productId ?? latest.productId
@@ -40,7 +41,7 @@ enum SubscriptionStateRules {
             entitlementCode: code(state, offer: latest.offer), expiresAt: expires, willRenew: willRenew,
             renewsInto: willRenew ? renewsInto : nil,
             gracePeriodExpiresAt: showsGrace ? timeline.currentGrace?.end : nil,
-            renewals: renewals(timeline.transactions), grants: product?.grants ?? [],
+            renewals: timeline.renewals, grants: product?.grants ?? [],
             subscriptionGroup: group,
             trialOrIntroConsumedInGroup: group.map { introConsumedGroups.contains(groupKey(timeline.key.environment, $0)) } ?? false,
             offer: latest.offer, latestTransactionId: latest.transactionId)
@@ -73,13 +74,6 @@ enum SubscriptionStateRules {
         let base = state.baseCode
         let magnitude = abs(base) * 10 + tenth
         return Double(base < 0 ? -magnitude : magnitude) / 10
-    }
-
-    /// Transactions after the first, less those that replace an upgraded transaction (E7).
-    private static func renewals(_ transactions: [Transaction]) -> Int {
-        var count = 0
-        for i in transactions.indices.dropFirst() where !transactions[i - 1].isUpgraded { count += 1 }
-        return count
     }
 
     static func groupKey(_ environment: AppStoreEnvironment, _ group: String) -> String {
