@@ -184,6 +184,16 @@ enum OpenAPIDocument {
         }
        }
       }
+     },
+     "413": {
+      "description": "payload_too_large: the body is larger than the route allows",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
      }
     }
    }
@@ -299,6 +309,16 @@ enum OpenAPIDocument {
      },
      "403": {
       "description": "not admin",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     },
+     "413": {
+      "description": "payload_too_large: the body is larger than the route allows",
       "content": {
        "application/json": {
         "schema": {
@@ -478,6 +498,16 @@ enum OpenAPIDocument {
         }
        }
       }
+     },
+     "413": {
+      "description": "payload_too_large: the body is larger than the route allows",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
      }
     }
    }
@@ -566,6 +596,16 @@ enum OpenAPIDocument {
      },
      "404": {
       "description": "unknown issue",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     },
+     "413": {
+      "description": "payload_too_large: the body is larger than the route allows",
       "content": {
        "application/json": {
         "schema": {
@@ -698,7 +738,7 @@ enum OpenAPIDocument {
       }
      },
      "400": {
-      "description": "bad body",
+      "description": "bad body, or publications names an unknown publication",
       "content": {
        "application/json": {
         "schema": {
@@ -727,8 +767,8 @@ enum OpenAPIDocument {
        }
       }
      },
-     "404": {
-      "description": "unknown publication",
+     "413": {
+      "description": "payload_too_large: the body is larger than the route allows",
       "content": {
        "application/json": {
         "schema": {
@@ -856,6 +896,16 @@ enum OpenAPIDocument {
      },
      "409": {
       "description": "appAccountToken already bound",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     },
+     "413": {
+      "description": "payload_too_large: the body is larger than the route allows",
       "content": {
        "application/json": {
         "schema": {
@@ -1282,6 +1332,16 @@ enum OpenAPIDocument {
      },
      "401": {
       "description": "wrong shared secret or signature",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     },
+     "413": {
+      "description": "payload_too_large: the body is larger than the route allows",
       "content": {
        "application/json": {
         "schema": {
