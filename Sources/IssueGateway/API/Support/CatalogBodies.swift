@@ -13,6 +13,7 @@ enum CatalogBodies {
                           publishedAt: try body.instant("publishedAt"), free: try body.optionalBool("free") ?? false,
                           assets: assets)
         try valid { () throws(CatalogProblem) in try issue.validate() }
+        try addressable(issue.id, "id")
         return issue
     }
 
@@ -35,6 +36,7 @@ enum CatalogBodies {
             guard let fits = Int(exactly: value) else { throw .badRequest("level is out of range") }
             level = fits
         }
+        try addressable(id, "productId")
         let product = Product(id: id, kind: kind, grants: try body.optionalStrings("grants") ?? [],
                               subscriptionGroup: try body.optionalString("subscriptionGroup"), level: level,
                               duration: duration, issue: issue, platform: try body.optionalString("platform"),
@@ -48,9 +50,18 @@ enum CatalogBodies {
     }
 
     static func publication(_ body: RequestBody, id: String) throws(APIError) -> Publication {
+        try addressable(id, "publicationId")
         let publication = Publication(id: id, title: try body.string("title"))
         try valid { () throws(CatalogProblem) in try publication.validate() }
         return publication
+    }
+
+    /// Ids become URL path segments (`/v1/publications/{publicationId}/…`). The id rule
+    /// (`[A-Za-z0-9._-]`) lets `.` and `..` through, but those are dot segments (RFC 3986 §3.3,
+    /// §5.2.4): clients and proxies remove them, so such an id could never be addressed again, and
+    /// in a catalog folder they would name the folder itself or its parent. Refused here.
+    private static func addressable(_ id: String, _ field: String) throws(APIError) {
+        if id == "." || id == ".." { throw .badRequest("\(field) must not be . or ..") }
     }
 
     private static func valid(_ check: () throws(CatalogProblem) -> Void) throws(APIError) {
