@@ -126,6 +126,31 @@ import Testing
         #expect(try h.client.delete("/v1/keys/key-unknown", as: H.adminKey).status == 404)
     }
 
+    @Test func aRequestInFlightDuringRevocationDoesNotKeepTheKeyAlive() throws {
+        var pausing: PausingKeyStore?
+        let h = try H(wrapStore: { store in
+            let wrapped = PausingKeyStore(store)
+            pausing = wrapped
+            return wrapped
+        })
+        let store = try #require(pausing)
+        try h.seedCatalog()
+        let editor = try h.createKey(#"{"role":"editor","publications":["monthly"]}"#)
+        let path = "/v1/publications/monthly/issues?include=all"
+        store.pauseNextKeyLookup()
+        let inFlight = Gate()
+        let client = h.client
+        Thread.detachNewThread {
+            _ = try? client.get(path, as: editor.secret)
+            inFlight.open()
+        }
+        #expect(store.lookupRead.wait(), "the editor's request reached the store")
+        #expect(try h.client.delete("/v1/keys/\(editor.id)", as: H.adminKey).status == 200)
+        store.release.open()
+        #expect(inFlight.wait(), "the paused request finished")
+        #expect(try h.client.get(path, as: editor.secret).status == 401, "revoked means revoked, even for a lookup that raced")
+    }
+
     @Test func keyBodiesAreCheckedStrictly() throws {
         let h = try H()
         try h.seedCatalog()

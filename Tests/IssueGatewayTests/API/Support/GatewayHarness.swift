@@ -24,7 +24,8 @@ final class GatewayHarness: @unchecked Sendable {
     let client: APIClient
     private var stopped = false
 
-    init(configure: (inout Configuration) -> Void = { _ in }) throws {
+    /// `wrapStore` may put a test double around the real store.
+    init(wrapStore: (SQLiteStore) -> any GatewayStore = { $0 }, configure: (inout Configuration) -> Void = { _ in }) throws {
         var configuration = Configuration(threads: 2)
         configuration.catalogFolder = nil
         configuration.adminKey = Self.adminKey
@@ -41,7 +42,7 @@ final class GatewayHarness: @unchecked Sendable {
         http.timerResolution = .milliseconds(20)
         http.lingerTimeout = .milliseconds(200)
         http.shutdownGracePeriod = .seconds(2)
-        runtime = try GatewayRuntime.make(configuration: configuration, store: try database.open(), clock: clock,
+        runtime = try GatewayRuntime.make(configuration: configuration, store: wrapStore(try database.open()), clock: clock,
                                           http: http, pollerSettings: nil)
         port = try runtime.server.start()
         client = APIClient(port: port)
