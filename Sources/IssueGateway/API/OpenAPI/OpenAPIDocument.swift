@@ -186,14 +186,7 @@ enum OpenAPIDocument {
       }
      },
      "413": {
-      "description": "payload_too_large: the body is larger than the route allows",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
+      "$ref": "#/components/responses/PayloadTooLarge"
      }
     }
    }
@@ -318,14 +311,7 @@ enum OpenAPIDocument {
       }
      },
      "413": {
-      "description": "payload_too_large: the body is larger than the route allows",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
+      "$ref": "#/components/responses/PayloadTooLarge"
      }
     }
    }
@@ -500,14 +486,7 @@ enum OpenAPIDocument {
       }
      },
      "413": {
-      "description": "payload_too_large: the body is larger than the route allows",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
+      "$ref": "#/components/responses/PayloadTooLarge"
      }
     }
    }
@@ -605,14 +584,7 @@ enum OpenAPIDocument {
       }
      },
      "413": {
-      "description": "payload_too_large: the body is larger than the route allows",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
+      "$ref": "#/components/responses/PayloadTooLarge"
      }
     }
    },
@@ -768,14 +740,7 @@ enum OpenAPIDocument {
       }
      },
      "413": {
-      "description": "payload_too_large: the body is larger than the route allows",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
+      "$ref": "#/components/responses/PayloadTooLarge"
      }
     }
    }
@@ -905,14 +870,7 @@ enum OpenAPIDocument {
       }
      },
      "413": {
-      "description": "payload_too_large: the body is larger than the route allows",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
+      "$ref": "#/components/responses/PayloadTooLarge"
      }
     }
    }
@@ -1341,14 +1299,7 @@ enum OpenAPIDocument {
       }
      },
      "413": {
-      "description": "payload_too_large: the body is larger than the route allows",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
+      "$ref": "#/components/responses/PayloadTooLarge"
      },
      "503": {
       "description": "app_store_unavailable",
@@ -1864,6 +1815,18 @@ enum OpenAPIDocument {
     "type": "http",
     "scheme": "bearer",
     "description": "admin key, editor key, service key or account token"
+   }
+  },
+  "responses": {
+   "PayloadTooLarge": {
+    "description": "payload_too_large: the body is larger than the route allows",
+    "content": {
+     "application/json": {
+      "schema": {
+       "$ref": "#/components/schemas/Error"
+      }
+     }
+    }
    }
   }
  }

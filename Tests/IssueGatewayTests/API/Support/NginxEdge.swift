@@ -1,3 +1,4 @@
+import CSystem
 import Foundation
 import Glibc
 
@@ -97,18 +98,10 @@ final class NginxEdge {
 
     /// A port the kernel just handed out and took back: free unless another process grabs it first.
     private static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = csystem_listen_tcp("127.0.0.1", 0, 1, 0)
+        guard fd >= 0 else { throw Failure(description: "no free port") }
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else { throw Failure(description: "no free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        return Int(csystem_local_port(fd))
     }
 
     private static func accepts(port: Int) -> Bool { (try? TestClient(port: port)) != nil }
