@@ -86,6 +86,33 @@ import Testing
         #expect(try h.client.get("/v1/accounts/\(reader.id)/issues?publication=nowhere", as: reader.token).status == 404)
     }
 
+    @Test func aProductsNewGrantsReachSubscribersOnTheNextRequest() throws {
+        let h = try H()
+        try h.seedCatalog()
+        let reader = try h.createAccount()
+        try h.subscribe(reader.id)
+        func entitled() throws -> Set<String> {
+            let response = try h.client.get("/v1/accounts/\(reader.id)/issues?entitled=true", as: reader.token)
+            return Set(response.objects("issues").compactMap { $0["id"] as? String })
+        }
+        #expect(try entitled() == ["2026-01", "2026-02"])
+        #expect(try h.token(for: reader, publication: "weekly", issue: "w1").status == 403)
+        let widened = try h.client.put("/v1/products/monthly.1m", as: H.adminKey, json: """
+            {"kind":"autoRenewable","grants":["monthly","weekly"],"subscriptionGroup":"monthly-group","level":1}
+            """)
+        #expect(widened.status == 200)
+        #expect(try entitled() == ["2026-01", "2026-02", "w1"])
+        #expect(try h.token(for: reader, publication: "weekly", issue: "w1").status == 200)
+        let grants = try h.client.get("/v1/accounts/\(reader.id)/entitlements", as: reader.token)
+            .objects("subscriptions").first?["grants"] as? [String]
+        #expect(grants.map(Set.init) == ["monthly", "weekly"])
+        // And narrowed again: the weekly issue is gone from the entitled list at once.
+        #expect(try h.client.put("/v1/products/monthly.1m", as: H.adminKey, json: """
+            {"kind":"autoRenewable","grants":["weekly"],"subscriptionGroup":"monthly-group","level":1}
+            """).status == 200)
+        #expect(try entitled() == ["2026-02", "w1"])
+    }
+
     @Test func everyInstantTheAPIAnswersIsRFC3339UTCWithMilliseconds() throws {
         let h = try H()
         try h.seedCatalog()

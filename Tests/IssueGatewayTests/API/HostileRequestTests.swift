@@ -58,6 +58,26 @@ import Testing
         #expect(try h.client.get("/healthz").text == #"{"status":"ok"}"#)
     }
 
+    @Test func anAPIErrorLeavesTheConnectionServing() throws {
+        let h = try H()
+        try h.seedCatalog()
+        let connection = try TestClient(port: h.port)
+        connection.send("GET /v1/publications/nowhere/issues HTTP/1.1\r\nHost: x\r\n\r\n"
+            + "PUT /v1/publications/monthly HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}"
+            + "HEAD /v1/publications HTTP/1.1\r\nHost: x\r\n\r\n"
+            + "GET /v1/publications HTTP/1.1\r\nHost: x\r\n\r\n")
+        let notFound = try connection.readResponse()
+        #expect(notFound.status == 404)
+        #expect(notFound.header("Connection")?.lowercased() != "close")
+        #expect(try connection.readResponse().status == 401)
+        let head = try connection.readResponse(headOnly: true)
+        #expect(head.status == 200)
+        let listed = try connection.readResponse()
+        #expect(listed.status == 200)
+        #expect(head.header("Content-Length") == listed.header("Content-Length"))
+        #expect(listed.text.contains("The Monthly"))
+    }
+
     @Test func bodiesThatAreNotJSONObjectsAre400() throws {
         let h = try H()
         try h.seedCatalog()
