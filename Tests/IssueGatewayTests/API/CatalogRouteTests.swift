@@ -94,6 +94,11 @@ import Testing
             H.issueBody(id: "x1", publishedAt: "2026-03-01T00:00:00Z", paths: ["/content/x.pdf#top"]),
             H.issueBody(id: "x1", publishedAt: "2026-03-01T00:00:00Z", paths: ["content/x.pdf"]),
             H.issueBody(id: "x1", publishedAt: "2026-03-01", paths: ["/content/x.pdf"]),
+            H.issueBody(id: "x1", publishedAt: "2026-03-01T00:00:00Z", paths: ["/content/a\\\\b.pdf"]),
+            H.issueBody(id: "x1", publishedAt: "2026-03-01T00:00:00Z", paths: ["/content/./b.pdf"]),
+            H.issueBody(id: "x1", publishedAt: "2026-03-01T00:00:00Z", paths: ["/content/b/."]),
+            H.issueBody(id: "x1", publishedAt: "0000-01-01T00:00:00+01:00", paths: ["/content/b.pdf"]),
+            H.issueBody(id: "x1", publishedAt: "9999-12-31T23:59:59-05:00", paths: ["/content/b.pdf"]),
             #"{"id":"x1","title":"T","publishedAt":"2026-03-01T00:00:00Z","free":"no"}"#,
             #"{"id":1,"title":"T","publishedAt":"2026-03-01T00:00:00Z"}"#,
             #"{"id":"x1","title":"T","publishedAt":"2026-03-01T00:00:00Z","assets":{"path":"/a"}}"#,
@@ -108,6 +113,15 @@ import Testing
         }
         let listed = try h.client.get("/v1/publications/monthly/issues?include=all", as: H.adminKey).objects("issues")
         #expect(listed.count == 3, "no refused issue was stored")
+        // The edges of what is accepted: a leap second, lower-case t and z, nanoseconds, a % in a name.
+        for (id, publishedAt, path) in [("ok1", "9999-12-31T23:59:59+00:00", "/content/50%off.pdf"),
+                                        ("ok2", "2026-01-01t00:00:00.123456789z", "/content/a.b.pdf"),
+                                        ("ok3", "2016-12-31T23:59:60Z", "/content/.well/b.pdf")] {
+            let response = try h.client.post("/v1/publications/monthly/issues", as: H.adminKey,
+                                             json: H.issueBody(id: id, publishedAt: publishedAt, paths: [path]))
+            #expect(response.status == 201, "\(id): \(response.text)")
+            #expect(AccountRouteTests.isUTCMilliseconds(response.json["publishedAt"] as? String ?? ""), "\(id)")
+        }
     }
 
     @Test func oversizedBodiesAre413AndTheServerKeepsServing() throws {

@@ -5,8 +5,10 @@ import IssueCatalog
 enum CatalogBodies {
     static func issue(_ body: RequestBody, publicationId: String) throws(APIError) -> Issue {
         var assets: [Asset] = []
-        for asset in try body.optionalObjects("assets") ?? [] {
-            assets.append(Asset(path: try asset.string("path"), bytes: try asset.optionalInteger("bytes"),
+        for (index, asset) in (try body.optionalObjects("assets") ?? []).enumerated() {
+            let path = try asset.string("path")
+            if let problem = undownloadable(path) { throw .badRequest("assets[\(index)].path \(problem)") }
+            assets.append(Asset(path: path, bytes: try asset.optionalInteger("bytes"),
                                 sha256: try asset.optionalString("sha256")))
         }
         let issue = Issue(publicationId: publicationId, id: try body.string("id"), title: try body.string("title"),
@@ -62,6 +64,16 @@ enum CatalogBodies {
     /// in a catalog folder they would name the folder itself or its parent. Refused here.
     private static func addressable(_ id: String, _ field: String) throws(APIError) {
         if id == "." || id == ".." { throw .badRequest("\(field) must not be . or ..") }
+    }
+
+    /// What would make an asset path publishable but never downloadable, beyond the catalog's
+    /// own path rules: tokens.md step 5 refuses every requested path holding a backslash, and
+    /// clients remove `.` segments before sending (RFC 3986 §5.2.4), so neither could ever equal
+    /// the requested path.
+    private static func undownloadable(_ path: String) -> String? {
+        if path.contains("\\") { return "must not contain a backslash" }
+        if path.split(separator: "/", omittingEmptySubsequences: false).contains(".") { return "must not contain . segments" }
+        return nil
     }
 
     private static func valid(_ check: () throws(CatalogProblem) -> Void) throws(APIError) {
