@@ -43,4 +43,18 @@ import Testing
         ]
         for line in expected { #expect(lines.contains(line), "missing: \(line)") }
     }
+
+    @Test func appStoreCallsAreCountedEvenWhenTheAppStoreIsUnreachable() throws {
+        let h = try H()  // its App Store URLs point at a closed local port
+        let reader = try h.createAccount()
+        let response = try h.client.post("/v1/accounts/\(reader.id)/receipts", as: reader.token, json: #"{"receiptData":"AAAA"}"#)
+        #expect(response.status == 503)
+        #expect(response.errorCode == "app_store_unavailable")
+        let calls = try h.client.get("/metrics").text.split(separator: "\n")
+            .filter { $0.hasPrefix(#"issue_gateway_appstore_calls_total{endpoint="production",outcome="unavailable"}"#) }
+        let count = calls.first.flatMap { Int($0.split(separator: " ").last ?? "") }
+        #expect((count ?? 0) >= 1, "\(calls)")
+        #expect(try h.client.get("/v1/accounts/\(reader.id)/entitlements", as: reader.token).objects("subscriptions").isEmpty,
+                "an error stores nothing")
+    }
 }
