@@ -86,19 +86,11 @@ import Testing
     @Test func issueBodiesWithBadFieldsOrPathsAreRefused() throws {
         let h = try H()
         try h.seedCatalog()
-        let bad: [String] = [
-            H.issueBody(id: "x1", publishedAt: "2026-03-01T00:00:00Z", paths: ["/content/../etc/passwd"]),
-            H.issueBody(id: "x1", publishedAt: "2026-03-01T00:00:00Z", paths: ["/content//x.pdf"]),
-            H.issueBody(id: "x1", publishedAt: "2026-03-01T00:00:00Z", paths: ["/content/x\\u0001.pdf"]),
-            H.issueBody(id: "x1", publishedAt: "2026-03-01T00:00:00Z", paths: ["/content/x.pdf?a=1"]),
-            H.issueBody(id: "x1", publishedAt: "2026-03-01T00:00:00Z", paths: ["/content/x.pdf#top"]),
-            H.issueBody(id: "x1", publishedAt: "2026-03-01T00:00:00Z", paths: ["content/x.pdf"]),
-            H.issueBody(id: "x1", publishedAt: "2026-03-01", paths: ["/content/x.pdf"]),
-            H.issueBody(id: "x1", publishedAt: "2026-03-01T00:00:00Z", paths: ["/content/a\\\\b.pdf"]),
-            H.issueBody(id: "x1", publishedAt: "2026-03-01T00:00:00Z", paths: ["/content/./b.pdf"]),
-            H.issueBody(id: "x1", publishedAt: "2026-03-01T00:00:00Z", paths: ["/content/b/."]),
-            H.issueBody(id: "x1", publishedAt: "0000-01-01T00:00:00+01:00", paths: ["/content/b.pdf"]),
-            H.issueBody(id: "x1", publishedAt: "9999-12-31T23:59:59-05:00", paths: ["/content/b.pdf"]),
+        let badPaths = ["/content/../etc/passwd", "/content//x.pdf", "/content/x\\u0001.pdf", "/content/x.pdf?a=1",
+                        "/content/x.pdf#top", "content/x.pdf", "/content/a\\\\b.pdf", "/content/./b.pdf", "/content/b/."]
+        let badInstants = ["2026-03-01", "0000-01-01T00:00:00+01:00", "9999-12-31T23:59:59-05:00"]
+        let bad: [String] = badPaths.map { H.issueBody(id: "x1", publishedAt: "2026-03-01T00:00:00Z", paths: [$0]) }
+            + badInstants.map { H.issueBody(id: "x1", publishedAt: $0, paths: ["/content/b.pdf"]) } + [
             #"{"id":"x1","title":"T","publishedAt":"2026-03-01T00:00:00Z","free":"no"}"#,
             #"{"id":1,"title":"T","publishedAt":"2026-03-01T00:00:00Z"}"#,
             #"{"id":"x1","title":"T","publishedAt":"2026-03-01T00:00:00Z","assets":{"path":"/a"}}"#,
