@@ -184,6 +184,9 @@ enum OpenAPIDocument {
         }
        }
       }
+     },
+     "413": {
+      "$ref": "#/components/responses/PayloadTooLarge"
      }
     }
    }
@@ -306,6 +309,9 @@ enum OpenAPIDocument {
         }
        }
       }
+     },
+     "413": {
+      "$ref": "#/components/responses/PayloadTooLarge"
      }
     }
    }
@@ -478,6 +484,9 @@ enum OpenAPIDocument {
         }
        }
       }
+     },
+     "413": {
+      "$ref": "#/components/responses/PayloadTooLarge"
      }
     }
    }
@@ -573,6 +582,9 @@ enum OpenAPIDocument {
         }
        }
       }
+     },
+     "413": {
+      "$ref": "#/components/responses/PayloadTooLarge"
      }
     }
    },
@@ -698,7 +710,7 @@ enum OpenAPIDocument {
       }
      },
      "400": {
-      "description": "bad body",
+      "description": "bad body, or publications names an unknown publication",
       "content": {
        "application/json": {
         "schema": {
@@ -727,15 +739,8 @@ enum OpenAPIDocument {
        }
       }
      },
-     "404": {
-      "description": "unknown publication",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
+     "413": {
+      "$ref": "#/components/responses/PayloadTooLarge"
      }
     }
    }
@@ -863,6 +868,9 @@ enum OpenAPIDocument {
         }
        }
       }
+     },
+     "413": {
+      "$ref": "#/components/responses/PayloadTooLarge"
      }
     }
    }
@@ -1289,6 +1297,9 @@ enum OpenAPIDocument {
         }
        }
       }
+     },
+     "413": {
+      "$ref": "#/components/responses/PayloadTooLarge"
      },
      "503": {
       "description": "app_store_unavailable",
@@ -1804,6 +1815,18 @@ enum OpenAPIDocument {
     "type": "http",
     "scheme": "bearer",
     "description": "admin key, editor key, service key or account token"
+   }
+  },
+  "responses": {
+   "PayloadTooLarge": {
+    "description": "payload_too_large: the body is larger than the route allows",
+    "content": {
+     "application/json": {
+      "schema": {
+       "$ref": "#/components/schemas/Error"
+      }
+     }
+    }
    }
   }
  }

@@ -4,11 +4,18 @@ import Synchronization
 /// Resolves `Authorization: Bearer <secret>` to a principal. Secrets are known only by their
 /// SHA-256 (http-api.md, Auth); the admin key's hash is compared in constant time, the others are
 /// found by hash and confirmed in constant time. Resolved secrets are cached, and the cache is
-/// emptied whenever a key is revoked, so a revoked key stops working at once.
+/// emptied whenever a key is revoked, so a revoked key stops working at once. A lookup that raced
+/// with a revocation is answered but not cached (the generation moved), so a request in flight
+/// during `DELETE /v1/keys/{id}` cannot put the revoked key back into the cache.
 final class Authenticator: Sendable {
+    private struct Cache {
+        var principals: [String: Principal] = [:]
+        var generation: UInt64 = 0
+    }
+
     private let store: any GatewayStore
     private let adminKeyHash: String
-    private let cache = Mutex<[String: Principal]>([:])
+    private let cache = Mutex(Cache())
     private let cacheLimit: Int
 
     init(store: any GatewayStore, adminKey: String, cacheLimit: Int) throws(CryptoError) {
@@ -39,13 +46,19 @@ final class Authenticator: Sendable {
         return try principal(request)
     }
 
-    func forgetAll() { cache.withLock { $0.removeAll() } }
+    func forgetAll() {
+        cache.withLock { cache in
+            cache.principals.removeAll()
+            cache.generation &+= 1
+        }
+    }
 
     private func resolve(_ secret: String) throws(APIError) -> Principal? {
         if SecretHash.matches(secret: secret, storedHex: adminKeyHash) { return .admin }
         let hash: String
         do { hash = try SecretHash.hex(of: secret) } catch { throw .internalError("hashing failed") }
-        if let cached = cache.withLock({ $0[hash] }) { return cached }
+        let (cached, generation) = cache.withLock { ($0.principals[hash], $0.generation) }
+        if let cached { return cached }
         let found: Principal?
         do {
             if let key = try store.apiKey(secretHash: hash), SecretHash.matches(secret: secret, storedHex: key.secretHash) {
@@ -64,9 +77,10 @@ final class Authenticator: Sendable {
             throw APIError(error)
         }
         if let found {
-            cache.withLock { entries in
-                if entries.count >= cacheLimit { entries.removeAll(keepingCapacity: true) }
-                entries[hash] = found
+            cache.withLock { cache in
+                guard cache.generation == generation else { return }
+                if cache.principals.count >= cacheLimit { cache.principals.removeAll(keepingCapacity: true) }
+                cache.principals[hash] = found
             }
         }
         return found

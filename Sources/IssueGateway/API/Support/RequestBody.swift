@@ -23,6 +23,11 @@ struct RequestBody {
 
     init(object: JSONObject) { self.object = object }
 
+    /// Instants the API can answer in RFC 3339 UTC (four-digit years, RFC 3339 §5.6). A request
+    /// instant whose offset carries it outside (`0000-01-01T00:00:00+01:00`) would be stored and
+    /// then rendered as no valid timestamp at all, so it is refused.
+    static let answerableInstants = Instant(rfc3339: "0000-01-01T00:00:00Z")!...Instant(rfc3339: "9999-12-31T23:59:59.999Z")!
+
     func string(_ name: String) throws(APIError) -> String {
         guard let value = try optionalString(name) else { throw .badRequest("\(name) is required") }
         return value
@@ -56,6 +61,9 @@ struct RequestBody {
         guard let text = try optionalString(name) else { return nil }
         guard let instant = Instant(rfc3339: text) else {
             throw .badRequest("\(name) must be an RFC 3339 timestamp with its offset")
+        }
+        guard Self.answerableInstants.contains(instant) else {
+            throw .badRequest("\(name) must fall in the years 0000 to 9999 in UTC")
         }
         return instant
     }

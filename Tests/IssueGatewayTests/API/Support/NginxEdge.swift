@@ -1,0 +1,108 @@
+import CSystem
+import Foundation
+import Glibc
+
+/// Real nginx (`/usr/sbin/nginx`, installed by `scripts/setup`) running the repository's
+/// `deploy/nginx/edge.conf` as publishers would copy it, with only the deployment-specific lines
+/// rewritten: the gateway's address, the listen port, the content root and the log path.
+/// It runs as the current user in the foreground (`daemon off`, `master_process off`: one process,
+/// no user switch) with every file in a temp prefix, and is killed by `stop()`.
+final class NginxEdge {
+    struct Failure: Error, CustomStringConvertible { var description: String }
+
+    static let binary = "/usr/sbin/nginx"
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    let prefix: URL
+    let content: URL
+    let port: Int
+    private let process = Process()
+
+    init(gatewayPort: Int) throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.binary) else {
+            throw Failure(description: "\(Self.binary) is missing: run scripts/setup")
+        }
+        prefix = FileManager.default.temporaryDirectory.appendingPathComponent("issue-edge-\(UUID().uuidString)")
+        content = prefix.appendingPathComponent("content-root")
+        try FileManager.default.createDirectory(at: content, withIntermediateDirectories: true)
+        port = try Self.freePort()
+        let deploy = Self.repository.appendingPathComponent("deploy/nginx")
+        let edge = try Self.render(try String(contentsOf: deploy.appendingPathComponent("edge.conf"), encoding: .utf8), [
+            ("server 127.0.0.1:8080;", "server 127.0.0.1:\(gatewayPort);"),
+            ("listen 8081;", "listen 127.0.0.1:\(port);"),
+            ("root /srv/issue-gateway;", "root \(content.path);"),
+            ("/var/log/nginx/issue-edge.access.log", prefix.appendingPathComponent("edge.access.log").path),
+        ])
+        try edge.write(to: prefix.appendingPathComponent("edge.conf"), atomically: true, encoding: .utf8)
+        try FileManager.default.copyItem(at: deploy.appendingPathComponent("log-format.conf"),
+                                         to: prefix.appendingPathComponent("log-format.conf"))
+        let temp = ["body", "proxy", "fastcgi", "uwsgi", "scgi"].map { name in
+            "\(name == "body" ? "client_body" : name)_temp_path \(prefix.path)/\(name);"
+        }.joined(separator: "\n    ")
+        let main = """
+            daemon off;
+            master_process off;
+            pid \(prefix.path)/nginx.pid;
+            error_log \(prefix.path)/error.log warn;
+            events { worker_connections 64; }
+            http {
+                \(temp)
+                access_log off;
+                include \(prefix.path)/log-format.conf;
+                include \(prefix.path)/edge.conf;
+            }
+            """
+        try main.write(to: prefix.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.arguments = ["-p", prefix.path + "/", "-c", prefix.appendingPathComponent("nginx.conf").path,
+                             "-e", prefix.appendingPathComponent("error.log").path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        guard eventually(seconds: 10, { !self.process.isRunning || Self.accepts(port: self.port) }), process.isRunning else {
+            let log = (try? String(contentsOf: prefix.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
+            stop()
+            throw Failure(description: "nginx did not start: \(log)")
+        }
+    }
+
+    /// Puts a file under the content root at an asset's URL path.
+    func place(_ bytes: [UInt8], at path: String) throws {
+        let file = content.appendingPathComponent(String(path.dropFirst()))
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(bytes).write(to: file)
+    }
+
+    func stop() {
+        if process.isRunning {
+            // SIGKILL, not SIGTERM: nginx inherits this test process's signal mask, in which the
+            // HTTP server's signal handling blocks SIGTERM, and with `master_process off` nginx
+            // never unblocks it. It is one process with no children, so nothing is left behind.
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: prefix)
+    }
+
+    deinit { stop() }
+
+    private static func render(_ text: String, _ replacements: [(String, String)]) throws -> String {
+        var text = text
+        for (old, new) in replacements {
+            guard text.contains(old) else { throw Failure(description: "edge.conf no longer contains \(old)") }
+            text = text.replacingOccurrences(of: old, with: new)
+        }
+        return text
+    }
+
+    /// A port the kernel just handed out and took back: free unless another process grabs it first.
+    private static func freePort() throws -> Int {
+        let fd = csystem_listen_tcp("127.0.0.1", 0, 1, 0)
+        guard fd >= 0 else { throw Failure(description: "no free port") }
+        defer { close(fd) }
+        return Int(csystem_local_port(fd))
+    }
+
+    private static func accepts(port: Int) -> Bool { (try? TestClient(port: port)) != nil }
+}
