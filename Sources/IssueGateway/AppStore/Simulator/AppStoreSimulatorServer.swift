@@ -1,5 +1,6 @@
 import Entitle
 import Foundation
+import Synchronization
 
 /// The simulator on HTTP, built on the gateway's own `HTTPServer` and `Router`:
 ///
@@ -17,11 +18,14 @@ final class AppStoreSimulatorServer: Sendable {
 
     let simulator: AppStoreSimulator
     let server: HTTPServer
-    let port: Int
+    private let boundPort = Mutex(0)
 
-    /// Binds `host:port` (0: ephemeral) and starts serving.
+    /// The bound port once started.
+    var port: Int { boundPort.withLock { $0 } }
+
+    /// Ready to serve on `host:port` (0: ephemeral); `start()` or `runUntilSignalled` binds it.
     init(simulator: AppStoreSimulator, host: String = "127.0.0.1", port: Int = 0, threads: Int = 1,
-         accessLog: AccessLog? = nil) throws {
+         accessLog: AccessLog? = nil) {
         self.simulator = simulator
         var configuration = HTTPServerConfiguration()
         configuration.host = host
@@ -29,7 +33,22 @@ final class AppStoreSimulatorServer: Sendable {
         configuration.threads = threads
         configuration.workerThreads = 2
         server = HTTPServer(configuration: configuration, router: Self.router(simulator), metrics: Metrics(), accessLog: accessLog)
-        self.port = try server.start()
+    }
+
+    /// Binds and serves; returns at once.
+    @discardableResult
+    func start() throws -> Self {
+        let port = try server.start()
+        boundPort.withLock { $0 = port }
+        return self
+    }
+
+    /// For the CLI: serves until SIGTERM or SIGINT, then stops gracefully.
+    func runUntilSignalled(onStart: (AppStoreSimulatorServer) -> Void) throws {
+        try server.runUntilSignalled { port in
+            boundPort.withLock { $0 = port }
+            onStart(self)
+        }
     }
 
     var baseURL: URL {
