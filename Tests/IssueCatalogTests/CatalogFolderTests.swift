@@ -66,7 +66,8 @@ private func problem(_ files: [String: Data]) -> CatalogProblem? {
 
     /// (file, original text, replacement, field, what the message ends with)
     @Test(arguments: [
-        ("products.json", "\"id\": \"monthly.3m\"", "\"id\": \"monthly 3m\"", "products[1].id", "0-9 . _ -"),
+        ("products.json", "\"id\": \"monthly.3m\"", "\"id\": \"monthly 3m\"", "products[1].id", "(not . or ..)"),
+        ("products.json", "\"id\": \"monthly.3m\"", "\"id\": \"..\"", "products[1].id", "(not . or ..)"),
         ("products.json", "\"duration\": \"P3M\"", "\"duration\": \"3 months\"", "products[1].duration", "such as P3M"),
         ("products.json", "\"grants\": [\"monthly\"], \"duration\"", "\"grants\": [\"weekly\"], \"duration\"",
          "products[1].grants[0]", "names unknown publication weekly"),
@@ -82,6 +83,8 @@ private func problem(_ files: [String: Data]) -> CatalogProblem? {
         ("publications/monthly.json", asset, "/content/monthly/\\u0007.pdf", "issues[0].assets[0].path",
          "must not contain control characters"),
         ("publications/monthly.json", asset, "/content/a.pdf?x=1", "issues[0].assets[0].path", "must not contain ?"),
+        ("publications/monthly.json", asset, "/content/./a.pdf", "issues[0].assets[0].path", "must not contain . segments"),
+        ("publications/monthly.json", asset, "/content/a\\\\b.pdf", "issues[0].assets[0].path", "must not contain a backslash"),
         ("publications/monthly.json", asset, "content/a.pdf", "issues[0].assets[0].path", "must start with /"),
     ])
     func refusesABadValueNamingFileAndField(file: String, original: String, replacement: String, field: String,

@@ -5,15 +5,19 @@ public enum FieldRules {
     public static let maxAssetPathLength = 1024
     public static let maxAssetsPerIssue = 64
 
-    /// Ids of publications, issues, products, keys: `[A-Za-z0-9._-]{1,128}` (issue #2).
+    /// Ids of publications, issues, products, keys: `[A-Za-z0-9._-]{1,128}` (issue #2), but not
+    /// `.` or `..`: ids become URL path segments (`/v1/publications/{publicationId}/…`) and file
+    /// names (`publications/<id>.json`), and those two are dot segments (RFC 3986 §3.3, §5.2.4)
+    /// that clients and proxies remove, so such an id could never be addressed.
     public static func isIdentifier(_ text: String) -> Bool {
         let bytes = text.utf8
         return !bytes.isEmpty && bytes.count <= maxIdentifierLength && bytes.allSatisfy(isIdentifierByte)
+            && text != "." && text != ".."
     }
 
     static func identifier(_ text: String, at path: FieldPath) throws(CatalogProblem) {
         guard isIdentifier(text) else {
-            throw path.problem("\(quoted(text)) is not an id: use 1 to \(maxIdentifierLength) of A-Z a-z 0-9 . _ -")
+            throw path.problem("\(quoted(text)) is not an id: use 1 to \(maxIdentifierLength) of A-Z a-z 0-9 . _ - (not . or ..)")
         }
     }
 
@@ -27,6 +31,10 @@ public enum FieldRules {
         if path.contains("?") { return "must not contain ?" }
         if path.contains("#") { return "must not contain #" }
         if path.unicodeScalars.contains(where: isControl) { return "must not contain control characters" }
+        // Publishable but never downloadable: tokens.md step 5 refuses every requested path with
+        // a backslash, and clients remove `.` segments before sending (RFC 3986 §5.2.4).
+        if path.contains("\\") { return "must not contain a backslash" }
+        if path.split(separator: "/", omittingEmptySubsequences: false).contains(".") { return "must not contain . segments" }
         return nil
     }
 
