@@ -25,7 +25,7 @@ final class LocalHTTPListener: @unchecked Sendable {
     let port: UInt16
     private let listenSocket: Int32
     private let handler: @Sendable (Request) -> Reply
-    private let lock = NSLock()
+    private let lock = NSCondition()
     private var openSockets: [Int32] = []
     private var received: [Request] = []
     private var stopped = false
@@ -51,6 +51,16 @@ final class LocalHTTPListener: @unchecked Sendable {
     }
 
     var requests: [Request] { lock.withLock { received } }
+
+    /// The requests received, once there are at least `count` (or `timeout` has passed): the client
+    /// may give up on a request before this listener's thread has finished reading it.
+    func requests(atLeast count: Int, timeout: TimeInterval = 10) -> [Request] {
+        let deadline = Date().addingTimeInterval(timeout)
+        lock.lock()
+        defer { lock.unlock() }
+        while received.count < count, lock.wait(until: deadline) {}
+        return received
+    }
 
     func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
 
@@ -82,7 +92,10 @@ final class LocalHTTPListener: @unchecked Sendable {
 
     private func serve(_ connection: Int32) {
         guard let request = readRequest(connection) else { return }
-        lock.withLock { received.append(request) }
+        lock.withLock {
+            received.append(request)
+            lock.broadcast()
+        }
         guard case .respond(let status, let body) = handler(request) else { return }
         let head = "HTTP/1.1 \(status) Scripted\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
         let bytes = [UInt8](Data(head.utf8) + body)
