@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
-# HTTP server benchmark: wrk on loopback, keep-alive, 64 connections, GET of a trivial route,
-# against the gateway's HTTP server and against nginx answering 204, in the same run.
-#   benchmarks/http/run.sh      # DURATION=10 CONNECTIONS=64 WRK_THREADS=2 ROUNDS=2 by default
-# The two servers are measured in alternation (ROUNDS times each), so a change in the machine's
-# load during the run hits both; the ratio is taken over the totals.
-# Goal (issue #4): gateway requests/s >= 70% of nginx's, gateway p99 < 5 ms.
+# Load benchmark of the real gateway (`issue-gateway serve`, release build) against nginx answering
+# 204 on the same machine, in the same run: wrk on loopback, keep-alive, 64 connections.
+#
+#   benchmarks/http/run.sh        # DURATION=10 CONNECTIONS=64 WRK_THREADS=2 ROUNDS=2 by default
+#
+# Scenarios, each measured in alternation with nginx (nginx, gateway, nginx, gateway, …) so that a
+# change in the machine's load hits both; ratios are over the summed requests/s:
+#   healthz  GET /healthz, a trivial route (issue #4: >= 70% of nginx, p99 < 5 ms)
+#   verify   GET /v1/edge/verify with a valid token, as nginx auth_request sends it (issue #5: >= 60%)
+#   issues   GET /v1/accounts/{id}/issues?publication=monthly of a 15-year subscriber (issue #5:
+#            >= 20,000 requests/s); the account's receipt comes from the App Store simulator.
+# SCENARIOS="healthz verify issues" picks a subset.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -12,13 +18,16 @@ DURATION="${DURATION:-10}"
 CONNECTIONS="${CONNECTIONS:-64}"
 WRK_THREADS="${WRK_THREADS:-2}"
 ROUNDS="${ROUNDS:-2}"
-GATEWAY_PORT="${GATEWAY_PORT:-18080}"
-NGINX_PORT="${NGINX_PORT:-18081}"
+SCENARIOS="${SCENARIOS:-healthz verify issues}"
+GATEWAY_PORT="${GATEWAY_PORT:-18180}"
+NGINX_PORT="${NGINX_PORT:-18181}"
+SIMULATOR_PORT="${SIMULATOR_PORT:-18182}"
 CORES="$(nproc)"
 
 need=()
 command -v wrk >/dev/null 2>&1 || need+=(wrk)
 command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || need+=(nginx)
+command -v curl >/dev/null 2>&1 || need+=(curl)
 if [ ${#need[@]} -gt 0 ]; then
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
   $SUDO apt-get update -qq
@@ -26,22 +35,25 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 NGINX="$(command -v nginx || echo /usr/sbin/nginx)"
 
-# The gateway side is an in-process server started by a test that only runs when asked
-# (Tests/IssueGatewayTests/HTTP/HTTPBenchmarkServerTests.swift), built in release mode.
-WORK="$(mktemp -d)"
-echo "building (release, testable)..." >&2
-swift build -c release --build-tests -Xswiftc -enable-testing >"$WORK/build.log" 2>&1 \
-  || { cat "$WORK/build.log" >&2; rm -rf "$WORK"; exit 1; }
+for port in "$NGINX_PORT" "$GATEWAY_PORT" "$SIMULATOR_PORT"; do
+  if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+    echo "port $port is already in use; set NGINX_PORT / GATEWAY_PORT / SIMULATOR_PORT" >&2
+    exit 1
+  fi
+done
 
-NGINX_PID=""
-GATEWAY_PID=""
+WORK="$(mktemp -d)"
+PIDS=()
 cleanup() {
-  [ -n "$NGINX_PID" ] && kill "$NGINX_PID" 2>/dev/null && wait "$NGINX_PID" 2>/dev/null || true
-  touch "$WORK/stop"
-  [ -n "$GATEWAY_PID" ] && wait "$GATEWAY_PID" 2>/dev/null || true
+  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
   rm -rf "$WORK"
 }
 trap cleanup EXIT
+
+echo "building issue-gateway (release)..." >&2
+swift build -c release --product issue-gateway >"$WORK/build.log" 2>&1 || { cat "$WORK/build.log" >&2; exit 1; }
+GATEWAY="$(swift build -c release --show-bin-path)/issue-gateway"
 
 wait_for_port() {  # port: waits until something answers there (at most ~60 s)
   for _ in $(seq 1 300); do
@@ -52,64 +64,91 @@ wait_for_port() {  # port: waits until something answers there (at most ~60 s)
   return 1
 }
 
-measure() {  # name port: prints "name rps p99_ms" after a short warm-up
-  wrk -t"$WRK_THREADS" -c"$CONNECTIONS" -d2s "http://127.0.0.1:$2/bench" >/dev/null
-  local out
-  out="$(wrk -t"$WRK_THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --latency "http://127.0.0.1:$2/bench")"
-  echo "$out" > "$WORK/$1.wrk"
-  local rps p99
-  rps="$(awk '/^Requests\/sec:/ {print $2}' <<<"$out")"
-  p99="$(awk '$1 == "99%" {v=$2; if (v ~ /us$/) {sub(/us$/,"",v); v=v/1000} else if (v ~ /ms$/) {sub(/ms$/,"",v)} else if (v ~ /s$/) {sub(/s$/,"",v); v=v*1000}; print v}' <<<"$out")"
-  local errors
-  errors="$(awk '/Non-2xx|Socket errors/ {print}' <<<"$out" | tr '\n' ' ')"
-  echo "$1 $rps $p99 $errors"
-}
-
-# Something already answering on a port would be measured instead of the server started here.
-for port in "$NGINX_PORT" "$GATEWAY_PORT"; do
-  if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-    echo "port $port is already in use; set NGINX_PORT / GATEWAY_PORT" >&2
-    exit 1
-  fi
-done
-
-# nginx, workers = cores, own prefix and pid file under the temp dir.
+# nginx: workers = cores, `return 204`, its own prefix and pid file under the temp dir.
 mkdir -p "$WORK/nginx"
 sed -e "s|@PREFIX@|$WORK/nginx|g" -e "s|@PORT@|$NGINX_PORT|g" -e "s|@WORKERS@|$CORES|g" \
   benchmarks/http/nginx.conf.template > "$WORK/nginx/nginx.conf"
 "$NGINX" -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -e "$WORK/nginx/error.log" &
-NGINX_PID=$!
-wait_for_port "$NGINX_PORT"
+PIDS+=($!)
 
-ISSUE_GATEWAY_HTTP_BENCH_PORT="$GATEWAY_PORT" ISSUE_GATEWAY_HTTP_BENCH_STOP_FILE="$WORK/stop" \
-ISSUE_GATEWAY_HTTP_BENCH_SECONDS=$((DURATION * 4 + 120)) ISSUE_GATEWAY_THREADS="$CORES" \
-  swift test -c release --skip-build -Xswiftc -enable-testing --filter serveForBenchmark >"$WORK/gateway.log" 2>&1 &
-GATEWAY_PID=$!
+# The App Store simulator with one 15-year monthly subscriber (180 renewals, two lapses, a refund).
+python3 benchmarks/http/subscriber-script.py > "$WORK/script.json"
+"$GATEWAY" appstore-simulator --listen "127.0.0.1:$SIMULATOR_PORT" --script "$WORK/script.json" \
+  --root-cert "$WORK/root.pem" >"$WORK/simulator.log" 2>&1 &
+PIDS+=($!)
+wait_for_port "$SIMULATOR_PORT"
+
+# The gateway, configured only through its documented variables; access log to a file.
+ISSUE_GATEWAY_LISTEN="127.0.0.1:$GATEWAY_PORT" ISSUE_GATEWAY_DATABASE="$WORK/gateway/db.sqlite" \
+ISSUE_GATEWAY_THREADS="$CORES" ISSUE_GATEWAY_TOKEN_TTL=3600 \
+ISSUE_GATEWAY_APPSTORE_PRODUCTION_URL="http://127.0.0.1:$SIMULATOR_PORT/verifyReceipt" \
+ISSUE_GATEWAY_APPSTORE_SANDBOX_URL="http://127.0.0.1:$SIMULATOR_PORT/sandbox/verifyReceipt" \
+ISSUE_GATEWAY_APPSTORE_SHARED_SECRET=benchmark-secret \
+  "$GATEWAY" serve >"$WORK/access.log" 2>"$WORK/gateway.log" &
+PIDS+=($!)
+wait_for_port "$NGINX_PORT"
 wait_for_port "$GATEWAY_PORT"
-kill -0 "$GATEWAY_PID" 2>/dev/null || { echo "gateway bench server did not start:" >&2; cat "$WORK/gateway.log" >&2; exit 1; }
+
+BASE="http://127.0.0.1:$GATEWAY_PORT"
+json() { python3 -c "import json,sys; print(json.load(sys.stdin)$1)"; }
+ACCOUNT="$(curl -sf -X POST "$BASE/v1/accounts")"
+ACCOUNT_ID="$(json '["accountId"]' <<<"$ACCOUNT")"
+ACCOUNT_TOKEN="$(json '["accountToken"]' <<<"$ACCOUNT")"
+curl -sf -H "Authorization: Bearer $ACCOUNT_TOKEN" -d '{"receiptData":"QkVOQ0hNQVJLLVNVQlNDUklCRVI="}' \
+  "$BASE/v1/accounts/$ACCOUNT_ID/receipts" >/dev/null
+ISSUES_PATH="/v1/accounts/$ACCOUNT_ID/issues?publication=monthly"
+ENTITLED="$(curl -sf -H "Authorization: Bearer $ACCOUNT_TOKEN" "$BASE$ISSUES_PATH&entitled=true" | json '["issues"].__len__()')"
+LISTED="$(curl -sf -H "Authorization: Bearer $ACCOUNT_TOKEN" "$BASE$ISSUES_PATH" | json '["issues"].__len__()')"
+BYTES="$(curl -sf -H "Authorization: Bearer $ACCOUNT_TOKEN" "$BASE$ISSUES_PATH" | wc -c)"
+TOKEN="$(curl -sf -X POST -H "Authorization: Bearer $ACCOUNT_TOKEN" \
+  "$BASE/v1/accounts/$ACCOUNT_ID/publications/monthly/issues/2026-11/token" | json '["token"]')"
+ASSET="/content/monthly/2026-11/issue.pdf"
+[ "$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $TOKEN" -H "X-Original-URI: $ASSET" \
+  "$BASE/v1/edge/verify")" = 204 ] || { echo "the edge check refused the benchmark token" >&2; exit 1; }
+echo "subscriber: $LISTED monthly issues listed ($BYTES bytes), $ENTITLED entitled" >&2
+
+measure() {  # label url [wrk args…]: prints "label rps p99_ms notes" after a short warm-up
+  local label="$1" url="$2"; shift 2
+  wrk -t"$WRK_THREADS" -c"$CONNECTIONS" -d2s "$@" "$url" >/dev/null
+  local out rps p99 notes
+  out="$(wrk -t"$WRK_THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --latency "$@" "$url")"
+  rps="$(awk '/^Requests\/sec:/ {print $2}' <<<"$out")"
+  p99="$(awk '$1 == "99%" {v=$2; if (v ~ /us$/) {sub(/us$/,"",v); v=v/1000} else if (v ~ /ms$/) {sub(/ms$/,"",v)} else if (v ~ /s$/) {sub(/s$/,"",v); v=v*1000}; print v}' <<<"$out")"
+  notes="$(awk '/Non-2xx|Socket errors/ {print}' <<<"$out" | tr '\n' ' ')"
+  echo "$label $rps $p99 $notes"
+}
 
 echo "load before: $(uptime)"
 results=()
 for round in $(seq 1 "$ROUNDS"); do
-  results+=("$(measure nginx "$NGINX_PORT")")
-  results+=("$(measure gateway "$GATEWAY_PORT")")
+  for scenario in $SCENARIOS; do
+    case "$scenario" in
+      healthz)
+        results+=("$(measure healthz:nginx "http://127.0.0.1:$NGINX_PORT/")")
+        results+=("$(measure healthz:gateway "$BASE/healthz")") ;;
+      verify)
+        results+=("$(measure verify:nginx "http://127.0.0.1:$NGINX_PORT/" -H "Authorization: Bearer $TOKEN" -H "X-Original-URI: $ASSET")")
+        results+=("$(measure verify:gateway "$BASE/v1/edge/verify" -H "Authorization: Bearer $TOKEN" -H "X-Original-URI: $ASSET")") ;;
+      issues)
+        results+=("$(measure issues:gateway "$BASE$ISSUES_PATH" -H "Authorization: Bearer $ACCOUNT_TOKEN")") ;;
+    esac
+  done
 done
 echo "load after:  $(uptime)"
 echo "gateway's own count of answers:"
-curl -s "http://127.0.0.1:$GATEWAY_PORT/metrics" | grep '^http_requests_total' || true
-
-kill "$NGINX_PID" 2>/dev/null; wait "$NGINX_PID" 2>/dev/null || true; NGINX_PID=""
-touch "$WORK/stop"; wait "$GATEWAY_PID" || { echo "gateway bench server failed:" >&2; cat "$WORK/gateway.log" >&2; }
-GATEWAY_PID=""
+curl -s "$BASE/metrics" | grep -E '^(http_requests_total|issue_gateway_tokens_verified_total)' | grep -v ' 0$' || true
 
 echo
-echo "wrk -t$WRK_THREADS -c$CONNECTIONS -d${DURATION}s, keep-alive, GET /bench, $CORES cores, $ROUNDS rounds"
-printf '%-8s %12s %10s  %s\n' server "requests/s" "p99 ms" notes
+echo "wrk -t$WRK_THREADS -c$CONNECTIONS -d${DURATION}s, keep-alive, $CORES cores, $ROUNDS rounds; $(lscpu | awk -F: '/Model name/ {gsub(/^ +/,"",$2); print $2}')"
+printf '%-16s %12s %10s  %s\n' run "requests/s" "p99 ms" notes
 for line in "${results[@]}"; do
   read -r name rps p99 notes <<<"$line"
-  printf '%-8s %12s %10s  %s\n' "$name" "$rps" "$p99" "${notes:-}"
+  printf '%-16s %12s %10s  %s\n' "$name" "$rps" "$p99" "${notes:-}"
 done
-printf '%s\n' "${results[@]}" | awk '
-  $1 == "nginx"   { n += $2; if ($3 > np) np = $3 }
-  $1 == "gateway" { g += $2; if ($3 > gp) gp = $3 }
-  END { printf "gateway/nginx: %.1f%% of requests/s (goal >= 70%%); worst p99: gateway %s ms, nginx %s ms (goal < 5 ms)\n", 100 * g / n, gp, np }'
+printf '%s\n' "${results[@]}" | awk -v issues_bytes="$BYTES" '
+  { split($1, k, ":"); sum[k[1] ":" k[2]] += $2; n[k[1] ":" k[2]]++; if ($3 > p99[k[1] ":" k[2]]) p99[k[1] ":" k[2]] = $3 }
+  END {
+    if (sum["healthz:nginx"]) printf "healthz: gateway %.1f%% of nginx (goal >= 70%%), worst p99 %s ms (goal < 5 ms; nginx %s ms)\n", 100 * sum["healthz:gateway"] / sum["healthz:nginx"], p99["healthz:gateway"], p99["healthz:nginx"]
+    if (sum["verify:nginx"]) printf "verify:  gateway %.1f%% of nginx (goal >= 60%%), worst p99 %s ms (nginx %s ms)\n", 100 * sum["verify:gateway"] / sum["verify:nginx"], p99["verify:gateway"], p99["verify:nginx"]
+    if (n["issues:gateway"]) printf "issues:  %.0f requests/s on average (goal >= 20,000), %s-byte answers, worst p99 %s ms\n", sum["issues:gateway"] / n["issues:gateway"], issues_bytes, p99["issues:gateway"]
+  }'

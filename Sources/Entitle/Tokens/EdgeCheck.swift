@@ -15,13 +15,14 @@ public enum EdgeCheck {
     /// `Bearer` header wins over the query; an `Authorization` of another scheme is not ours
     /// and is passed over. Two `token` parameters are refused rather than guessed between.
     public static func decide(authorization: String?, originalURI: String?, originalMethod: String?,
-                              keys: TokenKeySet, now: Instant, policy: TokenPolicy = .standard) -> EdgeDecision {
+                              keys: TokenKeySet, now: Instant, policy: TokenPolicy = .standard,
+                              memo: (any VerifiedTokenMemo)? = nil) -> EdgeDecision {
         do throws(TokenFailure) {
             if let originalURI, originalURI.utf8.count > policy.maxRequestTargetBytes { throw .requestTooLong }
             var token = try bearerToken(authorization)
             if token == nil { token = try queryToken(originalURI) }
             guard let token else { throw .missingToken }
-            let verified = try TokenVerifier(keys: keys, policy: policy).verify(token, now: now)
+            let verified = try TokenVerifier(keys: keys, policy: policy).verify(token, now: now, memo: memo)
             guard let originalURI else { throw .pathMissing }
             try verified.authorize(requestTarget: originalURI, method: originalMethod)
             return .allow(verified)

@@ -1,3 +1,5 @@
+import IssueCatalog
+
 /// A token that passed steps 1–4: genuine, current, well-formed. Step 5 (`authorizes`) says
 /// whether it covers a particular request.
 public struct VerifiedDownloadToken: Equatable, Sendable {
@@ -6,6 +8,12 @@ public struct VerifiedDownloadToken: Equatable, Sendable {
     public let claims: DownloadTokenClaims
 
     public init(kid: String, claims: DownloadTokenClaims) { self.kid = kid; self.claims = claims }
+
+    /// Step 4's time window, `nbf - leeway <= now < exp + leeway`, checked on every request.
+    public func checkTime(now: Instant, policy: TokenPolicy) throws(TokenFailure) {
+        try TokenValidityWindow.check(notBefore: claims.notBefore, expiresAt: claims.expiresAt,
+                                      now: now, leewaySeconds: policy.leewaySeconds)
+    }
 
     /// Step 5: the request target's path (query ignored), percent-decoded once and refused if
     /// unsafe, equals one of `paths`; the method is GET or HEAD.

@@ -13,6 +13,7 @@ final class Gateway: Sendable {
     let authenticator: Authenticator
     let tokenKeys: TokenKeySet
     let signer: TokenSigner
+    let tokenMemo: TokenMemo
     let random: any RandomBytesSource
     let entitlementPolicy: EntitlementPolicy
     let appStore: AppStoreIngestion
@@ -37,6 +38,7 @@ final class Gateway: Sendable {
         self.random = random
         self.metrics = metrics
         self.tokenKeys = tokenKeys
+        tokenMemo = TokenMemo(limit: limits.verifiedTokenEntries)
         counters = GatewayCounters(metrics)
         entitlementPolicy = EntitlementPolicy(acceptSandbox: configuration.acceptSandbox,
                                               graceDays: configuration.graceDays)

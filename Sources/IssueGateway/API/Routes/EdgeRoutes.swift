@@ -4,11 +4,11 @@ import Entitle
 /// file request. Inline on the event loop: it is pure computation over the key set.
 extension Gateway {
     func registerEdgeRoutes(_ router: Router) {
-        router.add("GET", "/v1/edge/verify") { [tokenKeys, clock, counters] request in
+        router.add("GET", "/v1/edge/verify") { [tokenKeys, tokenMemo, clock, counters] request in
             let decision = EdgeCheck.decide(authorization: request.header("Authorization"),
                                             originalURI: request.header("X-Original-URI"),
                                             originalMethod: request.header("X-Original-Method"),
-                                            keys: tokenKeys, now: clock.now())
+                                            keys: tokenKeys, now: clock.now(), memo: tokenMemo)
             counters.tokenChecked(decision)
             switch decision {
             case .allow: return .noContent

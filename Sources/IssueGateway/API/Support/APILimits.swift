@@ -10,6 +10,8 @@ struct APILimits: Sendable {
     var notificationBodyBytes = 2 << 20
     /// Accounts whose facts stay in memory.
     var accountCacheEntries = 100_000
+    /// Download tokens remembered as verified by the edge check (`TokenMemo`).
+    var verifiedTokenEntries = 50_000
     /// Resolved bearer secrets kept in memory.
     var principalCacheEntries = 100_000
 
