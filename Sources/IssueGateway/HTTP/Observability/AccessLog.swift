@@ -32,25 +32,30 @@ final class AccessLog: Sendable {
     private let signal = NSCondition()
     private let destination: FileHandle
     private let capacity: Int
+    private let batchInterval: Duration
     private let finished = Atomic<Bool>(false)
 
-    /// Writes to `destination` (e.g. `FileHandle.standardError`), keeping at most `capacity` entries queued.
-    init(destination: FileHandle, capacity: Int = 65_536) {
+    /// Writes to `destination` (e.g. `FileHandle.standardError`), keeping at most `capacity` entries
+    /// queued. After each write the writer rests `batchInterval`, so under load it wakes and writes
+    /// once per interval with everything gathered, instead of once per request.
+    init(destination: FileHandle, capacity: Int = 65_536, batchInterval: Duration = .milliseconds(20)) {
         self.destination = destination
         self.capacity = capacity
+        self.batchInterval = batchInterval
         let thread = Thread { [self] in self.writeLoop() }
         thread.name = "access-log"
         thread.start()
     }
 
     func record(_ entry: Entry) {
-        let accepted = queue.withLock { queue -> Bool in
+        // Only the entry that makes the queue non-empty wakes the writer; the others find it awake.
+        let wakesWriter = queue.withLock { queue -> Bool in
             guard !queue.closed, queue.entries.count < capacity else { queue.dropped += 1; return false }
             queue.entries.append(entry)
             queue.received += 1
-            return true
+            return queue.entries.count == 1
         }
-        if accepted {
+        if wakesWriter {
             signal.lock()
             signal.signal()
             signal.unlock()
@@ -100,6 +105,7 @@ final class AccessLog: Sendable {
             signal.broadcast()
             signal.unlock()
             if closed { break }
+            if !batch.isEmpty { Thread.sleep(forTimeInterval: Double(batchInterval.nanoseconds) / 1e9) }
         }
         finished.store(true, ordering: .releasing)
         signal.lock()
