@@ -34,8 +34,9 @@ public enum EdgeCheck {
     /// RFC 6750 §2.1: `Bearer` 1*SP token68.
     static func bearerToken(_ authorization: String?) throws(TokenFailure) -> String? {
         guard let value = authorization?.trimmingASCIIWhitespace() else { return nil }
-        let scheme = value.prefix { $0 != " " }
-        guard scheme.lowercased() == "bearer" else { return nil }
+        let scheme = value.utf8.prefix { $0 != UInt8(ascii: " ") }
+        // ASCII case-insensitive, without building a lowered copy (every edge request passes here).
+        guard scheme.count == 6, zip(scheme, "bearer".utf8).allSatisfy({ $0 | 0x20 == $1 }) else { return nil }
         let credential = value.dropFirst(scheme.count).trimmingPrefixSpaces()
         guard !credential.isEmpty else { throw .missingToken }
         return String(credential)

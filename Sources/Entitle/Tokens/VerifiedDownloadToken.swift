@@ -24,7 +24,7 @@ public struct VerifiedDownloadToken: Equatable, Sendable {
     /// a wrong path: the bearer is authenticated, the request is what is not allowed.
     public func authorize(requestTarget: String, method: String?) throws(TokenFailure) {
         let path = try RequestPath.decode(requestTarget: requestTarget)
-        guard claims.paths.contains(where: { Array($0.utf8) == path }) else { throw .pathNotGranted }
+        guard claims.paths.contains(where: { $0.utf8.elementsEqual(path) }) else { throw .pathNotGranted }
         guard RequestPath.allowedMethods.contains(method ?? "GET") else { throw .method }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import IssueCatalog
 import Synchronization
 
 /// Structured access log: one JSON object per line, formatted and written by a background thread
@@ -82,6 +83,7 @@ final class AccessLog: Sendable {
     }
 
     private func writeLoop() {
+        var timestamps = LogTimestamps()
         while true {
             signal.lock()
             var batch: [Entry] = []
@@ -97,7 +99,7 @@ final class AccessLog: Sendable {
             }
             signal.unlock()
             var out: [UInt8] = []
-            for entry in batch { out += AccessLog.line(entry) }
+            for entry in batch { out += AccessLog.line(entry, timestamps: &timestamps) }
             if dropped > 0 { out += Array("{\"dropped\":\(dropped)}\n".utf8) }
             if !out.isEmpty { try? destination.write(contentsOf: out) }
             queue.withLock { $0.written += batch.count }
@@ -113,11 +115,11 @@ final class AccessLog: Sendable {
         signal.unlock()
     }
 
-    static func line(_ entry: Entry) -> [UInt8] {
-        let time = UTCTime(unixSeconds: entry.unixMilliseconds / 1000)
+    static func line(_ entry: Entry, timestamps: inout LogTimestamps) -> [UInt8] {
+        let time = timestamps.rfc3339(unixMilliseconds: entry.unixMilliseconds)
         var w = JSONWriter()
         w.object { w in
-            w.field("time", time.rfc3339(milliseconds: Int(entry.unixMilliseconds % 1000)))
+            w.field("time", time)
             w.field("method", entry.method)
             w.field("path", entry.path)
             w.field("route", entry.route)
@@ -129,5 +131,22 @@ final class AccessLog: Sendable {
             if let agent = entry.userAgent { w.field("userAgent", agent) }
         }
         return w.bytes + [UInt8(ascii: "\n")]
+    }
+}
+
+/// RFC 3339 timestamps for log lines, reusing the text of the last whole second: entries arrive
+/// in time order, so most share it.
+struct LogTimestamps {
+    private var second = Int64.min
+    private var prefix = ""
+
+    mutating func rfc3339(unixMilliseconds: Int64) -> String {
+        let instant = Instant(millisecondsSinceEpoch: unixMilliseconds)
+        if instant.secondsSinceEpoch != second {
+            second = instant.secondsSinceEpoch
+            prefix = String(Instant(secondsSinceEpoch: second).rfc3339.dropLast(4))  // "…:SS."
+        }
+        let millis = Int(unixMilliseconds - second * 1000)
+        return prefix + (millis < 10 ? "00" : millis < 100 ? "0" : "") + String(millis) + "Z"
     }
 }

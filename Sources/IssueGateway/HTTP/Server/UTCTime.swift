@@ -26,11 +26,6 @@ struct UTCTime {
         "\(UTCTime.weekdays[weekday]), \(pad(day)) \(UTCTime.months[month - 1]) \(year) \(pad(hour)):\(pad(minute)):\(pad(second)) GMT"
     }
 
-    /// RFC 3339 with milliseconds, as the API writes instants (http-api.md).
-    func rfc3339(milliseconds: Int) -> String {
-        "\(year)-\(pad(month))-\(pad(day))T\(pad(hour)):\(pad(minute)):\(pad(second)).\(pad(milliseconds, width: 3))Z"
-    }
-
     private func pad(_ value: Int, width: Int = 2) -> String {
         let text = String(value)
         return String(repeating: "0", count: max(0, width - text.count)) + text
