@@ -35,6 +35,18 @@ public struct AccountEntitlements: Sendable {
         return IssueListing.list(catalog.publications.indices.map(publication), entitledOnly: entitledOnly)
     }
 
+    /// Until when `issues(publicationId:entitledOnly:)` keeps its answer with the same facts and
+    /// catalog: the first instant after `now` at which an issue comes out or a period begins in
+    /// the publications listed. A server may keep a rendered list until then (E18: nothing else
+    /// changes with time alone).
+    public func issuesStableUntil(publicationId: String?) -> Instant {
+        if let publicationId {
+            guard let number = catalog.publicationNumbers[publicationId] else { return .distantFuture }
+            return publication(number).stableUntil
+        }
+        return catalog.publications.indices.map { publication($0).stableUntil }.min() ?? .distantFuture
+    }
+
     /// One issue: nil when the reader cannot see it (unknown, scheduled or retracted; E16);
     /// otherwise whether it is entitled and why.
     public func entitlement(for ref: IssueRef) -> IssueEntitlement? {

@@ -64,6 +64,15 @@ struct PublicationEntitlements: Sendable {
         refundedPurchases = Set(grants.refundedPurchases).sorted()
     }
 
+    /// The first instant after `now` at which this publication's list could change with time alone:
+    /// the next issue comes out (E16), or a period that has not begun starts and unlocks (E13).
+    /// Everything else in the list is fixed by the facts and the catalog (E18).
+    var stableUntil: Instant {
+        let nextIssue = visibleEnd < index.count ? index.issue(at: visibleEnd).publishedAt : Instant.distantFuture
+        let nextPeriod = periods.first { $0.start > now }?.start ?? .distantFuture
+        return min(nextIssue, nextPeriod)
+    }
+
     private static func segment(_ range: Range<Int>, _ reason: EntitlementReason) -> PositionSegment {
         PositionSegment(range: range, bits: IssueEntitlement.bit(reason))
     }

@@ -71,7 +71,11 @@ final class Gateway: Sendable {
     /// What the engine says about one account now (E1–E20).
     func entitlements(of accountId: String) throws(APIError) -> AccountEntitlements {
         let facts = try stored { () throws(StoreError) in try accounts.facts(of: accountId) }
-        return EntitlementEngine.evaluate(catalog: catalog.state.entitlementCatalog, transactions: facts.transactions,
-                                          renewals: facts.renewals, policy: entitlementPolicy, now: clock.now())
+        return evaluate(facts, catalog.state, clock.now())
+    }
+
+    func evaluate(_ facts: AccountFacts, _ state: CatalogState, _ now: Instant) -> AccountEntitlements {
+        EntitlementEngine.evaluate(catalog: state.entitlementCatalog, transactions: facts.transactions,
+                                   renewals: facts.renewals, policy: entitlementPolicy, now: now)
     }
 }

@@ -36,21 +36,32 @@ extension Gateway {
         })
         router.add("GET", "/v1/accounts/{accountId}/issues", execution: .worker, handler: apiHandler { [self] request throws(APIError) in
             let accountId = try requireAccount(request)
-            let publicationId = request.queryParameter("publication")
+            let key = IssueListKey(publicationId: request.queryParameter("publication"), entitledOnly: request.flag("entitled"))
             let state = catalog.state
-            if let publicationId, state.snapshot.publication(publicationId) == nil {
+            if let publicationId = key.publicationId, state.snapshot.publication(publicationId) == nil {
                 throw .notFound("no publication \(publicationId)")
             }
-            let items = try entitlements(of: accountId).issues(publicationId: publicationId,
-                                                               entitledOnly: request.flag("entitled"))
-            return .json(200) { w in
-                w.object { w in
-                    w.key("issues")
-                    w.array { w in for item in items { w.accountIssue(item, fragment: state.fragment(item.issue)) } }
-                }
+            let now = clock.now()
+            if let body = accounts.list(accountId, key, catalogRevision: state.revision, now: now) {
+                return .json(200, body)
             }
+            let loaded = try stored { () throws(StoreError) in try accounts.load(accountId) }
+            let answer = evaluate(loaded.facts, state, now)
+            let items = answer.issues(publicationId: key.publicationId, entitledOnly: key.entitledOnly)
+            var w = JSONWriter(capacity: 64 + items.count * Self.renderedIssueBytes)
+            w.object { w in
+                w.key("issues")
+                w.array { w in for item in items { w.accountIssue(item, fragment: state.fragment(item.issue)) } }
+            }
+            accounts.remember(RenderedIssueList(catalogRevision: state.revision,
+                                                validUntil: answer.issuesStableUntil(publicationId: key.publicationId),
+                                                body: w.bytes), accountId, key, generation: loaded.generation)
+            return .json(200, w.bytes)
         })
     }
+
+    /// A typical issue list item's size, to size the response buffer once.
+    private static let renderedIssueBytes = 480
 
     /// The account in the path, when the caller may act for it (itself, a service key, admin).
     /// 404 for an account that does not exist.
