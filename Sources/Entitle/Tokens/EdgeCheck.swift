@@ -31,15 +31,21 @@ public enum EdgeCheck {
         }
     }
 
-    /// RFC 6750 §2.1: `Bearer` 1*SP token68.
+    /// RFC 6750 §2.1: `Bearer` 1*SP token68. Read over UTF-8 bytes: every edge request passes here.
     static func bearerToken(_ authorization: String?) throws(TokenFailure) -> String? {
-        guard let value = authorization?.trimmingASCIIWhitespace() else { return nil }
-        let scheme = value.utf8.prefix { $0 != UInt8(ascii: " ") }
-        // ASCII case-insensitive, without building a lowered copy (every edge request passes here).
-        guard scheme.count == 6, zip(scheme, "bearer".utf8).allSatisfy({ $0 | 0x20 == $1 }) else { return nil }
-        let credential = value.dropFirst(scheme.count).trimmingPrefixSpaces()
+        guard let authorization else { return nil }
+        let isBlank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        var bytes = Substring(authorization).utf8[...]
+        while let first = bytes.first, isBlank(first) { bytes.removeFirst() }
+        while let last = bytes.last, isBlank(last) { bytes.removeLast() }
+        // The scheme is case-insensitive (RFC 9110 §11.1) and ends at a space or the end.
+        let scheme = "bearer".utf8
+        guard bytes.count >= scheme.count, zip(bytes, scheme).allSatisfy({ $0 | 0x20 == $1 }) else { return nil }
+        var credential = bytes.dropFirst(scheme.count)
+        guard credential.isEmpty || credential.first == 0x20 else { return nil }
+        while credential.first == 0x20 { credential.removeFirst() }
         guard !credential.isEmpty else { throw .missingToken }
-        return String(credential)
+        return String(Substring(credential))
     }
 
     static func queryToken(_ originalURI: String?) throws(TokenFailure) -> String? {
@@ -58,6 +64,3 @@ public enum EdgeCheck {
     }
 }
 
-extension Substring {
-    func trimmingPrefixSpaces() -> Substring { drop { $0 == " " } }
-}

@@ -9,17 +9,37 @@ enum RequestPath {
     /// digits is refused. After decoding, a `..` segment, `//`, NUL or backslash is refused,
     /// whether it was written plainly or encoded (`%2e%2e`, `%2f%2f`, `%00`, `%5c`).
     static func decode(requestTarget: String) throws(TokenFailure) -> [UInt8] {
-        let raw = Array(requestTarget.utf8)
-        let pathBytes = raw.prefix { $0 != UInt8(ascii: "?") }
-        guard pathBytes.first == UInt8(ascii: "/"), !pathBytes.contains(UInt8(ascii: "#")) else { throw .pathRefused }
-        guard let decoded = PercentDecoding.decodeOnce(pathBytes) else { throw .pathRefused }
-        guard !decoded.contains(0), !decoded.contains(UInt8(ascii: "\\")) else { throw .pathRefused }
-        let segments = decoded.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-        // Segment 0 is the empty string before the leading slash; any later empty one is a `//`
-        // (the last one may be empty: a trailing slash).
-        for (i, segment) in segments.enumerated() {
-            if segment.elementsEqual("..".utf8) { throw .pathRefused }
-            if i > 0, i < segments.count - 1, segment.isEmpty { throw .pathRefused }
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(requestTarget.utf8.count)
+        var pending = 0  // hex digits still expected after a `%`
+        var high: UInt8 = 0
+        for byte in requestTarget.utf8 {
+            if pending == 0 && byte == UInt8(ascii: "?") { break }
+            if pending > 0 {
+                guard let nibble = Hex.nibble(byte) else { throw .pathRefused }
+                if pending == 2 { high = nibble } else { decoded.append(high << 4 | nibble) }
+                pending -= 1
+            } else if byte == UInt8(ascii: "%") {
+                pending = 2
+            } else {
+                guard byte != UInt8(ascii: "#") else { throw .pathRefused }
+                decoded.append(byte)
+            }
+        }
+        guard pending == 0, decoded.first == UInt8(ascii: "/") else { throw .pathRefused }
+        // After decoding: no NUL or backslash, no `..` segment, no empty segment but a trailing one.
+        var segmentStart = 1
+        for i in 1...decoded.count {
+            let atEnd = i == decoded.count
+            let byte = atEnd ? UInt8(ascii: "/") : decoded[i]
+            guard byte != 0, byte != UInt8(ascii: "\\") else { throw .pathRefused }
+            guard byte == UInt8(ascii: "/") else { continue }
+            let length = i - segmentStart
+            if length == 0 && !atEnd { throw .pathRefused }
+            if length == 2 && decoded[segmentStart] == UInt8(ascii: ".") && decoded[segmentStart + 1] == UInt8(ascii: ".") {
+                throw .pathRefused
+            }
+            segmentStart = i + 1
         }
         return decoded
     }
