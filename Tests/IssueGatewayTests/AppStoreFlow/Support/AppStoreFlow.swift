@@ -25,7 +25,7 @@ final class AppStoreFlow: @unchecked Sendable {
 
     let database = TemporaryDatabase()
     let store: SQLiteStore
-    let clock = FlowClock(FlowFixtures.now)
+    let clock = TestClock(FlowFixtures.now)
     let simulator: AppStoreSimulator
     let apple: AppStoreSimulatorServer
     let runtime: GatewayRuntime
