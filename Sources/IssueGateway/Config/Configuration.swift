@@ -15,8 +15,8 @@ public struct Configuration: Sendable, Equatable {
     public var tokenTTLSeconds = 300
     public var tokenIssuer = "issue-gateway"
     public var cdnBaseURL = "http://127.0.0.1:8081"
-    public var appStoreProductionURL = "https://buy.itunes.apple.com/verifyReceipt"
-    public var appStoreSandboxURL = "https://sandbox.itunes.apple.com/verifyReceipt"
+    public var appStoreProductionURL = VerifyReceiptConfiguration.appleProductionURL.absoluteString
+    public var appStoreSandboxURL = VerifyReceiptConfiguration.appleSandboxURL.absoluteString
     public var appStoreSharedSecret: String?
     /// DER or PEM files that V2 signatures must chain to; empty: V2 refused.
     public var appleRootCertificatePaths: [String] = []

@@ -148,15 +148,14 @@ import Testing
         #expect((1...5).map { configuration.backoff(beforeRetry: $0) } == [0.25, 0.5, 1, 1.5, 1.5])
     }
 
-    @Test func configurationComesFromTheEnvironment() throws {
-        let configuration = try VerifyReceiptConfiguration.fromEnvironment([
-            "ISSUE_GATEWAY_APPSTORE_PRODUCTION_URL": "http://127.0.0.1:9000/verifyReceipt",
-            "ISSUE_GATEWAY_APPSTORE_SHARED_SECRET": "abc"])
-        #expect(configuration.productionURL.absoluteString == "http://127.0.0.1:9000/verifyReceipt")
-        #expect(configuration.sandboxURL == VerifyReceiptConfiguration.appleSandboxURL)
-        #expect(configuration.sharedSecret == "abc")
-        #expect(throws: VerifyReceiptConfiguration.ConfigurationError.self) {
-            try VerifyReceiptConfiguration.fromEnvironment(["ISSUE_GATEWAY_APPSTORE_SANDBOX_URL": "ftp://x/y"])
-        }
+    @Test func theGatewaysClientUsesTheConfiguredEndpointsAndSecret() throws {
+        var configuration = Configuration()
+        configuration.appStoreProductionURL = "http://127.0.0.1:9000/verifyReceipt"
+        configuration.appStoreSharedSecret = "abc"
+        let services = try AppStoreServices.from(configuration, counters: { _ in })
+        #expect(services.receipts.configuration.productionURL.absoluteString == "http://127.0.0.1:9000/verifyReceipt")
+        #expect(services.receipts.configuration.sandboxURL == VerifyReceiptConfiguration.appleSandboxURL)
+        #expect(services.receipts.configuration.sharedSecret == "abc")
+        #expect(services.signedData == nil, "no roots configured: V2 refused")
     }
 }

@@ -40,28 +40,8 @@ public struct VerifyReceiptConfiguration: Sendable, Equatable {
         self.maximumEnvironmentRedirects = maximumEnvironmentRedirects
     }
 
-    public enum ConfigurationError: Error, Equatable, Sendable {
-        /// Not an absolute `http`/`https` URL with a host.
-        case invalidURL(variable: String, value: String)
-    }
-
-    public static let productionURLVariable = "ISSUE_GATEWAY_APPSTORE_PRODUCTION_URL"
-    public static let sandboxURLVariable = "ISSUE_GATEWAY_APPSTORE_SANDBOX_URL"
+    /// Named in the loud 21004 log line; the settings themselves are read by `Configuration`.
     public static let sharedSecretVariable = "ISSUE_GATEWAY_APPSTORE_SHARED_SECRET"
-
-    /// Reads the three `ISSUE_GATEWAY_APPSTORE_*` variables; unset or empty means the default.
-    public static func fromEnvironment(_ environment: [String: String]) throws(ConfigurationError) -> VerifyReceiptConfiguration {
-        func url(_ variable: String, default fallback: URL) throws(ConfigurationError) -> URL {
-            guard let value = environment[variable], !value.isEmpty else { return fallback }
-            guard let url = URL(string: value), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-                  let host = url.host, !host.isEmpty else { throw .invalidURL(variable: variable, value: value) }
-            return url
-        }
-        let secret = environment[sharedSecretVariable].flatMap { $0.isEmpty ? nil : $0 }
-        return VerifyReceiptConfiguration(productionURL: try url(productionURLVariable, default: appleProductionURL),
-                                          sandboxURL: try url(sandboxURLVariable, default: appleSandboxURL),
-                                          sharedSecret: secret)
-    }
 
     /// The pause before retry `attempt` (1 = the first retry).
     func backoff(beforeRetry attempt: Int) -> TimeInterval {
