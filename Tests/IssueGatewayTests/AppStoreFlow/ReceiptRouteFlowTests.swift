@@ -85,6 +85,18 @@ import Testing
         #expect(flow.simulator.requests.isEmpty)
     }
 
+    @Test func aTooLargeReceiptIs400AndATooLargeBody413() throws {
+        let flow = try AppStoreFlow()
+        let reader = try flow.newReader()
+        let limits = APILimits.standard
+        let long = try flow.sendReceipt(String(repeating: "QUJD", count: limits.receiptDataBytes / 4 + 1), for: reader)
+        #expect(long.status == 400)
+        #expect(long.errorCode == "bad_request")
+        let huge = try flow.sendReceipt(String(repeating: "QUJD", count: limits.receiptBodyBytes / 4 + 1), for: reader)
+        #expect(huge.status == 413)
+        #expect(flow.simulator.requests.isEmpty)
+    }
+
     @Test func sameReceiptTwiceChangesNothing() throws {
         let flow = try AppStoreFlow()
         let reader = try flow.newReader()

@@ -90,6 +90,9 @@ extension Gateway {
         var facts = VerifiedFacts()
         if let receiptData {
             guard !receiptData.isEmpty else { throw .badRequest("receiptData is empty") }
+            guard receiptData.utf8.count <= limits.receiptDataBytes else {
+                throw .badRequest("receiptData is larger than \(limits.receiptDataBytes) bytes")
+            }
             guard Data(base64Encoded: receiptData) != nil else { throw .badRequest("receiptData is not base64") }
             facts.append(try appStore.verifyReceipt(receiptData))
         }

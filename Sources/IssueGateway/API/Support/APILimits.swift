@@ -1,9 +1,12 @@
 /// Limits of the API layer, as named configuration (the HTTP server's own limits live in
 /// `HTTPServerConfiguration`).
 struct APILimits: Sendable {
-    /// Body limit of `POST /v1/accounts/{id}/receipts`: a receipt with years of renewals runs to
-    /// hundreds of KiB in base64, above the server's default 1 MiB only in pathological cases.
-    var receiptBodyBytes = 4 << 20
+    /// The longest `receiptData` taken: a receipt with years of renewals runs to hundreds of KiB
+    /// in base64. Longer is a 400 `bad_request` (http-api.md, receipt errors).
+    var receiptDataBytes = 4 << 20
+    /// Body limit of `POST /v1/accounts/{id}/receipts`, above `receiptDataBytes` so that a long
+    /// receipt is answered as the receipt errors say; a body past this is a 413 from the server.
+    var receiptBodyBytes = 6 << 20
     /// The most signed transactions one receipts request may carry.
     var signedTransactionsPerRequest = 200
     /// Body limit of `POST /v1/appstore/notifications` (V1 carries up to 100 transactions).
