@@ -28,4 +28,14 @@ import IssueCatalog
         let stranger = Fx.evaluate(catalog, [], now: "2012-09-15")
         #expect(stranger.reasons("mag", "2012-05") == [.noPurchase])
     }
+
+    @Test func e20TheIssueARefundedSubscriptionWouldHaveUnlockedIsRefusedAsRefunded() {
+        // Subscribed on 20 February, refunded: February (E13) and March (E12) are both `refunded`.
+        let r = Fx.evaluate(Fx.magazine, [Fx.tx("t1", "monthly.sub", "2012-02-20", "2012-04-20", revoked: "2012-02-25")],
+                            now: "2012-09-15")
+        #expect(r.reasons("mag", "2012-02") == [.refunded])
+        #expect(r.reasons("mag", "2012-03") == [.refunded])
+        #expect(r.reasons("mag", "2012-01") == [.noPurchase])
+        #expect(r.issues(publicationId: "mag", entitledOnly: false).first { $0.issue.id == "2012-02" }?.reasons == [.refunded])
+    }
 }

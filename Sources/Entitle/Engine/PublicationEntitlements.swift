@@ -61,16 +61,21 @@ struct PublicationEntitlements: Sendable {
         self.segments = segments
         self.unlocked = unlocked  // ascending: periods are sorted and disjoint
         purchased = Set(grants.purchased).sorted()
-        refundedPurchases = Set(grants.refundedPurchases).sorted()
+        // E20: an issue that a refunded purchase (E14) or a refunded period's start (E13) would
+        // have given is refused as `refunded`, the nearest reason, rather than `noPurchase`.
+        let refundedStarts = voidPeriods.lazy.filter { $0.start <= now }.map { index.upperBound($0.start) - 1 }.filter { $0 >= 0 }
+        refundedPurchases = Set(grants.refundedPurchases + refundedStarts).sorted()
     }
 
     /// The first instant after `now` at which this publication's list could change with time alone:
-    /// the next issue comes out (E16), or a period that has not begun starts and unlocks (E13).
+    /// the next issue comes out (E16), a period that has not begun starts and unlocks (E13), or a
+    /// refunded one's start comes, which names the issue it would have unlocked (E20).
     /// Everything else in the list is fixed by the facts and the catalog (E18).
     var stableUntil: Instant {
         let nextIssue = visibleEnd < index.count ? index.issue(at: visibleEnd).publishedAt : Instant.distantFuture
         let nextPeriod = periods.first { $0.start > now }?.start ?? .distantFuture
-        return min(nextIssue, nextPeriod)
+        let nextRefunded = voidPeriods.first { $0.start > now }?.start ?? .distantFuture
+        return min(nextIssue, nextPeriod, nextRefunded)
     }
 
     private static func segment(_ range: Range<Int>, _ reason: EntitlementReason) -> PositionSegment {
