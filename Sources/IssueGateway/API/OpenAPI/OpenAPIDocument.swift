@@ -14,1342 +14,168 @@ enum OpenAPIDocument {
    "get": {
     "operationId": "health",
     "summary": "Liveness",
-    "responses": {
-     "200": {
-      "description": "ok",
-      "content": {
-       "application/json": {
-        "schema": {
-         "type": "object",
-         "properties": {
-          "status": {
-           "const": "ok"
-          }
-         }
-        }
-       }
-      }
-     }
-    }
+    "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object", "properties": {"status": {"const": "ok"}}}}}}}
    }
   },
   "/metrics": {
    "get": {
     "operationId": "metrics",
     "summary": "Prometheus text metrics",
-    "responses": {
-     "200": {
-      "description": "Prometheus text format",
-      "content": {
-       "text/plain": {
-        "schema": {
-         "type": "string"
-        }
-       }
-      }
-     }
-    }
+    "responses": {"200": {"description": "Prometheus text format", "content": {"text/plain": {"schema": {"type": "string"}}}}}
    }
   },
   "/openapi.json": {
    "get": {
     "operationId": "openapi",
     "summary": "This document",
-    "responses": {
-     "200": {
-      "description": "OpenAPI 3.1 document",
-      "content": {
-       "application/json": {
-        "schema": {
-         "type": "object"
-        }
-       }
-      }
-     }
-    }
+    "responses": {"200": {"description": "OpenAPI 3.1 document", "content": {"application/json": {"schema": {"type": "object"}}}}}
    }
   },
   "/v1/publications": {
    "get": {
     "operationId": "listPublications",
     "summary": "All publications",
-    "responses": {
-     "200": {
-      "description": "publications",
-      "content": {
-       "application/json": {
-        "schema": {
-         "type": "object",
-         "properties": {
-          "publications": {
-           "type": "array",
-           "items": {
-            "$ref": "#/components/schemas/Publication"
-           }
-          }
-         }
-        }
-       }
-      }
-     }
-    }
+    "responses": {"200": {"description": "publications", "content": {"application/json": {"schema": {"type": "object", "properties": {"publications": {"type": "array", "items": {"$ref": "#/components/schemas/Publication"}}}}}}}}
    }
   },
   "/v1/publications/{publicationId}": {
    "put": {
     "operationId": "putPublication",
     "summary": "Create or rename a publication (admin)",
-    "security": [
-     {
-      "bearer": []
-     }
-    ],
-    "parameters": [
-     {
-      "name": "publicationId",
-      "in": "path",
-      "required": true,
-      "schema": {
-       "type": "string",
-       "pattern": "^[A-Za-z0-9._-]{1,128}$"
-      },
-      "description": ""
-     }
-    ],
-    "requestBody": {
-     "required": true,
-     "content": {
-      "application/json": {
-       "schema": {
-        "type": "object",
-        "required": [
-         "title"
-        ],
-        "properties": {
-         "title": {
-          "type": "string"
-         }
-        }
-       }
-      }
-     }
-    },
-    "responses": {
-     "200": {
-      "description": "updated",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Publication"
-        }
-       }
-      }
-     },
-     "201": {
-      "description": "created",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Publication"
-        }
-       }
-      }
-     },
-     "400": {
-      "description": "bad body",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
-     },
-     "401": {
-      "description": "no or unknown secret",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
-     },
-     "403": {
-      "description": "not admin",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
-     },
-     "413": {
-      "$ref": "#/components/responses/PayloadTooLarge"
-     }
-    }
+    "security": [{"bearer": []}],
+    "parameters": [{"name": "publicationId", "in": "path", "required": true, "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$"}, "description": ""}],
+    "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object", "required": ["title"], "properties": {"title": {"type": "string"}}}}}},
+    "responses": {"200": {"description": "updated", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Publication"}}}}, "201": {"description": "created", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Publication"}}}}, "400": {"description": "bad body", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "401": {"description": "no or unknown secret", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "403": {"description": "not admin", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "413": {"$ref": "#/components/responses/PayloadTooLarge"}}
    }
   },
   "/v1/products": {
    "get": {
     "operationId": "listProducts",
     "summary": "Products on offer",
-    "parameters": [
-     {
-      "name": "all",
-      "in": "query",
-      "required": false,
-      "schema": {
-       "type": "boolean"
-      },
-      "description": "include discontinued products"
-     }
-    ],
-    "responses": {
-     "200": {
-      "description": "products",
-      "content": {
-       "application/json": {
-        "schema": {
-         "type": "object",
-         "properties": {
-          "products": {
-           "type": "array",
-           "items": {
-            "$ref": "#/components/schemas/Product"
-           }
-          }
-         }
-        }
-       }
-      }
-     }
-    }
+    "parameters": [{"name": "all", "in": "query", "required": false, "schema": {"type": "boolean"}, "description": "include discontinued products"}],
+    "responses": {"200": {"description": "products", "content": {"application/json": {"schema": {"type": "object", "properties": {"products": {"type": "array", "items": {"$ref": "#/components/schemas/Product"}}}}}}}}
    }
   },
   "/v1/products/{productId}": {
    "put": {
     "operationId": "putProduct",
     "summary": "Create or change a product (admin)",
-    "security": [
-     {
-      "bearer": []
-     }
-    ],
-    "parameters": [
-     {
-      "name": "productId",
-      "in": "path",
-      "required": true,
-      "schema": {
-       "type": "string",
-       "pattern": "^[A-Za-z0-9._-]{1,128}$"
-      },
-      "description": ""
-     }
-    ],
-    "requestBody": {
-     "required": true,
-     "content": {
-      "application/json": {
-       "schema": {
-        "$ref": "#/components/schemas/ProductBody"
-       }
-      }
-     }
-    },
-    "responses": {
-     "200": {
-      "description": "updated",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Product"
-        }
-       }
-      }
-     },
-     "201": {
-      "description": "created",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Product"
-        }
-       }
-      }
-     },
-     "400": {
-      "description": "bad body",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
-     },
-     "401": {
-      "description": "no or unknown secret",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
-     },
-     "403": {
-      "description": "not admin",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
-     },
-     "413": {
-      "$ref": "#/components/responses/PayloadTooLarge"
-     }
-    }
+    "security": [{"bearer": []}],
+    "parameters": [{"name": "productId", "in": "path", "required": true, "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$"}, "description": ""}],
+    "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ProductBody"}}}},
+    "responses": {"200": {"description": "updated", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Product"}}}}, "201": {"description": "created", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Product"}}}}, "400": {"description": "bad body", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "401": {"description": "no or unknown secret", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "403": {"description": "not admin", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "413": {"$ref": "#/components/responses/PayloadTooLarge"}}
    }
   },
   "/v1/publications/{publicationId}/issues": {
    "get": {
     "operationId": "listIssues",
     "summary": "Published issues, newest first",
-    "parameters": [
-     {
-      "name": "publicationId",
-      "in": "path",
-      "required": true,
-      "schema": {
-       "type": "string",
-       "pattern": "^[A-Za-z0-9._-]{1,128}$"
-      },
-      "description": ""
-     },
-     {
-      "name": "include",
-      "in": "query",
-      "required": false,
-      "schema": {
-       "enum": [
-        "all"
-       ]
-      },
-      "description": "editors of the publication and admin: scheduled and retracted too"
-     }
-    ],
-    "responses": {
-     "200": {
-      "description": "issues",
-      "content": {
-       "application/json": {
-        "schema": {
-         "type": "object",
-         "properties": {
-          "issues": {
-           "type": "array",
-           "items": {
-            "$ref": "#/components/schemas/Issue"
-           }
-          }
-         }
-        }
-       }
-      }
-     },
-     "401": {
-      "description": "include=all without a secret",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
-     },
-     "403": {
-      "description": "include=all by someone else",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
-     },
-     "404": {
-      "description": "unknown publication",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
-     }
-    }
+    "parameters": [{"name": "publicationId", "in": "path", "required": true, "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$"}, "description": ""}, {"name": "include", "in": "query", "required": false, "schema": {"enum": ["all"]}, "description": "editors of the publication and admin: scheduled and retracted too"}],
+    "responses": {"200": {"description": "issues", "content": {"application/json": {"schema": {"type": "object", "properties": {"issues": {"type": "array", "items": {"$ref": "#/components/schemas/Issue"}}}}}}}, "401": {"description": "include=all without a secret", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "403": {"description": "include=all by someone else", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "404": {"description": "unknown publication", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}
    },
    "post": {
     "operationId": "createIssue",
     "summary": "Publish or schedule an issue (editor of it, admin)",
-    "security": [
-     {
-      "bearer": []
-     }
-    ],
-    "parameters": [
-     {
-      "name": "publicationId",
-      "in": "path",
-      "required": true,
-      "schema": {
-       "type": "string",
-       "pattern": "^[A-Za-z0-9._-]{1,128}$"
-      },
-      "description": ""
-     }
-    ],
-    "requestBody": {
-     "required": true,
-     "content": {
-      "application/json": {
-       "schema": {
-        "$ref": "#/components/schemas/IssueBody"
-       }
-      }
-     }
-    },
-    "responses": {
-     "201": {
-      "description": "created",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Issue"
-        }
-       }
-      }
-     },
-     "400": {
-      "description": "bad body",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
-     },
-     "401": {
-      "description": "no or unknown secret",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
-     },
-     "403": {
-      "description": "not an editor of it",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
-     },
-     "404": {
-      "description": "unknown publication",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
-     },
-     "409": {
-      "description": "the id exists",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
-     },
-     "413": {
-      "$ref": "#/components/responses/PayloadTooLarge"
-     }
-    }
+    "security": [{"bearer": []}],
+    "parameters": [{"name": "publicationId", "in": "path", "required": true, "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$"}, "description": ""}],
+    "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/IssueBody"}}}},
+    "responses": {"201": {"description": "created", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Issue"}}}}, "400": {"description": "bad body", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "401": {"description": "no or unknown secret", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "403": {"description": "not an editor of it", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "404": {"description": "unknown publication", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "409": {"description": "the id exists", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "413": {"$ref": "#/components/responses/PayloadTooLarge"}}
    }
   },
   "/v1/publications/{publicationId}/issues/{issueId}": {
    "put": {
     "operationId": "correctIssue",
     "summary": "Correct, reschedule or republish an issue",
-    "security": [
-     {
-      "bearer": []
-     }
-    ],
-    "parameters": [
-     {
-      "name": "publicationId",
-      "in": "path",
-      "required": true,
-      "schema": {
-       "type": "string",
-       "pattern": "^[A-Za-z0-9._-]{1,128}$"
-      },
-      "description": ""
-     },
-     {
-      "name": "issueId",
-      "in": "path",
-      "required": true,
-      "schema": {
-       "type": "string",
-       "pattern": "^[A-Za-z0-9._-]{1,128}$"
-      },
-      "description": ""
-     }
-    ],
-    "requestBody": {
-     "required": true,
-     "content": {
-      "application/json": {
-       "schema": {
-        "$ref": "#/components/schemas/IssueBody"
-       }
-      }
-     }
-    },
-    "responses": {
-     "200": {
-      "description": "corrected",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Issue"
-        }
-       }
-      }
-     },
-     "400": {
-      "description": "bad body",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
-     },
-     "401": {
-      "description": "no or unknown secret",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
-     },
-     "403": {
-      "description": "not an editor of it",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
-     },
-     "404": {
-      "description": "unknown issue",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
-     },
-     "413": {
-      "$ref": "#/components/responses/PayloadTooLarge"
-     }
-    }
+    "security": [{"bearer": []}],
+    "parameters": [{"name": "publicationId", "in": "path", "required": true, "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$"}, "description": ""}, {"name": "issueId", "in": "path", "required": true, "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$"}, "description": ""}],
+    "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/IssueBody"}}}},
+    "responses": {"200": {"description": "corrected", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Issue"}}}}, "400": {"description": "bad body", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "401": {"description": "no or unknown secret", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "403": {"description": "not an editor of it", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "404": {"description": "unknown issue", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "413": {"$ref": "#/components/responses/PayloadTooLarge"}}
    },
    "delete": {
     "operationId": "retractIssue",
     "summary": "Retract an issue",
-    "security": [
-     {
-      "bearer": []
-     }
-    ],
-    "parameters": [
-     {
-      "name": "publicationId",
-      "in": "path",
-      "required": true,
-      "schema": {
-       "type": "string",
-       "pattern": "^[A-Za-z0-9._-]{1,128}$"
-      },
-      "description": ""
-     },
-     {
-      "name": "issueId",
-      "in": "path",
-      "required": true,
-      "schema": {
-       "type": "string",
-       "pattern": "^[A-Za-z0-9._-]{1,128}$"
-      },
-      "description": ""
-     }
-    ],
-    "responses": {
-     "200": {
-      "description": "retracted",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Issue"
-        }
-       }
-      }
-     },
-     "401": {
-      "description": "no or unknown secret",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
-     },
-     "403": {
-      "description": "not an editor of it",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
-     },
-     "404": {
-      "description": "unknown issue",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
-     }
-    }
+    "security": [{"bearer": []}],
+    "parameters": [{"name": "publicationId", "in": "path", "required": true, "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$"}, "description": ""}, {"name": "issueId", "in": "path", "required": true, "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$"}, "description": ""}],
+    "responses": {"200": {"description": "retracted", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Issue"}}}}, "401": {"description": "no or unknown secret", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "403": {"description": "not an editor of it", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "404": {"description": "unknown issue", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}
    }
   },
   "/v1/keys": {
    "post": {
     "operationId": "createKey",
     "summary": "Create an editor or service key (admin)",
-    "security": [
-     {
-      "bearer": []
-     }
-    ],
-    "requestBody": {
-     "required": true,
-     "content": {
-      "application/json": {
-       "schema": {
-        "type": "object",
-        "required": [
-         "role"
-        ],
-        "properties": {
-         "role": {
-          "enum": [
-           "editor",
-           "service"
-          ]
-         },
-         "publications": {
-          "type": "array",
-          "items": {
-           "type": "string"
-          }
-         }
-        }
-       }
-      }
-     }
-    },
-    "responses": {
-     "201": {
-      "description": "the key, shown once",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Key"
-        }
-       }
-      }
-     },
-     "400": {
-      "description": "bad body, or publications names an unknown publication",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
-     },
-     "401": {
-      "description": "no or unknown secret",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
-     },
-     "403": {
-      "description": "not admin",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
-     },
-     "413": {
-      "$ref": "#/components/responses/PayloadTooLarge"
-     }
-    }
+    "security": [{"bearer": []}],
+    "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object", "required": ["role"], "properties": {"role": {"enum": ["editor", "service"]}, "publications": {"type": "array", "items": {"type": "string"}}}}}}},
+    "responses": {"201": {"description": "the key, shown once", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Key"}}}}, "400": {"description": "bad body, or publications names an unknown publication", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "401": {"description": "no or unknown secret", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "403": {"description": "not admin", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "413": {"$ref": "#/components/responses/PayloadTooLarge"}}
    }
   },
   "/v1/keys/{keyId}": {
    "delete": {
     "operationId": "deleteKey",
     "summary": "Revoke a key (admin)",
-    "security": [
-     {
-      "bearer": []
-     }
-    ],
-    "parameters": [
-     {
-      "name": "keyId",
-      "in": "path",
-      "required": true,
-      "schema": {
-       "type": "string",
-       "pattern": "^[A-Za-z0-9._-]{1,128}$"
-      },
-      "description": ""
-     }
-    ],
-    "responses": {
-     "200": {
-      "description": "revoked",
-      "content": {
-       "application/json": {
-        "schema": {
-         "type": "object"
-        }
-       }
-      }
-     },
-     "401": {
-      "description": "no or unknown secret",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
-     },
-     "403": {
-      "description": "not admin",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
-     },
-     "404": {
-      "description": "unknown key",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
-     }
-    }
+    "security": [{"bearer": []}],
+    "parameters": [{"name": "keyId", "in": "path", "required": true, "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$"}, "description": ""}],
+    "responses": {"200": {"description": "revoked", "content": {"application/json": {"schema": {"type": "object"}}}}, "401": {"description": "no or unknown secret", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "403": {"description": "not admin", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "404": {"description": "unknown key", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}
    }
   },
   "/v1/accounts": {
    "post": {
     "operationId": "createAccount",
     "summary": "Create an account",
-    "requestBody": {
-     "required": false,
-     "content": {
-      "application/json": {
-       "schema": {
-        "type": "object",
-        "properties": {
-         "appAccountToken": {
-          "type": "string",
-          "format": "uuid"
-         }
-        }
-       }
-      }
-     }
-    },
-    "responses": {
-     "201": {
-      "description": "created",
-      "content": {
-       "application/json": {
-        "schema": {
-         "type": "object",
-         "properties": {
-          "accountId": {
-           "type": "string"
-          },
-          "accountToken": {
-           "type": "string"
-          }
-         }
-        }
-       }
-      }
-     },
-     "400": {
-      "description": "bad body",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
-     },
-     "409": {
-      "description": "appAccountToken already bound",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
-     },
-     "413": {
-      "$ref": "#/components/responses/PayloadTooLarge"
-     }
-    }
+    "requestBody": {"required": false, "content": {"application/json": {"schema": {"type": "object", "properties": {"appAccountToken": {"type": "string", "format": "uuid"}}}}}},
+    "responses": {"201": {"description": "created", "content": {"application/json": {"schema": {"type": "object", "properties": {"accountId": {"type": "string"}, "accountToken": {"type": "string"}}}}}}, "400": {"description": "bad body", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "409": {"description": "appAccountToken already bound", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "413": {"$ref": "#/components/responses/PayloadTooLarge"}}
    }
   },
   "/v1/accounts/{accountId}/receipts": {
    "post": {
     "operationId": "postReceipt",
     "summary": "Verify and ingest a receipt and/or signed transactions",
-    "security": [
-     {
-      "bearer": []
-     }
-    ],
-    "parameters": [
-     {
-      "name": "accountId",
-      "in": "path",
-      "required": true,
-      "schema": {
-       "type": "string",
-       "pattern": "^[A-Za-z0-9._-]{1,128}$"
-      },
-      "description": ""
-     }
-    ],
-    "requestBody": {
-     "required": true,
-     "content": {
-      "application/json": {
-       "schema": {
-        "type": "object",
-        "properties": {
-         "receiptData": {
-          "type": "string",
-          "contentEncoding": "base64"
-         },
-         "signedTransactions": {
-          "type": "array",
-          "items": {
-           "type": "string"
-          }
-         }
-        }
-       }
-      }
-     }
-    },
-    "responses": {
-     "200": {
-      "description": "the account's entitlements",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Entitlements"
-        }
-       }
-      }
-     },
-     "400": {
-      "description": "not base64, empty, too large",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
-     },
-     "401": {
-      "description": "no or unknown secret",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
-     },
-     "403": {
-      "description": "another account",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
-     },
-     "404": {
-      "description": "unknown account",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
-     },
-     "409": {
-      "description": "owned_by_other_account (keep policy)",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
-     },
-     "413": {
-      "description": "payload_too_large",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
-     },
-     "422": {
-      "description": "receipt_rejected, with appStoreStatus",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
-     },
-     "503": {
-      "description": "app_store_unavailable",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
-     }
-    }
+    "security": [{"bearer": []}],
+    "parameters": [{"name": "accountId", "in": "path", "required": true, "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$"}, "description": ""}],
+    "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object", "properties": {"receiptData": {"type": "string", "contentEncoding": "base64"}, "signedTransactions": {"type": "array", "items": {"type": "string"}}}}}}},
+    "responses": {"200": {"description": "the account's entitlements", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Entitlements"}}}}, "400": {"description": "not base64, empty, too large", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "401": {"description": "no or unknown secret", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "403": {"description": "another account", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "404": {"description": "unknown account", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "409": {"description": "owned_by_other_account (keep policy)", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "413": {"description": "payload_too_large", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "422": {"description": "receipt_rejected, with appStoreStatus", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "503": {"description": "app_store_unavailable", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}
    }
   },
   "/v1/accounts/{accountId}/entitlements": {
    "get": {
     "operationId": "getEntitlements",
     "summary": "Subscriptions and purchases",
-    "security": [
-     {
-      "bearer": []
-     }
-    ],
-    "parameters": [
-     {
-      "name": "accountId",
-      "in": "path",
-      "required": true,
-      "schema": {
-       "type": "string",
-       "pattern": "^[A-Za-z0-9._-]{1,128}$"
-      },
-      "description": ""
-     }
-    ],
-    "responses": {
-     "200": {
-      "description": "entitlements",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Entitlements"
-        }
-       }
-      }
-     },
-     "401": {
-      "description": "no or unknown secret",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
-     },
-     "403": {
-      "description": "another account",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
-     },
-     "404": {
-      "description": "unknown account",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
-     }
-    }
+    "security": [{"bearer": []}],
+    "parameters": [{"name": "accountId", "in": "path", "required": true, "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$"}, "description": ""}],
+    "responses": {"200": {"description": "entitlements", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Entitlements"}}}}, "401": {"description": "no or unknown secret", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "403": {"description": "another account", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "404": {"description": "unknown account", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}
    }
   },
   "/v1/accounts/{accountId}/issues": {
    "get": {
     "operationId": "getAccountIssues",
     "summary": "Visible issues with entitled flag and reasons",
-    "security": [
-     {
-      "bearer": []
-     }
-    ],
-    "parameters": [
-     {
-      "name": "accountId",
-      "in": "path",
-      "required": true,
-      "schema": {
-       "type": "string",
-       "pattern": "^[A-Za-z0-9._-]{1,128}$"
-      },
-      "description": ""
-     },
-     {
-      "name": "publication",
-      "in": "query",
-      "required": false,
-      "schema": {
-       "type": "string"
-      },
-      "description": "narrow to one publication"
-     },
-     {
-      "name": "entitled",
-      "in": "query",
-      "required": false,
-      "schema": {
-       "type": "boolean"
-      },
-      "description": "only entitled issues"
-     }
-    ],
-    "responses": {
-     "200": {
-      "description": "issues",
-      "content": {
-       "application/json": {
-        "schema": {
-         "type": "object",
-         "properties": {
-          "issues": {
-           "type": "array",
-           "items": {
-            "$ref": "#/components/schemas/AccountIssue"
-           }
-          }
-         }
-        }
-       }
-      }
-     },
-     "401": {
-      "description": "no or unknown secret",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
-     },
-     "403": {
-      "description": "another account",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
-     },
-     "404": {
-      "description": "unknown account or publication",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
-     }
-    }
+    "security": [{"bearer": []}],
+    "parameters": [{"name": "accountId", "in": "path", "required": true, "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$"}, "description": ""}, {"name": "publication", "in": "query", "required": false, "schema": {"type": "string"}, "description": "narrow to one publication"}, {"name": "entitled", "in": "query", "required": false, "schema": {"type": "boolean"}, "description": "only entitled issues"}],
+    "responses": {"200": {"description": "issues", "content": {"application/json": {"schema": {"type": "object", "properties": {"issues": {"type": "array", "items": {"$ref": "#/components/schemas/AccountIssue"}}}}}}}, "401": {"description": "no or unknown secret", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "403": {"description": "another account", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "404": {"description": "unknown account or publication", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}
    }
   },
   "/v1/accounts/{accountId}/publications/{publicationId}/issues/{issueId}/token": {
    "post": {
     "operationId": "issueToken",
     "summary": "A download token for an entitled issue",
-    "security": [
-     {
-      "bearer": []
-     }
-    ],
-    "parameters": [
-     {
-      "name": "accountId",
-      "in": "path",
-      "required": true,
-      "schema": {
-       "type": "string",
-       "pattern": "^[A-Za-z0-9._-]{1,128}$"
-      },
-      "description": ""
-     },
-     {
-      "name": "publicationId",
-      "in": "path",
-      "required": true,
-      "schema": {
-       "type": "string",
-       "pattern": "^[A-Za-z0-9._-]{1,128}$"
-      },
-      "description": ""
-     },
-     {
-      "name": "issueId",
-      "in": "path",
-      "required": true,
-      "schema": {
-       "type": "string",
-       "pattern": "^[A-Za-z0-9._-]{1,128}$"
-      },
-      "description": ""
-     }
-    ],
-    "responses": {
-     "200": {
-      "description": "the token",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Token"
-        }
-       }
-      }
-     },
-     "401": {
-      "description": "no or unknown secret",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
-     },
-     "403": {
-      "description": "not_entitled, with reason",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
-     },
-     "404": {
-      "description": "an issue the reader cannot see",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
-     }
-    }
+    "security": [{"bearer": []}],
+    "parameters": [{"name": "accountId", "in": "path", "required": true, "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$"}, "description": ""}, {"name": "publicationId", "in": "path", "required": true, "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$"}, "description": ""}, {"name": "issueId", "in": "path", "required": true, "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$"}, "description": ""}],
+    "responses": {"200": {"description": "the token", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Token"}}}}, "401": {"description": "no or unknown secret", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "403": {"description": "not_entitled, with reason", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "404": {"description": "an issue the reader cannot see", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}
    }
   },
   "/v1/appstore/notifications": {
    "post": {
     "operationId": "appStoreNotification",
     "summary": "App Store server notifications V1 and V2",
-    "requestBody": {
-     "required": true,
-     "content": {
-      "application/json": {
-       "schema": {
-        "type": "object"
-       }
-      }
-     }
-    },
-    "responses": {
-     "200": {
-      "description": "taken",
-      "content": {
-       "application/json": {
-        "schema": {
-         "type": "object"
-        }
-       }
-      }
-     },
-     "400": {
-      "description": "malformed",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
-     },
-     "401": {
-      "description": "wrong shared secret or signature",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
-     },
-     "413": {
-      "$ref": "#/components/responses/PayloadTooLarge"
-     },
-     "503": {
-      "description": "app_store_unavailable",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      }
-     }
-    }
+    "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object"}}}},
+    "responses": {"200": {"description": "taken", "content": {"application/json": {"schema": {"type": "object"}}}}, "400": {"description": "malformed", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "401": {"description": "wrong shared secret or signature", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "413": {"$ref": "#/components/responses/PayloadTooLarge"}, "503": {"description": "app_store_unavailable", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}
    }
   },
   "/v1/edge/verify": {
    "get": {
     "operationId": "edgeVerify",
     "summary": "nginx auth_request check of a download token",
-    "parameters": [
-     {
-      "name": "X-Original-URI",
-      "in": "header",
-      "required": true,
-      "schema": {
-       "type": "string"
-      }
-     },
-     {
-      "name": "X-Original-Method",
-      "in": "header",
-      "required": false,
-      "schema": {
-       "enum": [
-        "GET",
-        "HEAD"
-       ]
-      }
-     }
-    ],
-    "responses": {
-     "204": {
-      "description": "the token allows the path"
-     },
-     "401": {
-      "description": "no token, malformed, bad signature, unknown key, expired"
-     },
-     "403": {
-      "description": "a valid token for another path or method"
-     }
-    }
+    "parameters": [{"name": "X-Original-URI", "in": "header", "required": true, "schema": {"type": "string"}}, {"name": "X-Original-Method", "in": "header", "required": false, "schema": {"enum": ["GET", "HEAD"]}}],
+    "responses": {"204": {"description": "the token allows the path"}, "401": {"description": "no token, malformed, bad signature, unknown key, expired"}, "403": {"description": "a valid token for another path or method"}}
    }
   }
  },
@@ -1357,476 +183,68 @@ enum OpenAPIDocument {
   "schemas": {
    "Error": {
     "type": "object",
-    "required": [
-     "error"
-    ],
-    "properties": {
-     "error": {
-      "type": "object",
-      "required": [
-       "code",
-       "message"
-      ],
-      "properties": {
-       "code": {
-        "type": "string"
-       },
-       "message": {
-        "type": "string"
-       }
-      },
-      "additionalProperties": true
-     }
-    }
+    "required": ["error"],
+    "properties": {"error": {"type": "object", "required": ["code", "message"], "properties": {"code": {"type": "string"}, "message": {"type": "string"}}, "additionalProperties": true}}
    },
    "Publication": {
     "type": "object",
-    "required": [
-     "id",
-     "title"
-    ],
-    "properties": {
-     "id": {
-      "type": "string"
-     },
-     "title": {
-      "type": "string"
-     }
-    }
+    "required": ["id", "title"],
+    "properties": {"id": {"type": "string"}, "title": {"type": "string"}}
    },
    "IssueRef": {
     "type": "object",
-    "required": [
-     "publicationId",
-     "issueId"
-    ],
-    "properties": {
-     "publicationId": {
-      "type": "string"
-     },
-     "issueId": {
-      "type": "string"
-     }
-    }
+    "required": ["publicationId", "issueId"],
+    "properties": {"publicationId": {"type": "string"}, "issueId": {"type": "string"}}
    },
    "ProductBody": {
     "type": "object",
-    "required": [
-     "kind",
-     "grants"
-    ],
-    "properties": {
-     "kind": {
-      "enum": [
-       "autoRenewable",
-       "nonRenewing",
-       "issue",
-       "free"
-      ]
-     },
-     "grants": {
-      "type": "array",
-      "items": {
-       "type": "string"
-      }
-     },
-     "subscriptionGroup": {
-      "type": [
-       "string",
-       "null"
-      ]
-     },
-     "level": {
-      "type": [
-       "integer",
-       "null"
-      ]
-     },
-     "duration": {
-      "type": [
-       "string",
-       "null"
-      ]
-     },
-     "issue": {
-      "oneOf": [
-       {
-        "$ref": "#/components/schemas/IssueRef"
-       },
-       {
-        "type": "null"
-       }
-      ]
-     },
-     "platform": {
-      "type": [
-       "string",
-       "null"
-      ]
-     },
-     "discontinuedAt": {
-      "oneOf": [
-       {
-        "type": "string",
-        "format": "date-time"
-       },
-       {
-        "type": "null"
-       }
-      ]
-     }
-    }
+    "required": ["kind", "grants"],
+    "properties": {"kind": {"enum": ["autoRenewable", "nonRenewing", "issue", "free"]}, "grants": {"type": "array", "items": {"type": "string"}}, "subscriptionGroup": {"type": ["string", "null"]}, "level": {"type": ["integer", "null"]}, "duration": {"type": ["string", "null"]}, "issue": {"oneOf": [{"$ref": "#/components/schemas/IssueRef"}, {"type": "null"}]}, "platform": {"type": ["string", "null"]}, "discontinuedAt": {"oneOf": [{"type": "string", "format": "date-time"}, {"type": "null"}]}}
    },
    "Asset": {
     "type": "object",
-    "required": [
-     "path"
-    ],
-    "properties": {
-     "path": {
-      "type": "string"
-     },
-     "bytes": {
-      "type": "integer"
-     },
-     "sha256": {
-      "type": "string",
-      "pattern": "^[0-9a-f]{64}$"
-     }
-    }
+    "required": ["path"],
+    "properties": {"path": {"type": "string"}, "bytes": {"type": "integer"}, "sha256": {"type": "string", "pattern": "^[0-9a-f]{64}$"}}
    },
    "IssueBody": {
     "type": "object",
-    "required": [
-     "id",
-     "title",
-     "publishedAt"
-    ],
-    "properties": {
-     "id": {
-      "type": "string"
-     },
-     "title": {
-      "type": "string"
-     },
-     "publishedAt": {
-      "type": "string",
-      "format": "date-time"
-     },
-     "free": {
-      "type": "boolean"
-     },
-     "assets": {
-      "type": "array",
-      "items": {
-       "$ref": "#/components/schemas/Asset"
-      }
-     }
-    }
+    "required": ["id", "title", "publishedAt"],
+    "properties": {"id": {"type": "string"}, "title": {"type": "string"}, "publishedAt": {"type": "string", "format": "date-time"}, "free": {"type": "boolean"}, "assets": {"type": "array", "items": {"$ref": "#/components/schemas/Asset"}}}
    },
    "Issue": {
-    "allOf": [
-     {
-      "type": "object",
-      "required": [
-       "id",
-       "title",
-       "publishedAt"
-      ],
-      "properties": {
-       "id": {
-        "type": "string"
-       },
-       "title": {
-        "type": "string"
-       },
-       "publishedAt": {
-        "type": "string",
-        "format": "date-time"
-       },
-       "free": {
-        "type": "boolean"
-       },
-       "assets": {
-        "type": "array",
-        "items": {
-         "$ref": "#/components/schemas/Asset"
-        }
-       }
-      }
-     },
-     {
-      "type": "object",
-      "required": [
-       "publicationId",
-       "state"
-      ],
-      "properties": {
-       "publicationId": {
-        "type": "string"
-       },
-       "state": {
-        "enum": [
-         "scheduled",
-         "published",
-         "retracted"
-        ]
-       }
-      }
-     }
-    ]
+    "allOf": [{"type": "object", "required": ["id", "title", "publishedAt"], "properties": {"id": {"type": "string"}, "title": {"type": "string"}, "publishedAt": {"type": "string", "format": "date-time"}, "free": {"type": "boolean"}, "assets": {"type": "array", "items": {"$ref": "#/components/schemas/Asset"}}}}, {"type": "object", "required": ["publicationId", "state"], "properties": {"publicationId": {"type": "string"}, "state": {"enum": ["scheduled", "published", "retracted"]}}}]
    },
    "AccountIssue": {
     "type": "object",
-    "required": [
-     "publicationId",
-     "id",
-     "title",
-     "publishedAt",
-     "free",
-     "entitled",
-     "reasons",
-     "assets"
-    ],
-    "properties": {
-     "publicationId": {
-      "type": "string"
-     },
-     "id": {
-      "type": "string"
-     },
-     "title": {
-      "type": "string"
-     },
-     "publishedAt": {
-      "type": "string",
-      "format": "date-time"
-     },
-     "free": {
-      "type": "boolean"
-     },
-     "entitled": {
-      "type": "boolean"
-     },
-     "reasons": {
-      "type": "array",
-      "items": {
-       "enum": [
-        "activePeriod",
-        "gracePeriod",
-        "unlockedAtStart",
-        "purchased",
-        "free",
-        "notSubscribedWhenPublished",
-        "refunded",
-        "noPurchase"
-       ]
-      }
-     },
-     "assets": {
-      "type": "array",
-      "items": {
-       "$ref": "#/components/schemas/Asset"
-      }
-     }
-    }
+    "required": ["publicationId", "id", "title", "publishedAt", "free", "entitled", "reasons", "assets"],
+    "properties": {"publicationId": {"type": "string"}, "id": {"type": "string"}, "title": {"type": "string"}, "publishedAt": {"type": "string", "format": "date-time"}, "free": {"type": "boolean"}, "entitled": {"type": "boolean"}, "reasons": {"type": "array", "items": {"enum": ["activePeriod", "gracePeriod", "unlockedAtStart", "purchased", "free", "notSubscribedWhenPublished", "refunded", "noPurchase"]}}, "assets": {"type": "array", "items": {"$ref": "#/components/schemas/Asset"}}}
    },
    "Key": {
     "type": "object",
-    "required": [
-     "keyId",
-     "role",
-     "publications",
-     "key"
-    ],
-    "properties": {
-     "keyId": {
-      "type": "string"
-     },
-     "role": {
-      "enum": [
-       "editor",
-       "service"
-      ]
-     },
-     "publications": {
-      "type": "array",
-      "items": {
-       "type": "string"
-      }
-     },
-     "key": {
-      "type": "string"
-     }
-    }
+    "required": ["keyId", "role", "publications", "key"],
+    "properties": {"keyId": {"type": "string"}, "role": {"enum": ["editor", "service"]}, "publications": {"type": "array", "items": {"type": "string"}}, "key": {"type": "string"}}
    },
    "Token": {
     "type": "object",
-    "required": [
-     "token",
-     "expiresAt",
-     "urls"
-    ],
-    "properties": {
-     "token": {
-      "type": "string"
-     },
-     "expiresAt": {
-      "type": "string",
-      "format": "date-time"
-     },
-     "urls": {
-      "type": "array",
-      "items": {
-       "type": "string",
-       "format": "uri"
-      }
-     }
-    }
+    "required": ["token", "expiresAt", "urls"],
+    "properties": {"token": {"type": "string"}, "expiresAt": {"type": "string", "format": "date-time"}, "urls": {"type": "array", "items": {"type": "string", "format": "uri"}}}
    },
    "Entitlements": {
     "type": "object",
-    "required": [
-     "accountId",
-     "subscriptions",
-     "purchases"
-    ],
-    "properties": {
-     "accountId": {
-      "type": "string"
-     },
-     "subscriptions": {
-      "type": "array",
-      "items": {
-       "type": "object",
-       "properties": {
-        "originalTransactionId": {
-         "type": "string"
-        },
-        "productId": {
-         "type": "string"
-        },
-        "environment": {
-         "enum": [
-          "production",
-          "sandbox"
-         ]
-        },
-        "state": {
-         "enum": [
-          "active",
-          "activeAutoRenewOff",
-          "gracePeriod",
-          "billingRetry",
-          "expiredVoluntary",
-          "expiredBilling",
-          "expiredPriceIncrease",
-          "expiredProductUnavailable",
-          "expiredOther",
-          "revoked"
-         ]
-        },
-        "entitlementCode": {
-         "type": "number"
-        },
-        "expiresAt": {
-         "type": [
-          "string",
-          "null"
-         ]
-        },
-        "willRenew": {
-         "type": "boolean"
-        },
-        "renewsInto": {
-         "type": [
-          "string",
-          "null"
-         ]
-        },
-        "gracePeriodExpiresAt": {
-         "type": [
-          "string",
-          "null"
-         ]
-        },
-        "renewals": {
-         "type": "integer"
-        },
-        "grants": {
-         "type": "array",
-         "items": {
-          "type": "string"
-         }
-        }
-       }
-      }
-     },
-     "purchases": {
-      "type": "array",
-      "items": {
-       "type": "object",
-       "properties": {
-        "productId": {
-         "type": "string"
-        },
-        "transactionId": {
-         "type": "string"
-        },
-        "issue": {
-         "oneOf": [
-          {
-           "$ref": "#/components/schemas/IssueRef"
-          },
-          {
-           "type": "null"
-          }
-         ]
-        },
-        "state": {
-         "type": "string"
-        }
-       }
-      }
-     }
-    }
+    "required": ["accountId", "subscriptions", "purchases"],
+    "properties": {"accountId": {"type": "string"}, "subscriptions": {"type": "array", "items": {"type": "object", "properties": {"originalTransactionId": {"type": "string"}, "productId": {"type": "string"}, "environment": {"enum": ["production", "sandbox"]}, "state": {"enum": ["active", "activeAutoRenewOff", "gracePeriod", "billingRetry", "expiredVoluntary", "expiredBilling", "expiredPriceIncrease", "expiredProductUnavailable", "expiredOther", "revoked"]}, "entitlementCode": {"type": "number"}, "expiresAt": {"type": ["string", "null"]}, "willRenew": {"type": "boolean"}, "renewsInto": {"type": ["string", "null"]}, "gracePeriodExpiresAt": {"type": ["string", "null"]}, "renewals": {"type": "integer"}, "grants": {"type": "array", "items": {"type": "string"}}}}}, "purchases": {"type": "array", "items": {"type": "object", "properties": {"productId": {"type": "string"}, "transactionId": {"type": "string"}, "issue": {"oneOf": [{"$ref": "#/components/schemas/IssueRef"}, {"type": "null"}]}, "state": {"type": "string"}}}}}
    },
    "Product": {
-    "allOf": [
-     {
-      "$ref": "#/components/schemas/ProductBody"
-     },
-     {
-      "type": "object",
-      "required": [
-       "id"
-      ],
-      "properties": {
-       "id": {
-        "type": "string"
-       }
-      }
-     }
-    ]
+    "allOf": [{"$ref": "#/components/schemas/ProductBody"}, {"type": "object", "required": ["id"], "properties": {"id": {"type": "string"}}}]
    }
   },
   "securitySchemes": {
-   "bearer": {
-    "type": "http",
-    "scheme": "bearer",
-    "description": "admin key, editor key, service key or account token"
-   }
+   "bearer": {"type": "http", "scheme": "bearer", "description": "admin key, editor key, service key or account token"}
   },
   "responses": {
    "PayloadTooLarge": {
     "description": "payload_too_large: the body is larger than the route allows",
-    "content": {
-     "application/json": {
-      "schema": {
-       "$ref": "#/components/schemas/Error"
-      }
-     }
-    }
+    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
    }
   }
  }
