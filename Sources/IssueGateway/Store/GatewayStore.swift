@@ -100,14 +100,6 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
 
 public enum UpsertOutcome: Sendable, Equatable { case created, updated }
 
-/// E4: what happens when a second account brings a subscription another account owns.
-public enum OwnershipPolicy: String, Sendable, CaseIterable {
-    /// The newer account gets it, the older loses it (the default).
-    case transfer
-    /// The request fails and nothing changes.
-    case keep
-}
-
 /// A reader account. Its bearer token is stored only as a hash.
 public struct Account: Hashable, Sendable {
     public var id: String

@@ -1,3 +1,4 @@
+import Entitle
 import Foundation
 import Testing
 @testable import IssueGateway

@@ -23,22 +23,24 @@ enum Ownerships {
             """, [.text(key.environment.rawValue), .text(key.originalTransactionId)]) { $0.text(0) }
     }
 
-    /// Decides and records who owns `key` after an ingest by `requester` (nil: a notification).
-    /// An `appAccountToken` naming an account wins over the requester and the policy (E4);
-    /// otherwise `.transfer` moves it to the requester and `.keep` refuses.
+    /// Records who owns `key` after an ingest by `requester` (nil: a notification), as E4's
+    /// `OwnershipRule` decides.
     static func bind(_ key: SubscriptionKey, to requester: String?, policy: OwnershipPolicy, at instant: Instant,
                      _ c: SQLiteConnection) throws(StoreError) -> Binding {
         let current = try owner(key, c)
-        let byToken = try tokenAccount(key, c)
-        guard let target = byToken ?? requester ?? current, target != current else {
-            return Binding(owner: current, previousOwner: nil)
+        switch OwnershipRule.decide(current: current, tokenAccount: try tokenAccount(key, c), requester: requester,
+                                    policy: policy) {
+        case .unchanged(let owner):
+            return Binding(owner: owner, previousOwner: nil)
+        case .refuse(let owner):
+            throw .ownedByOtherAccount(accountId: owner)
+        case .bind(let target, let previous):
+            try c.run("""
+                INSERT OR REPLACE INTO owners (environment, original_transaction_id, account_id, bound_at)
+                VALUES (?, ?, ?, ?)
+                """, [.text(key.environment.rawValue), .text(key.originalTransactionId), .text(target),
+                      .integer(instant.millisecondsSinceEpoch)])
+            return Binding(owner: target, previousOwner: previous)
         }
-        if let current, byToken == nil, policy == .keep { throw .ownedByOtherAccount(accountId: current) }
-        try c.run("""
-            INSERT OR REPLACE INTO owners (environment, original_transaction_id, account_id, bound_at)
-            VALUES (?, ?, ?, ?)
-            """, [.text(key.environment.rawValue), .text(key.originalTransactionId), .text(target),
-                  .integer(instant.millisecondsSinceEpoch)])
-        return Binding(owner: target, previousOwner: current)
     }
 }
