@@ -40,6 +40,25 @@ import IssueCatalog
         #expect(try SQLiteStore(path: database.path).loadCatalog().publications.isEmpty)
     }
 
+    @Test func anIssuePublishedWithTheCLIReachesARunningServer() throws {
+        let database = TemporaryDatabase()
+        let env = ["ISSUE_GATEWAY_DATABASE": database.path, "ISSUE_GATEWAY_CATALOG": CLIHarness.sampleCatalog]
+        let server = try ServeProcess(environment: env)
+        defer { _ = server.stop() }
+        let published = CommandLineTool.run(
+            ["catalog", "publish", "--publication", "monthly", "--id", "2026-11b", "--title", "November extra",
+             "--published-at", "2026-11-02T00:00:00Z", "--asset", "/content/monthly/2026-11b/issue.pdf"],
+            environment: env, console: Console(out: { _ in }, err: { _ in }))
+        #expect(published == 0)
+        // The watcher looks once a second: await the issue, for at most 10 s.
+        var listed = false
+        for _ in 0..<100 where !listed {
+            listed = try server.get("/v1/publications/monthly/issues").body.contains(#""id":"2026-11b""#)
+            if !listed { Thread.sleep(forTimeInterval: 0.1) }
+        }
+        #expect(listed)
+    }
+
     @Test func aBadSettingFailsWithItsName() {
         let cli = CLIHarness()
         #expect(cli.run("serve", environment: ["ISSUE_GATEWAY_TOKEN_TTL": "7200"]) == 1)

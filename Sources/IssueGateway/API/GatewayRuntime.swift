@@ -1,11 +1,12 @@
 import Foundation
 
-/// Everything `issue-gateway serve` runs: the API on the HTTP server, and the status poller.
-/// Tests build it the same way on an ephemeral port.
+/// Everything `issue-gateway serve` runs: the API on the HTTP server, the status poller and the
+/// catalog watcher. Tests build it the same way on an ephemeral port.
 struct GatewayRuntime: Sendable {
     let gateway: Gateway
     let server: HTTPServer
     let poller: StatusPoller?
+    let catalogWatcher: CatalogWatcher
 
     /// `configuration` must have its secrets resolved. `appStore` defaults to the real clients
     /// built from the configuration; `pollerSettings` nil runs no poller.
@@ -31,6 +32,7 @@ struct GatewayRuntime: Sendable {
         let poller = pollerSettings.map {
             StatusPoller(settings: $0, store: store, ingestion: gateway.appStore, clock: clock, counters: gateway.counters)
         }
-        return GatewayRuntime(gateway: gateway, server: server, poller: poller)
+        return GatewayRuntime(gateway: gateway, server: server, poller: poller,
+                              catalogWatcher: CatalogWatcher(catalog: gateway.catalog))
     }
 }

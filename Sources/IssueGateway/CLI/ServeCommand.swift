@@ -26,6 +26,7 @@ enum ServeCommand {
             throw .failure("cannot start: \(error)")
         }
         runtime.poller?.start()
+        runtime.catalogWatcher.start()
         do {
             try runtime.server.runUntilSignalled { port in
                 context.console.err("issue-gateway: serving on \(startup.configuration.listen.host):\(port) "
@@ -35,6 +36,7 @@ enum ServeCommand {
             throw .failure("cannot serve on \(startup.configuration.listen): \(error)")
         }
         runtime.poller?.stop()
+        runtime.catalogWatcher.stop()
         accessLog.close()
         context.console.err("issue-gateway: stopped")
     }
