@@ -31,10 +31,13 @@ let package = Package(
         // Benchmarks (release mode): `swift run -c release issue-gateway-bench <name>`.
         .executableTarget(name: "Benchmarks", dependencies: ["IssueCatalog", "Entitle"]),
 
+        // Helpers the test targets share (a seeded generator, the PyJWT runner); tests only.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+
         .testTarget(name: "IssueCatalogTests", dependencies: ["IssueCatalog"]),
-        .testTarget(name: "EntitleTests", dependencies: ["Entitle", "IssueCatalog"]),
+        .testTarget(name: "EntitleTests", dependencies: ["Entitle", "IssueCatalog", "TestSupport"]),
         .testTarget(name: "IssueGatewayTests",
-                    dependencies: ["IssueGateway", "Entitle", "IssueCatalog", "CSystem"]),
+                    dependencies: ["IssueGateway", "Entitle", "IssueCatalog", "CSystem", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,26 +2,14 @@ import Testing
 import Foundation
 import Entitle
 import IssueCatalog
+import TestSupport
 
 /// tokens.md, last test vector: an independent JWT library (PyJWT) agrees with the gateway in
 /// both directions. PyJWT is installed by `scripts/setup`; if `import jwt` fails this suite
 /// fails (it never skips).
 @Suite struct TokenPyJWTTests {
-    /// Runs `python3 -c script args…` and returns its stdout, failing the test on a non-zero exit.
     private func python(_ script: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script] + arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let errorText = String(decoding: stderr, as: UTF8.self)
-        try #require(process.terminationStatus == 0, "python3 failed: \(errorText)")
-        return String(decoding: stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        try PyJWT.run(script, arguments: arguments).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     private static let keySet = try! TokenKeySet.generate(using: SystemRandom())

@@ -1,22 +1,11 @@
 import Testing
 @testable import IssueGateway
+import TestSupport
 
 /// A seeded mutation fuzzer for the parser, bounded in iterations so it runs in the normal suite.
 /// Properties: the parser never crashes or stalls (the harness traps on no progress), and cutting
 /// the same bytes into different pieces never changes what it finds.
 @Suite struct HTTPRequestParserFuzzTests {
-    /// SplitMix64: a small deterministic generator, so a failure is reproducible from its seed.
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let corpus: [String] = [
         "GET /v1/publications/monthly/issues?include=all HTTP/1.1\r\nHost: gw\r\nAuthorization: Bearer abc\r\n\r\n",
         "POST /v1/accounts HTTP/1.1\r\nHost: gw\r\nContent-Length: 11\r\nContent-Type: application/json\r\n\r\n{\"a\":\"b\"}\r\n",
@@ -49,7 +38,7 @@ import Testing
     }
 
     @Test func mutatedRequestsNeverCrashAndDoNotDependOnHowTheyAreCut() {
-        var rng = SplitMix64(state: 0x1554_0E47_A7E0_0004)
+        var rng = SplitMix64(seed: 0x1554_0E47_A7E0_0004)
         var harness = ParserHarness()
         harness.limits.maxRequestLineBytes = 64
         harness.limits.maxHeaderBytes = 160

@@ -1,10 +1,10 @@
 /// A small seeded generator (SplitMix64, Steele et al. 2014) so property tests are reproducible.
-struct SplitMix64: RandomNumberGenerator {
+public struct SplitMix64: RandomNumberGenerator {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -12,5 +12,5 @@ struct SplitMix64: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 
-    mutating func chance(_ percent: Int) -> Bool { Int.random(in: 0..<100, using: &self) < percent }
+    public mutating func chance(_ percent: Int) -> Bool { Int.random(in: 0..<100, using: &self) < percent }
 }

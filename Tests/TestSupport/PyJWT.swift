@@ -3,13 +3,13 @@ import Foundation
 /// PyJWT (an independent JWT library, installed by `scripts/setup`) run in a child process, so
 /// the gateway's tokens are checked by code that shares nothing with it (tokens.md, test vectors).
 /// A missing python3 or PyJWT is a failure, never a skip.
-enum PyJWT {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+public enum PyJWT {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
     }
 
     /// Verifies with `algorithms=["HS256"], audience="edge"` and returns the claims.
-    static func decode(_ token: String, secret: [UInt8]) throws -> [String: Any] {
+    public static func decode(_ token: String, secret: [UInt8]) throws -> [String: Any] {
         let output = try run("""
             import jwt, json, sys
             key = bytes.fromhex(sys.argv[1])
@@ -19,7 +19,7 @@ enum PyJWT {
     }
 
     /// The header as PyJWT reads it, unverified.
-    static func header(_ token: String) throws -> [String: Any] {
+    public static func header(_ token: String) throws -> [String: Any] {
         try object(try run("""
             import jwt, json, sys
             print(json.dumps(jwt.get_unverified_header(sys.argv[1])))
@@ -27,7 +27,7 @@ enum PyJWT {
     }
 
     /// Signs `claims` with HS256 and `kid`.
-    static func encode(claims: [String: Any], kid: String, secret: [UInt8]) throws -> String {
+    public static func encode(claims: [String: Any], kid: String, secret: [UInt8]) throws -> String {
         let json = String(decoding: try JSONSerialization.data(withJSONObject: claims), as: UTF8.self)
         return try run("""
             import jwt, json, sys
@@ -35,7 +35,9 @@ enum PyJWT {
             """, arguments: [hex(secret), kid, json]).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    private static func run(_ script: String, arguments: [String]) throws -> String {
+    /// Runs `python3 -c script arguments…` and returns its standard output; a non-zero exit
+    /// (python3 or PyJWT missing, an assertion in the script) throws.
+    public static func run(_ script: String, arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", script] + arguments
