@@ -19,7 +19,7 @@ struct GatewayRuntime: Sendable {
             services = appStore
         } else {
             let calls = GatewayCounters.appStoreCallObserver(metrics)
-            services = try AppStoreServices.from(configuration, counters: calls)
+            services = try AppStoreServices.from(configuration, clock: clock, counters: calls)
         }
         let gateway = try Gateway(configuration: configuration, store: store, appStore: services, metrics: metrics, clock: clock)
         var settings = http ?? HTTPServerConfiguration()

@@ -13,7 +13,8 @@ struct AppStoreServices: Sendable {
     var bundleId: String?
 
     /// Builds the real clients from the configuration.
-    static func from(_ configuration: Configuration, counters: @escaping @Sendable (VerifyReceiptAttempt) -> Void)
+    static func from(_ configuration: Configuration, clock: any GatewayClock = SystemClock(),
+                     counters: @escaping @Sendable (VerifyReceiptAttempt) -> Void)
         throws(Gateway.StartError) -> AppStoreServices {
         guard let production = URL(string: configuration.appStoreProductionURL),
               let sandbox = URL(string: configuration.appStoreSandboxURL) else {
@@ -30,7 +31,8 @@ struct AppStoreServices: Sendable {
                 let accepted: Set<AppStoreEnvironment> = configuration.acceptSandbox ? [.production, .sandbox] : [.production]
                 signedData = try SignedDataVerifier(
                     roots: roots, policy: SignedDataPolicy(bundleId: bundleId, appAppleId: configuration.appAppleId,
-                                                           acceptedEnvironments: accepted))
+                                                           acceptedEnvironments: accepted),
+                    clock: { clock.now() })
             } catch {
                 throw Gateway.StartError(description: "ISSUE_GATEWAY_APPLE_ROOT_CERTS: \(error)")
             }

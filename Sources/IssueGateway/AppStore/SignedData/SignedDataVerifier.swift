@@ -12,16 +12,12 @@ public final class SignedDataVerifier: Sendable {
     /// Fails with `.noTrustedRoots` when no root is configured: V2 is then refused (http-api.md).
     /// `clock` is read only for a payload without `signedDate`, whose chain is checked "now" as
     /// Apple's library does (Apple's real payloads always carry one).
-    public init(roots: AppleRootCertificates, policy: SignedDataPolicy,
-                clock: @escaping @Sendable () -> Instant = SignedDataVerifier.systemClock) throws(SignedDataVerificationError) {
+    init(roots: AppleRootCertificates, policy: SignedDataPolicy,
+                clock: @escaping @Sendable () -> Instant = { SystemClock().now() }) throws(SignedDataVerificationError) {
         guard let chainVerifier = CertificateChainVerifier(roots: roots) else { throw .noTrustedRoots }
         self.chainVerifier = chainVerifier
         self.policy = policy
         self.clock = clock
-    }
-
-    public static let systemClock: @Sendable () -> Instant = {
-        Instant(millisecondsSinceEpoch: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
     }
 
     /// Verifies one compact JWS of the given kind and returns the payload Apple signed.
