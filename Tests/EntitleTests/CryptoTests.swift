@@ -96,3 +96,14 @@ import Entitle
         }
     }
 }
+
+@Test func percentDecodingDecodesOnceAndRefusesBrokenEscapes() {
+    #expect(PercentDecoding.decode("a%2e%2E%252e") == "a..%2e", "decoded once, either case")
+    #expect(PercentDecoding.decode("a+b") == "a+b")
+    #expect(PercentDecoding.decode("a+b%20c", plusIsSpace: true) == "a b c")
+    #expect(PercentDecoding.decode("%") == nil)
+    #expect(PercentDecoding.decode("%4") == nil)
+    #expect(PercentDecoding.decode("%G1") == nil)
+    #expect(PercentDecoding.decode("%ff") == nil, "not UTF-8 as text")
+    #expect(PercentDecoding.decode(bytes: Array("%ff".utf8)) == [0xff])
+}

@@ -56,7 +56,7 @@ public enum EdgeCheck {
             guard name == "token" else { continue }
             guard found == nil else { throw .ambiguousToken }
             let rawValue = parameter.dropFirst(name.count + 1)
-            guard let decoded = PercentDecoding.decodeOnce(rawValue.utf8) else { throw .queryEncoding }
+            guard let decoded = PercentDecoding.decode(bytes: rawValue.utf8) else { throw .queryEncoding }
             found = String(decoding: decoded, as: UTF8.self)
         }
         if found?.isEmpty == true { throw .missingToken }

@@ -1,3 +1,4 @@
+import Entitle
 /// A complete, validated request as a handler sees it.
 struct HTTPRequest: Sendable {
     var method: String

@@ -1,3 +1,4 @@
+import Entitle
 /// An incremental HTTP/1.1 request parser, strict to RFC 9112.
 ///
 /// Feed it the unconsumed bytes of a connection's buffer; it reports how many it consumed and what
@@ -206,8 +207,8 @@ struct HTTPRequestParser {
         }
         guard versionBytes.count == 8, versionBytes.starts(with: "HTTP/".utf8),
               versionBytes[6] == UInt8(ascii: "."),
-              let major = PercentDecoding.decimalDigit(versionBytes[5]),
-              let minor = PercentDecoding.decimalDigit(versionBytes[7]) else {
+              let major = HTTPSyntax.decimalDigit(versionBytes[5]),
+              let minor = HTTPSyntax.decimalDigit(versionBytes[7]) else {
             return .badRequest("Malformed HTTP version.")
         }
         guard major == 1 else { return .versionNotSupported }
@@ -347,7 +348,7 @@ struct HTTPRequestParser {
         guard !text.isEmpty else { return nil }
         var value = 0
         for byte in text.utf8 {
-            guard let digit = PercentDecoding.decimalDigit(byte) else { return nil }
+            guard let digit = HTTPSyntax.decimalDigit(byte) else { return nil }
             let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
             let (sum, overflow2) = times10.addingReportingOverflow(Int(digit))
             value = overflow1 || overflow2 ? Int.max : sum
@@ -360,7 +361,7 @@ struct HTTPRequestParser {
     static func chunkSize(_ line: UnsafeBufferPointer<UInt8>) -> Int? {
         var size = 0
         var index = 0
-        while index < line.count, let digit = PercentDecoding.hexValue(line[index]) {
+        while index < line.count, let digit = Hex.nibble(line[index]) {
             guard size <= (Int.max >> 4) else { return nil }
             size = size << 4 | Int(digit)
             index += 1
@@ -389,7 +390,7 @@ struct HTTPRequestParser {
     }
 }
 
-extension PercentDecoding {
+extension HTTPSyntax {
     static func decimalDigit(_ byte: UInt8) -> UInt8? {
         (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) ? byte - UInt8(ascii: "0") : nil
     }

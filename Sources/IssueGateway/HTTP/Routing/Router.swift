@@ -1,3 +1,4 @@
+import Entitle
 /// Maps a method and path to a handler. Built before the server starts and read-only afterwards,
 /// which is what makes sharing it between loops safe.
 ///
