@@ -49,6 +49,22 @@ import Testing
         }
     }
 
+    @Test func aMalformedRequestAfterGoodOnesIsAnsweredAfterThem() throws {
+        let router = TestServer.defaultRouter { router in
+            router.add("GET", "/slow", execution: .worker) { _ in .text(200, "slow") }
+        }
+        try TestServer.withClient(router: router) { _, client throws in
+            // A good inline request, a good one on a worker, then one that cannot be parsed: the
+            // first two are answered in order, then the 400, then the connection ends.
+            client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\nGET /slow HTTP/1.1\r\nHost: x\r\n\r\nGET /bad HTTP/1.1\r\nHost : x\r\n\r\n")
+            #expect(try client.readResponse().text == "hello")
+            #expect(try client.readResponse().text == "slow")
+            let refusal = try client.readResponse()
+            #expect(refusal.status == 400)
+            #expect(refusal.header("Connection") == "close")
+        }
+    }
+
     @Test func requestSplitByteByByteIsParsed() throws {
         try TestServer.withClient() { _, client throws in
             let request = Array("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\n6\r\n world\r\n0\r\nX-Trailer: t\r\n\r\n".utf8)

@@ -106,12 +106,9 @@ extension EventLoop {
         _ = csystem_epoll_modify(epollFD, connection.fd, wanted, UInt64(connection.fd))
     }
 
-    /// Sends an error answer with `Connection: close` after what is already queued, and stops reading.
+    /// Sends an error answer with `Connection: close` after the answers to the requests before it
+    /// (still queued, or still on a worker: the slot keeps the order), and stops reading.
     func closeWithError(_ connection: Connection, _ response: HTTPResponse) {
-        guard connection.pendingSlots == 0 && connection.pendingOutput == 0 else {
-            close(connection)
-            return
-        }
         let info = Connection.RequestInfo(method: "-", path: "-", route: RequestStats.unmatchedRoute, userAgent: nil,
                                           headOnly: false, close: true, announceKeepAlive: false,
                                           startedAt: csystem_monotonic_ns())
