@@ -19,8 +19,12 @@ enum TokenCommand {
         guard arguments.positionals.first == "verify" else { throw .usage("token: expected `verify`") }
         guard arguments.positionals.count == 2 else { throw .usage("token verify: expected one TOKEN") }
         let path = try arguments.required("path")
-        let resolved = try GatewayStartup.resolveSecrets(try context.configuration(), context)
-        guard let keys = resolved.tokenKeys else { throw .failure("no token keys are configured") }
+        // Only reads: a support engineer's check must never generate keys as a side effect.
+        let stored: Configuration
+        do { stored = try GeneratedSecrets.stored(try context.configuration()) } catch { throw .failure("configuration: \(error)") }
+        guard let keys = stored.tokenKeys else {
+            throw .failure("no token keys: set ISSUE_GATEWAY_TOKEN_KEYS or point ISSUE_GATEWAY_DATABASE at a gateway's data folder")
+        }
         let now = SystemClock().now()
         let decision = EdgeCheck.decide(authorization: "Bearer " + arguments.positionals[1], originalURI: path,
                                         originalMethod: try arguments.optional("method"), keys: keys, now: now)

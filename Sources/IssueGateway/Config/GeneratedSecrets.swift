@@ -15,26 +15,36 @@ public enum GeneratedSecrets {
     /// generated. Returns the admin key when it was generated now, so the caller prints it once.
     public static func resolve(_ configuration: Configuration) throws(ConfigurationError)
         -> (configuration: Configuration, newAdminKey: String?) {
-        var resolved = configuration
-        guard configuration.adminKey == nil || configuration.tokenKeys == nil else { return (resolved, nil) }
         let path = path(besideDatabase: configuration.databasePath)
-        var stored: Configuration
-        var newAdminKey: String?
-        if let text = try? String(contentsOfFile: path, encoding: .utf8) {
-            stored = try Configuration.load(environment: [:], configFile: (path, text))
-        } else {
-            stored = Configuration()
-            stored.adminKey = try randomSecret(path)
-            stored.tokenKeys = try generatedKeys(path)
-            try write(stored, to: path)
-            newAdminKey = stored.adminKey
+        if configuration.adminKey != nil && configuration.tokenKeys != nil || FileManager.default.fileExists(atPath: path) {
+            return (try stored(configuration), nil)
         }
+        var generated = Configuration()
+        generated.adminKey = try randomSecret(path)
+        generated.tokenKeys = try generatedKeys(path)
+        try write(generated, to: path)
+        return (try filled(configuration, from: generated, path: path),
+                configuration.adminKey == nil ? generated.adminKey : nil)
+    }
+
+    /// Fills unset secrets from the file only, never creating it: for commands that only read
+    /// (`token verify`). What is unset stays unset when there is no file.
+    public static func stored(_ configuration: Configuration) throws(ConfigurationError) -> Configuration {
+        guard configuration.adminKey == nil || configuration.tokenKeys == nil else { return configuration }
+        let path = path(besideDatabase: configuration.databasePath)
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return configuration }
+        return try filled(configuration, from: try Configuration.load(environment: [:], configFile: (path, text)), path: path)
+    }
+
+    private static func filled(_ configuration: Configuration, from stored: Configuration, path: String)
+        throws(ConfigurationError) -> Configuration {
         guard let adminKey = stored.adminKey, let tokenKeys = stored.tokenKeys else {
             throw ConfigurationError(setting: path, message: "must set ISSUE_GATEWAY_ADMIN_KEY and ISSUE_GATEWAY_TOKEN_KEYS")
         }
-        if resolved.adminKey == nil { resolved.adminKey = adminKey } else { newAdminKey = nil }
+        var resolved = configuration
+        if resolved.adminKey == nil { resolved.adminKey = adminKey }
         if resolved.tokenKeys == nil { resolved.tokenKeys = tokenKeys }
-        return (resolved, newAdminKey)
+        return resolved
     }
 
     private static func write(_ secrets: Configuration, to path: String) throws(ConfigurationError) {
