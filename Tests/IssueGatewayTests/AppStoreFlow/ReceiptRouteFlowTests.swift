@@ -90,12 +90,16 @@ import Testing
         let flow = try AppStoreFlow()
         let reader = try flow.newReader()
         let limits = APILimits.standard
+        // Past the JSON parser's own 1 MiB default but within the receipt limit: Apple is asked.
+        let large = try flow.sendReceipt(String(repeating: "QUJD", count: 2 << 18), for: reader)
+        #expect(large.status == 422 && large.text.contains("21003"))
+        #expect(flow.simulator.requests.count == 1)
         let long = try flow.sendReceipt(String(repeating: "QUJD", count: limits.receiptDataBytes / 4 + 1), for: reader)
         #expect(long.status == 400)
         #expect(long.errorCode == "bad_request")
         let huge = try flow.sendReceipt(String(repeating: "QUJD", count: limits.receiptBodyBytes / 4 + 1), for: reader)
         #expect(huge.status == 413)
-        #expect(flow.simulator.requests.isEmpty)
+        #expect(flow.simulator.requests.count == 1, "neither the long receipt nor the huge body reached Apple")
     }
 
     @Test func sameReceiptTwiceChangesNothing() throws {

@@ -14,7 +14,10 @@ struct RequestBody {
             return
         }
         let value: JSONValue
-        do { value = try JSONValue.parse(bytes: request.body) } catch {
+        // The route's body limit already bounds the size (receipts allow more than the parser's
+        // default); only the depth limit is the parser's to keep.
+        let limits = JSONLimits(maxBytes: request.body.count, maxDepth: JSONLimits.standard.maxDepth)
+        do { value = try JSONParser(limits: limits).parse(bytes: request.body) } catch {
             throw .badRequest("the body is not valid JSON: \(error)")
         }
         guard let object = value.objectValue else { throw .badRequest("the body must be a JSON object") }

@@ -15,6 +15,8 @@ final class AppStoreSimulatorServer: Sendable {
     static let sandboxPath = "/sandbox/verifyReceipt"
     /// A control body (a history, a transaction) is small; a whole script is not sent here.
     static let controlBodyBytes = 1 << 20
+    /// verifyReceipt bodies: years of renewals make receipts of several MiB, which Apple takes.
+    static let verifyReceiptBodyBytes = 8 << 20
 
     let simulator: AppStoreSimulator
     let server: HTTPServer
@@ -66,7 +68,7 @@ final class AppStoreSimulatorServer: Sendable {
     private static func router(_ simulator: AppStoreSimulator) -> Router {
         let router = Router()
         for (path, environment) in [(productionPath, AppStoreEnvironment.production), (sandboxPath, .sandbox)] {
-            router.add("POST", path, execution: .inline) { request in
+            router.add("POST", path, execution: .inline, maxBodyBytes: verifyReceiptBodyBytes) { request in
                 .json(200, Array(simulator.verifyReceipt(requestBody: request.body, at: environment)))
             }
             // Apple answers 21000 to anything but a POST.

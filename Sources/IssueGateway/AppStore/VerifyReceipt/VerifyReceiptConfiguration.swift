@@ -17,7 +17,8 @@ public struct VerifyReceiptConfiguration: Sendable, Equatable {
     /// Backoff before retry n (1-based): `initialBackoff · 2^(n-1)`, at most `maximumBackoff`.
     public var initialBackoff: TimeInterval
     public var maximumBackoff: TimeInterval
-    /// Largest answer read. A receipt with a long history is a few hundred KiB; 16 MiB is ample.
+    /// Largest answer read: what the Entitle parsers take (`AppStoreParserLimits`), so nothing is
+    /// downloaded only to be refused. A receipt with a long history is a few hundred KiB.
     public var maximumResponseBytes: Int
     /// 21007 → sandbox → 21008 → production … is cut off after this many redirects.
     public var maximumEnvironmentRedirects: Int
@@ -27,7 +28,7 @@ public struct VerifyReceiptConfiguration: Sendable, Equatable {
 
     public init(productionURL: URL = appleProductionURL, sandboxURL: URL = appleSandboxURL, sharedSecret: String? = nil,
                 requestTimeout: TimeInterval = 15, maximumAttempts: Int = 3, initialBackoff: TimeInterval = 0.5,
-                maximumBackoff: TimeInterval = 4, maximumResponseBytes: Int = 16 * 1024 * 1024,
+                maximumBackoff: TimeInterval = 4, maximumResponseBytes: Int = AppStoreParserLimits.maximumBodyBytes,
                 maximumEnvironmentRedirects: Int = 2) {
         self.productionURL = productionURL
         self.sandboxURL = sandboxURL
