@@ -1,3 +1,4 @@
+import Entitle
 import Foundation
 
 /// Where and how the gateway calls verifyReceipt (appstore.md "verifyReceipt"; http-api.md
