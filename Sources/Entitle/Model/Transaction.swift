@@ -3,6 +3,18 @@ import IssueCatalog
 /// App Store environment of a transaction. Part of a transaction's identity (E1, E3).
 public enum AppStoreEnvironment: String, Hashable, Sendable, CaseIterable {
     case production, sandbox
+
+    /// Apple's spellings: `Production`/`Sandbox` in verifyReceipt answers and V2 payloads,
+    /// `PROD` in V1 notifications (appstore.md). `Xcode` and `LocalTesting` (StoreKit testing)
+    /// name no environment the gateway knows.
+    public static let spellings: [String: AppStoreEnvironment] = [
+        "Production": .production, "PROD": .production, "Sandbox": .sandbox,
+    ]
+
+    public init?(appleName: String?) {
+        guard let appleName, let environment = Self.spellings[appleName] else { return nil }
+        self = environment
+    }
 }
 
 /// Where a fact came from. Every path proves it came from Apple (E2); the source is kept for

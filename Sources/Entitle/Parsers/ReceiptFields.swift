@@ -3,9 +3,7 @@ import IssueCatalog
 /// verifyReceipt's layout (`latest_receipt_info`, `in_app`, `pending_renewal_info`): every value
 /// a string (appstore.md). Only the `*_ms` dates are read, never the formatted `*_date`/`*_pst`.
 enum ReceiptFields {
-    static let environments: [String: AppStoreEnvironment] = [
-        "Production": .production, "PROD": .production, "Sandbox": .sandbox,
-    ]
+    static let environments = AppStoreEnvironment.spellings
     static let ownership: [String: Ownership] = ["PURCHASED": .purchased, "FAMILY_SHARED": .familyShared]
 
     static func transaction(_ o: FieldReader, environment: AppStoreEnvironment, observedAt: Instant,

@@ -32,7 +32,9 @@ public enum EdgeCheck {
     }
 
     /// RFC 6750 §2.1: `Bearer` 1*SP token68. Read over UTF-8 bytes: every edge request passes here.
-    static func bearerToken(_ authorization: String?) throws(TokenFailure) -> String? {
+    /// The credential of an `Authorization: Bearer` value; nil for another scheme or none, and
+    /// `missingToken` for a Bearer with nothing after it. Shared with the API's principals.
+    public static func bearerToken(_ authorization: String?) throws(TokenFailure) -> String? {
         guard let authorization else { return nil }
         let isBlank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
         var bytes = Substring(authorization).utf8[...]

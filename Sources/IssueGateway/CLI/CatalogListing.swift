@@ -17,7 +17,7 @@ enum CatalogListing {
         try arguments.expectPositionals(0, "")
         let store = try context.openStore(try context.configuration())
         let catalog = try context.store { () throws(StoreError) in try store.loadCatalog() }
-        let now = Instant(millisecondsSinceEpoch: Int64(Date().timeIntervalSince1970 * 1000))
+        let now = SystemClock().now()
         if let publicationId = try arguments.optional("publication") {
             try listIssues(of: publicationId, in: catalog, now: now, context.console)
         } else {

@@ -27,13 +27,13 @@ enum StoreCommand {
         }
         let store = try context.openStore(try context.configuration())
         let run = UUID().uuidString.prefix(8).lowercased()
-        let now = Date().timeIntervalSince1970
+        let now = SystemClock().now()
         var n = 0
         while n < limit {
             n += 1
             let id = "exercise-\(run)-\(n)"
             try context.store { () throws(StoreError) in
-                try store.createAccount(Account(id: id, tokenHash: "exercise:\(id)", createdAt: .init(secondsSinceEpoch: Int64(now))))
+                try store.createAccount(Account(id: id, tokenHash: "exercise:\(id)", createdAt: now))
             }
             context.console.out("committed \(id)")
         }

@@ -39,7 +39,8 @@ import Testing
         #expect(try flow.entitledIssues(reader) == ["2026-01", "2026-02", "2026-03"])
     }
 
-    @Test(arguments: [#"{"notification_type": 7}"#, #"{"notification_type": "DID_RENEW", "password": "#, "[]", #"{"neither": 1}"#])
+    @Test(arguments: [#"{"notification_type": 7}"#, #"{"notification_type": "DID_RENEW", "password": "#, "[]", #"{"neither": 1}"#,
+                      #"{"signedPayload": "not a JWS"}"#, #"{"signedPayload": "a.b.c"}"#])
     func malformedNotificationIs400(_ body: String) throws {
         let flow = try AppStoreFlow()
         let answer = try flow.notify(Data(body.utf8))

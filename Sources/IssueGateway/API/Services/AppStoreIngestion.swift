@@ -135,7 +135,13 @@ final class AppStoreIngestion: Sendable {
         guard let verifier = services.signedData else { throw .unauthorized("V2 notifications are not accepted: no Apple root certificates or bundle id are configured") }
         let verified: VerifiedNotification
         do { verified = try verifier.verifyNotification(signedPayload) } catch {
-            throw .unauthorized("the notification's signature was refused: \(error)")
+            // http-api.md: 400 for what is not a notification at all, 401 for a refused signature.
+            switch error {
+            case .tooLarge, .malformedCompactSerialization, .malformedHeader, .malformedPayload:
+                throw .badRequest("malformed V2 notification: \(error)")
+            default:
+                throw .unauthorized("the notification's signature was refused: \(error)")
+            }
         }
         let notification: NotificationV2
         var facts = VerifiedFacts()

@@ -28,10 +28,11 @@ struct AppStoreServices: Sendable {
         if !configuration.appleRootCertificatePaths.isEmpty, let bundleId = configuration.bundleId {
             do {
                 let roots = try AppleRootCertificates.load(pathList: configuration.appleRootCertificatePaths.joined(separator: ":"))
-                let accepted: Set<AppStoreEnvironment> = configuration.acceptSandbox ? [.production, .sandbox] : [.production]
                 signedData = try SignedDataVerifier(
                     roots: roots, policy: SignedDataPolicy(bundleId: bundleId, appAppleId: configuration.appAppleId,
-                                                           acceptedEnvironments: accepted),
+                                                           // E3 is the engine's: sandbox facts are stored and counted
+                                                           // only where ISSUE_GATEWAY_ACCEPT_SANDBOX says.
+                                                           acceptedEnvironments: [.production, .sandbox]),
                     clock: { clock.now() })
             } catch {
                 throw Gateway.StartError(description: "ISSUE_GATEWAY_APPLE_ROOT_CERTS: \(error)")

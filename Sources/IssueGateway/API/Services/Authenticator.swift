@@ -26,11 +26,7 @@ final class Authenticator: Sendable {
 
     /// nil when no bearer secret is sent.
     static func bearerSecret(_ request: HTTPRequest) -> String? {
-        guard let value = request.header("Authorization") else { return nil }
-        let parts = value.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        let secret = parts[1].trimmingASCIISpaces()
-        return secret.isEmpty ? nil : String(secret)
+        (try? EdgeCheck.bearerToken(request.header("Authorization"))) ?? nil
     }
 
     /// 401 when the secret is missing or unknown.

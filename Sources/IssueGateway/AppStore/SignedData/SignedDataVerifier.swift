@@ -65,7 +65,7 @@ public final class SignedDataVerifier: Sendable {
     /// Bundle id (not in renewal info), app Apple id (production notifications), environment.
     private func check(_ claims: SignedPayloadClaims, kind: SignedPayloadKind) throws(SignedDataVerificationError) -> AppStoreEnvironment {
         if kind != .renewalInfo, claims.fields.bundleId != policy.bundleId { throw .bundleIdMismatch(found: claims.fields.bundleId) }
-        let environment = AppStoreEnvironmentName.environment(named: claims.fields.environment)
+        let environment = AppStoreEnvironment(appleName: claims.fields.environment)
         if kind == .notification, environment == .production,
            policy.appAppleId == nil || claims.fields.appAppleId != policy.appAppleId {
             throw .appAppleIdMismatch(found: claims.fields.appAppleId)

@@ -26,7 +26,7 @@ public struct ScriptedReceipt: Sendable, Hashable, Decodable {
     public init(from decoder: any Decoder) throws {
         let f = try ScriptFields(decoder, known: ["environment", "status", "unavailableTimes", "transactions", "renewals"])
         let name = try f.optional("environment", as: String.self) ?? "Production"
-        guard let environment = AppStoreEnvironmentName.environment(named: name) else {
+        guard let environment = AppStoreEnvironment(appleName: name) else {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
                                                     debugDescription: "environment must be Production or Sandbox, not \(name)"))
         }
