@@ -29,7 +29,7 @@ public struct Configuration: Sendable, Equatable {
 
     public init(threads: Int = Configuration.defaultThreads) { self.threads = threads }
 
-    public static var defaultThreads: Int { max(1, ProcessInfoCores.count) }
+    public static var defaultThreads: Int { HTTPServerConfiguration.coreCount }
 }
 
 /// `host:port` to listen on; `[::1]:8080` for IPv6.

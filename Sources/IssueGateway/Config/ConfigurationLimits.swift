@@ -14,6 +14,3 @@ enum ConfigurationLimits {
     static let maxConfigFileBytes = 1 << 20
 }
 
-enum ProcessInfoCores {
-    static var count: Int { ProcessInfo.processInfo.activeProcessorCount }
-}

@@ -3,6 +3,8 @@
 /// Commas are placed automatically: call `key` before each member of an object, and values,
 /// objects and arrays in order. The writer does not check nesting; callers write well-formed shapes.
 struct JSONWriter: Sendable {
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
     private(set) var bytes: [UInt8]
     private var needsComma = false
 
@@ -111,10 +113,8 @@ struct JSONWriter: Sendable {
         case 0x0D: bytes.append(UInt8(ascii: "r"))
         case 0x09: bytes.append(UInt8(ascii: "t"))
         default:
-            let hex = Array("0123456789abcdef".utf8)
-            bytes.append(contentsOf: Array("u00".utf8))
-            bytes.append(hex[Int(byte >> 4)])
-            bytes.append(hex[Int(byte & 0x0F)])
+            bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                      JSONWriter.hexDigits[Int(byte >> 4)], JSONWriter.hexDigits[Int(byte & 0x0F)]])
         }
     }
 }

@@ -7,10 +7,6 @@ struct HTTPHeaders: Sendable, Sequence {
 
     init() {}
 
-    init(_ fields: [(String, String)]) {
-        self.fields = fields.map { (name: $0.0, value: $0.1) }
-    }
-
     mutating func append(name: String, value: String) {
         fields.append((name: name, value: value))
     }

@@ -3,10 +3,4 @@ enum HTTPVersion: Sendable, Equatable {
     case http1_0
     case http1_1
 
-    var text: String {
-        switch self {
-        case .http1_0: "HTTP/1.0"
-        case .http1_1: "HTTP/1.1"
-        }
-    }
 }

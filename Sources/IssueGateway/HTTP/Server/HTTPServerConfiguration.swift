@@ -20,8 +20,9 @@ struct HTTPServerConfiguration: Sendable {
     var bodyReadTimeout: Duration = .seconds(30)
     /// A response that the client does not read within this long (no progress at all) is dropped.
     var writeTimeout: Duration = .seconds(30)
-    /// After a 400-class answer with `Connection: close` the server half-closes and discards what the
-    /// client still sends for at most this long, so the answer is not lost to a reset (RFC 9112 §9.6).
+    /// After the last answer on a connection that closes (`Connection: close`, an error, a refusal,
+    /// a shutdown) the server half-closes and discards what the client still sends for at most this
+    /// long, so the answer is not lost to a reset (RFC 9112 §9.6).
     var lingerTimeout: Duration = .seconds(2)
     /// Graceful shutdown waits this long for in-flight requests before closing everything.
     var shutdownGracePeriod: Duration = .seconds(10)

@@ -1,6 +1,6 @@
 import Glibc
 
-/// Calendar fields of a Unix time in UTC, for the Date header and log timestamps.
+/// Calendar fields of a Unix time in UTC, for the Date header (log timestamps are `LogTimestamps`).
 struct UTCTime {
     let year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, weekday: Int
 

@@ -107,7 +107,6 @@ final class SQLiteConnection: @unchecked Sendable {
     }
 
     var lastErrorMessage: String { String(cString: sqlite3_errmsg(db)) }
-    var lastErrorCode: Int32 { sqlite3_extended_errcode(db) }
 }
 
 /// Tunables of the SQLite store, named rather than buried as literals.
