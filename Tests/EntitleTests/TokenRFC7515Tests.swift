@@ -11,6 +11,7 @@ import IssueCatalog
         + ".dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
     /// The JWK `k` of A.1.
     static let key = Base64URL.decode("AyM1SysPpbyDfgZld3umj1qzKObwVMkoqQ-EstJQLr_T-1qS0gZH75aKtMN3Yj0iPS4hcgUuTwjAzZr1Z9CAow")!
+    static func tokenKey(_ secret: [UInt8]) -> TokenKey { try! TokenKey(kid: "a1", secret: secret) }
 
     @Test func verifiesOverTheReceivedBytes() throws {
         let jws = try CompactJWS(parsing: Self.token)
@@ -18,8 +19,8 @@ import IssueCatalog
         #expect(String(decoding: Base64URL.decode(String(Self.token.prefix { $0 != "." }))!, as: UTF8.self)
             == "{\"typ\":\"JWT\",\r\n \"alg\":\"HS256\"}")
         #expect(jws.header["alg"] == .string("HS256"))
-        #expect(jws.hasValidHS256Signature(secret: Self.key))
-        #expect(!jws.hasValidHS256Signature(secret: Array(Self.key.dropLast())))
+        #expect(jws.hasValidHS256Signature(key: Self.tokenKey(Self.key)))
+        #expect(!jws.hasValidHS256Signature(key: Self.tokenKey(Array(Self.key.dropLast()))))
 
         let claims = try jws.payloadObject()
         #expect(claims["iss"] == .string("joe"))
@@ -41,7 +42,7 @@ import IssueCatalog
         let parts = Self.token.split(separator: ".").map(String.init)
         let compact = Base64URL.encode(#"{"typ":"JWT","alg":"HS256"}"#.utf8)
         let jws = try CompactJWS(parsing: [compact, parts[1], parts[2]].joined(separator: "."))
-        #expect(!jws.hasValidHS256Signature(secret: Self.key))
+        #expect(!jws.hasValidHS256Signature(key: Self.tokenKey(Self.key)))
     }
 
     @Test func theGatewayPolicyStillRefusesIt() {

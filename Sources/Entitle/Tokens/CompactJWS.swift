@@ -24,16 +24,10 @@ public struct CompactJWS: Sendable {
         self.signingInput = Array(bytes[..<(segments[1].endIndex)])
     }
 
-    /// Step 3: HMAC-SHA-256 over the received signing input, compared in constant time. A
-    /// libcrypto failure counts as a mismatch (fail closed).
-    /// Step 3 with a configured key (its HMAC schedule prepared once).
+    /// Step 3: HMAC-SHA-256 with a configured key over the received signing input, compared in
+    /// constant time. A libcrypto failure counts as a mismatch (fail closed).
     public func hasValidHS256Signature(key: TokenKey) -> Bool {
         guard let mac = try? key.mac(signingInput) else { return false }
-        return ConstantTime.equals(mac, signature)
-    }
-
-    public func hasValidHS256Signature(secret: [UInt8]) -> Bool {
-        guard let mac = try? HMACSHA256.authenticationCode(key: secret, message: signingInput) else { return false }
         return ConstantTime.equals(mac, signature)
     }
 
