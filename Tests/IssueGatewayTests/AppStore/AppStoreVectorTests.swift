@@ -12,7 +12,7 @@ struct AppStoreVectorTests {
     let verifier: SignedDataVerifier
 
     init() throws {
-        let roots = try AppleRootCertificates.load(pathList: AppStoreVectors.rootPath)
+        let roots = try AppleRootCertificates.load(paths: [AppStoreVectors.rootPath])
         verifier = try SignedDataVerifier(roots: roots, policy: SignedDataPolicy(bundleId: "com.example", appAppleId: 1234),
                                           clock: { Instant(millisecondsSinceEpoch: 1_681_314_324_000) })
     }
@@ -57,7 +57,7 @@ struct AppStoreVectorTests {
     }
 
     @Test func sandboxIsRefusedWhenOnlyProductionIsAccepted() throws {
-        let strict = try SignedDataVerifier(roots: try AppleRootCertificates.load(pathList: AppStoreVectors.rootPath),
+        let strict = try SignedDataVerifier(roots: try AppleRootCertificates.load(paths: [AppStoreVectors.rootPath]),
                                             policy: SignedDataPolicy(bundleId: "com.example", acceptedEnvironments: [.production]))
         #expect(throws: SignedDataVerificationError.environmentNotAccepted("Sandbox")) {
             try strict.verify(try AppStoreVectors.text("transactionInfo"), as: .transaction)

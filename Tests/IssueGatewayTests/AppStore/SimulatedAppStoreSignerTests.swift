@@ -20,7 +20,7 @@ import Testing
         try Data(authority.root.pem.utf8).write(to: URL(fileURLWithPath: pemPath))
         try authority.root.der.write(to: URL(fileURLWithPath: derPath))
 
-        let roots = try AppleRootCertificates.load(pathList: "\(pemPath)::\(derPath)")
+        let roots = try AppleRootCertificates.load(paths: [pemPath, derPath])
         #expect(roots.certificates.count == 2)
         #expect(roots.certificates[0] == authority.root)
         let verifier = try SignedDataVerifier(roots: roots, policy: SignedDataPolicy(bundleId: "org.example.app", appAppleId: 99),
@@ -48,8 +48,8 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         #expect(throws: AppleRootCertificates.LoadError.noCertificate(path: path)) { try AppleRootCertificates.load(path: path) }
         #expect(throws: AppleRootCertificates.LoadError.unreadable(path: "/nonexistent/root.der")) {
-            try AppleRootCertificates.load(pathList: "/nonexistent/root.der")
+            try AppleRootCertificates.load(paths: ["/nonexistent/root.der"])
         }
-        #expect(try AppleRootCertificates.load(pathList: nil).certificates.isEmpty)
+        #expect(try AppleRootCertificates.load(paths: []).certificates.isEmpty)
     }
 }

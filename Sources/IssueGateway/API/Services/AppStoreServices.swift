@@ -27,7 +27,7 @@ struct AppStoreServices: Sendable {
         var signedData: SignedDataVerifier?
         if !configuration.appleRootCertificatePaths.isEmpty, let bundleId = configuration.bundleId {
             do {
-                let roots = try AppleRootCertificates.load(pathList: configuration.appleRootCertificatePaths.joined(separator: ":"))
+                let roots = try AppleRootCertificates.load(paths: configuration.appleRootCertificatePaths)
                 signedData = try SignedDataVerifier(
                     roots: roots, policy: SignedDataPolicy(bundleId: bundleId, appAppleId: configuration.appAppleId,
                                                            // E3 is the engine's: sandbox facts are stored and counted

@@ -17,10 +17,9 @@ public struct AppleRootCertificates: Sendable {
 
     public init(certificates: [X509Certificate]) { self.certificates = certificates }
 
-    /// Reads the `:`-separated paths of the environment variable; empty segments are ignored and
-    /// an unset or empty variable yields no roots (V2 refused, http-api.md Configuration).
-    public static func load(pathList: String?) throws(LoadError) -> AppleRootCertificates {
-        let paths = (pathList ?? "").split(separator: ":").map(String.init).filter { !$0.isEmpty }
+    /// Reads the files `ISSUE_GATEWAY_APPLE_ROOT_CERTS` names (the configuration splits the list);
+    /// none yields no roots (V2 refused, http-api.md Configuration).
+    public static func load(paths: [String]) throws(LoadError) -> AppleRootCertificates {
         var certificates: [X509Certificate] = []
         for path in paths { certificates += try load(path: path) }
         return AppleRootCertificates(certificates: certificates)
