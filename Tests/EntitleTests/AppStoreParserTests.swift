@@ -25,7 +25,7 @@ import IssueCatalog
          "pending_renewal_info": [{"original_transaction_id": "10", "product_id": "monthly",
             "auto_renew_status": "0", "expiration_intent": "1", "is_in_billing_retry_period": "0"}]}
         """), observedAt: now)
-        #expect(r.status == 0 && r.isValid && !r.isRetryable)
+        #expect(r.status == 0 && r.isValid)
         #expect(r.environment == .sandbox && r.bundleId == "com.example" && r.latestReceipt == "BASE64")
         #expect(r.transactions.map(\.transactionId) == ["11", "12"])
         let first = try #require(r.transactions.first)
@@ -51,11 +51,11 @@ import IssueCatalog
         (#"{"status": 21100, "is-retryable": true}"#, true),
         (#"{"status": 21199, "is_retryable": "false"}"#, false),
         (#"{"status": 21002, "is_retryable": 1}"#, true),
-        (#"{"status": 21005}"#, true),
-        (#"{"status": 21003}"#, false),
+        (#"{"status": 21005}"#, false),
+        (#"{"status": 21003, "is-retryable": "true"}"#, true),
     ])
-    func retryableComesFromEitherSpellingOrTheStatus(json: String, retryable: Bool) throws {
-        #expect(try AppStoreParsers.verifyReceipt(body(json), observedAt: now).isRetryable == retryable)
+    func retryableComesFromEitherSpelling(json: String, retryable: Bool) throws {
+        #expect(try AppStoreParsers.verifyReceiptStatus(body(json)).isRetryable == retryable)
     }
 
     @Test func errorsNameTheField() {

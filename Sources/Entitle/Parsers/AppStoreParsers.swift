@@ -70,11 +70,9 @@ public enum AppStoreParsers {
                                 source: TransactionSource) throws -> VerifyReceiptResponse {
         guard let status = try o.int("status") else { throw AppStoreParseError.missingField(o.name("status")) }
         let environment = try o.oneOf("environment", ReceiptFields.environments) ?? fallbackEnvironment
-        let retryFlag = try o.bool("is-retryable") ?? o.bool("is_retryable")
         let receiptObject = try o.object("receipt")
         var response = VerifyReceiptResponse(
             status: Int(clamping: status), environment: environment,
-            isRetryable: retryFlag ?? VerifyReceiptResponse.statusIsTemporary(Int(clamping: status)),
             bundleId: try receiptObject?.string("bundle_id"), latestReceipt: try o.string("latest_receipt"),
             transactions: [], renewals: [])
         let transactionObjects = try o.objects("latest_receipt_info", allowSingle: true)

@@ -4,34 +4,28 @@ import IssueCatalog
 public struct VerifyReceiptResponse: Hashable, Sendable {
     public var status: Int
     public var environment: AppStoreEnvironment?
-    /// `is-retryable` or `is_retryable` (bool, number or string), or a status the App Store
-    /// documents as temporary (21005, 21009, 21100–21199).
-    public var isRetryable: Bool
     public var bundleId: String?
     public var latestReceipt: String?
     /// `latest_receipt_info` and `receipt.in_app`, descriptions of one purchase merged (E1).
     public var transactions: [Transaction]
     public var renewals: [RenewalInfo]
 
-    public init(status: Int, environment: AppStoreEnvironment?, isRetryable: Bool, bundleId: String?,
+    public init(status: Int, environment: AppStoreEnvironment?, bundleId: String?,
                 latestReceipt: String?, transactions: [Transaction], renewals: [RenewalInfo]) {
-        self.status = status; self.environment = environment; self.isRetryable = isRetryable
+        self.status = status; self.environment = environment
         self.bundleId = bundleId; self.latestReceipt = latestReceipt
         self.transactions = transactions; self.renewals = renewals
     }
 
     /// 0 valid; 21006 valid but expired (iOS 6 style): both are ingested (appstore.md).
     public var isValid: Bool { status == 0 || status == 21006 }
-
-    static func statusIsTemporary(_ status: Int) -> Bool {
-        status == 21005 || status == 21009 || (21100...21199).contains(status)
-    }
 }
 
 /// The fields of a verifyReceipt answer that decide what the client does next (appstore.md).
 public struct VerifyReceiptStatusFields: Hashable, Sendable {
     public var status: Int
-    /// `is-retryable` / `is_retryable` as sent; false when absent.
+    /// `is-retryable` / `is_retryable` (bool, number or string) as sent; false when absent. Which
+    /// statuses are temporary anyway is the client's table (`VerifyReceiptStatus`).
     public var isRetryable: Bool
     public var environment: AppStoreEnvironment?
 

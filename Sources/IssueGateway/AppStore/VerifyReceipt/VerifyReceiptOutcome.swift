@@ -18,15 +18,6 @@ public enum VerifyReceiptOutcome: Sendable, Equatable {
     case misconfigured(status: Int)
     /// Apple could not give an answer within the retry budget: 503 `app_store_unavailable`.
     case unavailable(reason: VerifyReceiptUnavailableReason)
-
-    /// The HTTP status the receipts route answers with (http-api.md "Receipt errors").
-    public var httpStatus: Int {
-        switch self {
-        case .valid: 200
-        case .rejected: 422
-        case .misconfigured, .unavailable: 503
-        }
-    }
 }
 
 public enum VerifyReceiptUnavailableReason: Sendable, Equatable {
