@@ -40,24 +40,5 @@ extension JSONValue {
         }
     }
 
-    private static let hexDigits = Array("0123456789abcdef".utf8)
-
-    static func writeString(_ s: String, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        for c in s.utf8 {
-            switch c {
-            case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-            case 0x00..<0x20:
-                out.append(contentsOf: "\\u00".utf8)
-                out.append(hexDigits[Int(c >> 4)])
-                out.append(hexDigits[Int(c & 0x0f)])
-            default: out.append(c)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
-    }
+    static func writeString(_ s: String, to out: inout [UInt8]) { JSONString.appendQuoted(s, to: &out) }
 }

@@ -1,9 +1,10 @@
+import Entitle
+
 /// An append-only JSON writer into `[UInt8]`, for rendering responses without JSONEncoder.
 ///
 /// Commas are placed automatically: call `key` before each member of an object, and values,
 /// objects and arrays in order. The writer does not check nesting; callers write well-formed shapes.
 struct JSONWriter: Sendable {
-    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     private(set) var bytes: [UInt8]
     private var needsComma = false
@@ -87,34 +88,5 @@ struct JSONWriter: Sendable {
 
     /// RFC 8259 §7: quotation mark, reverse solidus and the control characters U+0000–U+001F
     /// must be escaped; everything else is copied as UTF-8.
-    private mutating func appendQuoted(_ text: String) {
-        bytes.append(UInt8(ascii: "\""))
-        var text = text
-        text.withUTF8 { utf8 in
-            var runStart = 0
-            for (i, byte) in utf8.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i]))
-                appendEscape(byte)
-                runStart = i + 1
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
-        }
-        bytes.append(UInt8(ascii: "\""))
-    }
-
-    private mutating func appendEscape(_ byte: UInt8) {
-        bytes.append(UInt8(ascii: "\\"))
-        switch byte {
-        case 0x22: bytes.append(0x22)
-        case 0x5C: bytes.append(0x5C)
-        case 0x08: bytes.append(UInt8(ascii: "b"))
-        case 0x0C: bytes.append(UInt8(ascii: "f"))
-        case 0x0A: bytes.append(UInt8(ascii: "n"))
-        case 0x0D: bytes.append(UInt8(ascii: "r"))
-        case 0x09: bytes.append(UInt8(ascii: "t"))
-        default:
-            bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                      JSONWriter.hexDigits[Int(byte >> 4)], JSONWriter.hexDigits[Int(byte & 0x0F)]])
-        }
-    }
+    private mutating func appendQuoted(_ text: String) { JSONString.appendQuoted(text, to: &bytes) }
 }
