@@ -8,6 +8,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "issue-gateway", targets: ["IssueGateway"]),
+        .library(name: "Wire", targets: ["Wire"]),
         .library(name: "IssueCatalog", targets: ["IssueCatalog"]),
         .library(name: "Entitle", targets: ["Entitle"]),
         .executable(name: "issue-gateway-bench", targets: ["Benchmarks"]),
@@ -21,23 +22,27 @@ let package = Package(
         // Linux headers Glibc's module does not export (epoll, eventfd) and tiny wrappers for macros.
         .target(name: "CSystem"),
 
+        // Wire-level utilities every layer shares: strict JSON, percent-decoding, base64url, hex,
+        // RFC 3339 instants. Pure: no sockets, no database, no clock reads.
+        .target(name: "Wire"),
+
         // Pure libraries: no sockets, no database, no clock reads.
-        .target(name: "IssueCatalog"),
-        .target(name: "Entitle", dependencies: ["IssueCatalog", "CCrypto"]),
+        .target(name: "IssueCatalog", dependencies: ["Wire"]),
+        .target(name: "Entitle", dependencies: ["Wire", "IssueCatalog", "CCrypto"]),
 
         .executableTarget(name: "IssueGateway",
-                          dependencies: ["IssueCatalog", "Entitle", "CSQLite", "CCrypto", "CSystem"]),
+                          dependencies: ["Wire", "IssueCatalog", "Entitle", "CSQLite", "CCrypto", "CSystem"]),
 
         // Benchmarks (release mode): `swift run -c release issue-gateway-bench <name>`.
-        .executableTarget(name: "Benchmarks", dependencies: ["IssueCatalog", "Entitle"]),
+        .executableTarget(name: "Benchmarks", dependencies: ["Wire", "IssueCatalog", "Entitle"]),
 
         // Helpers the test targets share (a seeded generator, the PyJWT runner); tests only.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
 
-        .testTarget(name: "IssueCatalogTests", dependencies: ["IssueCatalog"]),
-        .testTarget(name: "EntitleTests", dependencies: ["Entitle", "IssueCatalog", "TestSupport"]),
+        .testTarget(name: "IssueCatalogTests", dependencies: ["Wire", "IssueCatalog"]),
+        .testTarget(name: "EntitleTests", dependencies: ["Wire", "Entitle", "IssueCatalog", "TestSupport"]),
         .testTarget(name: "IssueGatewayTests",
-                    dependencies: ["IssueGateway", "Entitle", "IssueCatalog", "CSystem", "TestSupport"]),
+                    dependencies: ["IssueGateway", "Wire", "Entitle", "IssueCatalog", "CSystem", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,6 +3,7 @@
 import Entitle
 import Foundation
 import IssueCatalog
+import Wire
 
 private enum EngineBenchmarkConfig {
     static let start = Instant(rfc3339: "2011-01-01T00:00:00Z")!

@@ -3,6 +3,7 @@
 import Foundation
 import Entitle
 import IssueCatalog
+import Wire
 
 func runTokenBenchmark() {
     let iterations = 200_000

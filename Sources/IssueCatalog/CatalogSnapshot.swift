@@ -1,3 +1,5 @@
+import Wire
+
 /// An immutable, indexed view of a catalog, built once per catalog change and shared by every
 /// event loop. It answers the engine's questions without scanning: a publication's issues in
 /// `publishedAt` order, "issues in [start, end)" and "latest issue at or before t" by binary search.

@@ -1,3 +1,5 @@
+import Wire
+
 /// An ISO 8601 duration (`P3M`, `P1Y`, `P2W`, `P1DT12H`), the length of a non-renewing product (E10).
 public struct ISODuration: Hashable, Sendable, CustomStringConvertible {
     public var years: Int64 = 0, months: Int64 = 0, weeks: Int64 = 0, days: Int64 = 0

@@ -1,3 +1,5 @@
+import Wire
+
 /// One dated edition of a publication (entitlement-rules.md, Vocabulary).
 public struct Issue: Hashable, Sendable {
     public var publicationId: String

@@ -1,3 +1,5 @@
+import Wire
+
 /// What the App Store sells, by product id (entitlement-rules.md, Vocabulary).
 public struct Product: Hashable, Sendable {
     public enum Kind: String, Hashable, Sendable, CaseIterable {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Entitle
 import IssueCatalog
+import Wire
 
 @Suite struct AppStoreParserTests {
     let now = Instant(millisecondsSinceEpoch: 1_700_000_000_000)

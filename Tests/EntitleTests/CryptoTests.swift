@@ -1,5 +1,6 @@
 import Testing
 import Entitle
+import Wire
 
 @Suite struct CryptoTests {
     // RFC 4231 §4.2, §4.3, §4.7 (also tokens.md, "Test vectors").

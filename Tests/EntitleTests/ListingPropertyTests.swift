@@ -2,6 +2,7 @@ import TestSupport
 import Testing
 import Entitle
 import IssueCatalog
+import Wire
 
 /// Issue lists are built by walking and merging runs; these properties hold them to the
 /// single-issue answers (a separate path, by binary search) and to the documented order, over

@@ -1,6 +1,7 @@
 import Testing
 import Entitle
 import IssueCatalog
+import Wire
 
 @Test func transactionIdentityIncludesEnvironment() {
     let t = Instant(millisecondsSinceEpoch: 0)

@@ -2,6 +2,7 @@ import TestSupport
 import Testing
 import Entitle
 import IssueCatalog
+import Wire
 
 /// `issuesStableUntil` promises that the issue lists do not change before it with the same facts
 /// and catalog; a server keeps rendered lists on that promise. Checked over random accounts at

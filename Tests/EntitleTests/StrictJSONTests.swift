@@ -1,5 +1,6 @@
 import Testing
 import Entitle
+import Wire
 
 @Suite struct StrictJSONTests {
     private func kind(_ text: String, limits: JSONLimits = .standard) -> JSONParseError.Kind? {

@@ -2,6 +2,7 @@ import Testing
 import Entitle
 import IssueCatalog
 import Foundation
+import Wire
 
 /// Every token an attacker might send, and the check that stops it (tokens.md, Verification).
 @Suite struct TokenAttackTests {

@@ -1,5 +1,6 @@
 import Testing
 import Entitle
+import Wire
 
 @Suite struct TokenKeySetTests {
     static let secretA = Base64URL.encode([UInt8](repeating: 1, count: 32))

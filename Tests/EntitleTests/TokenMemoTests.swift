@@ -2,6 +2,7 @@ import Entitle
 import IssueCatalog
 import Synchronization
 import Testing
+import Wire
 
 /// The edge check through a memo of verified tokens decides exactly as without one: the time
 /// window and the path are checked on every request, and only verified tokens are remembered.

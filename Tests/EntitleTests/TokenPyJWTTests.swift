@@ -3,6 +3,7 @@ import Foundation
 import Entitle
 import IssueCatalog
 import TestSupport
+import Wire
 
 /// tokens.md, last test vector: an independent JWT library (PyJWT) agrees with the gateway in
 /// both directions. PyJWT is installed by `scripts/setup`; if `import jwt` fails this suite

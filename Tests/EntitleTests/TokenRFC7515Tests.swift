@@ -1,6 +1,7 @@
 import Testing
 import Entitle
 import IssueCatalog
+import Wire
 
 /// RFC 7515 Appendix A.1: the HS256 example. Its header holds CR LF and spaces, so only a MAC
 /// over the received bytes verifies it; its `exp` (1300819380, 2011-03-22T18:43:00Z) is in the

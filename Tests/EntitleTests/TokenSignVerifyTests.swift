@@ -1,6 +1,7 @@
 import Testing
 import Entitle
 import IssueCatalog
+import Wire
 
 @Suite struct TokenSignVerifyTests {
     @Test func signedTokenHasTheExactHeaderAndClaims() throws {

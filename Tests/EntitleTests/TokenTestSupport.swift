@@ -1,5 +1,6 @@
 import Entitle
 import IssueCatalog
+import Wire
 
 /// Shared fixtures for the token tests: keys, a fixed clock, and a forger that signs any header
 /// and claims text so each attack can be written as the bytes an attacker would send.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import IssueCatalog
+import Wire
 
 /// A small valid folder, as text, that each test breaks in one place.
 private let products = """

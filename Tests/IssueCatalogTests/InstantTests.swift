@@ -1,5 +1,6 @@
 import Testing
 import IssueCatalog
+import Wire
 
 @Test func rfc3339ParsesOffsetsAndFormatsUTC() {
     let t = Instant(rfc3339: "2026-11-01T00:00:00-05:00")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import IssueCatalog
+import Wire
 
 /// The committed sample catalog (catalog/) is valid and shows what issue #2 asks of it.
 @Suite struct SampleCatalogTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import IssueCatalog
 @testable import IssueGateway
+import Wire
 
 @Suite struct CLICatalogTests {
     @Test func importThenListTheMonthly() throws {

@@ -3,6 +3,7 @@ import Foundation
 import IssueCatalog
 import Testing
 @testable import IssueGateway
+import Wire
 
 /// `issue-gateway token verify`: the edge's decision for support staff, reading keys only.
 @Suite struct CLITokenTests {

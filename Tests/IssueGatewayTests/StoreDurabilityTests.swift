@@ -3,6 +3,7 @@ import Testing
 import CSQLite
 import IssueCatalog
 @testable import IssueGateway
+import Wire
 
 @Suite struct StoreDurabilityTests {
     @Test func migratesAnEmptyFileAndReopensAtTheCurrentVersion() throws {

@@ -3,6 +3,7 @@ import Testing
 import IssueCatalog
 import Entitle
 @testable import IssueGateway
+import Wire
 
 /// A fresh database file in its own temporary folder, removed when the value is dropped.
 final class TemporaryDatabase {

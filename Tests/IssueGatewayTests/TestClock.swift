@@ -1,6 +1,7 @@
 import IssueCatalog
 import Synchronization
 @testable import IssueGateway
+import Wire
 
 /// A `GatewayClock` whose time only the test moves: token expiry, scheduled issues and E16 are
 /// checked at instants the test chooses, never by waiting.

@@ -1,3 +1,5 @@
+import Wire
+
 /// Principal secrets (admin, editor and service keys, account tokens) are stored only as the
 /// SHA-256 of their UTF-8 bytes, in lower-case hex, and compared in constant time (http-api.md,
 /// Conventions: "Secrets are stored only as hashes and compared in constant time").

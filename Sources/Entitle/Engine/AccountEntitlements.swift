@@ -1,4 +1,5 @@
 import IssueCatalog
+import Wire
 
 /// One account's entitlements at one instant: the engine's answer (E5–E20).
 public struct AccountEntitlements: Sendable {

@@ -1,4 +1,5 @@
 import IssueCatalog
+import Wire
 
 /// An account's merged transactions sorted by what their product is (catalog kinds), as
 /// positions into `AccountTransactions.table` and interned product numbers.

@@ -1,4 +1,5 @@
 import IssueCatalog
+import Wire
 
 /// A half-open interval `[start, end)` of instants (entitlement-rules.md, Vocabulary).
 /// `end == .distantFuture` never closes (E11).

@@ -1,4 +1,5 @@
 import IssueCatalog
+import Wire
 
 /// Which issues an account may download, and why (entitlement-rules.md E1–E20). Pure: the catalog,
 /// the account's facts, the policy and "now" go in; nothing is read from anywhere else.

@@ -1,4 +1,5 @@
 import IssueCatalog
+import Wire
 
 /// "Merge the ones that overlap or touch into active periods" (entitlement-rules.md, Issues).
 enum IntervalMerge {

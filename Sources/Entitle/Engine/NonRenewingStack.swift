@@ -1,4 +1,5 @@
 import IssueCatalog
+import Wire
 
 /// E10: non-renewing purchases entitle `[start, start + duration)` in calendar arithmetic (UTC);
 /// purchases of products that grant the same publication stack, so a purchase made before the

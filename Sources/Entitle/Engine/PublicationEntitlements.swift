@@ -1,4 +1,5 @@
 import IssueCatalog
+import Wire
 
 /// One account's entitlements in one publication at "now": merged active periods and the
 /// positions of entitled issues, all found by binary search over the publication's issues, so

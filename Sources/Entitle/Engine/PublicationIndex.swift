@@ -1,4 +1,5 @@
 import IssueCatalog
+import Wire
 
 /// One publication's issues in (publishedAt, id) order, as the snapshot sorts them, with what
 /// the engine searches kept in flat arrays: publication instants (binary search), and the

@@ -1,4 +1,5 @@
 import IssueCatalog
+import Wire
 
 /// E5–E9 for one auto-renewable subscription: the intervals its transactions entitle.
 struct SubscriptionTimeline {

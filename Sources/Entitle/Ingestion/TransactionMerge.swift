@@ -1,4 +1,5 @@
 import IssueCatalog
+import Wire
 
 /// E1: merging two descriptions of the same purchase (same environment and transactionId), or two
 /// renewal infos of the same subscription. The store calls this inside its write transaction and

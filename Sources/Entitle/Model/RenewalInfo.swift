@@ -1,4 +1,5 @@
 import IssueCatalog
+import Wire
 
 /// Why a subscription expired (appstore.md: expiration_intent / expirationIntent).
 public enum ExpirationIntent: Int, Hashable, Sendable {

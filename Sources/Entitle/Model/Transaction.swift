@@ -1,4 +1,5 @@
 import IssueCatalog
+import Wire
 
 /// App Store environment of a transaction. Part of a transaction's identity (E1, E3).
 public enum AppStoreEnvironment: String, Hashable, Sendable, CaseIterable {

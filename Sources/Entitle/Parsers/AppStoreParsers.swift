@@ -1,5 +1,6 @@
 import Foundation
 import IssueCatalog
+import Wire
 
 /// JSON bodies from the App Store into the engine's vocabulary (appstore.md). No I/O: bodies
 /// come in as bytes, the time of observation as an argument. Strict about what the engine needs,

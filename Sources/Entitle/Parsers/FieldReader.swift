@@ -1,5 +1,6 @@
 import Foundation
 import IssueCatalog
+import Wire
 
 /// Typed reads of one JSON object's fields. A JSON `null` counts as absent. Errors carry the
 /// field's full path. Readers accept the spellings appstore.md documents for each kind of value

@@ -1,4 +1,5 @@
 import IssueCatalog
+import Wire
 
 /// A decoded version 2 notification payload. The nested `signedTransactionInfo` and
 /// `signedRenewalInfo` stay compact JWS strings: they must be verified like the outer one before

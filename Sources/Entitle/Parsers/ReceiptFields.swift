@@ -1,4 +1,5 @@
 import IssueCatalog
+import Wire
 
 /// verifyReceipt's layout (`latest_receipt_info`, `in_app`, `pending_renewal_info`): every value
 /// a string (appstore.md). Only the `*_ms` dates are read, never the formatted `*_date`/`*_pst`.

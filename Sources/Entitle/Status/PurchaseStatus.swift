@@ -1,4 +1,5 @@
 import IssueCatalog
+import Wire
 
 public enum PurchaseState: String, Hashable, Sendable, CaseIterable {
     case active, revoked

@@ -1,4 +1,5 @@
 import IssueCatalog
+import Wire
 
 /// E19: a subscription's state and entitlement code, from its latest transaction and renewal info.
 ///

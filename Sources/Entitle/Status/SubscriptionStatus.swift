@@ -1,4 +1,5 @@
 import IssueCatalog
+import Wire
 
 /// E19: a subscription's state. Raw values are the API's spelling.
 public enum SubscriptionState: String, Hashable, Sendable, CaseIterable {

@@ -1,3 +1,5 @@
+import Wire
+
 /// A JWS in compact serialization (RFC 7515 §7.1), taken apart and checked as tokens.md step 1
 /// asks, with its header parsed. The signing input is kept exactly as received (RFC 7515 §5.2
 /// step 8): the MAC is never computed over re-serialised JSON.

@@ -1,3 +1,5 @@
+import Wire
+
 /// The claims of a download token (tokens.md, Claims), in the order they are serialised.
 public struct DownloadTokenClaims: Equatable, Sendable {
     public var issuer: String          // iss

@@ -1,4 +1,5 @@
 import IssueCatalog
+import Wire
 
 /// The one decision every edge makes, whoever asks: the `GET /v1/edge/verify` route, a Swift
 /// edge, and `issue-gateway token verify TOKEN --path P`. Pure: headers, keys and now in,

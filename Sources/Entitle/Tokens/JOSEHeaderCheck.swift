@@ -1,3 +1,5 @@
+import Wire
+
 /// tokens.md step 2 after the JSON: which key verifies this token, or why none may.
 enum JOSEHeaderCheck {
     static let algorithm = "HS256"

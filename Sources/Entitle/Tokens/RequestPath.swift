@@ -1,3 +1,5 @@
+import Wire
+
 /// The path an edge asks about (tokens.md step 5), from `X-Original-URI`.
 enum RequestPath {
     static let allowedMethods: Set<String> = ["GET", "HEAD"]

@@ -1,3 +1,5 @@
+import Wire
+
 /// The HS256 keys of the gateway (http-api.md, `ISSUE_GATEWAY_TOKEN_KEYS`): the first signs,
 /// all verify. Rotation (tokens.md): put the new key first and keep the old one after it for at
 /// least one token lifetime. A token's `kid` is only ever a lookup in this table.

@@ -1,3 +1,5 @@
+import Wire
+
 /// The limits and fixed values of download tokens (tokens.md), in one place.
 public struct TokenPolicy: Equatable, Sendable {
     /// tokens.md step 1: "At most 4 KiB".

@@ -1,4 +1,5 @@
 import IssueCatalog
+import Wire
 
 /// A freshly signed token and when it stops working (for the token answer's `expiresAt`).
 public struct SignedDownloadToken: Equatable, Sendable {

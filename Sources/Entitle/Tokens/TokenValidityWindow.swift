@@ -1,4 +1,5 @@
 import IssueCatalog
+import Wire
 
 /// tokens.md step 4, the time part: `nbf - leeway <= now < exp + leeway`.
 ///

@@ -1,4 +1,5 @@
 import IssueCatalog
+import Wire
 
 /// The verification of tokens.md, in its order. Each check throws its own `TokenFailure`.
 public struct TokenVerifier: Sendable {

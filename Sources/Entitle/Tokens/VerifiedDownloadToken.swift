@@ -1,4 +1,5 @@
 import IssueCatalog
+import Wire
 
 /// A token that passed steps 1–4: genuine, current, well-formed. Step 5 (`authorizes`) says
 /// whether it covers a particular request.

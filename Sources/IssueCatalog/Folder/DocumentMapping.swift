@@ -1,3 +1,5 @@
+import Wire
+
 /// Documents to model values and back. Parsing instants and durations here lets a bad value be
 /// reported at its field.
 extension PublicationDocument {

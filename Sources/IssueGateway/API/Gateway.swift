@@ -1,5 +1,6 @@
 import Entitle
 import IssueCatalog
+import Wire
 
 /// The composition root of the API: every service a route needs, built once at start and shared
 /// by all event loops and workers. Routes live in `Routes/`, one file per area of http-api.md.

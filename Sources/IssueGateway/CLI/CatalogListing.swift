@@ -1,5 +1,6 @@
 import Foundation
 import IssueCatalog
+import Wire
 
 /// `catalog list`: a terminal view of the stored catalog, states computed for the current time.
 enum CatalogListing {

@@ -1,4 +1,5 @@
 import IssueCatalog
+import Wire
 
 /// `catalog publish`: one issue from the command line, checked by the same rules as the files.
 enum IssuePublishing {

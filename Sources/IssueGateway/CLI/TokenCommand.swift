@@ -1,6 +1,7 @@
 import Entitle
 import Foundation
 import IssueCatalog
+import Wire
 
 /// `issue-gateway token verify TOKEN --path P [--method M]`: the edge's own decision (tokens.md,
 /// the same `EdgeCheck` as `GET /v1/edge/verify`), for support staff asking why a download failed.

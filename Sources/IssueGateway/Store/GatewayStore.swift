@@ -1,5 +1,6 @@
 import IssueCatalog
 import Entitle
+import Wire
 
 /// Everything the gateway persists, behind one interface. Callers never see SQL: a PostgreSQL
 /// implementation can replace `SQLiteStore` without touching them. Every method is safe to call

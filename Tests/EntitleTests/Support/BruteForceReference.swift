@@ -1,5 +1,6 @@
 import Entitle
 import IssueCatalog
+import Wire
 
 /// An independent, slow statement of E3, E5–E16: every interval is checked for every issue.
 /// No merging of descriptions (property inputs have unique keys), no binary search.

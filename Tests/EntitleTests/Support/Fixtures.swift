@@ -1,5 +1,6 @@
 import Entitle
 import IssueCatalog
+import Wire
 
 /// Builders that keep the tests about the rules rather than about initialisers.
 enum Fx {

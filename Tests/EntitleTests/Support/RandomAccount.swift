@@ -1,6 +1,7 @@
 import TestSupport
 import Entitle
 import IssueCatalog
+import Wire
 
 /// A random but plausible catalog and account for property tests: two publications, every product
 /// kind, subscriptions with gaps, refunds, upgrades, offers, billing retry and grace.

@@ -2,6 +2,7 @@ import Foundation
 import IssueCatalog
 import Testing
 @testable import IssueGateway
+import Wire
 
 /// Accounts, entitlements and the reader's issue list (http-api.md, Accounts and entitlements),
 /// with E16 (scheduled and retracted issues are never a reader's).

@@ -2,6 +2,7 @@ import Foundation
 import IssueCatalog
 import Testing
 @testable import IssueGateway
+import Wire
 
 /// The catalog routes of http-api.md over real sockets: who may change what, the answers' shapes,
 /// and changes visible on the next request without a restart.

@@ -2,6 +2,7 @@ import Foundation
 import IssueCatalog
 import Testing
 @testable import IssueGateway
+import Wire
 
 /// The reader's issue list is kept rendered between requests; it must change the moment anything
 /// it depends on changes: the clock reaching an issue's publication, a catalog change, new facts.

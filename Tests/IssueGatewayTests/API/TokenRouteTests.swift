@@ -3,6 +3,7 @@ import Foundation
 import IssueCatalog
 import Testing
 @testable import IssueGateway
+import Wire
 
 /// Download tokens through the API (http-api.md; tokens.md): issued only for visible, entitled
 /// issues, and checked by `GET /v1/edge/verify` as an nginx edge would ask.

@@ -3,6 +3,7 @@ import Foundation
 import IssueCatalog
 import Testing
 @testable import IssueGateway
+import Wire
 
 /// Apple's own test vectors (App Store Server Library) against `testCA.der`.
 @Suite(.enabled(if: AppStoreVectors.available, "shared App Store vectors absent"))

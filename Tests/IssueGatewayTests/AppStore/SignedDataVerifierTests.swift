@@ -3,6 +3,7 @@ import Foundation
 import IssueCatalog
 import Testing
 @testable import IssueGateway
+import Wire
 
 /// Every refusal of appstore.md "Version 2", built with the simulator's test CA.
 @Suite struct SignedDataVerifierTests {

@@ -3,6 +3,7 @@ import Foundation
 import IssueCatalog
 import Testing
 @testable import IssueGateway
+import Wire
 
 /// The simulator's signatures pass the gateway's own verifier, through the files and formats a
 /// developer would use (a PEM root on disk, a notification request body).

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import IssueGateway
+import Wire
 
 @Suite struct JSONWriterTests {
     @Test func escapesPerRFC8259() throws {

@@ -1,4 +1,5 @@
 import IssueCatalog
+import Wire
 
 /// Catalog values in the shapes of http-api.md (Catalog). Instants are RFC 3339 UTC with
 /// milliseconds.

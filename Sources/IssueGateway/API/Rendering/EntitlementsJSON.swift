@@ -1,5 +1,6 @@
 import Entitle
 import IssueCatalog
+import Wire
 
 /// The entitlements answer (http-api.md, Accounts and entitlements).
 extension JSONWriter {

@@ -1,6 +1,7 @@
 import Entitle
 import Foundation
 import IssueCatalog
+import Wire
 
 /// Accounts, receipts, entitlements and the reader's issue list (http-api.md, Accounts and
 /// entitlements). Everything here reads or writes the store, so it runs on workers.

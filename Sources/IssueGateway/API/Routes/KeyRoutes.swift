@@ -1,4 +1,5 @@
 import Entitle
+import Wire
 
 /// `POST /v1/keys`, `DELETE /v1/keys/{keyId}` (http-api.md, Catalog): editor and service keys,
 /// shown once and stored only as hashes.

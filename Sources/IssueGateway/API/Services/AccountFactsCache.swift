@@ -1,6 +1,7 @@
 import Entitle
 import IssueCatalog
 import Synchronization
+import Wire
 
 /// What the engine needs about one account, as stored.
 struct AccountFacts: Sendable {

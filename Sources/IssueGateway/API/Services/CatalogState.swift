@@ -1,5 +1,6 @@
 import Entitle
 import IssueCatalog
+import Wire
 
 /// One catalog revision, ready for requests: the snapshot, the engine's prepared index and every
 /// issue's unchanging JSON, rendered once per catalog change instead of once per request.

@@ -1,3 +1,5 @@
+import Wire
+
 /// An answer that is not a success, in the spec's error shape (http-api.md, Conventions).
 /// Handlers throw it; `APIHandler` turns it into a response. An error never changes stored state.
 struct APIError: Error, Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import IssueCatalog
+import Wire
 
 /// "Now" for the gateway. The pure modules never read a clock; the executable reads this one, and
 /// tests substitute their own.

@@ -1,5 +1,6 @@
 import Entitle
 import IssueCatalog
+import Wire
 
 /// A JSON request body, read strictly (RFC 8259, duplicate names refused) with the field rules of
 /// http-api.md: unknown fields are ignored, a field of the wrong type is a 400 naming the field.

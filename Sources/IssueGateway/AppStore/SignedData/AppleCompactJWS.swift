@@ -1,5 +1,6 @@
 import Foundation
 import Entitle
+import Wire
 
 /// A JWS in compact serialization (RFC 7515 §7.1), split and decoded but not yet trusted.
 struct AppleCompactJWS {

@@ -1,6 +1,7 @@
 import CCrypto
 import Foundation
 import IssueCatalog
+import Wire
 
 /// Verifies an `x5c` chain (leaf, intermediate, root) against an `X509_STORE` holding only the
 /// configured roots (appstore.md "Version 2"). Built once; the store is only read afterwards and

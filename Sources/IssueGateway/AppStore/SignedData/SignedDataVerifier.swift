@@ -1,6 +1,7 @@
 import Entitle
 import Foundation
 import IssueCatalog
+import Wire
 
 /// Verifies App Store V2 signed data (appstore.md "Version 2 and signed transactions"; issue #6, E2).
 /// Thread-safe; build one at start-up and share it.

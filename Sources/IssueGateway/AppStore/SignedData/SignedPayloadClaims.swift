@@ -1,5 +1,6 @@
 import Foundation
 import IssueCatalog
+import Wire
 
 /// The few payload fields the verifier checks itself; everything else is the parsers' business
 /// (Entitle). Read with a typed decoder so a field of the wrong JSON type is refused, not coerced.

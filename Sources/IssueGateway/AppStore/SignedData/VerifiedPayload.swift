@@ -1,6 +1,7 @@
 import Entitle
 import Foundation
 import IssueCatalog
+import Wire
 
 /// A JWS whose chain, signature and claims all passed: `payload` is the exact JSON Apple signed,
 /// ready for the Entitle parsers.

@@ -2,6 +2,7 @@ import Entitle
 import Foundation
 import IssueCatalog
 import Synchronization
+import Wire
 
 /// Plays the App Store for scripted receipts (issue #6): answers verifyReceipt as Apple does
 /// (appstore.md's status table, 21007/21008 environment routing), takes scripted changes

@@ -1,6 +1,7 @@
 import CCrypto
 import Foundation
 import IssueCatalog
+import Wire
 
 /// Issues X.509 v3 certificates with libcrypto for the simulator's test CA: P-256 keys,
 /// ECDSA-SHA256 signatures, basic constraints and key usage (RFC 5280 §4.2.1.9, §4.2.1.3) and,

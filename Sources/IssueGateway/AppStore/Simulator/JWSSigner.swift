@@ -1,5 +1,6 @@
 import Foundation
 import Entitle
+import Wire
 
 /// Produces App Store-shaped compact JWS (RFC 7515 §7.1): header `{"alg","x5c","typ":"JWT"}`,
 /// signature raw r‖s. Header fields are parameters so tests can build each refusal.

@@ -1,6 +1,7 @@
 import Entitle
 import Foundation
 import IssueCatalog
+import Wire
 
 /// Renders scripted histories the way the App Store sends them (appstore.md): verifyReceipt's
 /// layout where every value in `latest_receipt_info`, `in_app` and `pending_renewal_info` is a

@@ -1,5 +1,6 @@
 import Foundation
 import IssueCatalog
+import Wire
 
 /// Signs V2 payloads the way the App Store does, with a `TestCertificateAuthority`: signed
 /// transactions, signed renewal info and `{"signedPayload": …}` notification bodies (appstore.md

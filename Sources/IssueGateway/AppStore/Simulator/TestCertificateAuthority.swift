@@ -1,5 +1,6 @@
 import Foundation
 import IssueCatalog
+import Wire
 
 /// A throw-away CA shaped like Apple's (root → intermediate with OID 1.2.840.113635.100.6.2.1 →
 /// leaf with OID 1.2.840.113635.100.6.11.1), generated with libcrypto. The App Store simulator

@@ -1,4 +1,5 @@
 import Entitle
+import Wire
 /// A complete, validated request as a handler sees it.
 struct HTTPRequest: Sendable {
     var method: String

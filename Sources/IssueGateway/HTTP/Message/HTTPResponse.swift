@@ -1,3 +1,5 @@
+import Wire
+
 /// A response as a handler returns it. Content-Length, Date and Connection are added by the server;
 /// a handler that sets them has its values replaced.
 struct HTTPResponse: Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import IssueCatalog
 import Synchronization
+import Wire
 
 /// Structured access log: one JSON object per line, formatted and written by a background thread
 /// so that the event loops only append an entry to a queue.

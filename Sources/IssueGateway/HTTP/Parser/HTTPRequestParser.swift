@@ -1,4 +1,5 @@
 import Entitle
+import Wire
 /// An incremental HTTP/1.1 request parser, strict to RFC 9112.
 ///
 /// Feed it the unconsumed bytes of a connection's buffer; it reports how many it consumed and what

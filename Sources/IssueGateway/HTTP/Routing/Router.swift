@@ -1,4 +1,5 @@
 import Entitle
+import Wire
 /// Maps a method and path to a handler. Built before the server starts and read-only afterwards,
 /// which is what makes sharing it between loops safe.
 ///

@@ -1,4 +1,5 @@
 import IssueCatalog
+import Wire
 
 /// Mapping between catalog values and their rows.
 enum CatalogRows {

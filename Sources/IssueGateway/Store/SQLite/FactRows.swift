@@ -1,5 +1,6 @@
 import IssueCatalog
 import Entitle
+import Wire
 
 /// Mapping between App Store facts (transactions, renewal info) and their rows.
 enum FactRows {

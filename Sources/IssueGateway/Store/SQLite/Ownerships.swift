@@ -1,5 +1,6 @@
 import Entitle
 import IssueCatalog
+import Wire
 
 /// E4: binding subscriptions and single purchases to accounts.
 enum Ownerships {

@@ -1,4 +1,5 @@
 import IssueCatalog
+import Wire
 
 /// Accounts and API keys. Secrets never reach the store: only their hashes.
 extension SQLiteStore {

@@ -1,4 +1,5 @@
 import IssueCatalog
+import Wire
 
 /// Catalog operations. Every change bumps the catalog revision in the same transaction, so a
 /// reader that sees the new revision also sees the change.

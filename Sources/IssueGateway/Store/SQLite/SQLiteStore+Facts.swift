@@ -1,5 +1,6 @@
 import IssueCatalog
 import Entitle
+import Wire
 
 /// Transactions, renewal info, ownership (E4), receipts and notification dedupe.
 extension SQLiteStore {

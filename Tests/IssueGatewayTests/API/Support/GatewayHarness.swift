@@ -2,6 +2,7 @@ import Entitle
 import Foundation
 import IssueCatalog
 @testable import IssueGateway
+import Wire
 
 /// A whole gateway (`GatewayRuntime`, as `issue-gateway serve` builds it) on an ephemeral port,
 /// over a fresh SQLite file, with a test clock and known secrets. No status poller, and App Store

@@ -2,6 +2,7 @@ import Entitle
 import IssueCatalog
 import Synchronization
 @testable import IssueGateway
+import Wire
 
 /// A `GatewayStore` that forwards everything to a real store, except that one armed
 /// `apiKey(secretHash:)` lookup stops after reading, until the test lets it go: the way to put a

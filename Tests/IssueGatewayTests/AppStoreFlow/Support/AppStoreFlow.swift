@@ -2,6 +2,7 @@ import Entitle
 import Foundation
 import IssueCatalog
 @testable import IssueGateway
+import Wire
 
 /// A real gateway on an ephemeral port, with a temporary SQLite store and a test clock, whose
 /// App Store is the simulator on another ephemeral port: the gateway's verifyReceipt client

@@ -2,6 +2,7 @@ import Entitle
 import Foundation
 import IssueCatalog
 @testable import IssueGateway
+import Wire
 
 /// The world the App Store flow tests play in: one monthly magazine sold as an auto-renewable
 /// subscription, three published issues, and receipts the simulator knows.

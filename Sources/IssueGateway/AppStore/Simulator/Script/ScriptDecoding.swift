@@ -1,5 +1,6 @@
 import Foundation
 import IssueCatalog
+import Wire
 
 /// The simulator's script is typed by developers: an unknown field is a typo to report, and
 /// instants are RFC 3339 strings (as in http-api.md), so decoding is strict and done by hand.

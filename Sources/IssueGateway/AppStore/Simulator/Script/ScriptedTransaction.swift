@@ -1,6 +1,7 @@
 import Entitle
 import Foundation
 import IssueCatalog
+import Wire
 
 /// One purchase or renewal of a scripted account history, in the gateway's words. The simulator
 /// renders it in verifyReceipt's all-strings layout and as a V2 `JWSTransaction` (appstore.md).

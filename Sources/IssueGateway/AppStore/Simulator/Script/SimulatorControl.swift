@@ -1,5 +1,6 @@
 import Foundation
 import IssueCatalog
+import Wire
 
 /// Bodies of the simulator's control routes (docs/appstore-simulator.md). Receipts travel in the
 /// body, not the path, because base64 holds `/`.

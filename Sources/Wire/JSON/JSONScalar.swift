@@ -1,5 +1,5 @@
 /// A JSON leaf value, used for the extra members of an error body.
-enum JSONScalar: Sendable, Equatable {
+public enum JSONScalar: Sendable, Equatable {
     case string(String)
     case int(Int)
     case double(Double)
@@ -8,7 +8,7 @@ enum JSONScalar: Sendable, Equatable {
 }
 
 extension JSONWriter {
-    mutating func value(_ scalar: JSONScalar) {
+    public mutating func value(_ scalar: JSONScalar) {
         switch scalar {
         case .string(let s): string(s)
         case .int(let i): int(i)
