@@ -1,0 +1,91 @@
+import Entitle
+import IssueCatalog
+import Wire
+
+/// Stores App Store facts inside a write unit of work, for every backend alike: merges each fact
+/// with the stored one of the same identity (E1, `TransactionMerge`), decides who owns every
+/// subscription the batch touches (E4, `OwnershipRule`), points those subscriptions at the batch's
+/// receipt and bumps the facts version of every account whose facts changed.
+public struct FactIngestor: Sendable {
+    public var policy: OwnershipPolicy
+
+    public init(policy: OwnershipPolicy) { self.policy = policy }
+
+    /// `.notFound` for an unknown account; `.ownedByOtherAccount` under `.keep` (the caller's unit
+    /// of work then rolls everything back).
+    public func ingest(_ batch: IngestBatch, into tx: any WriteTransaction) throws(StoreError) -> IngestResult {
+        if let accountId = batch.accountId, try tx.account(id: accountId) == nil {
+            throw .notFound("account \(accountId)")
+        }
+        var changed = try merge(batch, into: tx)
+        var result = IngestResult(owners: [:], previousOwners: [])
+        let receipt = try batch.receiptData.map { (data) throws(StoreError) in try ReceiptContent(data: data) }
+        if let receipt { try tx.save(receipt) }
+        let bound = Set(batch.transactions.map(\.subscriptionKey))
+        var replacedReceipts: Set<String> = []
+        for key in bound.sorted() {
+            let current = try tx.owner(of: key)
+            switch OwnershipRule.decide(current: current, tokenAccount: try tokenAccount(key, tx),
+                                        requester: batch.accountId, policy: policy) {
+            case .unchanged(let owner):
+                result.owners[key] = owner
+            case .refuse(let owner):
+                throw .ownedByOtherAccount(accountId: owner)
+            case .bind(let owner, let previous):
+                try tx.setOwner(owner, of: key, at: batch.at)
+                result.owners[key] = owner
+                if let previous { result.previousOwners.insert(previous) }
+                changed.insert(key)
+            }
+            if let receipt {
+                if let old = try tx.latestReceiptDigest(for: key), old != receipt.digest { replacedReceipts.insert(old) }
+                try tx.setLatestReceipt(receipt.digest, for: key, at: batch.at)
+            }
+        }
+        for digest in replacedReceipts.sorted() { try tx.deleteReceiptIfUnreferenced(digest) }
+        for key in Set(batch.renewalInfos.map(\.subscriptionKey)).subtracting(bound) {
+            result.owners[key] = try tx.owner(of: key)
+        }
+        var accounts = result.previousOwners
+        for key in changed { if let owner = result.owners[key] ?? nil { accounts.insert(owner) } }
+        for account in accounts.sorted() {
+            try tx.bumpFactsVersion(ofAccount: account)
+            result.factsVersions[account] = try tx.factsVersion(ofAccount: account)
+        }
+        return result
+    }
+
+    /// E1: stores each merged fact that differs from the stored one. Returns the subscriptions
+    /// whose facts changed, so a batch that brings nothing new changes no version.
+    private func merge(_ batch: IngestBatch, into tx: any WriteTransaction) throws(StoreError) -> Set<SubscriptionKey> {
+        var changed: Set<SubscriptionKey> = []
+        for incoming in batch.transactions {
+            let stored = try tx.transaction(incoming.key)
+            let merged = stored.map { TransactionMerge.merge($0, incoming) } ?? incoming
+            guard merged != stored else { continue }
+            try tx.save(merged)
+            changed.insert(incoming.subscriptionKey)
+        }
+        for incoming in batch.renewalInfos {
+            let stored = try tx.renewalInfo(incoming.subscriptionKey)
+            let merged = stored.map { TransactionMerge.merge($0, incoming) } ?? incoming
+            guard merged != stored else { continue }
+            try tx.save(merged)
+            changed.insert(incoming.subscriptionKey)
+        }
+        return changed
+    }
+
+    /// E4: the account an `appAccountToken` names on the subscription's newest transaction that
+    /// carries a token some account holds.
+    private func tokenAccount(_ key: SubscriptionKey, _ tx: any WriteTransaction) throws(StoreError) -> String? {
+        let newestFirst = try tx.transactions(of: key).sorted {
+            ($0.purchaseDate, $0.transactionId) > ($1.purchaseDate, $1.transactionId)
+        }
+        var asked: Set<String> = []
+        for token in newestFirst.compactMap(\.appAccountToken) where asked.insert(token).inserted {
+            if let account = try tx.account(appAccountToken: token) { return account.id }
+        }
+        return nil
+    }
+}
