@@ -57,8 +57,8 @@ import TestSupport
         let store = try SQLiteStore(path: db.path, log: logged.log)
         try store.createAccount(Fixtures.account("alice"))
         do {
-            try store.createAccount(Fixtures.account("alice"))
-            Issue.record("a second account alice was created")
+            try store.write { tx throws(StoreError) in try tx.insert(Fixtures.account("alice")) }
+            Issue.record("a second account alice was inserted")
         } catch {
             guard case .conflict(let message) = error else { Issue.record("\(error)"); return }
             #expect(!message.contains("UNIQUE") && !message.contains("accounts"), "\(message)")
