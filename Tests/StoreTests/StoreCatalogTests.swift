@@ -16,9 +16,8 @@ import GatewayStore
 
     @Test(arguments: StoreBackend.all)
     func importReplacesTheWholeCatalog(_ backend: StoreBackend) throws {
-        let opened = try backend.open()
+        let opened = try backend.openWithCatalog()
         let store = opened.store
-        try store.importCatalog(Fixtures.catalog)
         let smaller = Catalog(publications: [Publication(id: "other", title: "Other")])
         try store.importCatalog(smaller)
         #expect(try store.loadCatalog() == smaller)
@@ -26,9 +25,8 @@ import GatewayStore
 
     @Test(arguments: StoreBackend.all)
     func aFailedImportLeavesTheOldCatalog(_ backend: StoreBackend) throws {
-        let opened = try backend.open()
+        let opened = try backend.openWithCatalog()
         let store = opened.store
-        try store.importCatalog(Fixtures.catalog)
         let revision = try store.catalogRevision()
         var broken = Fixtures.catalog
         broken.publications.append(Publication(id: "extra", title: "Extra"))
@@ -55,9 +53,8 @@ import GatewayStore
 
     @Test(arguments: StoreBackend.all)
     func issuesConflictRetractAndRepublish(_ backend: StoreBackend) throws {
-        let opened = try backend.open()
+        let opened = try backend.openWithCatalog()
         let store = opened.store
-        try store.importCatalog(Fixtures.catalog)
         let issue = Fixtures.catalog.issues[0]
         #expect(throws: StoreError.self) { try store.insertIssue(issue) }
         var orphan = issue

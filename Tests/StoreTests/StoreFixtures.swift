@@ -22,6 +22,15 @@ struct StoreBackend: Sendable, CustomTestStringConvertible {
     }
 }
 
+extension StoreBackend {
+    /// A fresh store holding `Fixtures.catalog`.
+    func openWithCatalog() throws -> OpenedStore {
+        let opened = try open()
+        try opened.store.importCatalog(Fixtures.catalog)
+        return opened
+    }
+}
+
 /// A store under test and what must live as long as it (a temporary file, a scratch schema).
 struct OpenedStore {
     let store: any GatewayStore

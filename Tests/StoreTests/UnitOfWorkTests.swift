@@ -50,9 +50,8 @@ import IssueCatalog
 
     @Test(arguments: StoreBackend.all)
     func aReadSeesTheCatalogWithItsOwnRevision(_ backend: StoreBackend) throws {
-        let opened = try backend.open()
+        let opened = try backend.openWithCatalog()
         let store = opened.store
-        try store.importCatalog(Fixtures.catalog)
         let before = try store.storedCatalog()
         let seen = try store.read { tx throws(StoreError) in
             let revision = try tx.catalogRevision()

@@ -58,20 +58,25 @@ public struct FactIngestor: Sendable {
     /// E1: stores each merged fact that differs from the stored one. Returns the subscriptions
     /// whose facts changed, so a batch that brings nothing new changes no version.
     private func merge(_ batch: IngestBatch, into tx: any WriteTransaction) throws(StoreError) -> Set<SubscriptionKey> {
+        let transactions = try Self.merge(batch.transactions, stored: { (t) throws(StoreError) in try tx.transaction(t.key) },
+                                          TransactionMerge.merge, save: { (t) throws(StoreError) in try tx.save(t) })
+        let renewals = try Self.merge(batch.renewalInfos,
+                                      stored: { (r) throws(StoreError) in try tx.renewalInfo(r.subscriptionKey) },
+                                      TransactionMerge.merge, save: { (r) throws(StoreError) in try tx.save(r) })
+        return transactions.union(renewals)
+    }
+
+    private static func merge<Fact: Equatable & SubscriptionFact>(
+        _ incoming: [Fact], stored: (Fact) throws(StoreError) -> Fact?, _ merge: (Fact, Fact) -> Fact,
+        save: (Fact) throws(StoreError) -> Void
+    ) throws(StoreError) -> Set<SubscriptionKey> {
         var changed: Set<SubscriptionKey> = []
-        for incoming in batch.transactions {
-            let stored = try tx.transaction(incoming.key)
-            let merged = stored.map { TransactionMerge.merge($0, incoming) } ?? incoming
-            guard merged != stored else { continue }
-            try tx.save(merged)
-            changed.insert(incoming.subscriptionKey)
-        }
-        for incoming in batch.renewalInfos {
-            let stored = try tx.renewalInfo(incoming.subscriptionKey)
-            let merged = stored.map { TransactionMerge.merge($0, incoming) } ?? incoming
-            guard merged != stored else { continue }
-            try tx.save(merged)
-            changed.insert(incoming.subscriptionKey)
+        for fact in incoming {
+            let old = try stored(fact)
+            let merged = old.map { merge($0, fact) } ?? fact
+            guard merged != old else { continue }
+            try save(merged)
+            changed.insert(fact.subscriptionKey)
         }
         return changed
     }
@@ -89,3 +94,8 @@ public struct FactIngestor: Sendable {
         return nil
     }
 }
+
+/// A fact that belongs to one subscription or single purchase.
+protocol SubscriptionFact { var subscriptionKey: SubscriptionKey { get } }
+extension Transaction: SubscriptionFact {}
+extension RenewalInfo: SubscriptionFact {}
