@@ -1,5 +1,4 @@
 import Entitle
-import IssueCatalog
 import Wire
 
 /// Stores App Store facts inside a write unit of work, for every backend alike: merges each fact
@@ -19,40 +18,62 @@ public struct FactIngestor: Sendable {
         }
         var changed = try merge(batch, into: tx)
         var result = IngestResult(owners: [:], previousOwners: [])
-        let receipt = try batch.receiptData.map { (data) throws(StoreError) in try ReceiptContent(data: data) }
-        if let receipt { try tx.save(receipt) }
         let bound = Set(batch.transactions.map(\.subscriptionKey))
-        var replacedReceipts: Set<String> = []
         for key in bound.sorted() {
-            let current = try tx.owner(of: key)
-            switch OwnershipRule.decide(current: current, tokenAccount: try tokenAccount(key, tx),
-                                        requester: batch.accountId, policy: policy) {
-            case .unchanged(let owner):
-                result.owners[key] = owner
-            case .refuse(let owner):
-                throw .ownedByOtherAccount(accountId: owner)
-            case .bind(let owner, let previous):
-                try tx.setOwner(owner, of: key, at: batch.at)
-                result.owners[key] = owner
-                if let previous { result.previousOwners.insert(previous) }
-                changed.insert(key)
-            }
-            if let receipt {
-                if let old = try tx.latestReceiptDigest(for: key), old != receipt.digest { replacedReceipts.insert(old) }
-                try tx.setLatestReceipt(receipt.digest, for: key, at: batch.at)
-            }
+            if try bind(key, batch, tx, &result) { changed.insert(key) }
         }
-        for digest in replacedReceipts.sorted() { try tx.deleteReceiptIfUnreferenced(digest) }
         for key in Set(batch.renewalInfos.map(\.subscriptionKey)).subtracting(bound) {
             result.owners[key] = try tx.owner(of: key)
         }
+        if let data = batch.receiptData {
+            try point(bound, to: try ReceiptContent(data: data), at: batch.at, tx)
+        }
+        try bumpVersions(changed, &result, tx)
+        return result
+    }
+
+    /// E4: records `OwnershipRule`'s decision for one subscription the batch brought. True when
+    /// its owner changed.
+    private func bind(_ key: SubscriptionKey, _ batch: IngestBatch, _ tx: any WriteTransaction,
+                      _ result: inout IngestResult) throws(StoreError) -> Bool {
+        switch OwnershipRule.decide(current: try tx.owner(of: key), tokenAccount: try tokenAccount(key, tx),
+                                    requester: batch.accountId, policy: policy) {
+        case .unchanged(let owner):
+            result.owners[key] = owner
+            return false
+        case .refuse(let owner):
+            throw .ownedByOtherAccount(accountId: owner)
+        case .bind(let owner, let previous):
+            try tx.setOwner(owner, of: key, at: batch.at)
+            result.owners[key] = owner
+            if let previous { result.previousOwners.insert(previous) }
+            return true
+        }
+    }
+
+    /// Stores the receipt once and points every subscription it describes at it; a receipt no
+    /// subscription points to any more is deleted.
+    private func point(_ subscriptions: Set<SubscriptionKey>, to receipt: ReceiptContent, at instant: Instant,
+                       _ tx: any WriteTransaction) throws(StoreError) {
+        try tx.save(receipt)
+        var replaced: Set<String> = []
+        for key in subscriptions.sorted() {
+            if let old = try tx.latestReceiptDigest(for: key), old != receipt.digest { replaced.insert(old) }
+            try tx.setLatestReceipt(receipt.digest, for: key, at: instant)
+        }
+        for digest in replaced.sorted() { try tx.deleteReceiptIfUnreferenced(digest) }
+    }
+
+    /// Bumps the facts version of every account whose facts changed: the owner of each changed
+    /// subscription and every account that lost one.
+    private func bumpVersions(_ changed: Set<SubscriptionKey>, _ result: inout IngestResult,
+                              _ tx: any WriteTransaction) throws(StoreError) {
         var accounts = result.previousOwners
         for key in changed { if let owner = result.owners[key] ?? nil { accounts.insert(owner) } }
         for account in accounts.sorted() {
             try tx.bumpFactsVersion(ofAccount: account)
             result.factsVersions[account] = try tx.factsVersion(ofAccount: account)
         }
-        return result
     }
 
     /// E1: stores each merged fact that differs from the stored one. Returns the subscriptions
