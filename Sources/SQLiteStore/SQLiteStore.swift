@@ -4,7 +4,7 @@ import Synchronization
 
 /// The SQLite backend of `GatewayStore`: one writer connection behind a lock (SQLite allows one
 /// writer at a time anyway) running each write unit of work in `BEGIN IMMEDIATE`, and a capped
-/// pool of reader connections, which WAL lets read committed snapshots while the writer works.
+/// pool of reader connections (`SQLiteSettings.readerPoolSize`), which WAL lets read committed snapshots while the writer works.
 public final class SQLiteStore: GatewayStore {
     public let path: String
     private let settings: SQLiteSettings
@@ -13,6 +13,8 @@ public final class SQLiteStore: GatewayStore {
     private let writerLock = NSLock()
     private let writer: SQLiteConnection
     private let idleReaders: Mutex<[SQLiteConnection]>
+    /// One permit per reader connection the pool may hold: a read waits for one when all are busy.
+    private let readerPermits: DispatchSemaphore
 
     /// Opens (creating it and its parent folder if needed) and migrates the database at `path`.
     /// What SQLite says when it fails goes to `log`, never into the thrown error.
@@ -29,6 +31,7 @@ public final class SQLiteStore: GatewayStore {
         try SQLiteSchema.migrate(connection)
         writer = connection
         idleReaders = Mutex([])
+        readerPermits = DispatchSemaphore(value: max(1, settings.readerPoolSize))
     }
 
     /// The schema version the file is at (`PRAGMA user_version`).
@@ -54,15 +57,21 @@ public final class SQLiteStore: GatewayStore {
         return try connection.readTransaction { () throws(StoreError) in try body(connection) }
     }
 
+    /// An idle reader, or a new one while the pool holds fewer than its cap.
     private func takeReader() throws(StoreError) -> SQLiteConnection {
+        readerPermits.wait()
         if let idle = idleReaders.withLock({ $0.popLast() }) { return idle }
-        return try SQLiteConnection(path: path, settings: settings, log: log)
+        do {
+            return try SQLiteConnection(path: path, settings: settings, log: log)
+        } catch {
+            readerPermits.signal()
+            throw error
+        }
     }
 
     private func returnReader(_ connection: SQLiteConnection) {
-        idleReaders.withLock { pool in
-            if pool.count < settings.readerPoolSize { pool.append(connection) }
-        }
+        idleReaders.withLock { $0.append(connection) }
+        readerPermits.signal()
     }
 
     private static func createParentFolder(of path: String, _ log: StoreLog) throws(StoreError) {
