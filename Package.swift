@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "Wire", targets: ["Wire"]),
         .library(name: "IssueCatalog", targets: ["IssueCatalog"]),
         .library(name: "Entitle", targets: ["Entitle"]),
+        .library(name: "GatewayStore", targets: ["GatewayStore"]),
+        .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
         .executable(name: "issue-gateway-bench", targets: ["Benchmarks"]),
     ],
     targets: [
@@ -30,19 +32,30 @@ let package = Package(
         .target(name: "IssueCatalog", dependencies: ["Wire"]),
         .target(name: "Entitle", dependencies: ["Wire", "IssueCatalog", "CCrypto"]),
 
+        // Storage as units of work: the store protocol, its records and the rules written once above
+        // every backend (E1 merge, E4 ownership, facts versions); then the SQLite backend (row access).
+        .target(name: "GatewayStore", dependencies: ["Wire", "IssueCatalog", "Entitle"]),
+        .target(name: "SQLiteStore", dependencies: ["GatewayStore", "Wire", "IssueCatalog", "Entitle", "CSQLite"]),
+
         .executableTarget(name: "IssueGateway",
-                          dependencies: ["Wire", "IssueCatalog", "Entitle", "CSQLite", "CCrypto", "CSystem"]),
+                          dependencies: ["Wire", "IssueCatalog", "Entitle", "GatewayStore", "SQLiteStore", "CCrypto",
+                                         "CSystem"]),
 
         // Benchmarks (release mode): `swift run -c release issue-gateway-bench <name>`.
         .executableTarget(name: "Benchmarks", dependencies: ["Wire", "IssueCatalog", "Entitle"]),
 
-        // Helpers the test targets share (a seeded generator, the PyJWT runner); tests only.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // Helpers the test targets share (a seeded generator, the PyJWT runner, temporary databases,
+        // the built executable); tests only.
+        .target(name: "TestSupport", dependencies: ["SQLiteStore"], path: "Tests/TestSupport"),
 
         .testTarget(name: "IssueCatalogTests", dependencies: ["Wire", "IssueCatalog"]),
         .testTarget(name: "EntitleTests", dependencies: ["Wire", "Entitle", "IssueCatalog", "TestSupport"]),
+        .testTarget(name: "StoreTests",
+                    dependencies: ["GatewayStore", "SQLiteStore", "Wire", "Entitle", "IssueCatalog", "CSQLite",
+                                   "TestSupport"]),
         .testTarget(name: "IssueGatewayTests",
-                    dependencies: ["IssueGateway", "Wire", "Entitle", "IssueCatalog", "CSystem", "TestSupport"]),
+                    dependencies: ["IssueGateway", "GatewayStore", "SQLiteStore", "Wire", "Entitle", "IssueCatalog",
+                                   "CSystem", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

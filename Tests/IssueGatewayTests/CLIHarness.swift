@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 @testable import IssueGateway
+import TestSupport
 
 /// Runs the CLI in-process against a temporary database, capturing what it prints.
 final class CLIHarness {

@@ -1,7 +1,9 @@
 import Foundation
+import SQLiteStore
 import Testing
 import IssueCatalog
 @testable import IssueGateway
+import TestSupport
 
 @Suite struct CLIServeTests {
     @Test func serveImportsTheCatalogOnlyIntoAnEmptyStoreServesAndStopsOnSIGTERM() throws {

@@ -2,6 +2,7 @@ import Foundation
 import Entitle
 import Testing
 @testable import IssueGateway
+import TestSupport
 import Wire
 
 @Suite struct ConfigTests {

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Synchronization
+import TestSupport
 
 /// `issue-gateway serve` as a real child process on a free port: started, awaited until it says
 /// it serves, asked things over HTTP, then stopped with a signal as an operator would.

@@ -1,4 +1,5 @@
 import Entitle
+import GatewayStore
 import IssueCatalog
 import Wire
 

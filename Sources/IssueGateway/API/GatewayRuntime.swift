@@ -1,4 +1,5 @@
 import Foundation
+import GatewayStore
 
 /// Everything `issue-gateway serve` runs: the API on the HTTP server, the status poller and the
 /// catalog watcher. Tests build it the same way on an ephemeral port.

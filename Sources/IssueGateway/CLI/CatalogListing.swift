@@ -1,4 +1,5 @@
 import Foundation
+import GatewayStore
 import IssueCatalog
 import Wire
 

@@ -1,4 +1,6 @@
 import Foundation
+import GatewayStore
+import SQLiteStore
 
 /// The `issue-gateway` command line: dispatches to the commands, turns errors into messages on
 /// stderr and exit statuses (0 success, 1 failure, 2 usage). `main.swift` only calls `run`.

@@ -1,4 +1,6 @@
+import GatewayStore
 import IssueCatalog
+import SQLiteStore
 
 /// What `serve` does before it serves: fill in generated secrets (printing a new admin key once),
 /// open the store, and import the catalog folder when the store holds no publications (issue #2).

@@ -1,3 +1,4 @@
+import GatewayStore
 import IssueCatalog
 import Wire
 

@@ -1,4 +1,5 @@
 import Foundation
+import GatewayStore
 
 /// `issue-gateway store exercise`: commits numbered writes and reports each one after its commit
 /// returned. Operators use it to check that a disk keeps what the database says it committed;

@@ -1,5 +1,6 @@
 import Entitle
 import Foundation
+import GatewayStore
 import IssueCatalog
 import Wire
 

@@ -1,3 +1,4 @@
+import GatewayStore
 import IssueCatalog
 
 /// Publications, products and issues (http-api.md, Catalog). Changes run on workers (they write

@@ -1,4 +1,5 @@
 import Entitle
+import GatewayStore
 import Wire
 
 /// `POST /v1/keys`, `DELETE /v1/keys/{keyId}` (http-api.md, Catalog): editor and service keys,

@@ -1,4 +1,5 @@
 import Entitle
+import GatewayStore
 import IssueCatalog
 import Synchronization
 import Wire
@@ -59,8 +60,8 @@ final class AccountFactsCache: Sendable {
     func load(_ accountId: String) throws(StoreError) -> Loaded {
         let (cached, generation) = entries.withLock { ($0.accounts[accountId]?.facts, $0.generation) }
         if let cached { return Loaded(facts: cached, generation: generation) }
-        let loaded = AccountFacts(transactions: try store.transactions(ofAccount: accountId),
-                                  renewals: try store.renewalInfos(ofAccount: accountId))
+        let snapshot = try store.accountFacts(accountId)
+        let loaded = AccountFacts(transactions: snapshot.transactions, renewals: snapshot.renewals)
         entries.withLock { e in
             guard e.generation == generation, e.accounts[accountId] == nil else { return }
             if e.accounts.count >= limit { e.accounts.removeAll(keepingCapacity: true) }

@@ -1,5 +1,6 @@
 import Entitle
 import Foundation
+import GatewayStore
 import IssueCatalog
 
 /// Facts proved to come from Apple (E2), ready to be stored.
@@ -92,8 +93,7 @@ final class AppStoreIngestion: Sendable {
         }
         let batch = IngestBatch(accountId: accountId, transactions: facts.transactions, renewalInfos: facts.renewals,
                                 receiptData: facts.receiptData, at: clock.now())
-        let merge = FactMerge(transaction: { TransactionMerge.merge($0, $1) }, renewalInfo: { TransactionMerge.merge($0, $1) })
-        let result = try stored { () throws(StoreError) in try store.ingest(batch, policy: ownership, merge: merge) }
+        let result = try stored { () throws(StoreError) in try store.ingest(batch, policy: ownership) }
         var touched = result.previousOwners
         for owner in result.owners.values { if let owner { touched.insert(owner) } }
         if let accountId { touched.insert(accountId) }

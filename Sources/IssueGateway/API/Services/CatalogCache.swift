@@ -1,3 +1,4 @@
+import GatewayStore
 import IssueCatalog
 import Synchronization
 
@@ -12,8 +13,8 @@ final class CatalogCache: Sendable {
 
     init(store: any GatewayStore) throws(StoreError) {
         self.store = store
-        let revision = try store.catalogRevision()
-        current = Mutex(CatalogState(revision: revision, catalog: try store.loadCatalog()))
+        let stored = try store.storedCatalog()
+        current = Mutex(CatalogState(revision: stored.revision, catalog: stored.catalog))
     }
 
     var state: CatalogState { current.withLock { $0 } }
@@ -21,9 +22,9 @@ final class CatalogCache: Sendable {
     /// Re-reads the catalog after a change committed by this process (or any other sharing the store).
     func reload() throws(StoreError) {
         try reloading.withLock { _ throws(StoreError) in
-            let revision = try store.catalogRevision()
-            guard revision != state.revision else { return }
-            let fresh = CatalogState(revision: revision, catalog: try store.loadCatalog())
+            guard try store.catalogRevision() != state.revision else { return }
+            let stored = try store.storedCatalog()  // the catalog with its own revision, one snapshot
+            let fresh = CatalogState(revision: stored.revision, catalog: stored.catalog)
             current.withLock { $0 = fresh }
         }
     }

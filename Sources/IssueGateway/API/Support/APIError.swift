@@ -1,3 +1,4 @@
+import GatewayStore
 import Wire
 
 /// An answer that is not a success, in the spec's error shape (http-api.md, Conventions).
@@ -23,6 +24,8 @@ struct APIError: Error, Sendable {
     static func appStoreUnavailable(_ message: String) -> APIError {
         APIError(status: 503, code: "app_store_unavailable", message: message)
     }
+    static let storageBusy = APIError(status: 503, code: "storage_busy",
+                                      message: "the gateway's database is busy; try again shortly")
     static func internalError(_ message: String) -> APIError {
         APIError(status: 500, code: "internal_error", message: message)
     }
@@ -31,7 +34,8 @@ struct APIError: Error, Sendable {
 }
 
 extension APIError {
-    /// Store failures as the API states them; storage details stay in the log.
+    /// Store failures as the API states them; storage details stay in the log (`StoreLog`): a
+    /// client sees a fixed sentence, and a 503 when trying again may help.
     init(_ error: StoreError) {
         switch error {
         case .conflict(let m): self = .conflict(m)
@@ -39,7 +43,8 @@ extension APIError {
         case .ownedByOtherAccount:
             self = APIError(status: 409, code: "owned_by_other_account",
                             message: "this purchase belongs to another account")
-        case .io: self = .internalError("the gateway could not read or write its database")
+        case .busy: self = .storageBusy
+        case .failed: self = .internalError("the gateway could not read or write its database")
         }
     }
 }

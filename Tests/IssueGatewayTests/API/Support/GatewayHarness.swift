@@ -1,7 +1,10 @@
 import Entitle
 import Foundation
+import GatewayStore
 import IssueCatalog
 @testable import IssueGateway
+import SQLiteStore
+import TestSupport
 import Wire
 
 /// A whole gateway (`GatewayRuntime`, as `issue-gateway serve` builds it) on an ephemeral port,

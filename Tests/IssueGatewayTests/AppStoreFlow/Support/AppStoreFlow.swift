@@ -2,6 +2,8 @@ import Entitle
 import Foundation
 import IssueCatalog
 @testable import IssueGateway
+import SQLiteStore
+import TestSupport
 import Wire
 
 /// A real gateway on an ephemeral port, with a temporary SQLite store and a test clock, whose
@@ -140,7 +142,7 @@ final class AppStoreFlow: @unchecked Sendable {
 
     /// What the store holds for the reader: the "nothing stored" checks.
     func storedTransactionIds(_ reader: Reader) throws -> [String] {
-        try store.transactions(ofAccount: reader.id).map(\.transactionId).sorted()
+        try store.accountFacts(reader.id).transactions.map(\.transactionId).sorted()
     }
 
     enum FlowError: Error { case unexpected(String) }

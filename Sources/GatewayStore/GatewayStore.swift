@@ -1,0 +1,14 @@
+/// Everything the gateway persists, as units of work (the GRDB pattern): `read` runs its body on
+/// one consistent snapshot, `write` runs its body as one atomic change, rolled back when the body
+/// throws. A backend implements only these two and the row access of `ReadTransaction` and
+/// `WriteTransaction`; the rules (E1 merge, E4 ownership, catalog changes, facts versions) live
+/// above it, in this module, written once for every backend.
+///
+/// Time is always passed in (the store reads no clock), so tests and the engine agree on "now".
+public protocol GatewayStore: AnyObject, Sendable {
+    /// Runs `body` on one snapshot: every read in it sees the same committed state.
+    func read<R>(_ body: (any ReadTransaction) throws(StoreError) -> R) throws(StoreError) -> R
+    /// Runs `body` as one transaction: all of its changes commit together, or none when it throws.
+    /// Writers are serialized.
+    func write<R>(_ body: (any WriteTransaction) throws(StoreError) -> R) throws(StoreError) -> R
+}

@@ -1,0 +1,122 @@
+import Entitle
+import Wire
+
+/// Stores App Store facts inside a write unit of work, for every backend alike: merges each fact
+/// with the stored one of the same identity (E1, `TransactionMerge`), decides who owns every
+/// subscription the batch touches (E4, `OwnershipRule`), points those subscriptions at the batch's
+/// receipt and bumps the facts version of every account whose facts changed.
+public struct FactIngestor: Sendable {
+    public var policy: OwnershipPolicy
+
+    public init(policy: OwnershipPolicy) { self.policy = policy }
+
+    /// `.notFound` for an unknown account; `.ownedByOtherAccount` under `.keep` (the caller's unit
+    /// of work then rolls everything back).
+    public func ingest(_ batch: IngestBatch, into tx: any WriteTransaction) throws(StoreError) -> IngestResult {
+        if let accountId = batch.accountId, try tx.account(id: accountId) == nil {
+            throw .notFound("account \(accountId)")
+        }
+        var changed = try merge(batch, into: tx)
+        var result = IngestResult(owners: [:], previousOwners: [])
+        let bound = Set(batch.transactions.map(\.subscriptionKey))
+        for key in bound.sorted() {
+            if try bind(key, batch, tx, &result) { changed.insert(key) }
+        }
+        for key in Set(batch.renewalInfos.map(\.subscriptionKey)).subtracting(bound) {
+            result.owners[key] = try tx.owner(of: key)
+        }
+        if let data = batch.receiptData {
+            try point(bound, to: try ReceiptContent(data: data), at: batch.at, tx)
+        }
+        try bumpVersions(changed, &result, tx)
+        return result
+    }
+
+    /// E4: records `OwnershipRule`'s decision for one subscription the batch brought. True when
+    /// its owner changed.
+    private func bind(_ key: SubscriptionKey, _ batch: IngestBatch, _ tx: any WriteTransaction,
+                      _ result: inout IngestResult) throws(StoreError) -> Bool {
+        switch OwnershipRule.decide(current: try tx.owner(of: key), tokenAccount: try tokenAccount(key, tx),
+                                    requester: batch.accountId, policy: policy) {
+        case .unchanged(let owner):
+            result.owners[key] = owner
+            return false
+        case .refuse(let owner):
+            throw .ownedByOtherAccount(accountId: owner)
+        case .bind(let owner, let previous):
+            try tx.setOwner(owner, of: key, at: batch.at)
+            result.owners[key] = owner
+            if let previous { result.previousOwners.insert(previous) }
+            return true
+        }
+    }
+
+    /// Stores the receipt once and points every subscription it describes at it; a receipt no
+    /// subscription points to any more is deleted.
+    private func point(_ subscriptions: Set<SubscriptionKey>, to receipt: ReceiptContent, at instant: Instant,
+                       _ tx: any WriteTransaction) throws(StoreError) {
+        try tx.save(receipt)
+        var replaced: Set<String> = []
+        for key in subscriptions.sorted() {
+            if let old = try tx.latestReceiptDigest(for: key), old != receipt.digest { replaced.insert(old) }
+            try tx.setLatestReceipt(receipt.digest, for: key, at: instant)
+        }
+        for digest in replaced.sorted() { try tx.deleteReceiptIfUnreferenced(digest) }
+    }
+
+    /// Bumps the facts version of every account whose facts changed: the owner of each changed
+    /// subscription and every account that lost one.
+    private func bumpVersions(_ changed: Set<SubscriptionKey>, _ result: inout IngestResult,
+                              _ tx: any WriteTransaction) throws(StoreError) {
+        var accounts = result.previousOwners
+        for key in changed { if let owner = result.owners[key] ?? nil { accounts.insert(owner) } }
+        for account in accounts.sorted() {
+            try tx.bumpFactsVersion(ofAccount: account)
+            result.factsVersions[account] = try tx.factsVersion(ofAccount: account)
+        }
+    }
+
+    /// E1: stores each merged fact that differs from the stored one. Returns the subscriptions
+    /// whose facts changed, so a batch that brings nothing new changes no version.
+    private func merge(_ batch: IngestBatch, into tx: any WriteTransaction) throws(StoreError) -> Set<SubscriptionKey> {
+        let transactions = try Self.merge(batch.transactions, stored: { (t) throws(StoreError) in try tx.transaction(t.key) },
+                                          TransactionMerge.merge, save: { (t) throws(StoreError) in try tx.save(t) })
+        let renewals = try Self.merge(batch.renewalInfos,
+                                      stored: { (r) throws(StoreError) in try tx.renewalInfo(r.subscriptionKey) },
+                                      TransactionMerge.merge, save: { (r) throws(StoreError) in try tx.save(r) })
+        return transactions.union(renewals)
+    }
+
+    private static func merge<Fact: Equatable & SubscriptionFact>(
+        _ incoming: [Fact], stored: (Fact) throws(StoreError) -> Fact?, _ merge: (Fact, Fact) -> Fact,
+        save: (Fact) throws(StoreError) -> Void
+    ) throws(StoreError) -> Set<SubscriptionKey> {
+        var changed: Set<SubscriptionKey> = []
+        for fact in incoming {
+            let old = try stored(fact)
+            let merged = old.map { merge($0, fact) } ?? fact
+            guard merged != old else { continue }
+            try save(merged)
+            changed.insert(fact.subscriptionKey)
+        }
+        return changed
+    }
+
+    /// E4: the account an `appAccountToken` names on the subscription's newest transaction that
+    /// carries a token some account holds.
+    private func tokenAccount(_ key: SubscriptionKey, _ tx: any WriteTransaction) throws(StoreError) -> String? {
+        let newestFirst = try tx.transactions(of: key).sorted {
+            ($0.purchaseDate, $0.transactionId) > ($1.purchaseDate, $1.transactionId)
+        }
+        var asked: Set<String> = []
+        for token in newestFirst.compactMap(\.appAccountToken) where asked.insert(token).inserted {
+            if let account = try tx.account(appAccountToken: token) { return account.id }
+        }
+        return nil
+    }
+}
+
+/// A fact that belongs to one subscription or single purchase.
+protocol SubscriptionFact { var subscriptionKey: SubscriptionKey { get } }
+extension Transaction: SubscriptionFact {}
+extension RenewalInfo: SubscriptionFact {}

@@ -1,0 +1,55 @@
+/// Accounts and API keys, one unit of work each. Secrets never reach the store: only their hashes.
+extension GatewayStore {
+    /// `.conflict` if the id, the token hash or the appAccountToken is taken.
+    public func createAccount(_ account: Account) throws(StoreError) {
+        try write { tx throws(StoreError) in
+            try Self.naming("account \(account.id), its token or its appAccountToken is taken") {
+                () throws(StoreError) in try tx.insert(account)
+            }
+        }
+    }
+
+    public func account(id: String) throws(StoreError) -> Account? {
+        try read { tx throws(StoreError) in try tx.account(id: id) }
+    }
+
+    public func account(tokenHash: String) throws(StoreError) -> Account? {
+        try read { tx throws(StoreError) in try tx.account(tokenHash: tokenHash) }
+    }
+
+    public func account(appAccountToken: String) throws(StoreError) -> Account? {
+        try read { tx throws(StoreError) in try tx.account(appAccountToken: appAccountToken) }
+    }
+
+    /// `.conflict` if the key id or the secret hash is taken.
+    public func createAPIKey(_ key: APIKey) throws(StoreError) {
+        try write { tx throws(StoreError) in
+            try Self.naming("key \(key.keyId) or its secret is taken") { () throws(StoreError) in try tx.insert(key) }
+        }
+    }
+
+    public func apiKey(secretHash: String) throws(StoreError) -> APIKey? {
+        try read { tx throws(StoreError) in try tx.apiKey(secretHash: secretHash) }
+    }
+
+    public func apiKeys() throws(StoreError) -> [APIKey] {
+        try read { tx throws(StoreError) in try tx.apiKeys() }
+    }
+
+    /// The key stops working at once: the next `apiKey(secretHash:)` no longer finds it.
+    /// `.notFound` if no such key.
+    public func deleteAPIKey(keyId: String) throws(StoreError) {
+        try write { tx throws(StoreError) in
+            guard try tx.deleteAPIKey(keyId: keyId) else { throw .notFound("key \(keyId)") }
+        }
+    }
+
+    /// A backend's conflict says only that a record exists; the operation knows which.
+    private static func naming(_ sentence: String, _ insert: () throws(StoreError) -> Void) throws(StoreError) {
+        do throws(StoreError) {
+            try insert()
+        } catch .conflict {
+            throw .conflict(sentence)
+        }
+    }
+}

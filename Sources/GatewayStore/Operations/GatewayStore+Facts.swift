@@ -1,0 +1,44 @@
+import Entitle
+import Wire
+
+/// App Store facts, receipts and notification dedupe, one unit of work each.
+extension GatewayStore {
+    /// An account's transactions, renewal infos and facts version from one snapshot.
+    public func accountFacts(_ accountId: String) throws(StoreError) -> AccountFactsSnapshot {
+        try read { tx throws(StoreError) in
+            AccountFactsSnapshot(transactions: try tx.transactions(ofAccount: accountId),
+                                 renewals: try tx.renewalInfos(ofAccount: accountId),
+                                 version: try tx.factsVersion(ofAccount: accountId))
+        }
+    }
+
+    /// Who owns a subscription or single purchase, if anyone.
+    public func owner(of subscription: SubscriptionKey) throws(StoreError) -> String? {
+        try read { tx throws(StoreError) in try tx.owner(of: subscription) }
+    }
+
+    /// Ingests a batch all-or-nothing (E1 merge, E4 binding, receipt, facts versions: see
+    /// `FactIngestor`). `.ownedByOtherAccount` under `.keep` leaves everything unchanged.
+    public func ingest(_ batch: IngestBatch, policy: OwnershipPolicy) throws(StoreError) -> IngestResult {
+        try write { tx throws(StoreError) in try FactIngestor(policy: policy).ingest(batch, into: tx) }
+    }
+
+    /// The latest receipt stored for one subscription, with its owner.
+    public func latestReceipt(for subscription: SubscriptionKey) throws(StoreError) -> StoredReceipt? {
+        try read { tx throws(StoreError) in try tx.latestReceipt(for: subscription) }
+    }
+
+    /// See `ReadTransaction.subscriptionsToPoll`.
+    public func subscriptionsToPoll(expiringBefore before: Instant, notBefore: Instant, limit: Int)
+        throws(StoreError) -> [PollTarget] {
+        try read { tx throws(StoreError) in
+            try tx.subscriptionsToPoll(expiringBefore: before, notBefore: notBefore, limit: limit)
+        }
+    }
+
+    /// Records a notification UUID as processed. Returns false when it already was (atomic: of
+    /// two concurrent calls with one UUID exactly one gets true).
+    public func markNotificationProcessed(_ uuid: String, at instant: Instant) throws(StoreError) -> Bool {
+        try write { tx throws(StoreError) in try tx.insertProcessedNotification(uuid, at: instant) }
+    }
+}

@@ -1,0 +1,1 @@
+public enum UpsertOutcome: Sendable, Equatable { case created, updated }

@@ -1,0 +1,54 @@
+import Entitle
+import IssueCatalog
+import Wire
+
+/// Row access inside a read unit of work. Typed reads only: no query language crosses this line,
+/// so a PostgreSQL backend answers the same calls with its own SQL.
+public protocol ReadTransaction {
+    // MARK: Catalog
+
+    /// The whole catalog, every issue in every state (retracted and scheduled included).
+    func catalog() throws(StoreError) -> Catalog
+    /// Grows with every committed catalog change; 0 for an empty store.
+    func catalogRevision() throws(StoreError) -> Int64
+    func publicationExists(_ id: String) throws(StoreError) -> Bool
+    func productExists(_ id: String) throws(StoreError) -> Bool
+    /// One issue with its assets.
+    func issue(_ ref: IssueRef) throws(StoreError) -> Issue?
+
+    // MARK: Accounts and keys
+
+    func account(id: String) throws(StoreError) -> Account?
+    func account(tokenHash: String) throws(StoreError) -> Account?
+    func account(appAccountToken: String) throws(StoreError) -> Account?
+    func apiKey(secretHash: String) throws(StoreError) -> APIKey?
+    /// Every key, by key id.
+    func apiKeys() throws(StoreError) -> [APIKey]
+
+    // MARK: App Store facts
+
+    /// Every transaction of every subscription and purchase the account owns (E4), ordered by
+    /// environment, original transaction, purchase date and transaction id.
+    func transactions(ofAccount accountId: String) throws(StoreError) -> [Transaction]
+    /// Renewal infos of the subscriptions the account owns, ordered by subscription.
+    func renewalInfos(ofAccount accountId: String) throws(StoreError) -> [RenewalInfo]
+    /// The account's facts version: grows whenever its facts change; 0 for an unknown account.
+    func factsVersion(ofAccount accountId: String) throws(StoreError) -> Int64
+    func transaction(_ key: TransactionKey) throws(StoreError) -> Transaction?
+    /// Every transaction of one subscription or single purchase, whoever owns it.
+    func transactions(of subscription: SubscriptionKey) throws(StoreError) -> [Transaction]
+    func renewalInfo(_ subscription: SubscriptionKey) throws(StoreError) -> RenewalInfo?
+    /// Who owns a subscription or single purchase, if anyone (E4).
+    func owner(of subscription: SubscriptionKey) throws(StoreError) -> String?
+
+    // MARK: Receipts and polling
+
+    /// The latest receipt a subscription points to, with its owner.
+    func latestReceipt(for subscription: SubscriptionKey) throws(StoreError) -> StoredReceipt?
+    /// The digest of the receipt a subscription points to, without its content.
+    func latestReceiptDigest(for subscription: SubscriptionKey) throws(StoreError) -> String?
+    /// Subscriptions whose latest `expiresDate` lies in `[notBefore, before)` or whose renewal info
+    /// says billing retry, oldest expiry first, at most `limit`; for the App Store status poller.
+    func subscriptionsToPoll(expiringBefore before: Instant, notBefore: Instant, limit: Int)
+        throws(StoreError) -> [PollTarget]
+}

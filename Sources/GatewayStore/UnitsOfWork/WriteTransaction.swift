@@ -1,0 +1,50 @@
+import Entitle
+import IssueCatalog
+import Wire
+
+/// Row access inside a write unit of work: plain inserts, replacements and deletions. What to
+/// write (merging, ownership, revision bumps) is decided above, by the operations of this module.
+/// A row that breaks a uniqueness rule throws `.conflict`.
+public protocol WriteTransaction: ReadTransaction {
+    // MARK: Catalog
+
+    /// Deletes every publication, product, issue and asset.
+    func deleteCatalog() throws(StoreError)
+    /// Inserts or updates by id.
+    func save(_ publication: Publication) throws(StoreError)
+    /// Inserts or replaces by id.
+    func save(_ product: Product) throws(StoreError)
+    /// Inserts an issue with its assets; `.conflict` if its id exists in its publication.
+    func insert(_ issue: Issue) throws(StoreError)
+    /// Deletes an issue with its assets; false if there was none.
+    @discardableResult
+    func deleteIssue(_ ref: IssueRef) throws(StoreError) -> Bool
+    func bumpCatalogRevision() throws(StoreError)
+
+    // MARK: Accounts and keys
+
+    func insert(_ account: Account) throws(StoreError)
+    func insert(_ key: APIKey) throws(StoreError)
+    /// False if there was no such key.
+    func deleteAPIKey(keyId: String) throws(StoreError) -> Bool
+
+    // MARK: App Store facts
+
+    /// Inserts or replaces by (environment, transactionId).
+    func save(_ transaction: Transaction) throws(StoreError)
+    /// Inserts or replaces by subscription.
+    func save(_ renewalInfo: RenewalInfo) throws(StoreError)
+    func setOwner(_ accountId: String, of subscription: SubscriptionKey, at instant: Instant) throws(StoreError)
+    func bumpFactsVersion(ofAccount accountId: String) throws(StoreError)
+
+    // MARK: Receipts and notifications
+
+    /// Stores a receipt's content under its digest, once (a second save of one digest does nothing).
+    func save(_ receipt: ReceiptContent) throws(StoreError)
+    /// Points a subscription at the receipt with `digest` (already saved).
+    func setLatestReceipt(_ digest: String, for subscription: SubscriptionKey, at instant: Instant) throws(StoreError)
+    /// Deletes the receipt with `digest` if no subscription points to it any more.
+    func deleteReceiptIfUnreferenced(_ digest: String) throws(StoreError)
+    /// Records a notification UUID; false when it was recorded already.
+    func insertProcessedNotification(_ uuid: String, at instant: Instant) throws(StoreError) -> Bool
+}

@@ -1,0 +1,117 @@
+import GatewayStore
+
+/// The versioned schema. `PRAGMA user_version` holds how many migrations a database has had;
+/// opening applies the missing ones in order, all in one transaction. Migrations are only
+/// ever appended: an existing entry never changes once released.
+enum SQLiteSchema {
+    static let migrations: [SQLiteMigration] = [
+        // 1: the catalog, accounts, keys, App Store facts, notification dedupe.
+        SQLiteMigration(schema: """
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL) STRICT;
+        INSERT INTO meta (key, value) VALUES ('catalog_revision', 0);
+
+        CREATE TABLE publications (id TEXT PRIMARY KEY, title TEXT NOT NULL) STRICT;
+
+        -- grants: publication ids joined by ',' (ids are [A-Za-z0-9._-], so never hold one).
+        CREATE TABLE products (
+            id TEXT PRIMARY KEY, kind TEXT NOT NULL, grants TEXT NOT NULL,
+            subscription_group TEXT, level INTEGER, duration TEXT,
+            issue_publication_id TEXT, issue_id TEXT, platform TEXT, discontinued_at INTEGER
+        ) STRICT;
+
+        CREATE TABLE issues (
+            publication_id TEXT NOT NULL REFERENCES publications(id) ON DELETE CASCADE,
+            id TEXT NOT NULL, title TEXT NOT NULL, published_at INTEGER NOT NULL,
+            free INTEGER NOT NULL, retracted_at INTEGER,
+            PRIMARY KEY (publication_id, id)
+        ) STRICT;
+
+        CREATE TABLE issue_assets (
+            publication_id TEXT NOT NULL, issue_id TEXT NOT NULL, position INTEGER NOT NULL,
+            path TEXT NOT NULL, bytes INTEGER, sha256 TEXT,
+            PRIMARY KEY (publication_id, issue_id, position),
+            FOREIGN KEY (publication_id, issue_id) REFERENCES issues(publication_id, id) ON DELETE CASCADE
+        ) STRICT;
+
+        CREATE TABLE accounts (
+            id TEXT PRIMARY KEY, token_hash TEXT NOT NULL UNIQUE, app_account_token TEXT UNIQUE,
+            created_at INTEGER NOT NULL
+        ) STRICT;
+
+        CREATE TABLE api_keys (
+            key_id TEXT PRIMARY KEY, role TEXT NOT NULL, publications TEXT NOT NULL,
+            secret_hash TEXT NOT NULL UNIQUE, created_at INTEGER NOT NULL
+        ) STRICT;
+
+        CREATE TABLE transactions (
+            environment TEXT NOT NULL, transaction_id TEXT NOT NULL,
+            original_transaction_id TEXT NOT NULL, product_id TEXT NOT NULL,
+            purchase_date INTEGER NOT NULL, original_purchase_date INTEGER, expires_date INTEGER,
+            revocation_date INTEGER, revocation_reason INTEGER, is_upgraded INTEGER NOT NULL,
+            offer TEXT, ownership TEXT NOT NULL, web_order_line_item_id TEXT, subscription_group TEXT,
+            app_account_token TEXT, source TEXT NOT NULL, observed_at INTEGER,
+            PRIMARY KEY (environment, transaction_id)
+        ) STRICT;
+        CREATE INDEX transactions_by_subscription ON transactions (environment, original_transaction_id);
+
+        CREATE TABLE renewal_infos (
+            environment TEXT NOT NULL, original_transaction_id TEXT NOT NULL, product_id TEXT,
+            auto_renew_status INTEGER NOT NULL, auto_renew_product_id TEXT, expiration_intent INTEGER,
+            is_in_billing_retry INTEGER NOT NULL, grace_period_expires_date INTEGER,
+            price_consent_status INTEGER, source TEXT NOT NULL, observed_at INTEGER,
+            PRIMARY KEY (environment, original_transaction_id)
+        ) STRICT;
+
+        -- E4: who owns each subscription or single purchase.
+        CREATE TABLE owners (
+            environment TEXT NOT NULL, original_transaction_id TEXT NOT NULL,
+            account_id TEXT NOT NULL REFERENCES accounts(id), bound_at INTEGER NOT NULL,
+            PRIMARY KEY (environment, original_transaction_id)
+        ) STRICT;
+        CREATE INDEX owners_by_account ON owners (account_id);
+
+        CREATE TABLE receipts (
+            environment TEXT NOT NULL, original_transaction_id TEXT NOT NULL,
+            receipt_data TEXT NOT NULL, updated_at INTEGER NOT NULL,
+            PRIMARY KEY (environment, original_transaction_id)
+        ) STRICT;
+
+        CREATE TABLE processed_notifications (uuid TEXT PRIMARY KEY, processed_at INTEGER NOT NULL) STRICT;
+        """),
+        // 2: per-account facts versions; receipts stored once by content, each subscription
+        // pointing to its latest (instead of a copy per subscription).
+        SQLiteMigration(schema: """
+        ALTER TABLE accounts ADD COLUMN facts_version INTEGER NOT NULL DEFAULT 0;
+
+        CREATE TABLE receipt_contents (sha256 TEXT PRIMARY KEY, receipt_data TEXT NOT NULL) STRICT;
+        CREATE TABLE latest_receipts (
+            environment TEXT NOT NULL, original_transaction_id TEXT NOT NULL,
+            receipt_sha256 TEXT NOT NULL REFERENCES receipt_contents(sha256), updated_at INTEGER NOT NULL,
+            PRIMARY KEY (environment, original_transaction_id)
+        ) STRICT;
+        CREATE INDEX latest_receipts_by_receipt ON latest_receipts (receipt_sha256);
+        """, data: SQLiteMigration.moveReceiptsToContents),
+    ]
+
+    static var currentVersion: Int { migrations.count }
+
+    /// Brings the database to `currentVersion`. Refuses a database written by a newer gateway.
+    static func migrate(_ connection: SQLiteConnection) throws(StoreError) {
+        try connection.writeTransaction { () throws(StoreError) in
+            let version = try userVersion(connection)
+            guard version <= currentVersion else {
+                connection.log.failure("database schema version \(version) is newer than this gateway's \(currentVersion)")
+                throw .failed
+            }
+            for index in version..<currentVersion {
+                try connection.execute(migrations[index].schema)
+                try migrations[index].data?(connection)
+                try connection.execute("PRAGMA user_version = \(index + 1)")
+            }
+        }
+    }
+
+    static func userVersion(_ connection: SQLiteConnection) throws(StoreError) -> Int {
+        try connection.queryFirst("PRAGMA user_version") { $0.int(0) } ?? 0
+    }
+}

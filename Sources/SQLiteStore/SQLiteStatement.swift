@@ -1,0 +1,92 @@
+import CSQLite
+import GatewayStore
+import Wire
+
+/// A value bound to a statement parameter. Only the types the schema uses.
+enum SQLValue: Sendable {
+    case integer(Int64)
+    case text(String)
+    case null
+
+    static func optional(_ value: String?) -> SQLValue { value.map(SQLValue.text) ?? .null }
+    static func optional(_ value: Int64?) -> SQLValue { value.map(SQLValue.integer) ?? .null }
+    static func optional(_ value: Int?) -> SQLValue { value.map { .integer(Int64($0)) } ?? .null }
+    static func bool(_ value: Bool) -> SQLValue { .integer(value ? 1 : 0) }
+}
+
+/// A compiled statement owned by one connection's cache.
+final class SQLiteStatement {
+    let raw: OpaquePointer
+    unowned let connection: SQLiteConnection
+
+    init(_ raw: OpaquePointer, connection: SQLiteConnection) { self.raw = raw; self.connection = connection }
+
+    func bind(_ values: [SQLValue]) throws(StoreError) {
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            let rc: Int32
+            switch value {
+            case .integer(let v): rc = sqlite3_bind_int64(raw, index, v)
+            case .text(let s): rc = sqlite3_bind_text(raw, index, s, -1, csqlite_transient())
+            case .null: rc = sqlite3_bind_null(raw, index)
+            }
+            guard rc == SQLITE_OK else {
+                throw connection.failure(rc, "cannot bind parameter \(index): \(connection.lastErrorMessage)")
+            }
+        }
+    }
+
+    /// True when a row is available; false when done. A constraint violation is `.conflict` with
+    /// a fixed sentence (SQLite's names tables and columns): the operation above knows what the
+    /// record was.
+    func step() throws(StoreError) -> Bool {
+        switch sqlite3_step(raw) {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        case let rc where rc & 0xff == SQLITE_CONSTRAINT:
+            throw .conflict(Self.conflictSentence)
+        case let rc:
+            throw connection.failure(rc, connection.lastErrorMessage)
+        }
+    }
+
+    static let conflictSentence = "a record with the same identity exists"
+
+    func reset() {
+        sqlite3_reset(raw)
+        sqlite3_clear_bindings(raw)
+    }
+
+    func finalize() { sqlite3_finalize(raw) }
+}
+
+/// The current row of a stepping statement, read by column index.
+struct SQLiteRow {
+    let statement: SQLiteStatement
+
+    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement.raw, column) == SQLITE_NULL }
+    func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(statement.raw, column) }
+    func int(_ column: Int32) -> Int { Int(int64(column)) }
+    func bool(_ column: Int32) -> Bool { int64(column) != 0 }
+    func text(_ column: Int32) -> String {
+        guard let p = sqlite3_column_text(statement.raw, column) else { return "" }
+        return String(cString: p)
+    }
+    func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
+    func optionalInt64(_ column: Int32) -> Int64? { isNull(column) ? nil : int64(column) }
+    func optionalInt(_ column: Int32) -> Int? { isNull(column) ? nil : int(column) }
+    func optionalInstant(_ column: Int32) -> Instant? {
+        optionalInt64(column).map(Instant.init(millisecondsSinceEpoch:))
+    }
+    func instant(_ column: Int32) -> Instant { Instant(millisecondsSinceEpoch: int64(column)) }
+
+    /// A value this gateway cannot have written: logged, and the unit of work fails.
+    func corrupt(_ detail: String) -> StoreError { statement.connection.corrupt(detail) }
+
+    /// A stored enumeration's raw value, or `corrupt` when it names no case.
+    func decode<T: RawRepresentable<String>>(_ type: T.Type, _ column: Int32, of id: String) throws(StoreError) -> T {
+        let raw = text(column)
+        guard let value = T(rawValue: raw) else { throw corrupt("row \(id): unknown \(T.self) \(raw)") }
+        return value
+    }
+}

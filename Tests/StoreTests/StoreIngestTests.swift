@@ -1,0 +1,143 @@
+import Testing
+import IssueCatalog
+import Entitle
+import GatewayStore
+
+/// A store with accounts alice, bob and carol (who holds the appAccountToken `token-carol`).
+struct IngestFixture {
+    let opened: OpenedStore
+    var store: any GatewayStore { opened.store }
+
+    init(_ backend: StoreBackend) throws {
+        opened = try backend.open()
+        for id in ["alice", "bob"] { try store.createAccount(Fixtures.account(id)) }
+        try store.createAccount(Fixtures.account("carol", appAccountToken: "token-carol"))
+    }
+
+    @discardableResult
+    func ingest(_ account: String?, _ transactions: [Transaction], renewals: [RenewalInfo] = [],
+                receipt: String? = nil, policy: OwnershipPolicy = .transfer) throws -> IngestResult {
+        try store.ingest(IngestBatch(accountId: account, transactions: transactions, renewalInfos: renewals,
+                                     receiptData: receipt, at: Fixtures.t0), policy: policy)
+    }
+
+    func transactionIds(_ account: String) throws -> [String] {
+        try store.accountFacts(account).transactions.map(\.transactionId)
+    }
+
+    func version(_ account: String) throws -> Int64 { try store.accountFacts(account).version }
+}
+
+/// E1 and E4 through the ingest written once above the store (`FactIngestor`), on every backend.
+@Suite struct StoreIngestTests {
+
+    @Test(arguments: StoreBackend.all)
+    func sameTransactionTwiceIsStoredOnceAndMerged(_ backend: StoreBackend) throws {
+        let f = try IngestFixture(backend)
+        var refunded = Fixtures.transaction("1", original: "1")
+        refunded.revocationDate = Fixtures.instant("2026-01-10T00:00:00Z")
+        try f.ingest("alice", [refunded])
+        try f.ingest("alice", [Fixtures.transaction("1", original: "1"), Fixtures.transaction("2", original: "1")])
+        let stored = try f.store.accountFacts("alice").transactions
+        #expect(stored.map(\.transactionId) == ["1", "2"])
+        #expect(stored[0].revocationDate == refunded.revocationDate, "E1: a refund is never lost to a description without one")
+        #expect(stored[0] == refunded)
+    }
+
+    @Test(arguments: StoreBackend.all)
+    func sandboxAndProductionAreDistinct(_ backend: StoreBackend) throws {
+        let f = try IngestFixture(backend)
+        try f.ingest("alice", [Fixtures.transaction("1", original: "1"),
+                                 Fixtures.transaction("1", original: "1", environment: .sandbox)])
+        #expect(try f.store.accountFacts("alice").transactions.map(\.environment) == [.production, .sandbox])
+    }
+
+    @Test(arguments: StoreBackend.all)
+    func transferMovesTheSubscriptionToTheNewerAccount(_ backend: StoreBackend) throws {
+        let f = try IngestFixture(backend)
+        try f.ingest("alice", [Fixtures.transaction("1", original: "1")])
+        let result = try f.ingest("bob", [Fixtures.transaction("2", original: "1")])
+        #expect(result.previousOwners == ["alice"])
+        #expect(try f.store.accountFacts("alice").transactions.isEmpty)
+        #expect(try f.transactionIds("bob") == ["1", "2"])
+    }
+
+    @Test(arguments: StoreBackend.all)
+    func keepRefusesAndChangesNothing(_ backend: StoreBackend) throws {
+        let f = try IngestFixture(backend)
+        try f.ingest("alice", [Fixtures.transaction("1", original: "1")])
+        #expect(throws: StoreError.ownedByOtherAccount(accountId: "alice")) {
+            try f.ingest("bob", [Fixtures.transaction("9", original: "9"), Fixtures.transaction("2", original: "1")],
+                       receipt: "UkVDRUlQVA==", policy: .keep)
+        }
+        #expect(try f.transactionIds("alice") == ["1"])
+        #expect(try f.store.accountFacts("bob").transactions.isEmpty)
+        #expect(try f.store.owner(of: SubscriptionKey(environment: .production, originalTransactionId: "9")) == nil)
+        #expect(try f.store.latestReceipt(for: SubscriptionKey(environment: .production, originalTransactionId: "9")) == nil)
+    }
+
+    @Test(arguments: StoreBackend.all)
+    func appAccountTokenWinsOverRequesterAndPolicy(_ backend: StoreBackend) throws {
+        let f = try IngestFixture(backend)
+        try f.ingest("alice", [Fixtures.transaction("1", original: "1")])
+        let result = try f.ingest("bob", [Fixtures.transaction("2", original: "1", token: "token-carol")], policy: .keep)
+        #expect(result.owners[SubscriptionKey(environment: .production, originalTransactionId: "1")] == "carol")
+        #expect(try f.store.accountFacts("carol").transactions.count == 2)
+        try f.ingest("bob", [Fixtures.transaction("3", original: "1")], policy: .transfer)
+        #expect(try f.store.owner(of: SubscriptionKey(environment: .production, originalTransactionId: "1")) == "carol")
+    }
+
+    @Test(arguments: StoreBackend.all)
+    func notificationsGoToTheCurrentOwnerOrStayUnbound(_ backend: StoreBackend) throws {
+        let f = try IngestFixture(backend)
+        try f.ingest("alice", [Fixtures.transaction("1", original: "1")])
+        try f.ingest(nil, [Fixtures.transaction("2", original: "1"), Fixtures.transaction("5", original: "5")])
+        #expect(try f.transactionIds("alice") == ["1", "2"])
+        #expect(try f.store.owner(of: SubscriptionKey(environment: .production, originalTransactionId: "5")) == nil)
+        try f.ingest("bob", [Fixtures.transaction("6", original: "5")], policy: .keep)
+        #expect(try f.transactionIds("bob") == ["5", "6"])
+    }
+
+    @Test(arguments: StoreBackend.all)
+    func unknownAccountIsNotFound(_ backend: StoreBackend) throws {
+        let f = try IngestFixture(backend)
+        #expect(throws: StoreError.notFound("account zed")) { try f.ingest("zed", [Fixtures.transaction("1", original: "1")]) }
+    }
+
+    @Test(arguments: StoreBackend.all)
+    func renewalInfoAndReceiptFeedThePoller(_ backend: StoreBackend) throws {
+        let f = try IngestFixture(backend)
+        let renewal = RenewalInfo(environment: .production, originalTransactionId: "1", autoRenewStatus: true,
+                                  isInBillingRetry: false, source: .verifyReceipt)
+        var retrying = renewal
+        retrying.originalTransactionId = "3"
+        retrying.isInBillingRetry = true
+        try f.ingest("alice", [Fixtures.transaction("1", original: "1", expires: "2026-02-01T00:00:00Z"),
+                                 Fixtures.transaction("2", original: "2", expires: "2026-05-01T00:00:00Z"),
+                                 Fixtures.transaction("3", original: "3", expires: "2025-01-01T00:00:00Z")],
+                       renewals: [renewal, retrying], receipt: "UkVDRUlQVA==")
+        #expect(try f.store.accountFacts("alice").renewals == [renewal, retrying])
+        let due = try f.store.subscriptionsToPoll(expiringBefore: Fixtures.instant("2026-03-01T00:00:00Z"),
+                                                notBefore: Fixtures.instant("2026-01-15T00:00:00Z"), limit: 10)
+        #expect(due.map(\.subscription.originalTransactionId) == ["3", "1"])
+        #expect(due.allSatisfy { $0.accountId == "alice" && $0.receiptData == "UkVDRUlQVA==" })
+        #expect(due.first?.isInBillingRetry == true)
+        let receipt = try f.store.latestReceipt(for: SubscriptionKey(environment: .production, originalTransactionId: "2"))
+        #expect(receipt?.receiptData == "UkVDRUlQVA==")
+        #expect(receipt?.accountId == "alice")
+    }
+
+    @Test(arguments: StoreBackend.all)
+    func aNotificationIsProcessedOnceEvenUnderRace(_ backend: StoreBackend) async throws {
+        let f = try IngestFixture(backend)
+        let store = f.store
+        let winners = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<8 { group.addTask { (try? store.markNotificationProcessed("uuid-1", at: Fixtures.t0)) ?? false } }
+            var count = 0
+            for await won in group where won { count += 1 }
+            return count
+        }
+        #expect(winners == 1)
+        #expect(try store.markNotificationProcessed("uuid-2", at: Fixtures.t0))
+    }
+}
