@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .executable(name: "issue-gateway", targets: ["IssueGateway"]),
         .library(name: "Wire", targets: ["Wire"]),
+        .library(name: "HTTPServer", targets: ["HTTPServer"]),
         .library(name: "IssueCatalog", targets: ["IssueCatalog"]),
         .library(name: "Entitle", targets: ["Entitle"]),
         .executable(name: "issue-gateway-bench", targets: ["Benchmarks"]),
@@ -30,19 +31,27 @@ let package = Package(
         .target(name: "IssueCatalog", dependencies: ["Wire"]),
         .target(name: "Entitle", dependencies: ["Wire", "IssueCatalog", "CCrypto"]),
 
+        // The HTTP/1.1 server: epoll loops, RFC 9112 parser, frozen router, worker pools. Knows no
+        // application: the router brings the error renderer.
+        .target(name: "HTTPServer", dependencies: ["Wire", "CSystem"]),
+        // Drives a frozen router without sockets, as the server would (tests).
+        .target(name: "HTTPServerTesting", dependencies: ["HTTPServer"]),
+
         .executableTarget(name: "IssueGateway",
-                          dependencies: ["Wire", "IssueCatalog", "Entitle", "CSQLite", "CCrypto", "CSystem"]),
+                          dependencies: ["Wire", "IssueCatalog", "Entitle", "HTTPServer", "CSQLite", "CCrypto", "CSystem"]),
 
         // Benchmarks (release mode): `swift run -c release issue-gateway-bench <name>`.
         .executableTarget(name: "Benchmarks", dependencies: ["Wire", "IssueCatalog", "Entitle"]),
 
-        // Helpers the test targets share (a seeded generator, the PyJWT runner); tests only.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // Helpers the test targets share (a seeded generator, the PyJWT runner, a socket client); tests only.
+        .target(name: "TestSupport", dependencies: ["CSystem"], path: "Tests/TestSupport"),
 
         .testTarget(name: "IssueCatalogTests", dependencies: ["Wire", "IssueCatalog"]),
         .testTarget(name: "EntitleTests", dependencies: ["Wire", "Entitle", "IssueCatalog", "TestSupport"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPServerTesting", "Wire", "CSystem", "TestSupport"]),
         .testTarget(name: "IssueGatewayTests",
-                    dependencies: ["IssueGateway", "Wire", "Entitle", "IssueCatalog", "CSystem", "TestSupport"]),
+                    dependencies: ["IssueGateway", "HTTPServer", "HTTPServerTesting", "Wire", "Entitle", "IssueCatalog",
+                                   "CSystem", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

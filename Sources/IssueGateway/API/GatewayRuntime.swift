@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 
 /// Everything `issue-gateway serve` runs: the API on the HTTP server, the status poller and the
 /// catalog watcher. Tests build it the same way on an ephemeral port.
@@ -28,6 +29,7 @@ struct GatewayRuntime: Sendable {
             settings.port = Int(configuration.listen.port)
             settings.threads = configuration.threads
         }
+        settings.workerPools = configuration.workerPools
         let server = HTTPServer(configuration: settings, router: gateway.makeRouter(), metrics: metrics, accessLog: accessLog)
         let poller = pollerSettings.map {
             StatusPoller(settings: $0, store: store, ingestion: gateway.appStore, clock: clock, counters: gateway.counters)

@@ -1,4 +1,5 @@
 import Entitle
+import HTTPServer
 import Synchronization
 
 /// Resolves `Authorization: Bearer <secret>` to a principal. Secrets are known only by their

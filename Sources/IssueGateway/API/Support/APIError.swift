@@ -1,3 +1,4 @@
+import HTTPServer
 import Wire
 
 /// An answer that is not a success, in the spec's error shape (http-api.md, Conventions).

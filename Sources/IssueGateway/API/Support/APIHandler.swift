@@ -1,3 +1,5 @@
+import HTTPServer
+
 /// A route body that may throw an `APIError`; the wrapper answers the error in the spec's shape.
 typealias APIRoute = @Sendable (HTTPRequest) throws(APIError) -> HTTPResponse
 

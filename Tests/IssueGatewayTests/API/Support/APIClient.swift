@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Sends requests to an in-process gateway over real sockets, one connection each (so an answer
 /// that closes its connection cannot disturb the next request).

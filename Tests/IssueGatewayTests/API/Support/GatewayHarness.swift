@@ -1,5 +1,6 @@
 import Entitle
 import Foundation
+import HTTPServer
 import IssueCatalog
 @testable import IssueGateway
 import Wire
@@ -34,12 +35,13 @@ final class GatewayHarness: @unchecked Sendable {
         configuration.cdnBaseURL = Self.cdnBaseURL
         configuration.appStoreProductionURL = "http://127.0.0.1:9/verifyReceipt"
         configuration.appStoreSandboxURL = "http://127.0.0.1:9/verifyReceipt"
+        configuration.storeThreads = 2
+        configuration.appStoreThreads = 2
         configure(&configuration)
         var http = HTTPServerConfiguration()
         http.host = "127.0.0.1"
         http.port = 0
         http.threads = 2
-        http.workerThreads = 2
         http.timerResolution = .milliseconds(20)
         http.lingerTimeout = .milliseconds(200)
         http.shutdownGracePeriod = .seconds(2)

@@ -2,6 +2,7 @@ import Entitle
 import IssueCatalog
 import Synchronization
 @testable import IssueGateway
+import TestSupport
 import Wire
 
 /// A `GatewayStore` that forwards everything to a real store, except that one armed

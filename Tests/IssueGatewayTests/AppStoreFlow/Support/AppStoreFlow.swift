@@ -1,7 +1,9 @@
 import Entitle
 import Foundation
+import HTTPServer
 import IssueCatalog
 @testable import IssueGateway
+import TestSupport
 import Wire
 
 /// A real gateway on an ephemeral port, with a temporary SQLite store and a test clock, whose
@@ -56,11 +58,12 @@ final class AppStoreFlow: @unchecked Sendable {
         configuration.appStoreSharedSecret = gatewaySecret
         configuration.bundleId = FlowFixtures.bundleId
         configuration.appAppleId = FlowFixtures.appAppleId
+        configuration.storeThreads = 2
+        configuration.appStoreThreads = 2
         var http = HTTPServerConfiguration()
         http.host = "127.0.0.1"
         http.port = 0
         http.threads = 1
-        http.workerThreads = 2
         runtime = try GatewayRuntime.make(
             configuration: configuration, store: store, clock: clock,
             appStore: AppStoreServices(receipts: receipts, signedData: verifier, sharedSecret: gatewaySecret,
