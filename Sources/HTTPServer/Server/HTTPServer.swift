@@ -78,16 +78,22 @@ public final class HTTPServer: Sendable {
         loops.forEach { $0.requestShutdown() }
     }
 
-    /// Blocks until every loop has ended, then stops the worker pools.
+    /// Blocks until every loop has ended, then stops the worker pools (also when never started).
     public func waitUntilStopped() {
         let threads: [JoinableThread] = state.withLock { state in
             if case .running(_, let threads) = state { return threads }
             return []
         }
         threads.forEach { $0.join() }
+        // A server that never started stops its pools too: their threads start with the server object.
         let shouldStopWorkers = state.withLock { state -> Bool in
-            if case .running = state { state = .stopped; return true }
-            return false
+            switch state {
+            case .created, .running:
+                state = .stopped
+                return true
+            case .stopped:
+                return false
+            }
         }
         if shouldStopWorkers { context.workers.shutdown() }
         context.accessLog?.flush()

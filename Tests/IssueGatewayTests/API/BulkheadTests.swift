@@ -17,7 +17,7 @@ import TestSupport
             apple.wait()
             return .respond(status: 200, body: Data(#"{"status":21003}"#.utf8))
         }
-        let harness = try GatewayHarness(configure: { configuration in
+        let harness = try GatewayHarness(transport: .socket, configure: { configuration in
             configuration.appStoreProductionURL = listener.url("/verifyReceipt").absoluteString
             configuration.appStoreSandboxURL = listener.url("/sandbox/verifyReceipt").absoluteString
             configuration.appStoreThreads = Self.receiptPosts
