@@ -23,19 +23,6 @@ import Testing
                                   .appStore: WorkerPoolSize(threads: 64, queueLimit: 10)])
     }
 
-    @Test(arguments: [
-        ("ISSUE_GATEWAY_STORE_THREADS", "0"), ("ISSUE_GATEWAY_STORE_QUEUE", "-3"),
-        ("ISSUE_GATEWAY_APPSTORE_THREADS", "many"), ("ISSUE_GATEWAY_APPSTORE_THREADS", "1025"),
-        ("ISSUE_GATEWAY_APPSTORE_QUEUE", "0"),
-    ])
-    func aBadPoolSizeNamesItsVariable(name: String, value: String) {
-        #expect {
-            try Configuration.load(environment: [name: value])
-        } throws: { error in
-            (error as? ConfigurationError)?.setting == name
-        }
-    }
-
     /// The runtime hands the pools to the server: the receipts route (which calls Apple) and the
     /// store routes find theirs.
     @Test func theServerGetsThePools() throws {
