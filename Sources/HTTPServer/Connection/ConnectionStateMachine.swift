@@ -62,6 +62,7 @@ struct ConnectionStateMachine<Pending> {
         case body
     }
 
+    /// In nanoseconds, as the monotonic instants the loop passes.
     struct Timeouts {
         var idle: Int64
         var headerRead: Int64

@@ -7,6 +7,8 @@ import TestSupport
 /// issue lists and token requests, served from the store pool, stay fast. Apple here is a local
 /// listener that holds every verifyReceipt answer until the test opens the latch, so the test
 /// knows the receipt posts are still pending while it measures the others.
+/// `BULKHEAD_APPLE_DELAY_SECONDS=20 swift test --filter BulkheadTests` also lets Apple answer on the
+/// wall clock after that long, as a slow Apple would.
 @Suite struct BulkheadTests {
     static let receiptPosts = 16
     static let readsPerRoute = 8
@@ -33,6 +35,10 @@ import TestSupport
         let list = "/v1/accounts/\(reader.id)/issues"
         #expect(try harness.client.get(list, as: reader.token).status == 200)  // cached from here on
 
+        let appleDelay = ProcessInfo.processInfo.environment["BULKHEAD_APPLE_DELAY_SECONDS"].flatMap(Double.init)
+        if let appleDelay {
+            DispatchQueue.global().asyncAfter(deadline: .now() + appleDelay) { apple.open() }
+        }
         let posts = ReceiptPosts(port: harness.port, account: reader, count: Self.receiptPosts)
         // Every post has reached Apple and waits there.
         #expect(listener.requests(atLeast: Self.receiptPosts, timeout: 5).count == Self.receiptPosts)
@@ -46,7 +52,7 @@ import TestSupport
         #expect(posts.answered == 0, "the receipt posts were still waiting on Apple")
         #expect(elapsed < .seconds(3), "issue lists and tokens took \(elapsed) beside the waiting posts")
 
-        apple.open()
+        if appleDelay == nil { apple.open() }
         #expect(posts.wait() == Array(repeating: 422, count: Self.receiptPosts))  // 21003: receipt_rejected
     }
 }
