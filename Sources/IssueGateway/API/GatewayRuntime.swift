@@ -29,6 +29,7 @@ struct GatewayRuntime: Sendable {
             settings.port = Int(configuration.listen.port)
             settings.threads = configuration.threads
         }
+        // The API's bulkheads are sized by its configuration, also under a test's server settings.
         settings.workerPools = configuration.workerPools
         let server = HTTPServer(configuration: settings, router: gateway.makeRouter(), metrics: metrics, accessLog: accessLog)
         let poller = pollerSettings.map {

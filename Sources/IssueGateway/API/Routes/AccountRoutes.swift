@@ -5,7 +5,8 @@ import IssueCatalog
 import Wire
 
 /// Accounts, receipts, entitlements and the reader's issue list (http-api.md, Accounts and
-/// entitlements). Everything here reads or writes the store, so it runs on the store pool (receipts: the App Store pool).
+/// entitlements). Everything here reads or writes the store, so it runs on the store pool; posting
+/// receipts also calls Apple, so it runs on the App Store pool.
 extension Gateway {
     func registerAccountRoutes(_ router: RouterBuilder) {
         router.add("POST", "/v1/accounts", execution: .store, handler: apiHandler { [self] request throws(APIError) in
