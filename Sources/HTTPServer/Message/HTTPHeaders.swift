@@ -30,7 +30,7 @@ public struct HTTPHeaders: Sendable, Sequence {
 
 extension String {
     /// ASCII case-insensitive equality: header names and tokens are ASCII (RFC 9110 §5.1).
-    public func equalsIgnoringASCIICase(_ other: String) -> Bool {
+    func equalsIgnoringASCIICase(_ other: String) -> Bool {
         var a = utf8.makeIterator()
         var b = other.utf8.makeIterator()
         while true {
@@ -44,5 +44,5 @@ extension String {
 }
 
 extension UInt8 {
-    public var asciiLowercased: UInt8 { (self >= 0x41 && self <= 0x5A) ? self | 0x20 : self }
+    var asciiLowercased: UInt8 { (self >= 0x41 && self <= 0x5A) ? self | 0x20 : self }
 }

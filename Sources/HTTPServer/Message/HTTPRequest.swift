@@ -53,7 +53,7 @@ public struct HTTPRequest: Sendable {
 
     /// Whether the client wants the connection kept open after this request (RFC 9112 §9.3):
     /// HTTP/1.1 unless `close` is among the Connection options, HTTP/1.0 only with `keep-alive`.
-    public var wantsKeepAlive: Bool {
+    var wantsKeepAlive: Bool {
         var close = false
         var keepAlive = false
         for field in headers.fields where field.name.equalsIgnoringASCIICase("Connection") {
@@ -69,7 +69,7 @@ public struct HTTPRequest: Sendable {
 }
 
 extension Substring {
-    public func trimmingASCIISpaces() -> Substring {
+    func trimmingASCIISpaces() -> Substring {
         var s = self
         while let first = s.first, first == " " || first == "\t" { s.removeFirst() }
         while let last = s.last, last == " " || last == "\t" { s.removeLast() }

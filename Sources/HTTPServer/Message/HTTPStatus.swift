@@ -1,6 +1,6 @@
 /// Reason phrases (RFC 9110 §15) and which statuses carry no content.
-public enum HTTPStatus {
-    public static func reasonPhrase(_ status: Int) -> String {
+enum HTTPStatus {
+    static func reasonPhrase(_ status: Int) -> String {
         switch status {
         case 100: "Continue"
         case 200: "OK"
@@ -34,7 +34,7 @@ public enum HTTPStatus {
     }
 
     /// RFC 9110 §6.4.1: 1xx, 204 and 304 responses never carry content.
-    public static func forbidsBody(_ status: Int) -> Bool {
+    static func forbidsBody(_ status: Int) -> Bool {
         (100..<200).contains(status) || status == 204 || status == 304
     }
 }

@@ -115,7 +115,7 @@ public final class AccessLog: Sendable {
         signal.unlock()
     }
 
-    public static func line(_ entry: Entry, timestamps: inout LogTimestamps) -> [UInt8] {
+    static func line(_ entry: Entry, timestamps: inout LogTimestamps) -> [UInt8] {
         let time = timestamps.rfc3339(unixMilliseconds: entry.unixMilliseconds)
         var w = JSONWriter()
         w.object { w in
@@ -136,11 +136,11 @@ public final class AccessLog: Sendable {
 
 /// RFC 3339 timestamps for log lines, reusing the text of the last whole second: entries arrive
 /// in time order, so most share it.
-public struct LogTimestamps {
+struct LogTimestamps {
     private var second = Int64.min
     private var prefix = ""
 
-    public mutating func rfc3339(unixMilliseconds: Int64) -> String {
+    mutating func rfc3339(unixMilliseconds: Int64) -> String {
         let instant = Instant(millisecondsSinceEpoch: unixMilliseconds)
         if instant.secondsSinceEpoch != second {
             second = instant.secondsSinceEpoch

@@ -124,7 +124,7 @@ public final class Histogram: Sendable {
     public static let latencyBounds: [Double] = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025,
                                           0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 
-    public struct Snapshot: Sendable { public var counts: [Int]; public var sum: Double }
+    struct Snapshot: Sendable { var counts: [Int]; var sum: Double }
 
     public let bounds: [Double]
     private let state: Mutex<Snapshot>
@@ -140,9 +140,9 @@ public final class Histogram: Sendable {
     }
 
     /// Counts per bucket (not cumulative), the last one past every bound.
-    public func snapshot() -> Snapshot { state.withLock { $0 } }
+    func snapshot() -> Snapshot { state.withLock { $0 } }
 
-    public static func bucketIndex(_ value: Double, _ bounds: [Double]) -> Int {
+    static func bucketIndex(_ value: Double, _ bounds: [Double]) -> Int {
         bounds.firstIndex { value <= $0 } ?? bounds.count
     }
 }
