@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .executable(name: "issue-gateway", targets: ["IssueGateway"]),
         .library(name: "Wire", targets: ["Wire"]),
+        .library(name: "HTTPServer", targets: ["HTTPServer"]),
         .library(name: "IssueCatalog", targets: ["IssueCatalog"]),
         .library(name: "Entitle", targets: ["Entitle"]),
         .library(name: "GatewayStore", targets: ["GatewayStore"]),
@@ -37,24 +38,32 @@ let package = Package(
         .target(name: "GatewayStore", dependencies: ["Wire", "IssueCatalog", "Entitle"]),
         .target(name: "SQLiteStore", dependencies: ["GatewayStore", "Wire", "IssueCatalog", "Entitle", "CSQLite"]),
 
+        // The HTTP/1.1 server: epoll loops, RFC 9112 parser, frozen router, worker pools. Knows no
+        // application: the router brings the error renderer.
+        .target(name: "HTTPServer", dependencies: ["Wire", "CSystem"]),
+        // Drives a frozen router without sockets, as the server would (tests).
+        .target(name: "HTTPServerTesting", dependencies: ["HTTPServer"]),
+
         .executableTarget(name: "IssueGateway",
-                          dependencies: ["Wire", "IssueCatalog", "Entitle", "GatewayStore", "SQLiteStore", "CCrypto",
-                                         "CSystem"]),
+                          dependencies: ["Wire", "IssueCatalog", "Entitle", "GatewayStore", "SQLiteStore", "HTTPServer",
+                                         "CCrypto", "CSystem"]),
 
         // Benchmarks (release mode): `swift run -c release issue-gateway-bench <name>`.
         .executableTarget(name: "Benchmarks", dependencies: ["Wire", "IssueCatalog", "Entitle"]),
 
         // Helpers the test targets share (a seeded generator, the PyJWT runner, temporary databases,
-        // the built executable); tests only.
-        .target(name: "TestSupport", dependencies: ["SQLiteStore"], path: "Tests/TestSupport"),
+        // the built executable, a socket client); tests only.
+        .target(name: "TestSupport", dependencies: ["SQLiteStore", "CSystem"], path: "Tests/TestSupport"),
 
         .testTarget(name: "IssueCatalogTests", dependencies: ["Wire", "IssueCatalog"]),
         .testTarget(name: "EntitleTests", dependencies: ["Wire", "Entitle", "IssueCatalog", "TestSupport"]),
         .testTarget(name: "StoreTests",
                     dependencies: ["GatewayStore", "SQLiteStore", "Wire", "Entitle", "IssueCatalog", "CSQLite",
                                    "TestSupport"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPServerTesting", "Wire", "CSystem", "TestSupport"]),
         .testTarget(name: "IssueGatewayTests",
-                    dependencies: ["IssueGateway", "GatewayStore", "SQLiteStore", "Wire", "Entitle", "IssueCatalog",
+                    dependencies: ["IssueGateway", "GatewayStore", "SQLiteStore", "HTTPServer", "HTTPServerTesting",
+                                   "Wire", "Entitle", "IssueCatalog",
                                    "CSystem", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

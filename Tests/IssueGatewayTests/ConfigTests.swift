@@ -56,6 +56,8 @@ import Wire
         ("ISSUE_GATEWAY_GRACE_DAYS", "-1"), ("ISSUE_GATEWAY_THREADS", "0"), ("ISSUE_GATEWAY_APP_APPLE_ID", "abc"),
         ("ISSUE_GATEWAY_APPLE_ROOT_CERTS", "/no/such/root.cer"), ("ISSUE_GATEWAY_DATABASE", ""),
         ("ISSUE_GATEWAY_TOKEN_TTLS", "300"),
+        ("ISSUE_GATEWAY_STORE_THREADS", "0"), ("ISSUE_GATEWAY_STORE_QUEUE", "-3"), ("ISSUE_GATEWAY_APPSTORE_THREADS", "many"),
+        ("ISSUE_GATEWAY_APPSTORE_THREADS", "1025"), ("ISSUE_GATEWAY_APPSTORE_QUEUE", "0"),
     ])
     func aBadValueNamesItsVariable(name: String, value: String) {
         #expect {

@@ -8,9 +8,13 @@ cd "$(dirname "$0")/../.."
 SECONDS_BOUND="${FUZZ_SECONDS:-60}"
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
-HTTP=Sources/IssueGateway/HTTP
-swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name ParserFuzz \
-  "$HTTP"/Parser/*.swift "$HTTP"/Message/*.swift "$HTTP"/JSON/*.swift \
+HTTP=Sources/HTTPServer
+# The parser imports Wire: build it as a module first, instrumented the same way.
+swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name Wire -emit-module -emit-library -static \
+  -emit-module-path "$WORK/Wire.swiftmodule" -o "$WORK/libWire.a" $(find Sources/Wire -name '*.swift') \
+  2>"$WORK/build.log" || { cat "$WORK/build.log" >&2; exit 1; }
+swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name ParserFuzz -I "$WORK" -L "$WORK" -lWire \
+  "$HTTP"/Parser/*.swift "$HTTP"/Message/*.swift "$HTTP"/Server/HTTPServerError.swift \
   benchmarks/http/fuzz/ParserFuzzEntry.swift -o "$WORK/parser-fuzzer" 2>"$WORK/build.log" \
   || { cat "$WORK/build.log" >&2; exit 1; }
 mkdir -p "$WORK/corpus"

@@ -1,5 +1,6 @@
 import Entitle
 import GatewayStore
+import HTTPServer
 import IssueCatalog
 import Wire
 
@@ -57,9 +58,10 @@ final class Gateway: Sendable {
                                           ownership: configuration.transferPolicy, clock: clock, counters: counters)
     }
 
-    /// Every route of http-api.md on one router.
+    /// Every route of http-api.md on one frozen router, answering the server's own errors in the
+    /// spec's shape.
     func makeRouter() -> Router {
-        let router = Router()
+        let router = RouterBuilder()
         registerOperationsRoutes(router)
         registerCatalogRoutes(router)
         registerKeyRoutes(router)
@@ -67,7 +69,7 @@ final class Gateway: Sendable {
         registerTokenRoutes(router)
         registerAppStoreRoutes(router)
         registerEdgeRoutes(router)
-        return router
+        return router.freeze(errors: HTTPServerError.apiShape)
     }
 
     /// What the engine says about one account now (E1–E20).

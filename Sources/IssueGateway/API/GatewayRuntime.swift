@@ -1,5 +1,6 @@
 import Foundation
 import GatewayStore
+import HTTPServer
 
 /// Everything `issue-gateway serve` runs: the API on the HTTP server, the status poller and the
 /// catalog watcher. Tests build it the same way on an ephemeral port.
@@ -29,6 +30,8 @@ struct GatewayRuntime: Sendable {
             settings.port = Int(configuration.listen.port)
             settings.threads = configuration.threads
         }
+        // The API's bulkheads are sized by its configuration, also under a test's server settings.
+        settings.workerPools = configuration.workerPools
         let server = HTTPServer(configuration: settings, router: gateway.makeRouter(), metrics: metrics, accessLog: accessLog)
         let poller = pollerSettings.map {
             StatusPoller(settings: $0, store: store, ingestion: gateway.appStore, clock: clock, counters: gateway.counters)

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 
 /// `issue-gateway serve`: prepares the store and secrets, then serves the API until SIGTERM or
 /// SIGINT, finishing what is in flight (graceful shutdown), and exits 0.

@@ -1,4 +1,5 @@
 import Entitle
+import HTTPServer
 import IssueCatalog
 
 /// Every setting of the gateway (http-api.md, Configuration), parsed and validated once at start.
@@ -26,8 +27,19 @@ public struct Configuration: Sendable, Equatable {
     public var transferPolicy = OwnershipPolicy.transfer
     public var graceDays = 0
     public var threads: Int
+    /// The worker pool for store reads and writes: about one thread per core, as SQLite work is
+    /// short and CPU-bound.
+    public var storeThreads: Int
+    public var storeQueue = 1024
+    /// The worker pool for calls to Apple, sized for waiting: a verifyReceipt call can block for
+    /// about 46 s (two attempts and backoff), so threads are cheap waiters here, not CPU.
+    public var appStoreThreads = 32
+    public var appStoreQueue = 256
 
-    public init(threads: Int = Configuration.defaultThreads) { self.threads = threads }
+    public init(threads: Int = Configuration.defaultThreads) {
+        self.threads = threads
+        storeThreads = Configuration.defaultThreads
+    }
 
     public static var defaultThreads: Int { HTTPServerConfiguration.coreCount }
 }

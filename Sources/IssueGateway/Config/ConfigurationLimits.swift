@@ -10,6 +10,9 @@ enum ConfigurationLimits {
     static let minimumAdminKeyLength = 16
     static let graceDays = 0...365
     static let threads = 1...256
+    /// A worker pool's threads and waiting jobs (`ISSUE_GATEWAY_STORE_*`, `_APPSTORE_*`).
+    static let poolThreads = 1...1024
+    static let poolQueue = 1...1_000_000
     /// A `--config` file larger than this is refused before parsing.
     static let maxConfigFileBytes = 1 << 20
 }

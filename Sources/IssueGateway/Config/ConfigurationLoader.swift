@@ -43,6 +43,18 @@ extension Configuration {
         ("ISSUE_GATEWAY_THREADS", { c, v throws(SettingParsers.Invalid) in
             c.threads = try SettingParsers.integer(v, in: ConfigurationLimits.threads)
         }),
+        ("ISSUE_GATEWAY_STORE_THREADS", { c, v throws(SettingParsers.Invalid) in
+            c.storeThreads = try SettingParsers.integer(v, in: ConfigurationLimits.poolThreads)
+        }),
+        ("ISSUE_GATEWAY_STORE_QUEUE", { c, v throws(SettingParsers.Invalid) in
+            c.storeQueue = try SettingParsers.integer(v, in: ConfigurationLimits.poolQueue)
+        }),
+        ("ISSUE_GATEWAY_APPSTORE_THREADS", { c, v throws(SettingParsers.Invalid) in
+            c.appStoreThreads = try SettingParsers.integer(v, in: ConfigurationLimits.poolThreads)
+        }),
+        ("ISSUE_GATEWAY_APPSTORE_QUEUE", { c, v throws(SettingParsers.Invalid) in
+            c.appStoreQueue = try SettingParsers.integer(v, in: ConfigurationLimits.poolQueue)
+        }),
     ]
 
     public static let prefix = "ISSUE_GATEWAY_"

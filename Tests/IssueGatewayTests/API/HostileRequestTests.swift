@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import IssueGateway
 
@@ -8,7 +9,7 @@ import Testing
     typealias H = GatewayHarness
 
     @Test func badIdentifiersInPathsAreRefusedAndStoreNothing() throws {
-        let h = try H()
+        let h = try H(transport: .socket)
         try h.seedCatalog()
         for path in ["/v1/publications/..", "/v1/publications/%2e%2e", "/v1/publications/a%2fb",
                      "/v1/publications/a%00b", "/v1/publications/a%0Ab", "/v1/publications/%20",
@@ -31,7 +32,7 @@ import Testing
     }
 
     @Test func emptySegmentsAndUnknownRoutesAreNotFoundOrNotAllowed() throws {
-        let h = try H()
+        let h = try H(transport: .socket)
         try h.seedCatalog()
         let doubled = try h.client.get("/v1//publications")
         #expect(doubled.status == 404)
@@ -43,7 +44,7 @@ import Testing
     }
 
     @Test func controlCharactersAndBrokenFramingAre400AndTheGatewayKeepsServing() throws {
-        let h = try H()
+        let h = try H(transport: .socket)
         let raw: [[UInt8]] = [
             Array("GET /v1/publi\u{01}cations HTTP/1.1\r\nHost: x\r\n\r\n".utf8),
             Array("GET /v1/publications HTTP/1.1\r\nHost: x\r\nX-Bad: a\u{00}b\r\n\r\n".utf8),
@@ -59,7 +60,7 @@ import Testing
     }
 
     @Test func anAPIErrorLeavesTheConnectionServing() throws {
-        let h = try H()
+        let h = try H(transport: .socket)
         try h.seedCatalog()
         let connection = try TestClient(port: h.port)
         connection.send("GET /v1/publications/nowhere/issues HTTP/1.1\r\nHost: x\r\n\r\n"
@@ -79,7 +80,7 @@ import Testing
     }
 
     @Test func bodiesThatAreNotJSONObjectsAre400() throws {
-        let h = try H()
+        let h = try H(transport: .socket)
         try h.seedCatalog()
         for body in ["", "null", "\"title\"", "{\"title\":\"a\"} trailing", "{\"title\":\"\u{FFFD}\"", "{\"title\":\"T\",}"] {
             let response = try h.client.send("PUT", "/v1/publications/p3", as: H.adminKey, body: Array(body.utf8))

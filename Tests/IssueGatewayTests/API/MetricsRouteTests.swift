@@ -8,7 +8,7 @@ import Testing
     typealias H = GatewayHarness
 
     @Test func metricsCountRequestsByRouteAndStatusWithLatencyAndTokens() throws {
-        let h = try H()
+        let h = try H(transport: .socket)
         try h.seedCatalog()
         let reader = try h.createAccount()
         #expect(try h.client.get("/healthz").status == 200)
@@ -45,7 +45,7 @@ import Testing
     }
 
     @Test func appStoreCallsAreCountedEvenWhenTheAppStoreIsUnreachable() throws {
-        let h = try H()  // its App Store URLs point at a closed local port
+        let h = try H(transport: .socket)  // its App Store URLs point at a closed local port
         let reader = try h.createAccount()
         let response = try h.client.post("/v1/accounts/\(reader.id)/receipts", as: reader.token, json: #"{"receiptData":"AAAA"}"#)
         #expect(response.status == 503)

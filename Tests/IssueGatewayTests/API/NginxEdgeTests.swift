@@ -8,7 +8,7 @@ import Testing
     typealias H = GatewayHarness
 
     @Test func nginxServesFilesOnlyForTheTokenThatCoversThem() throws {
-        let h = try H()
+        let h = try H(transport: .socket)
         try h.seedCatalog()
         let edge = try NginxEdge(gatewayPort: h.port)
         defer { edge.stop() }

@@ -1,3 +1,4 @@
+import HTTPServer
 import TestSupport
 import Foundation
 import IssueCatalog

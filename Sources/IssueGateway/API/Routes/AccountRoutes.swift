@@ -1,14 +1,16 @@
 import Entitle
 import Foundation
 import GatewayStore
+import HTTPServer
 import IssueCatalog
 import Wire
 
 /// Accounts, receipts, entitlements and the reader's issue list (http-api.md, Accounts and
-/// entitlements). Everything here reads or writes the store, so it runs on workers.
+/// entitlements). Everything here reads or writes the store, so it runs on the store pool; posting
+/// receipts also calls Apple, so it runs on the App Store pool.
 extension Gateway {
-    func registerAccountRoutes(_ router: Router) {
-        router.add("POST", "/v1/accounts", execution: .worker, handler: apiHandler { [self] request throws(APIError) in
+    func registerAccountRoutes(_ router: RouterBuilder) {
+        router.add("POST", "/v1/accounts", execution: .store, handler: apiHandler { [self] request throws(APIError) in
             let body = try RequestBody(request, optional: true)
             var appAccountToken: String?
             if let text = try body.optionalString("appAccountToken") {
@@ -26,17 +28,18 @@ extension Gateway {
                 }
             }
         })
-        router.add("POST", "/v1/accounts/{accountId}/receipts", execution: .worker,
+        // Calls Apple (verifyReceipt): on the pool sized for waiting.
+        router.add("POST", "/v1/accounts/{accountId}/receipts", execution: .appStore,
                    maxBodyBytes: limits.receiptBodyBytes, handler: apiHandler { [self] request throws(APIError) in
             let accountId = try requireAccount(request)
             let facts = try receiptFacts(RequestBody(request))
             try appStore.save(facts, for: accountId)
             return try entitlementsResponse(accountId)
         })
-        router.add("GET", "/v1/accounts/{accountId}/entitlements", execution: .worker, handler: apiHandler { [self] request throws(APIError) in
+        router.add("GET", "/v1/accounts/{accountId}/entitlements", execution: .store, handler: apiHandler { [self] request throws(APIError) in
             try entitlementsResponse(try requireAccount(request))
         })
-        router.add("GET", "/v1/accounts/{accountId}/issues", execution: .worker, handler: apiHandler { [self] request throws(APIError) in
+        router.add("GET", "/v1/accounts/{accountId}/issues", execution: .store, handler: apiHandler { [self] request throws(APIError) in
             let accountId = try requireAccount(request)
             let key = IssueListKey(publicationId: request.queryParameter("publication"), entitledOnly: request.flag("entitled"))
             let state = catalog.state

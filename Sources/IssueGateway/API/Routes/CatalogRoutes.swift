@@ -1,10 +1,11 @@
 import GatewayStore
+import HTTPServer
 import IssueCatalog
 
 /// Publications, products and issues (http-api.md, Catalog). Changes run on workers (they write
 /// the database) and swap the shared catalog state, so the next request on every loop sees them.
 extension Gateway {
-    func registerCatalogRoutes(_ router: Router) {
+    func registerCatalogRoutes(_ router: RouterBuilder) {
         router.add("GET", "/v1/publications") { [catalog] _ in
             let state = catalog.state
             return .json(200) { w in
@@ -14,7 +15,7 @@ extension Gateway {
                 }
             }
         }
-        router.add("PUT", "/v1/publications/{publicationId}", execution: .worker, handler: apiHandler { [self] request throws(APIError) in
+        router.add("PUT", "/v1/publications/{publicationId}", execution: .store, handler: apiHandler { [self] request throws(APIError) in
             try requireAdmin(request)
             let publication = try CatalogBodies.publication(try RequestBody(request), id: request.parameter("publicationId"))
             let outcome = try changeCatalog { () throws(StoreError) in try store.upsertPublication(publication) }
@@ -31,7 +32,7 @@ extension Gateway {
                 }
             }
         }
-        router.add("PUT", "/v1/products/{productId}", execution: .worker, handler: apiHandler { [self] request throws(APIError) in
+        router.add("PUT", "/v1/products/{productId}", execution: .store, handler: apiHandler { [self] request throws(APIError) in
             try requireAdmin(request)
             let product = try CatalogBodies.product(try RequestBody(request), id: request.parameter("productId"),
                                                     catalog: catalog.state.snapshot)
@@ -41,9 +42,9 @@ extension Gateway {
         registerIssueRoutes(router)
     }
 
-    private func registerIssueRoutes(_ router: Router) {
+    private func registerIssueRoutes(_ router: RouterBuilder) {
         let issues = "/v1/publications/{publicationId}/issues"
-        router.add("GET", issues, execution: .worker, handler: apiHandler { [self] request throws(APIError) in
+        router.add("GET", issues, execution: .store, handler: apiHandler { [self] request throws(APIError) in
             let publicationId = request.parameter("publicationId")
             let state = catalog.state
             guard state.snapshot.publication(publicationId) != nil else { throw .notFound("no publication \(publicationId)") }
@@ -63,7 +64,7 @@ extension Gateway {
                 }
             }
         })
-        router.add("POST", issues, execution: .worker, handler: apiHandler { [self] request throws(APIError) in
+        router.add("POST", issues, execution: .store, handler: apiHandler { [self] request throws(APIError) in
             let publicationId = try requireEditor(request)
             let issue = try CatalogBodies.issue(try RequestBody(request), publicationId: publicationId)
             try changeCatalog { () throws(StoreError) in try store.insertIssue(issue) }
@@ -71,7 +72,7 @@ extension Gateway {
             return .json(201) { w in w.catalogIssue(issue, now: now) }
         })
         let oneIssue = issues + "/{issueId}"
-        router.add("PUT", oneIssue, execution: .worker, handler: apiHandler { [self] request throws(APIError) in
+        router.add("PUT", oneIssue, execution: .store, handler: apiHandler { [self] request throws(APIError) in
             let publicationId = try requireEditor(request)
             let issue = try CatalogBodies.issue(try RequestBody(request), publicationId: publicationId)
             guard issue.id == request.parameter("issueId") else {
@@ -81,7 +82,7 @@ extension Gateway {
             let now = clock.now()
             return .json(200) { w in w.catalogIssue(updated, now: now) }
         })
-        router.add("DELETE", oneIssue, execution: .worker, handler: apiHandler { [self] request throws(APIError) in
+        router.add("DELETE", oneIssue, execution: .store, handler: apiHandler { [self] request throws(APIError) in
             let publicationId = try requireEditor(request)
             let ref = IssueRef(publicationId: publicationId, issueId: request.parameter("issueId"))
             let now = clock.now()

@@ -1,12 +1,13 @@
 import Entitle
 import GatewayStore
+import HTTPServer
 import Wire
 
 /// `POST /v1/keys`, `DELETE /v1/keys/{keyId}` (http-api.md, Catalog): editor and service keys,
 /// shown once and stored only as hashes.
 extension Gateway {
-    func registerKeyRoutes(_ router: Router) {
-        router.add("POST", "/v1/keys", execution: .worker, handler: apiHandler { [self] request throws(APIError) in
+    func registerKeyRoutes(_ router: RouterBuilder) {
+        router.add("POST", "/v1/keys", execution: .store, handler: apiHandler { [self] request throws(APIError) in
             try requireAdmin(request)
             let body = try RequestBody(request)
             let roleText = try body.string("role")
@@ -40,7 +41,7 @@ extension Gateway {
                 }
             }
         })
-        router.add("DELETE", "/v1/keys/{keyId}", execution: .worker, handler: apiHandler { [self] request throws(APIError) in
+        router.add("DELETE", "/v1/keys/{keyId}", execution: .store, handler: apiHandler { [self] request throws(APIError) in
             try requireAdmin(request)
             let keyId = request.parameter("keyId")
             try stored { () throws(StoreError) in try store.deleteAPIKey(keyId: keyId) }

@@ -1,6 +1,8 @@
+import HTTPServer
+
 /// `GET /healthz`, `GET /metrics`, `GET /openapi.json` (http-api.md, Operations).
 extension Gateway {
-    func registerOperationsRoutes(_ router: Router) {
+    func registerOperationsRoutes(_ router: RouterBuilder) {
         let health = HTTPResponse.json(200, Array(#"{"status":"ok"}"#.utf8))
         router.add("GET", "/healthz") { _ in health }
         let metrics = self.metrics

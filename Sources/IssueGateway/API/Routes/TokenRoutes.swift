@@ -1,12 +1,13 @@
 import Entitle
+import HTTPServer
 import IssueCatalog
 
 /// `POST /v1/accounts/{accountId}/publications/{publicationId}/issues/{issueId}/token`
 /// (http-api.md; tokens.md): a download token only for a visible, entitled issue (E16).
 extension Gateway {
-    func registerTokenRoutes(_ router: Router) {
+    func registerTokenRoutes(_ router: RouterBuilder) {
         router.add("POST", "/v1/accounts/{accountId}/publications/{publicationId}/issues/{issueId}/token",
-                   execution: .worker, handler: apiHandler { [self] request throws(APIError) in
+                   execution: .store, handler: apiHandler { [self] request throws(APIError) in
             let accountId = try requireAccount(request)
             let ref = IssueRef(publicationId: request.parameter("publicationId"), issueId: request.parameter("issueId"))
             guard let entitlement = try entitlements(of: accountId).entitlement(for: ref) else {

@@ -1,5 +1,6 @@
 import Entitle
 import GatewayStore
+import HTTPServer
 import Synchronization
 
 /// Resolves `Authorization: Bearer <secret>` to a principal. Secrets are known only by their

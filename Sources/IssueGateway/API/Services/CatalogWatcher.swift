@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Wire
 
 /// Picks up catalog changes made by other writers of the same database (`issue-gateway catalog
 /// publish` or `catalog import` while the server runs): it compares the store's catalog revision

@@ -1,4 +1,5 @@
 import Entitle
+import HTTPServer
 
 /// The gateway's own counters in `/metrics` (http-api.md: tokens issued and verified, App Store
 /// calls), beside the HTTP server's requests, latency and connections.

@@ -2,6 +2,7 @@ import Foundation
 import GatewayStore
 import IssueCatalog
 import Synchronization
+import Wire
 
 /// Settings of the status poller (issue #6): how often it looks, how far ahead, how many receipts
 /// it re-verifies at once, and how it backs off while Apple is unreachable.

@@ -1,4 +1,5 @@
 import GatewayStore
+import HTTPServer
 import Wire
 
 /// An answer that is not a success, in the spec's error shape (http-api.md, Conventions).

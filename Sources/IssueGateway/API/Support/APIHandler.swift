@@ -1,4 +1,5 @@
 import GatewayStore
+import HTTPServer
 
 /// A route body that may throw an `APIError`; the wrapper answers the error in the spec's shape.
 typealias APIRoute = @Sendable (HTTPRequest) throws(APIError) -> HTTPResponse

@@ -1,4 +1,5 @@
 import Entitle
+import HTTPServer
 import IssueCatalog
 import Wire
 

@@ -1,5 +1,6 @@
 import Entitle
 import Foundation
+import HTTPServer
 import Synchronization
 
 /// The simulator on HTTP, built on the gateway's own `HTTPServer` and `Router`:
@@ -33,7 +34,7 @@ final class AppStoreSimulatorServer: Sendable {
         configuration.host = host
         configuration.port = port
         configuration.threads = threads
-        configuration.workerThreads = 2
+        configuration.workerPools = [.standard: WorkerPoolSize(threads: 2, queueLimit: 1024)]
         server = HTTPServer(configuration: configuration, router: Self.router(simulator), metrics: Metrics(), accessLog: accessLog)
     }
 
@@ -66,7 +67,7 @@ final class AppStoreSimulatorServer: Sendable {
     }
 
     private static func router(_ simulator: AppStoreSimulator) -> Router {
-        let router = Router()
+        let router = RouterBuilder()
         for (path, environment) in [(productionPath, AppStoreEnvironment.production), (sandboxPath, .sandbox)] {
             router.add("POST", path, execution: .inline, maxBodyBytes: verifyReceiptBodyBytes) { request in
                 .json(200, Array(simulator.verifyReceipt(requestBody: request.body, at: environment)))
@@ -104,7 +105,7 @@ final class AppStoreSimulatorServer: Sendable {
         control(router, "notifications") { (body: SimulatorControl.Notify) throws(AppStoreSimulator.Failure) in
             try deliver(body, simulator)
         }
-        return router
+        return router.freeze(errors: HTTPServerError.apiShape)
     }
 
     /// Builds the notification and POSTs it to the gateway; answers what the gateway said.
@@ -127,7 +128,7 @@ final class AppStoreSimulatorServer: Sendable {
 
     /// `POST /simulator/<name>`: decode the body, apply, answer `{"status":"ok", …}` (or 400/404).
     /// Runs on a worker: delivering a notification waits on the gateway.
-    private static func control<Body: Decodable & SendableMetatype>(_ router: Router, _ name: String,
+    private static func control<Body: Decodable & SendableMetatype>(_ router: RouterBuilder, _ name: String,
                                                  _ apply: @escaping @Sendable (Body) throws(AppStoreSimulator.Failure) -> [String: Any]) {
         router.add("POST", "/simulator/" + name, execution: .worker, maxBodyBytes: controlBodyBytes) { request in
             let body: Body

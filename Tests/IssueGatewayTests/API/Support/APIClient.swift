@@ -1,9 +1,21 @@
 import Foundation
+import HTTPServer
+import HTTPServerTesting
+import TestSupport
 
-/// Sends requests to an in-process gateway over real sockets, one connection each (so an answer
+/// Sends requests to an in-process gateway: straight to its frozen router (`InProcessClient`, no
+/// sockets) when the test is about routes, or over real sockets, one connection each (so an answer
 /// that closes its connection cannot disturb the next request).
 struct APIClient {
-    let port: Int
+    enum Transport {
+        case socket(port: Int)
+        case inProcess(InProcessClient)
+    }
+
+    let transport: Transport
+
+    init(port: Int) { transport = .socket(port: port) }
+    init(_ client: InProcessClient) { transport = .inProcess(client) }
 
     func get(_ path: String, as secret: String? = nil, headers: [(String, String)] = []) throws -> APIResponse {
         try send("GET", path, as: secret, headers: headers)
@@ -23,18 +35,25 @@ struct APIClient {
 
     func send(_ method: String, _ target: String, as secret: String? = nil, headers: [(String, String)] = [],
               body: [UInt8]? = nil) throws -> APIResponse {
-        var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
-        if let secret { head += "Authorization: Bearer \(secret)\r\n" }
-        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        var fields = [("Host", "gateway")]
+        if let secret { fields.append(("Authorization", "Bearer \(secret)")) }
+        fields += headers
         if let body {
-            head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n"
+            fields += [("Content-Type", "application/json"), ("Content-Length", String(body.count))]
         }
-        head += "\r\n"
-        return try exchange(Array(head.utf8) + (body ?? []), headOnly: method == "HEAD")
+        switch transport {
+        case .inProcess(let client):
+            let response = client.send(method, target, headers: fields, body: body ?? [])
+            return APIResponse(status: response.status, headers: response.headers, body: response.body)
+        case .socket:
+            let head = "\(method) \(target) HTTP/1.1\r\n" + fields.map { "\($0.0): \($0.1)\r\n" }.joined() + "\r\n"
+            return try exchange(Array(head.utf8) + (body ?? []), headOnly: method == "HEAD")
+        }
     }
 
-    /// Sends bytes as they are (for malformed requests) and reads one answer.
+    /// Sends bytes as they are (for malformed requests) and reads one answer: sockets only.
     func exchange(_ bytes: [UInt8], headOnly: Bool = false) throws -> APIResponse {
+        guard case .socket(let port) = transport else { preconditionFailure("raw bytes need a socket transport") }
         let connection = try TestClient(port: port)
         connection.send(bytes)
         let response = try connection.readResponse(headOnly: headOnly)

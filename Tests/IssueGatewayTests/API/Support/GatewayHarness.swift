@@ -1,15 +1,19 @@
 import Entitle
 import Foundation
 import GatewayStore
+import HTTPServer
+import HTTPServerTesting
 import IssueCatalog
 @testable import IssueGateway
 import SQLiteStore
 import TestSupport
 import Wire
 
-/// A whole gateway (`GatewayRuntime`, as `issue-gateway serve` builds it) on an ephemeral port,
-/// over a fresh SQLite file, with a test clock and known secrets. No status poller, and App Store
-/// URLs that lead nowhere: these tests never reach Apple.
+/// A whole gateway (`GatewayRuntime`, as `issue-gateway serve` builds it) over a fresh SQLite
+/// file, with a test clock and known secrets, reached through its frozen router in process
+/// (`.inProcess`, the default: for tests about routes) or on an ephemeral port (`.socket`: for
+/// tests about what crosses the wire). No status poller, and App Store URLs that lead nowhere:
+/// these tests never reach Apple.
 final class GatewayHarness: @unchecked Sendable {
     static let adminKey = "test-admin-key-0123456789abcdefghijklmnop"
     static let tokenKid = "k1"
@@ -23,13 +27,23 @@ final class GatewayHarness: @unchecked Sendable {
 
     let database = TemporaryDatabase()
     let clock = TestClock(GatewayHarness.start)
+    enum Transport { case inProcess, socket }
+
     let runtime: GatewayRuntime
-    let port: Int
     let client: APIClient
+    private let boundPort: Int?
+    private let inProcess: InProcessClient?
     private var stopped = false
 
+    /// The server's port; only a `.socket` harness has one.
+    var port: Int {
+        guard let boundPort else { preconditionFailure("this harness runs in process; use GatewayHarness(transport: .socket)") }
+        return boundPort
+    }
+
     /// `wrapStore` may put a test double around the real store.
-    init(wrapStore: (SQLiteStore) -> any GatewayStore = { $0 }, configure: (inout Configuration) -> Void = { _ in }) throws {
+    init(transport: Transport = .inProcess, wrapStore: (SQLiteStore) -> any GatewayStore = { $0 },
+         configure: (inout Configuration) -> Void = { _ in }) throws {
         var configuration = Configuration(threads: 2)
         configuration.catalogFolder = nil
         configuration.adminKey = Self.adminKey
@@ -37,19 +51,30 @@ final class GatewayHarness: @unchecked Sendable {
         configuration.cdnBaseURL = Self.cdnBaseURL
         configuration.appStoreProductionURL = "http://127.0.0.1:9/verifyReceipt"
         configuration.appStoreSandboxURL = "http://127.0.0.1:9/verifyReceipt"
+        configuration.storeThreads = 2
+        configuration.appStoreThreads = 2
         configure(&configuration)
         var http = HTTPServerConfiguration()
         http.host = "127.0.0.1"
         http.port = 0
         http.threads = 2
-        http.workerThreads = 2
         http.timerResolution = .milliseconds(20)
         http.lingerTimeout = .milliseconds(200)
         http.shutdownGracePeriod = .seconds(2)
         runtime = try GatewayRuntime.make(configuration: configuration, store: wrapStore(try database.open()), clock: clock,
                                           http: http, pollerSettings: nil)
-        port = try runtime.server.start()
-        client = APIClient(port: port)
+        switch transport {
+        case .socket:
+            let port = try runtime.server.start()
+            boundPort = port
+            inProcess = nil
+            client = APIClient(port: port)
+        case .inProcess:
+            let inProcess = InProcessClient(router: runtime.gateway.makeRouter(), configuration: runtime.server.configuration)
+            boundPort = nil
+            self.inProcess = inProcess
+            client = APIClient(inProcess)
+        }
     }
 
     func stop() {
@@ -57,6 +82,7 @@ final class GatewayHarness: @unchecked Sendable {
         stopped = true
         runtime.server.shutdown()
         runtime.server.waitUntilStopped()
+        inProcess?.shutdown()
     }
 
     deinit { stop() }

@@ -1,6 +1,7 @@
 import CSystem
 import Foundation
 import Glibc
+import TestSupport
 
 /// Real nginx (`/usr/sbin/nginx`, installed by `scripts/setup`) running the repository's
 /// `deploy/nginx/edge.conf` as publishers would copy it, with only the deployment-specific lines

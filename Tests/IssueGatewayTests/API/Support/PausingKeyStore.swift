@@ -1,6 +1,8 @@
 import GatewayStore
 import Synchronization
 @testable import IssueGateway
+import TestSupport
+import Wire
 
 /// A `GatewayStore` that forwards every unit of work to a real store, except that one armed
 /// API-key lookup (a read unit of work answering an `APIKey?`, as `apiKey(secretHash:)` does)

@@ -1,5 +1,6 @@
 import Entitle
 import Foundation
+import HTTPServer
 import IssueCatalog
 @testable import IssueGateway
 import SQLiteStore
@@ -58,11 +59,12 @@ final class AppStoreFlow: @unchecked Sendable {
         configuration.appStoreSharedSecret = gatewaySecret
         configuration.bundleId = FlowFixtures.bundleId
         configuration.appAppleId = FlowFixtures.appAppleId
+        configuration.storeThreads = 2
+        configuration.appStoreThreads = 2
         var http = HTTPServerConfiguration()
         http.host = "127.0.0.1"
         http.port = 0
         http.threads = 1
-        http.workerThreads = 2
         runtime = try GatewayRuntime.make(
             configuration: configuration, store: store, clock: clock,
             appStore: AppStoreServices(receipts: receipts, signedData: verifier, sharedSecret: gatewaySecret,

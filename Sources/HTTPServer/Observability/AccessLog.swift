@@ -1,0 +1,152 @@
+import Foundation
+import Synchronization
+import Wire
+
+/// Structured access log: one JSON object per line, formatted and written by a background thread
+/// so that the event loops only append an entry to a queue.
+///
+/// When the queue is full (the destination cannot keep up) entries are dropped and counted; the
+/// count is written as a `{"dropped":N}` line once the writer catches up.
+public final class AccessLog: Sendable {
+    public struct Entry: Sendable {
+        var unixMilliseconds: Int64
+        var method: String
+        var path: String
+        /// The matched route pattern, or `unmatched`.
+        var route: String
+        var status: Int
+        var responseBytes: Int
+        var durationSeconds: Double
+        var remoteAddress: String?
+        var userAgent: String?
+    }
+
+    private struct Queue {
+        var entries: [Entry] = []
+        var dropped = 0
+        var closed = false
+        var written = 0
+        var received = 0
+    }
+
+    private let queue = Mutex(Queue())
+    private let signal = NSCondition()
+    private let destination: FileHandle
+    private let capacity: Int
+    private let batchInterval: Duration
+    private let finished = Atomic<Bool>(false)
+
+    /// Writes to `destination` (e.g. `FileHandle.standardError`), keeping at most `capacity` entries
+    /// queued. After each write the writer rests `batchInterval`, so under load it wakes and writes
+    /// once per interval with everything gathered, instead of once per request.
+    public init(destination: FileHandle, capacity: Int = 65_536, batchInterval: Duration = .milliseconds(20)) {
+        self.destination = destination
+        self.capacity = capacity
+        self.batchInterval = batchInterval
+        let thread = Thread { [self] in self.writeLoop() }
+        thread.name = "access-log"
+        thread.start()
+    }
+
+    public func record(_ entry: Entry) {
+        // Only the entry that makes the queue non-empty wakes the writer; the others find it awake.
+        let wakesWriter = queue.withLock { queue -> Bool in
+            guard !queue.closed, queue.entries.count < capacity else { queue.dropped += 1; return false }
+            queue.entries.append(entry)
+            queue.received += 1
+            return queue.entries.count == 1
+        }
+        if wakesWriter {
+            signal.lock()
+            signal.signal()
+            signal.unlock()
+        }
+    }
+
+    /// Blocks until every entry recorded so far is written (tests, shutdown).
+    public func flush() {
+        let target = queue.withLock { $0.received }
+        signal.lock()
+        while queue.withLock({ $0.written }) < target && !finished.load(ordering: .acquiring) {
+            _ = signal.wait(until: Date(timeIntervalSinceNow: 0.05))
+        }
+        signal.unlock()
+    }
+
+    /// Writes what is queued and stops the writer thread.
+    public func close() {
+        queue.withLock { $0.closed = true }
+        signal.lock()
+        signal.broadcast()
+        while !finished.load(ordering: .acquiring) { _ = signal.wait(until: Date(timeIntervalSinceNow: 0.05)) }
+        signal.unlock()
+    }
+
+    private func writeLoop() {
+        var timestamps = LogTimestamps()
+        while true {
+            signal.lock()
+            var batch: [Entry] = []
+            var dropped = 0
+            var closed = false
+            while true {
+                (batch, dropped, closed) = queue.withLock { queue in
+                    defer { queue.entries.removeAll(keepingCapacity: true); queue.dropped = 0 }
+                    return (queue.entries, queue.dropped, queue.closed)
+                }
+                if !batch.isEmpty || dropped > 0 || closed { break }
+                signal.wait()
+            }
+            signal.unlock()
+            var out: [UInt8] = []
+            for entry in batch { out += AccessLog.line(entry, timestamps: &timestamps) }
+            if dropped > 0 { out += Array("{\"dropped\":\(dropped)}\n".utf8) }
+            if !out.isEmpty { try? destination.write(contentsOf: out) }
+            queue.withLock { $0.written += batch.count }
+            signal.lock()
+            signal.broadcast()
+            signal.unlock()
+            if closed { break }
+            if !batch.isEmpty { Thread.sleep(forTimeInterval: Double(batchInterval.nanoseconds) / 1e9) }
+        }
+        finished.store(true, ordering: .releasing)
+        signal.lock()
+        signal.broadcast()
+        signal.unlock()
+    }
+
+    static func line(_ entry: Entry, timestamps: inout LogTimestamps) -> [UInt8] {
+        let time = timestamps.rfc3339(unixMilliseconds: entry.unixMilliseconds)
+        var w = JSONWriter()
+        w.object { w in
+            w.field("time", time)
+            w.field("method", entry.method)
+            w.field("path", entry.path)
+            w.field("route", entry.route)
+            w.field("status", entry.status)
+            w.field("bytes", entry.responseBytes)
+            w.key("durationMs")
+            w.double((entry.durationSeconds * 1_000_000).rounded() / 1000)
+            if let remote = entry.remoteAddress { w.field("remote", remote) }
+            if let agent = entry.userAgent { w.field("userAgent", agent) }
+        }
+        return w.bytes + [UInt8(ascii: "\n")]
+    }
+}
+
+/// RFC 3339 timestamps for log lines, reusing the text of the last whole second: entries arrive
+/// in time order, so most share it.
+struct LogTimestamps {
+    private var second = Int64.min
+    private var prefix = ""
+
+    mutating func rfc3339(unixMilliseconds: Int64) -> String {
+        let instant = Instant(millisecondsSinceEpoch: unixMilliseconds)
+        if instant.secondsSinceEpoch != second {
+            second = instant.secondsSinceEpoch
+            prefix = String(Instant(secondsSinceEpoch: second).rfc3339.dropLast(4))  // "…:SS."
+        }
+        let millis = Int(unixMilliseconds - second * 1000)
+        return prefix + (millis < 10 ? "00" : millis < 100 ? "0" : "") + String(millis) + "Z"
+    }
+}

@@ -1,0 +1,11 @@
+/// One registered route: what runs for a method and pattern, where, and how large a body it takes.
+public struct Route: Sendable {
+    public let method: String
+    public let pattern: RoutePattern
+    public let execution: Execution
+    /// Overrides the server's `maxBodyBytes` (the limit is known from the head, before the body).
+    public let maxBodyBytes: Int?
+    /// Runs first, on the event loop; nil hands the request to `handler` on `execution`.
+    public let fastPath: HTTPFastPath?
+    public let handler: HTTPHandler
+}

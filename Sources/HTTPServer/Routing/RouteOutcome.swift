@@ -1,0 +1,45 @@
+/// What becomes of a request once it is routed: the one place where a match turns into an answer,
+/// shared by the event loop and `InProcessClient`, so both run fast paths, inline and pool
+/// handlers and the server's own answers alike.
+public enum RouteOutcome {
+    /// Answered without a thread hop: a fast path, an inline handler, or no route (404, 405, 400).
+    case answered(HTTPResponse)
+    /// `handler` must run on the worker pool `pool`; when its queue is full the answer is
+    /// `Router.busy`.
+    case runOnPool(WorkerPoolID, HTTPHandler, HTTPRequest)
+}
+
+extension Router {
+    /// Routes `request` with `match` (the request's one match, `match(method:path:)`).
+    public func outcome(of request: HTTPRequest, match: Match) -> RouteOutcome {
+        switch match {
+        case .notFound:
+            return .answered(errors(HTTPServerError(.notFound, "No route for \(request.path).")))
+        case .badPath:
+            return .answered(errors(HTTPServerError(.badRequest, "The path is not valid percent-encoding.")))
+        case .methodNotAllowed(let allowed):
+            var response = errors(HTTPServerError(.methodNotAllowed, "\(request.method) is not allowed on \(request.path)."))
+            response.headers.append(("Allow", allowed.joined(separator: ", ")))  // RFC 9110 §15.5.6
+            return .answered(response)
+        case .found(let route, let parameters):
+            var request = request
+            request.pathParameters = parameters
+            if let fastPath = route.fastPath, let response = fastPath(request) { return .answered(response) }
+            switch route.execution {
+            case .inline: return .answered(route.handler(request))
+            case .pool(let pool): return .runOnPool(pool, route.handler, request)
+            }
+        }
+    }
+
+    /// The body limit for a request with this match: the route's, else the server's.
+    public func bodyLimit(_ match: Match, default limit: Int) -> Int {
+        if case .found(let route, _) = match, let routeLimit = route.maxBodyBytes { return routeLimit }
+        return limit
+    }
+
+    /// The answer when a pool's queue is full.
+    public var busy: HTTPResponse {
+        errors(HTTPServerError(.busy, "The server is busy; try again."))
+    }
+}

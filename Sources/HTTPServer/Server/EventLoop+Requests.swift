@@ -1,0 +1,124 @@
+import CSystem
+
+/// Turning parsed requests into responses: routing (once per request), fast paths, inline and
+/// pool execution, ordering, metrics and the access log.
+extension EventLoop {
+    /// Parses and dispatches every complete request in the buffer, as far as the pipelining and
+    /// output limits allow, then writes.
+    func processInput(_ connection: Connection) {
+        connection.heldBack = false
+        let router = context.router
+        let defaultLimit = context.configuration.maxBodyBytes
+        while connection.machine.isOpen {
+            guard connection.machine.canTakeRequest(pendingOutput: connection.pendingOutput) else {
+                connection.heldBack = connection.unparsedInput > 0
+                break
+            }
+            let wasReadingHead = connection.parser.progress != .body
+            let (consumed, event) = connection.inbound.withUnsafeBufferPointer { buffer in
+                connection.parser.parse(UnsafeBufferPointer(rebasing: buffer[connection.inboundStart...])) { head in
+                    // The head's one match: its body limit now, its dispatch when the body is in.
+                    let match = router.match(method: head.method, path: EventLoop.path(of: head.target))
+                    connection.routedHead = match
+                    return router.bodyLimit(match, default: defaultLimit)
+                }
+            }
+            connection.consumeInbound(consumed)
+            if wasReadingHead && connection.parser.progress == .body {
+                connection.machine.bodyStarted(now: csystem_monotonic_ns())
+            }
+            switch event {
+            case .needMore:
+                flush(connection)
+                return
+            case .continueExpected:
+                if connection.machine.continueExpected() {
+                    connection.outbound.append(contentsOf: ResponseSerializer.continueLine)
+                }
+            case .request(let head, let body):
+                dispatch(head, body: body, on: connection)
+            case .failure(let error):
+                closeWithError(connection, error.serverError)
+                return
+            }
+        }
+        flush(connection)
+    }
+
+    /// The path part of a request-target, still percent-encoded.
+    private static func path(of target: String) -> String {
+        String(target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+    }
+
+    private func dispatch(_ head: HTTPRequestHead, body: [UInt8], on connection: Connection) {
+        let request = HTTPRequest(method: head.method, target: head.target, headers: head.headers, body: body,
+                                  version: head.version)
+        let keepAlive = request.wantsKeepAlive && !draining
+        let match = connection.routedHead ?? context.router.match(method: request.method, path: request.path)
+        connection.routedHead = nil
+        var routeName = RequestStats.unmatchedRoute
+        if case .found(let route, _) = match { routeName = route.pattern.text }
+        let info = Connection.RequestInfo(method: request.method, path: request.path, route: routeName,
+                                          userAgent: context.accessLog == nil ? nil : request.header("User-Agent"),
+                                          headOnly: request.method == "HEAD", close: !keepAlive,
+                                          announceKeepAlive: keepAlive && request.version == .http1_0,
+                                          startedAt: csystem_monotonic_ns())
+        let now = csystem_monotonic_ns()
+        guard case .dispatch(let sequence) = connection.machine.requestReceived(
+            info, keepAlive: keepAlive, moreInput: connection.unparsedInput > 0, now: now) else { return }
+        switch context.router.outcome(of: request, match: match) {
+        case .answered(let response):
+            complete(connection, sequence: sequence, response: response)
+        case .runOnPool(let pool, let handler, let routed):
+            let fd = connection.fd
+            let id = connection.id
+            let accepted = context.workers.submit(to: pool) { [self] in
+                let response = handler(routed)
+                self.post(Completion(fd: fd, connectionID: id, sequence: sequence, response: response))
+            }
+            if !accepted {
+                complete(connection, sequence: sequence, response: context.router.busy)
+            }
+        }
+    }
+
+    /// A worker's response arrives: place it in its position and write what is now in order.
+    func complete(_ completion: Completion) {
+        guard let connection = connection(completion.fd), connection.id == completion.connectionID else { return }
+        complete(connection, sequence: completion.sequence, response: completion.response)
+        flush(connection)
+    }
+
+    /// Serializes a response (straight into the output when it is next in line, else held) and
+    /// records it.
+    func complete(_ connection: Connection, sequence: UInt64, response: HTTPResponse) {
+        guard let info = connection.machine.pending(sequence) else { return }
+        let framing = ResponseSerializer.Framing(headOnly: info.headOnly, close: info.close,
+                                                 announceKeepAlive: info.announceKeepAlive)
+        let errors = context.router.errors
+        let byteCount: Int
+        switch connection.machine.responseReady(sequence: sequence) {
+        case .drop:
+            return
+        case .writeNow:
+            let before = connection.outbound.count
+            ResponseSerializer.write(response, framing: framing, date: dateCache.headerLine, errors: errors,
+                                     into: &connection.outbound)
+            byteCount = connection.outbound.count - before
+        case .hold:
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(160 + response.body.count)
+            ResponseSerializer.write(response, framing: framing, date: dateCache.headerLine, errors: errors, into: &bytes)
+            byteCount = bytes.count
+            connection.machine.hold(sequence: sequence, serialized: bytes)
+        }
+        let seconds = Double(csystem_monotonic_ns() - info.startedAt) / 1e9
+        stats.record(method: info.method, route: info.route, status: response.status, seconds: seconds)
+        if let log = context.accessLog {
+            log.record(AccessLog.Entry(unixMilliseconds: csystem_wall_milliseconds(), method: info.method,
+                                       path: info.path, route: info.route, status: response.status,
+                                       responseBytes: byteCount, durationSeconds: seconds,
+                                       remoteAddress: connection.remoteAddress, userAgent: info.userAgent))
+        }
+    }
+}

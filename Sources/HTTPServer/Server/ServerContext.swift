@@ -1,0 +1,39 @@
+import Synchronization
+
+/// What every event loop of one server shares: read-only configuration and router, the worker
+/// pools, observability sinks and the connection count behind the limit.
+final class ServerContext: Sendable {
+    let configuration: HTTPServerConfiguration
+    let limits: HTTPParserLimits
+    let router: Router
+    let metrics: Metrics
+    let accessLog: AccessLog?
+    let workers: WorkerPools
+    /// Connections counted against `maxConnections` (refused ones are not).
+    let openConnections = Atomic<Int>(0)
+
+    init(configuration: HTTPServerConfiguration, router: Router, metrics: Metrics, accessLog: AccessLog?) {
+        self.configuration = configuration
+        limits = HTTPParserLimits(maxRequestLineBytes: configuration.maxRequestLineBytes,
+                                  maxHeaderBytes: configuration.maxHeaderBytes,
+                                  maxHeaderFields: configuration.maxHeaderFields)
+        self.router = router
+        self.metrics = metrics
+        self.accessLog = accessLog
+        workers = WorkerPools(configuration)
+    }
+
+    /// Claims a slot under the connection limit.
+    func admitConnection() -> Bool {
+        let after = openConnections.wrappingAdd(1, ordering: .relaxed).newValue
+        if after > configuration.maxConnections {
+            openConnections.wrappingSubtract(1, ordering: .relaxed)
+            return false
+        }
+        return true
+    }
+
+    func releaseConnection() {
+        openConnections.wrappingSubtract(1, ordering: .relaxed)
+    }
+}

@@ -1,0 +1,76 @@
+import Dispatch
+import HTTPServer
+import Synchronization
+
+/// Sends requests to a frozen `Router` without sockets: the route is matched once, the body limit
+/// checked, the fast path, inline handler or pool handler run, and the server's own answers
+/// rendered, as `HTTPServer` does. For tests about routes; socket-level behaviour (framing,
+/// pipelining, timeouts) is the server's tests' business.
+public final class InProcessClient: Sendable {
+    public let router: Router
+    private let maxBodyBytes: Int
+    private let pools: WorkerPools
+
+    /// `configuration` gives the body limit and the worker pools (their threads start now and stop
+    /// with `shutdown()`); every pool a route names must be sized there, as for the server.
+    public init(router: Router, configuration: HTTPServerConfiguration = HTTPServerConfiguration()) {
+        self.router = router
+        maxBodyBytes = configuration.maxBodyBytes
+        pools = WorkerPools(configuration)
+        if let missing = pools.unknownPool(in: router) {
+            preconditionFailure("no worker pool \(missing) in the configuration")
+        }
+    }
+
+    /// Stops the worker pools once their queued jobs have run.
+    public func shutdown() {
+        pools.shutdown()
+    }
+
+    /// The response the server would send for this request (its body left out for HEAD); blocks
+    /// while a pool handler runs.
+    public func send(_ method: String, _ target: String, headers: [(String, String)] = [],
+                     body: [UInt8] = []) -> HTTPResponse {
+        var fields = HTTPHeaders()
+        for (name, value) in headers { fields.append(name: name, value: value) }
+        let request = HTTPRequest(method: method, target: target, headers: fields, body: body)
+        let match = router.match(method: request.method, path: request.path)
+        let limit = router.bodyLimit(match, default: maxBodyBytes)
+        var response: HTTPResponse
+        if body.count > limit {
+            response = router.errors(.contentTooLarge(limit: limit))
+        } else {
+            switch router.outcome(of: request, match: match) {
+            case .answered(let answer):
+                response = answer
+            case .runOnPool(let pool, let handler, let routed):
+                response = run(handler, routed, on: pool)
+            }
+        }
+        if !response.isSendable { response = router.errors(.invalidResponse) }
+        if method == "HEAD" { response.body = [] }  // RFC 9110 §9.3.2
+        return response
+    }
+
+    private func run(_ handler: @escaping HTTPHandler, _ request: HTTPRequest, on pool: WorkerPoolID) -> HTTPResponse {
+        let answer = Answer()
+        guard pools.submit(to: pool, { answer.put(handler(request)) }) else { return router.busy }
+        return answer.take()
+    }
+}
+
+/// A pool handler's response, handed to the waiting sender.
+private final class Answer: Sendable {
+    private let response = Mutex<HTTPResponse?>(nil)
+    private let ready = DispatchSemaphore(value: 0)
+
+    func put(_ value: HTTPResponse) {
+        response.withLock { $0 = value }
+        ready.signal()
+    }
+
+    func take() -> HTTPResponse {
+        ready.wait()
+        return response.withLock { $0! }
+    }
+}
