@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "Wire", targets: ["Wire"]),
         .library(name: "IssueCatalog", targets: ["IssueCatalog"]),
         .library(name: "Entitle", targets: ["Entitle"]),
+        .library(name: "AppStoreKit", targets: ["AppStoreKit"]),
+        .library(name: "AppStoreSimulator", targets: ["AppStoreSimulator"]),
         .executable(name: "issue-gateway-bench", targets: ["Benchmarks"]),
     ],
     targets: [
@@ -30,8 +32,19 @@ let package = Package(
         .target(name: "IssueCatalog", dependencies: ["Wire"]),
         .target(name: "Entitle", dependencies: ["Wire", "IssueCatalog", "CCrypto"]),
 
+        // Background services: start once, stop, join; a group stops them in reverse order.
+        .target(name: "Lifecycle"),
+
+        // App Store verification (X.509 chains, ES256, V2 signed data) and the verifyReceipt client.
+        .target(name: "AppStoreKit", dependencies: ["Wire", "IssueCatalog", "Entitle", "CCrypto"]),
+        // The App Store simulator and its test CA: tests and developers only, never the product.
+        .target(name: "AppStoreSimulator", dependencies: ["Wire", "IssueCatalog", "Entitle", "AppStoreKit", "CCrypto"]),
+
+        // AppStoreSimulator only for `issue-gateway appstore-simulator`, until the HTTP server is a
+        // library the `appstore-simulator` executable can link.
         .executableTarget(name: "IssueGateway",
-                          dependencies: ["Wire", "IssueCatalog", "Entitle", "CSQLite", "CCrypto", "CSystem"]),
+                          dependencies: ["Wire", "IssueCatalog", "Entitle", "AppStoreKit", "AppStoreSimulator", "Lifecycle",
+                                         "CSQLite", "CCrypto", "CSystem"]),
 
         // Benchmarks (release mode): `swift run -c release issue-gateway-bench <name>`.
         .executableTarget(name: "Benchmarks", dependencies: ["Wire", "IssueCatalog", "Entitle"]),
@@ -41,8 +54,12 @@ let package = Package(
 
         .testTarget(name: "IssueCatalogTests", dependencies: ["Wire", "IssueCatalog"]),
         .testTarget(name: "EntitleTests", dependencies: ["Wire", "Entitle", "IssueCatalog", "TestSupport"]),
+        .testTarget(name: "AppStoreKitTests",
+                    dependencies: ["AppStoreKit", "AppStoreSimulator", "Wire", "Entitle", "IssueCatalog"]),
+        .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle"]),
         .testTarget(name: "IssueGatewayTests",
-                    dependencies: ["IssueGateway", "Wire", "Entitle", "IssueCatalog", "CSystem", "TestSupport"]),
+                    dependencies: ["IssueGateway", "AppStoreKit", "AppStoreSimulator", "Lifecycle", "Wire", "Entitle",
+                                   "IssueCatalog", "CSystem", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import AppStoreKit
 import Entitle
 
 /// The gateway's own counters in `/metrics` (http-api.md: tokens issued and verified, App Store
