@@ -39,6 +39,16 @@ public final class ServiceThread: @unchecked Sendable {
             while machine.isActive { condition.wait() }
         }
     }
+
+    /// `join`, giving up after `timeout`: true when the loop has returned.
+    public func join(timeout: Duration) -> Bool {
+        let (seconds, attoseconds) = timeout.components
+        let deadline = Date(timeIntervalSinceNow: Double(seconds) + Double(attoseconds) / 1e18)
+        return condition.withLock {
+            while machine.isActive { if !condition.wait(until: deadline) { break } }
+            return !machine.isActive
+        }
+    }
 }
 
 /// A service that is one loop on a `ServiceThread`: conformers write the loop, the lifecycle

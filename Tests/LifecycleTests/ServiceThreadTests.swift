@@ -14,13 +14,16 @@ private final class Ticker: ThreadBackedService {
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct ServiceThreadTests {
+@Suite struct ServiceThreadTests {
+    /// Far longer than a stop takes, far shorter than the loop's pause.
+    static let joinBound: Duration = .seconds(10)
+
     @Test func startingTwiceThrows() throws {
         let ticker = Ticker()
         try ticker.start()
         #expect(throws: ServiceError.cannotStart(.running)) { try ticker.start() }
         ticker.stop()
-        ticker.join()
+        #expect(ticker.serviceThread.join(timeout: Self.joinBound))
         #expect(throws: ServiceError.cannotStart(.stopped)) { try ticker.start() }
     }
 
@@ -39,7 +42,7 @@ private final class Ticker: ThreadBackedService {
         try ticker.start()
         #expect(ticker.state == .running)
         ticker.stop()
-        ticker.join()
+        #expect(ticker.serviceThread.join(timeout: Self.joinBound), "stop did not end the loop")
         #expect(ticker.state == .stopped)
         let returned = ticker.returned.load(ordering: .acquiring)
         #expect(returned)
@@ -50,7 +53,7 @@ private final class Ticker: ThreadBackedService {
         try ticker.start()
         ticker.stop()
         ticker.stop()
-        ticker.join()
+        #expect(ticker.serviceThread.join(timeout: Self.joinBound))
         ticker.join()
         #expect(ticker.state == .stopped)
     }
