@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "Entitle", targets: ["Entitle"]),
         .library(name: "GatewayStore", targets: ["GatewayStore"]),
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
+        .library(name: "AppStoreKit", targets: ["AppStoreKit"]),
+        .library(name: "AppStoreSimulator", targets: ["AppStoreSimulator"]),
         .executable(name: "issue-gateway-bench", targets: ["Benchmarks"]),
     ],
     targets: [
@@ -44,9 +46,17 @@ let package = Package(
         // Drives a frozen router without sockets, as the server would (tests).
         .target(name: "HTTPServerTesting", dependencies: ["HTTPServer"]),
 
+        // Background services: start once, stop, join; a group stops them in reverse order.
+        .target(name: "Lifecycle"),
+
+        // App Store verification (X.509 chains, ES256, V2 signed data) and the verifyReceipt client.
+        .target(name: "AppStoreKit", dependencies: ["Wire", "IssueCatalog", "Entitle", "CCrypto"]),
+        // The App Store simulator and its test CA: tests and developers only, never the product.
+        .target(name: "AppStoreSimulator", dependencies: ["Wire", "IssueCatalog", "Entitle", "AppStoreKit", "CCrypto"]),
+
         .executableTarget(name: "IssueGateway",
                           dependencies: ["Wire", "IssueCatalog", "Entitle", "GatewayStore", "SQLiteStore", "HTTPServer",
-                                         "CCrypto", "CSystem"]),
+                                         "AppStoreKit", "AppStoreSimulator", "Lifecycle", "CCrypto", "CSystem"]),
 
         // Benchmarks (release mode): `swift run -c release issue-gateway-bench <name>`.
         .executableTarget(name: "Benchmarks", dependencies: ["Wire", "IssueCatalog", "Entitle"]),
@@ -61,9 +71,12 @@ let package = Package(
                     dependencies: ["GatewayStore", "SQLiteStore", "Wire", "Entitle", "IssueCatalog", "CSQLite",
                                    "TestSupport"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPServerTesting", "Wire", "CSystem", "TestSupport"]),
+        .testTarget(name: "AppStoreKitTests",
+                    dependencies: ["AppStoreKit", "AppStoreSimulator", "Wire", "Entitle", "IssueCatalog", "TestSupport"]),
+        .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle"]),
         .testTarget(name: "IssueGatewayTests",
                     dependencies: ["IssueGateway", "GatewayStore", "SQLiteStore", "HTTPServer", "HTTPServerTesting",
-                                   "Wire", "Entitle", "IssueCatalog",
+                                   "AppStoreKit", "AppStoreSimulator", "Lifecycle", "Wire", "Entitle", "IssueCatalog",
                                    "CSystem", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

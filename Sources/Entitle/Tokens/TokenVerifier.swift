@@ -27,7 +27,7 @@ public struct TokenVerifier: Sendable {
     /// the answer may be remembered (`VerifiedTokenMemo`) while the window is checked per request.
     public func verifyIgnoringTime(_ token: String) throws(TokenFailure) -> VerifiedDownloadToken {
         let jws = try CompactJWS(parsing: token, policy: policy)                    // 1
-        let key = try JOSEHeaderCheck.key(for: jws.header, in: keys)                // 2
+        let key = try JOSEHeaderCheck.key(for: jws.headerObject(policy: policy), in: keys) // 2
         guard jws.hasValidHS256Signature(key: key) else { throw .signature }          // 3
         let claims = try DownloadTokenClaims(validating: jws.payloadObject(policy: policy),
                                              audience: policy.audience)             // 4

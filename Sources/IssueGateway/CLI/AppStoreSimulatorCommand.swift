@@ -1,3 +1,5 @@
+import AppStoreKit
+import AppStoreSimulator
 import Foundation
 import IssueCatalog
 
@@ -50,16 +52,15 @@ enum AppStoreSimulatorCommand {
         guard let data = FileManager.default.contents(atPath: scriptPath) else { throw .failure("cannot read \(scriptPath)") }
         let script: SimulatorScript
         do { script = try SimulatorScript.parse(data) } catch { throw .failure("\(scriptPath): \(error)") }
-        let clock = SystemClock()
         let authority: TestCertificateAuthority
         do {
-            authority = try TestCertificateAuthority(options: .init(issuedAt: clock.now().adding(seconds: -certificateBackdating)))
+            authority = try TestCertificateAuthority(options: .init(issuedAt: SystemTime.now().adding(seconds: -certificateBackdating)))
         } catch { throw .failure("cannot make the test CA: \(error)") }
         do { try Data(authority.root.pem.utf8).write(to: URL(fileURLWithPath: rootPath)) } catch {
             throw .failure("cannot write \(rootPath): \(error.localizedDescription)")
         }
-        let server = AppStoreSimulatorServer(simulator: AppStoreSimulator(script: script, authority: authority, clock: clock),
-                                             host: listen.host, port: Int(listen.port))
+        let server = AppStoreSimulatorServer(simulator: AppStoreSimulator(script: script, authority: authority),
+                                             host: listen.host, port: Int(listen.port), serve: SimulatorRouterHost.factory)
         do {
             try server.runUntilSignalled { server in
                 context.console.err("""

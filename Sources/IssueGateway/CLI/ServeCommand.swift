@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import Lifecycle
 
 /// `issue-gateway serve`: prepares the store and secrets, then serves the API until SIGTERM or
 /// SIGINT, finishing what is in flight (graceful shutdown), and exits 0.
@@ -26,19 +27,19 @@ enum ServeCommand {
         } catch {
             throw .failure("cannot start: \(error)")
         }
-        runtime.poller?.start()
-        runtime.catalogWatcher.start()
+        // Started in this order, stopped in reverse once the server has finished in-flight requests
+        // (SIGTERM/SIGINT): the poller and the watcher, then the access log, flushed last.
+        let services = ServiceGroup([AccessLogService(accessLog), runtime.catalogWatcher] + (runtime.poller.map { [$0] } ?? []))
         do {
-            try runtime.server.runUntilSignalled { port in
-                context.console.err("issue-gateway: serving on \(startup.configuration.listen.host):\(port) "
-                                    + "with \(startup.configuration.threads) event loops")
+            try services.run {
+                try runtime.server.runUntilSignalled { port in
+                    context.console.err("issue-gateway: serving on \(startup.configuration.listen.host):\(port) "
+                                        + "with \(startup.configuration.threads) event loops")
+                }
             }
         } catch {
             throw .failure("cannot serve on \(startup.configuration.listen): \(error)")
         }
-        runtime.poller?.stop()
-        runtime.catalogWatcher.stop()
-        accessLog.close()
         context.console.err("issue-gateway: stopped")
     }
 }

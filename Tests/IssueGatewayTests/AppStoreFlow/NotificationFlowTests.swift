@@ -1,3 +1,4 @@
+import AppStoreSimulator
 import Foundation
 import Testing
 @testable import IssueGateway
@@ -104,7 +105,7 @@ import Testing
         let flow = try AppStoreFlow()
         let stranger = try AppStoreSimulator(script: FlowFixtures.script,
                                              authority: TestCertificateAuthority(options: .init(issuedAt: FlowFixtures.at("2025-06-01T00:00:00Z"))),
-                                             clock: flow.clock)
+                                             clock: flow.clock.now)
         let answer = try flow.notify(try stranger.notificationV2(FlowFixtures.production, type: "DID_RENEW"))
         #expect(answer.status == 401)
         #expect(flow.runtime.gateway.counters.notificationsTaken.value == 0)

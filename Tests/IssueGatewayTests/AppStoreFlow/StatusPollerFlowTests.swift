@@ -1,3 +1,4 @@
+import AppStoreSimulator
 import Foundation
 import Testing
 @testable import IssueGateway

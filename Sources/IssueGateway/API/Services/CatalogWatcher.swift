@@ -1,4 +1,5 @@
 import Foundation
+import Lifecycle
 import Synchronization
 import Wire
 
@@ -6,34 +7,22 @@ import Wire
 /// publish` or `catalog import` while the server runs): it compares the store's catalog revision
 /// every `interval` and reloads when it moved. Changes through the API reach every loop at once
 /// without it (`CatalogCache.reload` after each write); this bounds the others' delay.
-final class CatalogWatcher: Sendable {
+final class CatalogWatcher: ThreadBackedService {
     static let standardInterval: Duration = .seconds(1)
 
     private let catalog: CatalogCache
     private let interval: Duration
-    private let stopSignal = DispatchSemaphore(value: 0)
-    private let stopped = Atomic<Bool>(false)
+    let serviceThread = ServiceThread(name: "catalog-watcher")
 
     init(catalog: CatalogCache, interval: Duration = CatalogWatcher.standardInterval) {
         self.catalog = catalog
         self.interval = interval
     }
 
-    func start() {
-        let thread = Thread { [self] in
-            while !stopped.load(ordering: .relaxed) {
-                _ = stopSignal.wait(timeout: .now() + .milliseconds(interval.milliseconds))
-                guard !stopped.load(ordering: .relaxed) else { break }
-                // A failed read is retried on the next tick; the last good catalog keeps serving.
-                try? catalog.reload()
-            }
+    func run(until stop: StopToken) {
+        while !stop.pause(for: interval) {
+            // A failed read is retried on the next tick; the last good catalog keeps serving.
+            try? catalog.reload()
         }
-        thread.name = "catalog-watcher"
-        thread.start()
-    }
-
-    func stop() {
-        stopped.store(true, ordering: .relaxed)
-        stopSignal.signal()
     }
 }

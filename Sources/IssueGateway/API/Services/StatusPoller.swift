@@ -1,6 +1,7 @@
 import Foundation
 import GatewayStore
 import IssueCatalog
+import Lifecycle
 import Synchronization
 import Wire
 
@@ -26,30 +27,18 @@ struct StatusPollerSettings: Sendable {
 /// Re-verifies the stored latest receipt of subscriptions near expiry or in billing retry, so
 /// renewals, recoveries and refunds arrive even when a notification is lost (E2: every fact still
 /// comes from verifyReceipt). Runs on its own thread, never on an event loop.
-final class StatusPoller: Sendable {
+final class StatusPoller: ThreadBackedService {
     private let settings: StatusPollerSettings
     private let store: any GatewayStore
     private let ingestion: AppStoreIngestion
     private let clock: any GatewayClock
     private let counters: GatewayCounters
-    private let stopSignal = DispatchSemaphore(value: 0)
-    private let stopped = Atomic<Bool>(false)
+    let serviceThread = ServiceThread(name: "status-poller")
 
     init(settings: StatusPollerSettings, store: any GatewayStore, ingestion: AppStoreIngestion,
          clock: any GatewayClock, counters: GatewayCounters) {
         self.settings = settings; self.store = store; self.ingestion = ingestion
         self.clock = clock; self.counters = counters
-    }
-
-    func start() {
-        let thread = Thread { [self] in run() }
-        thread.name = "status-poller"
-        thread.start()
-    }
-
-    func stop() {
-        stopped.store(true, ordering: .relaxed)
-        stopSignal.signal()
     }
 
     /// One pass: returns how many re-verifications could not reach Apple.
@@ -88,12 +77,13 @@ final class StatusPoller: Sendable {
         return failures.load(ordering: .relaxed)
     }
 
-    private func run() {
+    /// Passes until stopped; a pass in progress finishes its batch first.
+    func run(until stop: StopToken) {
         var pause = settings.interval
-        while !stopped.load(ordering: .relaxed) {
+        while !stop.isStopRequested {
             let unreachable = pass()
             pause = unreachable > 0 ? min(pause * 2, settings.maximumBackoff) : settings.interval
-            _ = stopSignal.wait(timeout: .now() + .milliseconds(pause.milliseconds))
+            if stop.pause(for: pause) { break }
         }
     }
 }

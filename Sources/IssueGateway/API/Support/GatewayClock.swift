@@ -1,3 +1,4 @@
+import AppStoreKit
 import Foundation
 import IssueCatalog
 import Wire
@@ -9,7 +10,5 @@ protocol GatewayClock: Sendable {
 }
 
 struct SystemClock: GatewayClock {
-    func now() -> Instant {
-        Instant(millisecondsSinceEpoch: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
-    }
+    func now() -> Instant { SystemTime.now() }
 }

@@ -1,3 +1,5 @@
+import AppStoreSimulator
+import AppStoreKit
 import Entitle
 import Foundation
 import HTTPServer
@@ -42,8 +44,8 @@ final class AppStoreFlow: @unchecked Sendable {
         store = try database.open()
         try store.importCatalog(FlowFixtures.catalog)
         let authority = try TestCertificateAuthority(options: .init(issuedAt: FlowFixtures.at("2025-06-01T00:00:00Z")))
-        simulator = AppStoreSimulator(script: script, authority: authority, clock: clock)
-        apple = try AppStoreSimulatorServer(simulator: simulator).start()
+        simulator = AppStoreSimulator(script: script, authority: authority, clock: clock.now)
+        apple = try AppStoreSimulatorServer(simulator: simulator, serve: SimulatorRouterHost.factory).start()
         let receipts = VerifyReceiptClient(
             configuration: VerifyReceiptConfiguration(productionURL: apple.productionURL, sandboxURL: apple.sandboxURL,
                                                       sharedSecret: gatewaySecret, requestTimeout: 2, maximumAttempts: 3,

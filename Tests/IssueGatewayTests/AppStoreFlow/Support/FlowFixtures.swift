@@ -1,3 +1,4 @@
+import AppStoreSimulator
 import Entitle
 import Foundation
 import IssueCatalog

@@ -1,0 +1,110 @@
+import AppStoreKit
+import Foundation
+import IssueCatalog
+import Wire
+
+/// Bodies of the simulator's control routes (docs/appstore-simulator.md). Receipts travel in the
+/// body, not the path, because base64 holds `/`.
+public enum SimulatorControl {
+    struct SetReceipt: Decodable {
+        var receipt: String
+        var history: ScriptedReceipt
+        init(from decoder: any Decoder) throws {
+            let f = try ScriptFields(decoder, known: ["receipt", "history"])
+            receipt = try f.required("receipt"); history = try f.required("history")
+        }
+    }
+
+    struct AddTransaction: Decodable {
+        var receipt: String
+        var transaction: ScriptedTransaction
+        init(from decoder: any Decoder) throws {
+            let f = try ScriptFields(decoder, known: ["receipt", "transaction"])
+            receipt = try f.required("receipt"); transaction = try f.required("transaction")
+        }
+    }
+
+    struct SetRenewal: Decodable {
+        var receipt: String
+        var renewal: ScriptedRenewal
+        init(from decoder: any Decoder) throws {
+            let f = try ScriptFields(decoder, known: ["receipt", "renewal"])
+            receipt = try f.required("receipt"); renewal = try f.required("renewal")
+        }
+    }
+
+    struct Refund: Decodable {
+        var receipt: String
+        var transactionId: String
+        var at: Instant?
+        var reason: Int
+        var reverse: Bool
+        init(from decoder: any Decoder) throws {
+            let f = try ScriptFields(decoder, known: ["receipt", "transactionId", "at", "reason", "reverse"])
+            receipt = try f.required("receipt"); transactionId = try f.required("transactionId")
+            at = try f.instant("at"); reason = try f.optional("reason") ?? 0; reverse = try f.optional("reverse") ?? false
+        }
+    }
+
+    struct Outage: Decodable {
+        var receipt: String
+        var times: Int
+        init(from decoder: any Decoder) throws {
+            let f = try ScriptFields(decoder, known: ["receipt", "times"])
+            receipt = try f.required("receipt"); times = try f.required("times")
+        }
+    }
+
+    struct Receipt: Decodable {
+        var receipt: String
+        init(from decoder: any Decoder) throws {
+            receipt = try ScriptFields(decoder, known: ["receipt"]).required("receipt")
+        }
+    }
+
+    /// Asks the simulator to build a notification about a receipt and POST it to a gateway.
+    public struct Notify: Decodable, Sendable {
+        var gateway: URL
+        var receipt: String
+        var version: Int
+        var type: String
+        var subtype: String?
+        var transactionId: String?
+        var notificationUUID: String?
+        /// V1 only: overrides the script's shared secret (to see a gateway refuse it).
+        var password: String?
+
+        public init(gateway: URL, receipt: String, version: Int, type: String, subtype: String? = nil, transactionId: String? = nil,
+             notificationUUID: String? = nil, password: String? = nil) {
+            self.gateway = gateway; self.receipt = receipt; self.version = version; self.type = type
+            self.subtype = subtype; self.transactionId = transactionId; self.notificationUUID = notificationUUID
+            self.password = password
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let f = try ScriptFields(decoder, known: ["gateway", "receipt", "version", "type", "subtype", "transactionId",
+                                                      "notificationUUID", "password"])
+            let text: String = try f.required("gateway")
+            guard let url = URL(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme.lowercased()) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "gateway must be an http(s) URL"))
+            }
+            let version: Int = try f.optional("version") ?? 2
+            guard version == 1 || version == 2 else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "version must be 1 or 2"))
+            }
+            self.init(gateway: url, receipt: try f.required("receipt"), version: version, type: try f.required("type"),
+                      subtype: try f.optional("subtype"), transactionId: try f.optional("transactionId"),
+                      notificationUUID: try f.optional("notificationUUID"), password: try f.optional("password"))
+        }
+
+        /// The JSON the CLI sends to the control route.
+        public var body: Data {
+            var fields: [String: Any] = ["gateway": gateway.absoluteString, "receipt": receipt, "version": version, "type": type]
+            fields["subtype"] = subtype
+            fields["transactionId"] = transactionId
+            fields["notificationUUID"] = notificationUUID
+            fields["password"] = password
+            return ReceiptRendering.json(fields)
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import Synchronization
+
+/// The simulator on HTTP, through any `SimulatorHTTPHost` (the gateway's own HTTP server):
+///
+/// - `POST /verifyReceipt` (production) and `POST /sandbox/verifyReceipt` (sandbox): Apple's
+///   verifyReceipt, answered from the script. Point `ISSUE_GATEWAY_APPSTORE_PRODUCTION_URL` and
+///   `_SANDBOX_URL` at `productionURL` and `sandboxURL`.
+/// - `/simulator/…`: scripted changes, signed transactions, notifications, the test root
+///   (docs/appstore-simulator.md).
+public final class AppStoreSimulatorServer: Sendable {
+    public let simulator: AppStoreSimulator
+    public let hostName: String
+    private let host: any SimulatorHTTPHost
+    private let boundPort = Mutex(0)
+
+    /// The bound port once started.
+    public var port: Int { boundPort.withLock { $0 } }
+
+    /// Ready to serve on `host:port` (0: ephemeral); `start()` or `runUntilSignalled` binds it.
+    public init(simulator: AppStoreSimulator, host: String = "127.0.0.1", port: Int = 0, serve: SimulatorHTTPHostFactory) {
+        self.simulator = simulator
+        self.hostName = host
+        self.host = serve(host, port, SimulatorRoutes.routes(simulator))
+    }
+
+    /// Binds and serves; returns at once.
+    @discardableResult
+    public func start() throws -> Self {
+        let port = try host.start()
+        boundPort.withLock { $0 = port }
+        return self
+    }
+
+    /// For the command line: serves until SIGTERM or SIGINT, then stops gracefully.
+    public func runUntilSignalled(onStart: (AppStoreSimulatorServer) -> Void) throws {
+        try host.runUntilSignalled { port in
+            boundPort.withLock { $0 = port }
+            onStart(self)
+        }
+    }
+
+    public var baseURL: URL {
+        let name = hostName.contains(":") ? "[\(hostName)]" : hostName
+        return URL(string: "http://\(name):\(port)")!
+    }
+    public var productionURL: URL { baseURL.appendingPathComponent("verifyReceipt") }
+    public var sandboxURL: URL { baseURL.appendingPathComponent("sandbox/verifyReceipt") }
+
+    public func stop() { host.stop() }
+}

@@ -1,0 +1,52 @@
+import Foundation
+@testable import AppStoreKit
+
+/// A verifyReceipt transport that answers from a script, one entry per request, and records
+/// what it was asked. Running past the script's end is a test failure (answered as a hang-up).
+final class ScriptedAppStore: VerifyReceiptTransport, @unchecked Sendable {
+    enum Answer {
+        case status(Int, extra: String = "")
+        case http(Int, body: String)
+        case failure(TransportFailure)
+    }
+
+    struct Request: Equatable {
+        var url: URL
+        var fields: [String: String]
+        var body: String
+    }
+
+    private let lock = NSLock()
+    private var script: [Answer]
+    private var recorded: [Request] = []
+
+    init(_ script: [Answer]) { self.script = script }
+
+    var requests: [Request] { lock.withLock { recorded } }
+    var hosts: [String] { requests.map { $0.url.host ?? "" } }
+
+    func post(_ body: Data, to url: URL, timeout: TimeInterval,
+              maximumResponseBytes: Int) throws(TransportFailure) -> HTTPExchangeResult {
+        let answer: Answer = lock.withLock {
+            let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:]
+            recorded.append(Request(url: url, fields: object.mapValues { "\($0)" }, body: String(decoding: body, as: UTF8.self)))
+            return script.isEmpty ? .failure(.connection("script exhausted")) : script.removeFirst()
+        }
+        switch answer {
+        case .status(let status, let extra):
+            return HTTPExchangeResult(statusCode: 200, body: Data(#"{"status":\#(status)\#(extra)}"#.utf8))
+        case .http(let code, let body):
+            return HTTPExchangeResult(statusCode: code, body: Data(body.utf8))
+        case .failure(let failure):
+            throw failure
+        }
+    }
+}
+
+/// Collects what the client hands to its `pause` and `log` hooks, from any thread.
+final class Recorder<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var recorded: [Value] = []
+    var values: [Value] { lock.withLock { recorded } }
+    func append(_ value: Value) { lock.withLock { recorded.append(value) } }
+}

@@ -1,0 +1,142 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// A tiny HTTP/1.1 listener on 127.0.0.1 (POSIX sockets) that plays an App Store endpoint for the
+/// URLSession transport tests: one request per connection, answered by `handler`, or never
+/// answered at all (`.silence`) to provoke a client timeout.
+public final class LocalHTTPListener: @unchecked Sendable {
+    public enum Reply: Sendable {
+        case respond(status: Int, body: Data)
+        case silence
+    }
+
+    public struct Request: Sendable {
+        public var path: String
+        public var headers: [String: String]
+        public var body: Data
+    }
+
+    public static let maximumRequestBytes = 1 << 20
+
+    public let port: UInt16
+    private let listenSocket: Int32
+    private let handler: @Sendable (Request) -> Reply
+    private let lock = NSCondition()
+    private var openSockets: [Int32] = []
+    private var received: [Request] = []
+    private var stopped = false
+
+    public init(handler: @escaping @Sendable (Request) -> Reply) throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw POSIXError(.EMFILE) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+                bind(fd, generic, length) == 0 && listen(fd, 16) == 0 && getsockname(fd, generic, &length) == 0
+            }
+        }
+        guard bound else { close(fd); throw POSIXError(.EADDRINUSE) }
+        listenSocket = fd
+        port = UInt16(bigEndian: address.sin_port)
+        self.handler = handler
+        Thread.detachNewThread { [self] in acceptLoop() }
+    }
+
+    public var requests: [Request] { lock.withLock { received } }
+
+    /// The requests received, once there are at least `count` (or `timeout` has passed): the client
+    /// may give up on a request before this listener's thread has finished reading it.
+    public func requests(atLeast count: Int, timeout: TimeInterval = 10) -> [Request] {
+        let deadline = Date().addingTimeInterval(timeout)
+        lock.lock()
+        defer { lock.unlock() }
+        while received.count < count, lock.wait(until: deadline) {}
+        return received
+    }
+
+    public func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
+
+    /// Closes the listening socket and every connection still held open.
+    public func stop() {
+        let sockets: [Int32] = lock.withLock {
+            stopped = true
+            defer { openSockets = [] }
+            return openSockets
+        }
+        shutdown(listenSocket, Int32(SHUT_RDWR))
+        close(listenSocket)
+        for socket in sockets { shutdown(socket, Int32(SHUT_RDWR)); close(socket) }
+    }
+
+    private func acceptLoop() {
+        while true {
+            let connection = accept(listenSocket, nil, nil)
+            guard connection >= 0 else { return }
+            let accepted: Bool = lock.withLock {
+                guard !stopped else { return false }
+                openSockets.append(connection)
+                return true
+            }
+            guard accepted else { close(connection); return }
+            Thread.detachNewThread { [self] in serve(connection) }
+        }
+    }
+
+    private func serve(_ connection: Int32) {
+        guard let request = readRequest(connection) else { return }
+        lock.withLock {
+            received.append(request)
+            lock.broadcast()
+        }
+        guard case .respond(let status, let body) = handler(request) else { return }
+        let head = "HTTP/1.1 \(status) Scripted\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+        let bytes = [UInt8](Data(head.utf8) + body)
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes[sent...].withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard n > 0 else { break }
+            sent += n
+        }
+        let owned: Bool = lock.withLock {
+            guard let index = openSockets.firstIndex(of: connection) else { return false }
+            openSockets.remove(at: index)
+            return true
+        }
+        if owned { close(connection) }
+    }
+
+    private func readRequest(_ connection: Int32) -> Request? {
+        var buffer = Data()
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        let separator = Data("\r\n\r\n".utf8)
+        while buffer.count < Self.maximumRequestBytes {
+            if let end = buffer.range(of: separator) {
+                let headText = String(decoding: buffer[..<end.lowerBound], as: UTF8.self)
+                var lines = headText.components(separatedBy: "\r\n")
+                let requestLine = lines.removeFirst().split(separator: " ")
+                var headers: [String: String] = [:]
+                for line in lines {
+                    guard let colon = line.firstIndex(of: ":") else { continue }
+                    headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                }
+                let length = Int(headers["content-length"] ?? "0") ?? 0
+                if buffer.count - end.upperBound >= length {
+                    let body = buffer[end.upperBound..<(end.upperBound + length)]
+                    return Request(path: requestLine.count > 1 ? String(requestLine[1]) : "", headers: headers, body: Data(body))
+                }
+            }
+            let n = recv(connection, &chunk, chunk.count, 0)
+            guard n > 0 else { return nil }
+            buffer.append(contentsOf: chunk[0..<n])
+        }
+        return nil
+    }
+}
