@@ -76,7 +76,7 @@ public struct AccountEntitlements: Sendable {
     }
 
     /// A publication the account holds nothing in still has free issues (E15) and refusals to explain.
-    private func publication(_ number: Int) -> PublicationEntitlements {
+    func publication(_ number: Int) -> PublicationEntitlements {
         held[number] ?? PublicationEntitlements(index: catalog.publications[number], grants: PublicationGrants(), now: now)
     }
 }

@@ -44,5 +44,5 @@ public struct IssueEntitlement: Hashable, Sendable {
         1 << UInt16(EntitlementReason.allCases.firstIndex(of: reason)!)
     }
 
-    private static let entitlingBits = EntitlementReason.allCases.filter(\.entitles).reduce(UInt16(0)) { $0 | bit($1) }
+    static let entitlingBits = EntitlementReason.allCases.filter(\.entitles).reduce(UInt16(0)) { $0 | bit($1) }
 }

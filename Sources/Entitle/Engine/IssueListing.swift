@@ -7,12 +7,12 @@ import IssueCatalog
 /// Costs O(listed issues × publications that still have issues to list). Lists are written into
 /// buffers allocated once at an upper bound of their length (no per-item append checks).
 enum IssueListing {
-    static func list(_ p: PublicationEntitlements, entitledOnly: Bool) -> [IssueEntitlement] {
+    static func list<P: ListedPublication>(_ p: P, entitledOnly: Bool) -> [IssueEntitlement] {
         let index = p.index
         return collect(p, entitledOnly: entitledOnly) { index.entitlement(at: $0, reasonBits: $1) }
     }
 
-    static func list(_ publications: [PublicationEntitlements], entitledOnly: Bool) -> [IssueEntitlement] {
+    static func list<P: ListedPublication>(_ publications: [P], entitledOnly: Bool) -> [IssueEntitlement] {
         if publications.count == 1 { return list(publications[0], entitledOnly: entitledOnly) }
         let runs = publications.map { p in
             let publishedAt = p.index.publishedAt
@@ -67,7 +67,7 @@ enum IssueListing {
     }
 
     /// The walk of one publication, each item made by `make(position, reasonBits)`.
-    private static func collect<T>(_ p: PublicationEntitlements, entitledOnly: Bool,
+    private static func collect<T, P: ListedPublication>(_ p: P, entitledOnly: Bool,
                                    _ make: (Int, UInt16) -> T) -> [T] {
         let capacity = p.listCapacity(entitledOnly: entitledOnly)
         return [T](unsafeUninitializedCapacity: capacity) { out, count in
@@ -80,7 +80,17 @@ enum IssueListing {
     }
 }
 
-extension PublicationEntitlements {
+/// What a list is walked from: the engine's entitlements in one publication, or the compact runs
+/// a server keeps of them (`IssueListAnswer`).
+protocol ListedPublication {
+    var index: PublicationIndex { get }
+    /// An upper bound of the list's length, so that it is allocated once.
+    func listCapacity(entitledOnly: Bool) -> Int
+    /// `body(position, reasonBits)` for visible issues (E16), newest first: the entitled ones, or all.
+    func forEachListed(entitledOnly: Bool, _ body: (Int, UInt16) -> Void)
+}
+
+extension PublicationEntitlements: ListedPublication {
     /// An upper bound of the list's length, so that it is allocated once.
     func listCapacity(entitledOnly: Bool) -> Int {
         guard entitledOnly else { return visibleEnd }

@@ -26,6 +26,8 @@ public struct Configuration: Sendable, Equatable {
     public var transferPolicy = OwnershipPolicy.transfer
     public var graceDays = 0
     public var threads: Int
+    /// Bytes that all in-memory caches together may hold (`CacheBudget` shares them out).
+    public var cacheMemoryBytes = CacheBudget.defaultTotalBytes
 
     public init(threads: Int = Configuration.defaultThreads) { self.threads = threads }
 

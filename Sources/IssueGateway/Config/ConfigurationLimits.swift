@@ -10,6 +10,8 @@ enum ConfigurationLimits {
     static let minimumAdminKeyLength = 16
     static let graceDays = 0...365
     static let threads = 1...256
+    /// `ISSUE_GATEWAY_CACHE_MEMORY`: from 1 MiB (the caches must hold something) to 1 TiB.
+    static let cacheMemoryBytes = (1 << 20)...(1 << 40)
     /// A `--config` file larger than this is refused before parsing.
     static let maxConfigFileBytes = 1 << 20
 }

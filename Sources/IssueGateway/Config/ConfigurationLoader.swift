@@ -43,6 +43,9 @@ extension Configuration {
         ("ISSUE_GATEWAY_THREADS", { c, v throws(SettingParsers.Invalid) in
             c.threads = try SettingParsers.integer(v, in: ConfigurationLimits.threads)
         }),
+        ("ISSUE_GATEWAY_CACHE_MEMORY", { c, v throws(SettingParsers.Invalid) in
+            c.cacheMemoryBytes = try SettingParsers.byteSize(v, in: ConfigurationLimits.cacheMemoryBytes)
+        }),
     ]
 
     public static let prefix = "ISSUE_GATEWAY_"
