@@ -79,7 +79,19 @@ extension Gateway {
         var w = JSONWriter(capacity: 64 + items.count * Self.renderedIssueBytes)
         w.object { w in
             w.key("issues")
-            w.array { w in for item in items { w.accountIssue(item, fragment: state.fragment(item.issue)) } }
+            w.array { w in
+                // Items come in runs of one publication: its fragments are looked up once per run.
+                var publicationId = "", fragments: [IssueFragment] = []
+                for item in items {
+                    if item.issue.publicationId != publicationId {
+                        publicationId = item.issue.publicationId
+                        fragments = state.fragments(of: publicationId)
+                    }
+                    let index = item.indexInPublication
+                    w.accountIssue(index < fragments.count ? fragments[index] : IssueFragment(item.issue),
+                                   reasons: ReasonMembers.rendered[Int(item.reasonSet)])
+                }
+            }
         }
         return .json(200, w.bytes)
     }
@@ -139,12 +151,10 @@ extension IssueListKey {
 extension JSONWriter {
     /// An issue list item (http-api.md): the issue's unchanging members, rendered once per catalog
     /// change, around this reader's `entitled` and `reasons` (E20).
-    mutating func accountIssue(_ item: IssueEntitlement, fragment: IssueFragment) {
+    mutating func accountIssue(_ fragment: IssueFragment, reasons: [UInt8]) {
         beginObject()
         members(fragment.members)
-        field("entitled", item.entitled)
-        key("reasons")
-        array { w in for reason in item.reasons { w.string(reason.rawValue) } }
+        members(reasons)
         key("assets")
         rawValue(fragment.assets)
         endObject()
