@@ -35,20 +35,12 @@ public struct IssueListAnswer: Sendable {
 
     /// As `AccountEntitlements.issues(publicationId:entitledOnly:)`.
     public func issues(publicationId: String?, entitledOnly: Bool) -> [IssueEntitlement] {
-        if let publicationId {
-            guard let number = catalog.publicationNumbers[publicationId] else { return [] }
-            return IssueListing.list(publication(number), entitledOnly: entitledOnly)
-        }
-        return IssueListing.list(catalog.publications.indices.map(publication), entitledOnly: entitledOnly)
+        IssueListing.list(catalog, publicationId: publicationId, entitledOnly: entitledOnly, publication)
     }
 
     /// As `AccountEntitlements.issuesStableUntil(publicationId:)`.
     public func issuesStableUntil(publicationId: String?) -> Instant {
-        if let publicationId {
-            guard let number = catalog.publicationNumbers[publicationId] else { return .distantFuture }
-            return stableUntil[number]
-        }
-        return stableUntil.min() ?? .distantFuture
+        IssueListing.stableUntil(catalog, publicationId: publicationId) { stableUntil[$0] }
     }
 
     /// The snapshot it was computed on: valid only while the server's catalog is that one.

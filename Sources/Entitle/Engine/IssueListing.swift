@@ -1,4 +1,5 @@
 import IssueCatalog
+import Wire
 
 /// Builds issue lists, newest first, from publications' entitlements without sorting: each
 /// publication's walk is already in list order. Several publications are walked into compact
@@ -7,6 +8,26 @@ import IssueCatalog
 /// Costs O(listed issues × publications that still have issues to list). Lists are written into
 /// buffers allocated once at an upper bound of their length (no per-item append checks).
 enum IssueListing {
+    /// One publication's list, or (`publicationId == nil`) every publication's merged; an unknown
+    /// publication has no issues. `publication` gives a publication's walk by number.
+    static func list<P: ListedPublication>(_ catalog: EntitlementCatalog, publicationId: String?, entitledOnly: Bool,
+                                           _ publication: (Int) -> P) -> [IssueEntitlement] {
+        if let publicationId {
+            guard let number = catalog.publicationNumbers[publicationId] else { return [] }
+            return list(publication(number), entitledOnly: entitledOnly)
+        }
+        return list(catalog.publications.indices.map(publication), entitledOnly: entitledOnly)
+    }
+
+    /// Until when that list holds: the publication's own bound, or the earliest of all.
+    static func stableUntil(_ catalog: EntitlementCatalog, publicationId: String?, _ until: (Int) -> Instant) -> Instant {
+        if let publicationId {
+            guard let number = catalog.publicationNumbers[publicationId] else { return .distantFuture }
+            return until(number)
+        }
+        return catalog.publications.indices.map(until).min() ?? .distantFuture
+    }
+
     static func list<P: ListedPublication>(_ p: P, entitledOnly: Bool) -> [IssueEntitlement] {
         let index = p.index
         return collect(p, entitledOnly: entitledOnly) { index.entitlement(at: $0, reasonBits: $1) }
