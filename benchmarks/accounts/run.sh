@@ -27,21 +27,8 @@ GATEWAY_PORT="${GATEWAY_PORT:-18280}"
 SIMULATOR_PORT="${SIMULATOR_PORT:-18282}"
 CORES="$(nproc)"
 
-for port in "$GATEWAY_PORT" "$SIMULATOR_PORT"; do
-  if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-    echo "port $port is already in use; set GATEWAY_PORT / SIMULATOR_PORT" >&2
-    exit 1
-  fi
-done
-
-WORK="$(mktemp -d)"
-PIDS=()
-cleanup() {
-  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-  for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
+source benchmarks/lib/processes.sh
+require_free_ports "$GATEWAY_PORT" "$SIMULATOR_PORT"
 
 if [ -z "${GATEWAY:-}" ]; then
   echo "building issue-gateway (release)..." >&2
@@ -49,15 +36,6 @@ if [ -z "${GATEWAY:-}" ]; then
   GATEWAY="$(swift build -c release --show-bin-path)/issue-gateway"
 fi
 SIMULATOR="${SIMULATOR:-$GATEWAY appstore-simulator}"
-
-wait_for_port() {  # port: waits until something answers there (at most ~60 s)
-  for _ in $(seq 1 300); do
-    if (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; then return 0; fi
-    sleep 0.2
-  done
-  echo "nothing listens on $1" >&2
-  return 1
-}
 
 if [ -n "${FROM_STATE:-}" ]; then
   cp -r "$FROM_STATE/gateway" "$WORK/gateway"

@@ -2,10 +2,10 @@
 /// than one pool, so that a burst on one path (say, edges checking thousands of fresh tokens)
 /// cannot evict what another path lives on (readers' issue lists):
 ///
-/// - issue-list answers, 40%: what the issue-list fast path needs, a few hundred bytes per account
-///   (`IssueListAnswer`), so about 150,000 accounts fit in the default 256 MiB;
+/// - issue-list answers, 40%: what the issue-list fast path needs, ~420 bytes per account
+///   (`IssueListAnswer`, measured in BENCHMARKS.md), so about 250,000 accounts in the default 256 MiB;
 /// - principals, 25%: the other half of the fast path (a bearer secret's hash to its account),
-///   about 250 bytes each, so more accounts than the answers hold;
+///   ~310 bytes each, so about 215,000 accounts;
 /// - account facts, 25%: several KiB per account with years of renewals, they spare a database
 ///   read to tokens and entitlements and to recomputing an expired answer; the store reads them
 ///   quickly, so they get what is left after the fast path;
