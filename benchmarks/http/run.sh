@@ -35,34 +35,12 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 NGINX="$(command -v nginx || echo /usr/sbin/nginx)"
 
-for port in "$NGINX_PORT" "$GATEWAY_PORT" "$SIMULATOR_PORT"; do
-  if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-    echo "port $port is already in use; set NGINX_PORT / GATEWAY_PORT / SIMULATOR_PORT" >&2
-    exit 1
-  fi
-done
-
-WORK="$(mktemp -d)"
-PIDS=()
-cleanup() {
-  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-  for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
+source benchmarks/lib/processes.sh
+require_free_ports "$NGINX_PORT" "$GATEWAY_PORT" "$SIMULATOR_PORT"
 
 echo "building issue-gateway (release)..." >&2
 swift build -c release --product issue-gateway >"$WORK/build.log" 2>&1 || { cat "$WORK/build.log" >&2; exit 1; }
 GATEWAY="$(swift build -c release --show-bin-path)/issue-gateway"
-
-wait_for_port() {  # port: waits until something answers there (at most ~60 s)
-  for _ in $(seq 1 300); do
-    if (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; then return 0; fi
-    sleep 0.2
-  done
-  echo "nothing listens on $1" >&2
-  return 1
-}
 
 # nginx: workers = cores, `return 204`, its own prefix and pid file under the temp dir.
 mkdir -p "$WORK/nginx"

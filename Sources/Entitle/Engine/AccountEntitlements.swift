@@ -29,11 +29,7 @@ public struct AccountEntitlements: Sendable {
     /// publication id. An unknown publication has no issues.
     /// Costs O(listed issues + log issues): nothing is sorted, runs are walked and merged.
     public func issues(publicationId: String?, entitledOnly: Bool) -> [IssueEntitlement] {
-        if let publicationId {
-            guard let number = catalog.publicationNumbers[publicationId] else { return [] }
-            return IssueListing.list(publication(number), entitledOnly: entitledOnly)
-        }
-        return IssueListing.list(catalog.publications.indices.map(publication), entitledOnly: entitledOnly)
+        IssueListing.list(catalog, publicationId: publicationId, entitledOnly: entitledOnly, publication)
     }
 
     /// Until when `issues(publicationId:entitledOnly:)` keeps its answer with the same facts and
@@ -41,11 +37,7 @@ public struct AccountEntitlements: Sendable {
     /// the publications listed. A server may keep a rendered list until then (E18: nothing else
     /// changes with time alone).
     public func issuesStableUntil(publicationId: String?) -> Instant {
-        if let publicationId {
-            guard let number = catalog.publicationNumbers[publicationId] else { return .distantFuture }
-            return publication(number).stableUntil
-        }
-        return catalog.publications.indices.map { publication($0).stableUntil }.min() ?? .distantFuture
+        IssueListing.stableUntil(catalog, publicationId: publicationId) { publication($0).stableUntil }
     }
 
     /// One issue: nil when the reader cannot see it (unknown, scheduled or retracted; E16);
@@ -76,7 +68,7 @@ public struct AccountEntitlements: Sendable {
     }
 
     /// A publication the account holds nothing in still has free issues (E15) and refusals to explain.
-    private func publication(_ number: Int) -> PublicationEntitlements {
+    func publication(_ number: Int) -> PublicationEntitlements {
         held[number] ?? PublicationEntitlements(index: catalog.publications[number], grants: PublicationGrants(), now: now)
     }
 }

@@ -25,6 +25,14 @@ public struct IssueEntitlement: Hashable, Sendable {
         _read { yield table.issues[position] }
     }
 
+    /// The issue's index among its publication's issues as `CatalogSnapshot.issues(of:)` orders
+    /// them, for callers that keep something per issue in that order.
+    public var indexInPublication: Int { position - table.issues.startIndex }
+
+    /// The reasons as a bit set (bit i: `EntitlementReason.allCases[i]`), for callers that render
+    /// each combination once.
+    public var reasonSet: UInt16 { reasonBits }
+
     /// In declaration order of `EntitlementReason`.
     public var reasons: [EntitlementReason] { EntitlementReason.allCases.filter { reasonBits & Self.bit($0) != 0 } }
     public var entitled: Bool { reasonBits & Self.entitlingBits != 0 }
@@ -44,5 +52,5 @@ public struct IssueEntitlement: Hashable, Sendable {
         1 << UInt16(EntitlementReason.allCases.firstIndex(of: reason)!)
     }
 
-    private static let entitlingBits = EntitlementReason.allCases.filter(\.entitles).reduce(UInt16(0)) { $0 | bit($1) }
+    static let entitlingBits = EntitlementReason.allCases.filter(\.entitles).reduce(UInt16(0)) { $0 | bit($1) }
 }

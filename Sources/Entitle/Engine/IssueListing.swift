@@ -1,4 +1,5 @@
 import IssueCatalog
+import Wire
 
 /// Builds issue lists, newest first, from publications' entitlements without sorting: each
 /// publication's walk is already in list order. Several publications are walked into compact
@@ -7,12 +8,32 @@ import IssueCatalog
 /// Costs O(listed issues × publications that still have issues to list). Lists are written into
 /// buffers allocated once at an upper bound of their length (no per-item append checks).
 enum IssueListing {
-    static func list(_ p: PublicationEntitlements, entitledOnly: Bool) -> [IssueEntitlement] {
+    /// One publication's list, or (`publicationId == nil`) every publication's merged; an unknown
+    /// publication has no issues. `publication` gives a publication's walk by number.
+    static func list<P: ListedPublication>(_ catalog: EntitlementCatalog, publicationId: String?, entitledOnly: Bool,
+                                           _ publication: (Int) -> P) -> [IssueEntitlement] {
+        if let publicationId {
+            guard let number = catalog.publicationNumbers[publicationId] else { return [] }
+            return list(publication(number), entitledOnly: entitledOnly)
+        }
+        return list(catalog.publications.indices.map(publication), entitledOnly: entitledOnly)
+    }
+
+    /// Until when that list holds: the publication's own bound, or the earliest of all.
+    static func stableUntil(_ catalog: EntitlementCatalog, publicationId: String?, _ until: (Int) -> Instant) -> Instant {
+        if let publicationId {
+            guard let number = catalog.publicationNumbers[publicationId] else { return .distantFuture }
+            return until(number)
+        }
+        return catalog.publications.indices.map(until).min() ?? .distantFuture
+    }
+
+    static func list<P: ListedPublication>(_ p: P, entitledOnly: Bool) -> [IssueEntitlement] {
         let index = p.index
         return collect(p, entitledOnly: entitledOnly) { index.entitlement(at: $0, reasonBits: $1) }
     }
 
-    static func list(_ publications: [PublicationEntitlements], entitledOnly: Bool) -> [IssueEntitlement] {
+    static func list<P: ListedPublication>(_ publications: [P], entitledOnly: Bool) -> [IssueEntitlement] {
         if publications.count == 1 { return list(publications[0], entitledOnly: entitledOnly) }
         let runs = publications.map { p in
             let publishedAt = p.index.publishedAt
@@ -67,7 +88,7 @@ enum IssueListing {
     }
 
     /// The walk of one publication, each item made by `make(position, reasonBits)`.
-    private static func collect<T>(_ p: PublicationEntitlements, entitledOnly: Bool,
+    private static func collect<T, P: ListedPublication>(_ p: P, entitledOnly: Bool,
                                    _ make: (Int, UInt16) -> T) -> [T] {
         let capacity = p.listCapacity(entitledOnly: entitledOnly)
         return [T](unsafeUninitializedCapacity: capacity) { out, count in
@@ -80,7 +101,17 @@ enum IssueListing {
     }
 }
 
-extension PublicationEntitlements {
+/// What a list is walked from: the engine's entitlements in one publication, or the compact runs
+/// a server keeps of them (`IssueListAnswer`).
+protocol ListedPublication {
+    var index: PublicationIndex { get }
+    /// An upper bound of the list's length, so that it is allocated once.
+    func listCapacity(entitledOnly: Bool) -> Int
+    /// `body(position, reasonBits)` for visible issues (E16), newest first: the entitled ones, or all.
+    func forEachListed(entitledOnly: Bool, _ body: (Int, UInt16) -> Void)
+}
+
+extension PublicationEntitlements: ListedPublication {
     /// An upper bound of the list's length, so that it is allocated once.
     func listCapacity(entitledOnly: Bool) -> Int {
         guard entitledOnly else { return visibleEnd }

@@ -41,19 +41,24 @@ final class Gateway: Sendable {
         self.random = random
         self.metrics = metrics
         self.tokenKeys = tokenKeys
-        tokenMemo = TokenMemo(limit: limits.verifiedTokenEntries)
+        let budget = CacheBudget(totalBytes: configuration.cacheMemoryBytes)
+        tokenMemo = TokenMemo(budgetBytes: budget.tokenBytes)
         counters = GatewayCounters(metrics)
         entitlementPolicy = EntitlementPolicy(acceptSandbox: configuration.acceptSandbox,
                                               graceDays: configuration.graceDays)
         do {
             signer = try TokenSigner(keys: tokenKeys, issuer: configuration.tokenIssuer,
                                      lifetimeSeconds: Int64(configuration.tokenTTLSeconds))
-            authenticator = try Authenticator(store: store, adminKey: adminKey, cacheLimit: limits.principalCacheEntries)
+            authenticator = try Authenticator(store: store, adminKey: adminKey, cacheBytes: budget.principalBytes)
             catalog = try CatalogCache(store: store)
         } catch {
             throw StartError(description: "\(error)")
         }
-        accounts = AccountFactsCache(store: store, limit: limits.accountCacheEntries)
+        accounts = AccountFactsCache(store: store, budget: budget)
+        metrics.addCaches([("account_answers", { [accounts] in accounts.answerStats }),
+                           ("account_facts", { [accounts] in accounts.factsStats }),
+                           ("principals", { [authenticator] in authenticator.stats }),
+                           ("verified_tokens", { [tokenMemo] in tokenMemo.stats })])
         self.appStore = AppStoreIngestion(services: appStore, store: store, accounts: accounts,
                                           ownership: configuration.transferPolicy, clock: clock, counters: counters)
     }

@@ -36,6 +36,8 @@ public struct Configuration: Sendable, Equatable {
     /// about 46 s (two attempts and backoff), so threads are cheap waiters here, not CPU.
     public var appStoreThreads = 32
     public var appStoreQueue = 256
+    /// Bytes that all in-memory caches together may hold (`CacheBudget` shares them out).
+    public var cacheMemoryBytes = CacheBudget.defaultTotalBytes
 
     public init(threads: Int = Configuration.defaultThreads) {
         self.threads = threads

@@ -13,6 +13,8 @@ enum ConfigurationLimits {
     /// A worker pool's threads and waiting jobs (`ISSUE_GATEWAY_STORE_*`, `_APPSTORE_*`).
     static let poolThreads = 1...1024
     static let poolQueue = 1...1_000_000
+    /// `ISSUE_GATEWAY_CACHE_MEMORY`: from 1 MiB (the caches must hold something) to 1 TiB.
+    static let cacheMemoryBytes = (1 << 20)...(1 << 40)
     /// A `--config` file larger than this is refused before parsing.
     static let maxConfigFileBytes = 1 << 20
 }

@@ -55,6 +55,9 @@ extension Configuration {
         ("ISSUE_GATEWAY_APPSTORE_QUEUE", { c, v throws(SettingParsers.Invalid) in
             c.appStoreQueue = try SettingParsers.integer(v, in: ConfigurationLimits.poolQueue)
         }),
+        ("ISSUE_GATEWAY_CACHE_MEMORY", { c, v throws(SettingParsers.Invalid) in
+            c.cacheMemoryBytes = try SettingParsers.byteSize(v, in: ConfigurationLimits.cacheMemoryBytes)
+        }),
     ]
 
     public static let prefix = "ISSUE_GATEWAY_"

@@ -36,6 +36,17 @@ enum SettingParsers {
         return value
     }
 
+    /// A number of bytes, optionally with a binary suffix: `268435456`, `512KiB`, `256MiB`, `1GiB`.
+    static func byteSize(_ text: String, in range: ClosedRange<Int>) throws(Invalid) -> Int {
+        let suffixes: [(String, Int)] = [("KiB", 1 << 10), ("MiB", 1 << 20), ("GiB", 1 << 30)]
+        let (digits, unit) = suffixes.first { text.hasSuffix($0.0) }.map { (text.dropLast($0.0.count), $0.1) } ?? (text[...], 1)
+        guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let count = Int(digits),
+              case let (bytes, overflow) = count.multipliedReportingOverflow(by: unit), !overflow, range.contains(bytes) else {
+            throw Invalid(message: "\(quoted(text)) must be a size from 1MiB to 1024GiB: bytes, or a number with KiB, MiB or GiB")
+        }
+        return bytes
+    }
+
     static func bool(_ text: String) throws(Invalid) -> Bool {
         switch text.lowercased() {
         case "true", "1", "yes": return true

@@ -39,30 +39,67 @@ extension Gateway {
         router.add("GET", "/v1/accounts/{accountId}/entitlements", execution: .store, handler: apiHandler { [self] request throws(APIError) in
             try entitlementsResponse(try requireAccount(request))
         })
-        router.add("GET", "/v1/accounts/{accountId}/issues", execution: .store, handler: apiHandler { [self] request throws(APIError) in
+        // A list kept in memory for a known principal is answered on the event loop (no thread hop).
+        router.add("GET", "/v1/accounts/{accountId}/issues", execution: .store,
+                   fastPath: { [self] request in cachedIssueListResponse(request) },
+                   handler: apiHandler { [self] request throws(APIError) in
             let accountId = try requireAccount(request)
-            let key = IssueListKey(publicationId: request.queryParameter("publication"), entitledOnly: request.flag("entitled"))
+            let key = IssueListKey(request)
             let state = catalog.state
             if let publicationId = key.publicationId, state.snapshot.publication(publicationId) == nil {
                 throw .notFound("no publication \(publicationId)")
             }
             let now = clock.now()
-            if let body = accounts.list(accountId, key, catalogRevision: state.revision, now: now) {
-                return .json(200, body)
+            if let kept = accounts.answer(accountId, key, catalogRevision: state.revision, now: now) {
+                return issueListResponse(kept, key, state)
             }
             let loaded = try stored { () throws(StoreError) in try accounts.load(accountId) }
-            let answer = evaluate(loaded.facts, state, now)
-            let items = answer.issues(publicationId: key.publicationId, entitledOnly: key.entitledOnly)
-            var w = JSONWriter(capacity: 64 + items.count * Self.renderedIssueBytes)
-            w.object { w in
-                w.key("issues")
-                w.array { w in for item in items { w.accountIssue(item, fragment: state.fragment(item.issue)) } }
-            }
-            accounts.remember(RenderedIssueList(catalogRevision: state.revision,
-                                                validUntil: answer.issuesStableUntil(publicationId: key.publicationId),
-                                                body: w.bytes), accountId, key, generation: loaded.generation)
-            return .json(200, w.bytes)
+            let answer = evaluate(loaded.facts, state, now).issueListAnswer
+            accounts.remember(answer, catalogRevision: state.revision, accountId, ticket: loaded.ticket)
+            return issueListResponse(answer, key, state)
         })
+    }
+
+    /// An issue list answered from memory alone: a principal resolved before that may act for the
+    /// account, and an answer kept for it that holds for the catalog and now. Nil whenever the
+    /// store would be needed or the route has an error to answer; never blocks on anything but
+    /// the caches' locks, so an event loop may call it inline.
+    func cachedIssueListResponse(_ request: HTTPRequest) -> HTTPResponse? {
+        let accountId = request.parameter("accountId")
+        // An answer is kept only for an account that exists, so a service key needs no lookup.
+        guard let principal = authenticator.cachedPrincipal(request), principal.mayActFor(account: accountId) else {
+            return nil
+        }
+        let key = IssueListKey(request)
+        let state = catalog.state
+        if let publicationId = key.publicationId, state.snapshot.publication(publicationId) == nil { return nil }
+        guard let answer = accounts.answer(accountId, key, catalogRevision: state.revision, now: clock.now()) else {
+            return nil
+        }
+        return issueListResponse(answer, key, state)
+    }
+
+    /// The list rendered from the catalog's pre-rendered issues around this reader's reasons.
+    private func issueListResponse(_ answer: IssueListAnswer, _ key: IssueListKey, _ state: CatalogState) -> HTTPResponse {
+        let items = answer.issues(publicationId: key.publicationId, entitledOnly: key.entitledOnly)
+        var w = JSONWriter(capacity: 64 + items.count * Self.renderedIssueBytes)
+        w.object { w in
+            w.key("issues")
+            w.array { w in
+                // Items come in runs of one publication: its fragments are looked up once per run.
+                var publicationId = "", fragments: [IssueFragment] = []
+                for item in items {
+                    if item.issue.publicationId != publicationId {
+                        publicationId = item.issue.publicationId
+                        fragments = state.fragments(of: publicationId)
+                    }
+                    let index = item.indexInPublication
+                    w.accountIssue(index < fragments.count ? fragments[index] : IssueFragment(item.issue),
+                                   reasons: ReasonMembers.rendered[Int(item.reasonSet)])
+                }
+            }
+        }
+        return .json(200, w.bytes)
     }
 
     /// A typical issue list item's size, to size the response buffer once.
@@ -111,15 +148,19 @@ extension Gateway {
     }
 }
 
+extension IssueListKey {
+    init(_ request: HTTPRequest) {
+        self.init(publicationId: request.queryParameter("publication"), entitledOnly: request.flag("entitled"))
+    }
+}
+
 extension JSONWriter {
     /// An issue list item (http-api.md): the issue's unchanging members, rendered once per catalog
     /// change, around this reader's `entitled` and `reasons` (E20).
-    mutating func accountIssue(_ item: IssueEntitlement, fragment: IssueFragment) {
+    mutating func accountIssue(_ fragment: IssueFragment, reasons: [UInt8]) {
         beginObject()
         members(fragment.members)
-        field("entitled", item.entitled)
-        key("reasons")
-        array { w in for reason in item.reasons { w.string(reason.rawValue) } }
+        members(reasons)
         key("assets")
         rawValue(fragment.assets)
         endObject()

@@ -46,7 +46,7 @@ extension Gateway {
             let keyId = request.parameter("keyId")
             try stored { () throws(StoreError) in try store.deleteAPIKey(keyId: keyId) }
             // The key stops working at once: no cached resolution of it survives.
-            authenticator.forgetAll()
+            authenticator.forget(keyId: keyId)
             return .json(200) { w in
                 w.object { w in
                     w.field("keyId", keyId)

@@ -10,87 +10,134 @@ struct AccountFacts: Sendable {
     var renewals: [RenewalInfo]
 }
 
+/// An account's facts and, when the store keeps one, the version it read them at (in the same
+/// snapshot): a higher version is newer facts.
+struct VersionedFacts: Sendable {
+    var facts: AccountFacts
+    var version: UInt64?
+}
+
+/// Reads one account's facts from the store: the one way facts come into the cache.
+typealias AccountFactsLoader = @Sendable (String) throws(StoreError) -> VersionedFacts
+
 /// Which issue list of an account (http-api.md: `?publication=`, `?entitled=true`).
 struct IssueListKey: Hashable, Sendable {
     var publicationId: String?
     var entitledOnly: Bool
 }
 
-/// A rendered issue list and what it holds for: the catalog revision it was computed on and the
-/// instant until which the engine says it stays the same (`issuesStableUntil`).
-struct RenderedIssueList: Sendable {
-    var catalogRevision: Int64
-    var validUntil: Instant
-    var body: [UInt8]
-}
-
-/// Keeps each account's stored facts, and its rendered issue lists, in memory, so that issue lists
-/// and tokens cost no database read and a reader app polling its list costs no recomputation.
+/// Keeps each account's stored facts, and the engine's compact answer for its issue lists, in
+/// memory within byte budgets (`CacheBudget`), least recently used evicted first, so that issue
+/// lists and tokens cost no database read and a reader app polling its list no recomputation.
+///
 /// Every ingest invalidates the accounts it touched (the one that brought the facts and any that
-/// lost a subscription to it, E4). A load that raced with an invalidation is not kept.
+/// lost a subscription to it, E4), and only those: a load of an account that raced with an
+/// invalidation of that same account is answered but not kept (`InvalidationLog`).
 final class AccountFactsCache: Sendable {
-    private struct Entry {
-        var facts: AccountFacts
-        var lists: [IssueListKey: RenderedIssueList] = [:]
+    /// An answer and what it holds for: the catalog revision it was computed on.
+    private struct KeptAnswer {
+        var catalogRevision: Int64
+        var answer: IssueListAnswer
     }
 
-    private struct Entries {
-        var accounts: [String: Entry] = [:]
-        var generation: UInt64 = 0
+    private struct State {
+        var facts: ByteBudgetLRU<String, VersionedFacts>
+        var answers: ByteBudgetLRU<String, KeptAnswer>
+        var invalidations: InvalidationLog<String>
     }
 
-    /// Facts as loaded, with the cache generation to hand back when remembering what was
-    /// computed from them.
+    /// Facts as loaded, with the ticket to hand back when remembering what was computed from them.
     struct Loaded {
         var facts: AccountFacts
-        var generation: UInt64
+        var ticket: InvalidationLog<String>.Ticket
     }
 
-    private let store: any GatewayStore
-    private let limit: Int
-    private let entries = Mutex(Entries())
+    private let loader: AccountFactsLoader
+    private let state: Mutex<State>
 
-    init(store: any GatewayStore, limit: Int) {
-        self.store = store
-        self.limit = limit
+    init(loader: @escaping AccountFactsLoader, factsBytes: Int, answerBytes: Int,
+         rememberedInvalidations: Int = AccountFactsCache.rememberedInvalidations) {
+        self.loader = loader
+        state = Mutex(State(facts: ByteBudgetLRU(budget: factsBytes), answers: ByteBudgetLRU(budget: answerBytes),
+                            invalidations: InvalidationLog(capacity: rememberedInvalidations)))
     }
+
+    convenience init(store: any GatewayStore, budget: CacheBudget) {
+        // One read unit of work: the facts and the version they were read at come from one snapshot.
+        self.init(loader: { id throws(StoreError) in
+            let snapshot = try store.accountFacts(id)
+            return VersionedFacts(facts: AccountFacts(transactions: snapshot.transactions, renewals: snapshot.renewals),
+                                  version: UInt64(clamping: snapshot.version))
+        }, factsBytes: budget.factsBytes, answerBytes: budget.answerBytes)
+    }
+
+    /// Invalidations remembered to refuse racing loads; past it, loads in flight are not kept.
+    static let rememberedInvalidations = 4_096
 
     func facts(of accountId: String) throws(StoreError) -> AccountFacts { try load(accountId).facts }
 
     func load(_ accountId: String) throws(StoreError) -> Loaded {
-        let (cached, generation) = entries.withLock { ($0.accounts[accountId]?.facts, $0.generation) }
-        if let cached { return Loaded(facts: cached, generation: generation) }
-        let snapshot = try store.accountFacts(accountId)
-        let loaded = AccountFacts(transactions: snapshot.transactions, renewals: snapshot.renewals)
-        entries.withLock { e in
-            guard e.generation == generation, e.accounts[accountId] == nil else { return }
-            if e.accounts.count >= limit { e.accounts.removeAll(keepingCapacity: true) }
-            e.accounts[accountId] = Entry(facts: loaded)
+        let (cached, ticket) = state.withLock { ($0.facts.value(for: accountId), $0.invalidations.ticket()) }
+        if let cached { return Loaded(facts: cached.facts, ticket: ticket) }
+        let loaded = try loader(accountId)
+        let bytes = MemoryFootprint.string(accountId) + loaded.facts.heapBytes
+        state.withLock { s in
+            guard s.invalidations.isCurrent(ticket, for: accountId) else { return }
+            // Two loads of one account may race; the store's version keeps the newer facts.
+            if let kept = s.facts.peek(accountId)?.version, let version = loaded.version, kept > version { return }
+            s.facts.insert(loaded, for: accountId, bytes: bytes)
         }
-        return Loaded(facts: loaded, generation: generation)
+        return Loaded(facts: loaded.facts, ticket: ticket)
     }
 
-    /// A list rendered earlier that still holds: same catalog revision, `now` before its end.
-    func list(_ accountId: String, _ key: IssueListKey, catalogRevision: Int64, now: Instant) -> [UInt8]? {
-        entries.withLock { e in
-            guard let list = e.accounts[accountId]?.lists[key], list.catalogRevision == catalogRevision,
-                  now < list.validUntil else { return nil }
-            return list.body
-        }
-    }
-
-    /// Keeps a list computed from facts loaded at `generation`, unless an ingest came between.
-    func remember(_ list: RenderedIssueList, _ accountId: String, _ key: IssueListKey, generation: UInt64) {
-        entries.withLock { e in
-            guard e.generation == generation else { return }
-            e.accounts[accountId]?.lists[key] = list
+    /// The answer kept for an account, when it holds for this catalog revision and list at `now`.
+    func answer(_ accountId: String, _ key: IssueListKey, catalogRevision: Int64, now: Instant) -> IssueListAnswer? {
+        state.withLock { s in
+            s.answers.value(for: accountId) { kept in
+                kept.catalogRevision == catalogRevision && now < kept.answer.issuesStableUntil(publicationId: key.publicationId)
+            }?.answer
         }
     }
 
-    func invalidate<Accounts: Sequence<String>>(_ accountIds: Accounts) {
-        entries.withLock { e in
-            e.generation &+= 1
-            for id in accountIds { e.accounts[id] = nil }
+    /// Keeps an answer computed from facts loaded with `ticket`, unless the account was
+    /// invalidated since.
+    func remember(_ answer: IssueListAnswer, catalogRevision: Int64, _ accountId: String,
+                  ticket: InvalidationLog<String>.Ticket) {
+        let bytes = MemoryFootprint.string(accountId) + answer.heapBytes
+        state.withLock { s in
+            guard s.invalidations.isCurrent(ticket, for: accountId) else { return }
+            s.answers.insert(KeptAnswer(catalogRevision: catalogRevision, answer: answer), for: accountId, bytes: bytes)
         }
+    }
+
+    func invalidate<Accounts: Sequence<String>>(_ accounts: Accounts) {
+        let accountIds = Array(accounts)
+        state.withLock { s in
+            s.invalidations.invalidate(accountIds)
+            for id in accountIds {
+                s.facts.removeValue(for: id)
+                s.answers.removeValue(for: id)
+            }
+        }
+    }
+
+    var factsStats: CacheStats { state.withLock { $0.facts.stats } }
+    var answerStats: CacheStats { state.withLock { $0.answers.stats } }
+}
+
+extension AccountFacts {
+    /// What the facts hold on the heap: both arrays and every string in them.
+    var heapBytes: Int {
+        var bytes = MemoryFootprint.array(transactions) + MemoryFootprint.array(renewals)
+        for t in transactions {
+            bytes += MemoryFootprint.strings([t.transactionId, t.originalTransactionId, t.productId])
+            bytes += MemoryFootprint.optionalString(t.webOrderLineItemId) + MemoryFootprint.optionalString(t.subscriptionGroup)
+                + MemoryFootprint.optionalString(t.appAccountToken)
+        }
+        for r in renewals {
+            bytes += MemoryFootprint.string(r.originalTransactionId) + MemoryFootprint.optionalString(r.productId)
+                + MemoryFootprint.optionalString(r.autoRenewProductId)
+        }
+        return bytes
     }
 }

@@ -5,25 +5,47 @@ import Synchronization
 
 /// Resolves `Authorization: Bearer <secret>` to a principal. Secrets are known only by their
 /// SHA-256 (http-api.md, Auth); the admin key's hash is compared in constant time, the others are
-/// found by hash and confirmed in constant time. Resolved secrets are cached, and the cache is
-/// emptied whenever a key is revoked, so a revoked key stops working at once. A lookup that raced
-/// with a revocation is answered but not cached (the generation moved), so a request in flight
-/// during `DELETE /v1/keys/{id}` cannot put the revoked key back into the cache.
+/// found by hash and confirmed in constant time. Resolved secrets are kept within a byte budget
+/// (`CacheBudget`). Revoking a key drops that key's resolution only, so it stops working at once;
+/// a lookup of that key that raced with the revocation is answered but not kept
+/// (`InvalidationLog`), so a request in flight during `DELETE /v1/keys/{id}` cannot put the
+/// revoked key back into the cache.
 final class Authenticator: Sendable {
+    /// A resolution, with the API key it came from (nil for an account's token).
+    private struct Resolved {
+        var principal: Principal
+        var keyId: String?
+
+        var heapBytes: Int {
+            let principalBytes: Int
+            switch principal {
+            case .admin: principalBytes = 0
+            case .editor(let keyId, let publications):
+                principalBytes = MemoryFootprint.string(keyId) + MemoryFootprint.strings(publications)
+                    + MemoryFootprint.heapHeaderBytes + publications.count * 2 * MemoryLayout<String>.stride
+            case .service(let keyId): principalBytes = MemoryFootprint.string(keyId)
+            case .account(let id): principalBytes = MemoryFootprint.string(id)
+            }
+            return principalBytes + MemoryFootprint.optionalString(keyId)
+        }
+    }
+
     private struct Cache {
-        var principals: [String: Principal] = [:]
-        var generation: UInt64 = 0
+        var principals: ByteBudgetLRU<String, Resolved>
+        /// The secret hash each API key was resolved under, to drop it on revocation.
+        var keyHashes: [String: String] = [:]
+        var revocations: InvalidationLog<String>
     }
 
     private let store: any GatewayStore
     private let adminKeyHash: String
-    private let cache = Mutex(Cache())
-    private let cacheLimit: Int
+    private let cache: Mutex<Cache>
 
-    init(store: any GatewayStore, adminKey: String, cacheLimit: Int) throws(CryptoError) {
+    init(store: any GatewayStore, adminKey: String, cacheBytes: Int) throws(CryptoError) {
         self.store = store
         self.adminKeyHash = try SecretHash.hex(of: adminKey)
-        self.cacheLimit = cacheLimit
+        cache = Mutex(Cache(principals: ByteBudgetLRU(budget: cacheBytes),
+                            revocations: InvalidationLog(capacity: AccountFactsCache.rememberedInvalidations)))
     }
 
     /// nil when no bearer secret is sent.
@@ -44,43 +66,58 @@ final class Authenticator: Sendable {
         return try principal(request)
     }
 
-    func forgetAll() {
+    /// The principal from memory alone: nil when the secret is missing, or not resolved before
+    /// (the store would have to be asked).
+    func cachedPrincipal(_ request: HTTPRequest) -> Principal? {
+        guard let secret = Self.bearerSecret(request) else { return nil }
+        if SecretHash.matches(secret: secret, storedHex: adminKeyHash) { return .admin }
+        guard let hash = try? SecretHash.hex(of: secret) else { return nil }
+        return cache.withLock { $0.principals.value(for: hash)?.principal }
+    }
+
+    /// A revoked API key stops resolving at once; every other resolution is kept.
+    func forget(keyId: String) {
         cache.withLock { cache in
-            cache.principals.removeAll()
-            cache.generation &+= 1
+            cache.revocations.invalidate(CollectionOfOne(keyId))
+            if let hash = cache.keyHashes.removeValue(forKey: keyId) { cache.principals.removeValue(for: hash) }
         }
     }
+
+    var stats: CacheStats { cache.withLock { $0.principals.stats } }
 
     private func resolve(_ secret: String) throws(APIError) -> Principal? {
         if SecretHash.matches(secret: secret, storedHex: adminKeyHash) { return .admin }
         let hash: String
         do { hash = try SecretHash.hex(of: secret) } catch { throw .internalError("hashing failed") }
-        let (cached, generation) = cache.withLock { ($0.principals[hash], $0.generation) }
-        if let cached { return cached }
-        let found: Principal?
+        let (cached, ticket) = cache.withLock { ($0.principals.value(for: hash), $0.revocations.ticket()) }
+        if let cached { return cached.principal }
+        let found: Resolved?
         do {
             if let key = try store.apiKey(secretHash: hash), SecretHash.matches(secret: secret, storedHex: key.secretHash) {
                 switch key.role {
-                case .admin: found = .admin
-                case .editor: found = .editor(keyId: key.keyId, publications: Set(key.publications))
-                case .service: found = .service(keyId: key.keyId)
+                case .admin: found = Resolved(principal: .admin, keyId: key.keyId)
+                case .editor: found = Resolved(principal: .editor(keyId: key.keyId, publications: Set(key.publications)),
+                                               keyId: key.keyId)
+                case .service: found = Resolved(principal: .service(keyId: key.keyId), keyId: key.keyId)
                 }
             } else if let account = try store.account(tokenHash: hash),
                       SecretHash.matches(secret: secret, storedHex: account.tokenHash) {
-                found = .account(account.id)
+                found = Resolved(principal: .account(account.id), keyId: nil)
             } else {
                 found = nil
             }
         } catch {
             throw APIError(error)
         }
-        if let found {
-            cache.withLock { cache in
-                guard cache.generation == generation else { return }
-                if cache.principals.count >= cacheLimit { cache.principals.removeAll(keepingCapacity: true) }
-                cache.principals[hash] = found
+        guard let found else { return nil }
+        let bytes = MemoryFootprint.string(hash) + found.heapBytes
+        cache.withLock { cache in
+            if let keyId = found.keyId {
+                guard cache.revocations.isCurrent(ticket, for: keyId) else { return }
+                cache.keyHashes[keyId] = hash
             }
+            cache.principals.insert(found, for: hash, bytes: bytes)
         }
-        return found
+        return found.principal
     }
 }

@@ -8,19 +8,22 @@ final class CatalogState: Sendable {
     let revision: Int64
     let snapshot: CatalogSnapshot
     let entitlementCatalog: EntitlementCatalog
-    private let fragments: [IssueRef: IssueFragment]
+    /// By publication id, in `snapshot.issues(of:)` order (`IssueEntitlement.indexInPublication`).
+    private let fragments: [String: [IssueFragment]]
 
     init(revision: Int64, catalog: Catalog) {
         self.revision = revision
         snapshot = CatalogSnapshot(catalog)
         entitlementCatalog = EntitlementCatalog(snapshot)
-        var fragments: [IssueRef: IssueFragment] = [:]
-        fragments.reserveCapacity(catalog.issues.count)
-        for issue in catalog.issues { fragments[issue.ref] = IssueFragment(issue) }
+        var fragments: [String: [IssueFragment]] = [:]
+        for issue in catalog.issues where fragments[issue.publicationId] == nil {
+            fragments[issue.publicationId] = snapshot.issues(of: issue.publicationId).map(IssueFragment.init)
+        }
         self.fragments = fragments
     }
 
-    func fragment(_ issue: Issue) -> IssueFragment { fragments[issue.ref] ?? IssueFragment(issue) }
+    /// A publication's fragments, indexed by `IssueEntitlement.indexInPublication`.
+    func fragments(of publicationId: String) -> [IssueFragment] { fragments[publicationId] ?? [] }
 }
 
 /// The members of an issue list item that do not depend on the reader (http-api.md, Issue list item).

@@ -1,22 +1,26 @@
 import Entitle
 import Synchronization
 
-/// The gateway's `VerifiedTokenMemo` for `GET /v1/edge/verify`: bounded, shared by the event
-/// loops. When full it starts over; tokens live minutes, so nothing of value is kept long.
+/// The gateway's `VerifiedTokenMemo` for `GET /v1/edge/verify`: shared by the event loops, within
+/// a byte budget (`CacheBudget`), least recently used evicted first. Tokens live minutes, so
+/// nothing of value is kept long.
 final class TokenMemo: VerifiedTokenMemo {
-    private let entries = Mutex<[String: VerifiedDownloadToken]>([:])
-    private let limit: Int
+    private let entries: Mutex<ByteBudgetLRU<String, VerifiedDownloadToken>>
 
-    init(limit: Int) { self.limit = limit }
+    init(budgetBytes: Int) { entries = Mutex(ByteBudgetLRU(budget: budgetBytes)) }
 
     func verified(_ token: String) -> VerifiedDownloadToken? {
-        entries.withLock { $0[token] }
+        entries.withLock { $0.value(for: token) }
     }
 
     func remember(_ token: String, _ verified: VerifiedDownloadToken) {
-        entries.withLock { entries in
-            if entries.count >= limit { entries.removeAll(keepingCapacity: true) }
-            entries[token] = verified
-        }
+        let claims = verified.claims
+        let bytes = MemoryFootprint.string(token) + MemoryFootprint.string(verified.kid)
+            + MemoryFootprint.strings([claims.issuer, claims.audience, claims.subject, claims.publication, claims.issue,
+                                       claims.tokenID])
+            + MemoryFootprint.array(claims.paths) + MemoryFootprint.strings(claims.paths)
+        entries.withLock { _ = $0.insert(verified, for: token, bytes: bytes) }
     }
+
+    var stats: CacheStats { entries.withLock { $0.stats } }
 }

@@ -11,12 +11,6 @@ struct APILimits: Sendable {
     var signedTransactionsPerRequest = 200
     /// Body limit of `POST /v1/appstore/notifications` (V1 carries up to 100 transactions).
     var notificationBodyBytes = 2 << 20
-    /// Accounts whose facts stay in memory.
-    var accountCacheEntries = 100_000
-    /// Download tokens remembered as verified by the edge check (`TokenMemo`).
-    var verifiedTokenEntries = 50_000
-    /// Resolved bearer secrets kept in memory.
-    var principalCacheEntries = 100_000
 
     static let standard = APILimits()
 }

@@ -1,0 +1,67 @@
+import IssueCatalog
+import Wire
+
+/// The part of an account's entitlements that its issue lists are made of, kept compact so that
+/// a server can hold it for every active reader: per publication, the visible issues (E16) as runs
+/// of positions with equal reasons (E12–E15, E20), and until when that holds (E18). Hundreds of
+/// bytes, where the rendered lists are tens of KiB; lists are walked from it in O(listed issues).
+///
+/// Valid for the catalog it was computed on and, for a publication, until its
+/// `issuesStableUntil`; `issues(publicationId:entitledOnly:)` answers exactly what the
+/// `AccountEntitlements` it came from answers.
+public struct IssueListAnswer: Sendable {
+    let catalog: EntitlementCatalog
+    /// Every publication's runs, by publication number: those of publication `n` are
+    /// `runs[starts[n]..<starts[n + 1]]`.
+    let runs: [ListedRun]
+    let starts: [Int32]
+    let stableUntil: [Instant]
+
+    init(_ entitlements: AccountEntitlements) {
+        catalog = entitlements.catalog
+        var runs: [ListedRun] = []
+        var starts: [Int32] = [0]
+        var stableUntil: [Instant] = []
+        for number in catalog.publications.indices {
+            let p = entitlements.publication(number)
+            p.listedRuns(into: &runs)
+            starts.append(Int32(runs.count))
+            stableUntil.append(p.stableUntil)
+        }
+        self.runs = runs
+        self.starts = starts
+        self.stableUntil = stableUntil
+    }
+
+    /// As `AccountEntitlements.issues(publicationId:entitledOnly:)`.
+    public func issues(publicationId: String?, entitledOnly: Bool) -> [IssueEntitlement] {
+        IssueListing.list(catalog, publicationId: publicationId, entitledOnly: entitledOnly, publication)
+    }
+
+    /// As `AccountEntitlements.issuesStableUntil(publicationId:)`.
+    public func issuesStableUntil(publicationId: String?) -> Instant {
+        IssueListing.stableUntil(catalog, publicationId: publicationId) { stableUntil[$0] }
+    }
+
+    /// The snapshot it was computed on: valid only while the server's catalog is that one.
+    public var snapshot: CatalogSnapshot { catalog.snapshot }
+
+    /// The heap it holds beyond the shared catalog: its three arrays (a header each) and their
+    /// elements, for caches that count what they keep in bytes.
+    public var heapBytes: Int {
+        3 * Self.arrayHeaderBytes + runs.count * MemoryLayout<ListedRun>.stride
+            + starts.count * MemoryLayout<Int32>.stride + stableUntil.count * MemoryLayout<Instant>.stride
+    }
+
+    /// A Swift array's heap header (object header, count and capacity).
+    static let arrayHeaderBytes = 32
+
+    private func publication(_ number: Int) -> PublicationRuns {
+        PublicationRuns(index: catalog.publications[number], runs: runs[Int(starts[number])..<Int(starts[number + 1])])
+    }
+}
+
+extension AccountEntitlements {
+    /// The compact form of the issue lists (`IssueListAnswer`), to keep between requests.
+    public var issueListAnswer: IssueListAnswer { IssueListAnswer(self) }
+}
