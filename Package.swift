@@ -8,6 +8,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "issue-gateway", targets: ["IssueGateway"]),
+        .executable(name: "appstore-simulator", targets: ["AppStoreSimulatorTool"]),
         .library(name: "Wire", targets: ["Wire"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
         .library(name: "IssueCatalog", targets: ["IssueCatalog"]),
@@ -52,11 +53,17 @@ let package = Package(
         // App Store verification (X.509 chains, ES256, V2 signed data) and the verifyReceipt client.
         .target(name: "AppStoreKit", dependencies: ["Wire", "IssueCatalog", "Entitle", "CCrypto"]),
         // The App Store simulator and its test CA: tests and developers only, never the product.
-        .target(name: "AppStoreSimulator", dependencies: ["Wire", "IssueCatalog", "Entitle", "AppStoreKit", "CCrypto"]),
+        .target(name: "AppStoreSimulator",
+                dependencies: ["Wire", "IssueCatalog", "Entitle", "AppStoreKit", "HTTPServer", "CCrypto"]),
+        .executableTarget(name: "AppStoreSimulatorTool",
+                          dependencies: ["AppStoreSimulator", "AppStoreKit", "HTTPServer", "CommandLineSupport"]),
+
+        // What both executables' command lines share: arguments, errors and exit statuses, the console.
+        .target(name: "CommandLineSupport"),
 
         .executableTarget(name: "IssueGateway",
                           dependencies: ["Wire", "IssueCatalog", "Entitle", "GatewayStore", "SQLiteStore", "HTTPServer",
-                                         "AppStoreKit", "AppStoreSimulator", "Lifecycle", "CCrypto", "CSystem"]),
+                                         "AppStoreKit", "Lifecycle", "CommandLineSupport", "CCrypto", "CSystem"]),
 
         // Benchmarks (release mode): `swift run -c release issue-gateway-bench <name>`.
         .executableTarget(name: "Benchmarks", dependencies: ["Wire", "IssueCatalog", "Entitle"]),
@@ -76,7 +83,8 @@ let package = Package(
         .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle"]),
         .testTarget(name: "IssueGatewayTests",
                     dependencies: ["IssueGateway", "GatewayStore", "SQLiteStore", "HTTPServer", "HTTPServerTesting",
-                                   "AppStoreKit", "AppStoreSimulator", "Lifecycle", "Wire", "Entitle", "IssueCatalog",
+                                   "AppStoreKit", "AppStoreSimulator", "AppStoreSimulatorTool", "CommandLineSupport", "Lifecycle", "Wire",
+                                   "Entitle", "IssueCatalog",
                                    "CSystem", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

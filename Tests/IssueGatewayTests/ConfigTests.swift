@@ -1,3 +1,5 @@
+import HTTPServer
+import CommandLineSupport
 import Foundation
 import Entitle
 import Testing

@@ -64,39 +64,49 @@ public final class LocalHTTPListener: @unchecked Sendable {
 
     public func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
 
-    /// Closes the listening socket and every connection still held open.
+    /// Stops accepting and ends every connection still held open. Only shuts sockets down: each
+    /// descriptor is closed by the thread that uses it, so a number the kernel hands out again to
+    /// another test's socket can never be read, written or accepted on here.
     public func stop() {
         let sockets: [Int32] = lock.withLock {
             stopped = true
-            defer { openSockets = [] }
+            lock.broadcast()
             return openSockets
         }
         shutdown(listenSocket, Int32(SHUT_RDWR))
-        close(listenSocket)
-        for socket in sockets { shutdown(socket, Int32(SHUT_RDWR)); close(socket) }
+        for socket in sockets { shutdown(socket, Int32(SHUT_RDWR)) }
     }
 
     private func acceptLoop() {
         while true {
             let connection = accept(listenSocket, nil, nil)
-            guard connection >= 0 else { return }
+            guard connection >= 0 else { break }
             let accepted: Bool = lock.withLock {
                 guard !stopped else { return false }
                 openSockets.append(connection)
                 return true
             }
-            guard accepted else { close(connection); return }
+            guard accepted else { close(connection); break }
             Thread.detachNewThread { [self] in serve(connection) }
         }
+        close(listenSocket)
     }
 
     private func serve(_ connection: Int32) {
+        defer {
+            lock.withLock { openSockets.removeAll { $0 == connection } }
+            close(connection)
+        }
         guard let request = readRequest(connection) else { return }
         lock.withLock {
             received.append(request)
             lock.broadcast()
         }
-        guard case .respond(let status, let body) = handler(request) else { return }
+        guard case .respond(let status, let body) = handler(request) else {
+            // `.silence`: hold the connection, unanswered, until the listener stops.
+            lock.withLock { while !stopped { lock.wait() } }
+            return
+        }
         let head = "HTTP/1.1 \(status) Scripted\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
         let bytes = [UInt8](Data(head.utf8) + body)
         var sent = 0
@@ -105,12 +115,6 @@ public final class LocalHTTPListener: @unchecked Sendable {
             guard n > 0 else { break }
             sent += n
         }
-        let owned: Bool = lock.withLock {
-            guard let index = openSockets.firstIndex(of: connection) else { return false }
-            openSockets.remove(at: index)
-            return true
-        }
-        if owned { close(connection) }
     }
 
     private func readRequest(_ connection: Int32) -> Request? {

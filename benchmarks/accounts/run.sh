@@ -11,7 +11,7 @@
 # Settings (environment): ACCOUNTS=100000, CONNECTIONS=64, CREATE_WORKERS=6,
 # ISSUES_QUERY='?publication=monthly' (appended to /v1/accounts/{id}/issues; '' for every
 # publication), GATEWAY (a built issue-gateway; default: build this checkout in release),
-# SIMULATOR (the App Store simulator command; default "$GATEWAY appstore-simulator"),
+# SIMULATOR (the App Store simulator command; default: this checkout's appstore-simulator, release),
 # CACHE_MEMORY (ISSUE_GATEWAY_CACHE_MEMORY; unset: the gateway's default), GATEWAY_PORT,
 # SIMULATOR_PORT; KEEP_STATE=DIR keeps the database, secrets and "accountId token" lines of a
 # run in DIR, and FROM_STATE=DIR starts from them instead of creating accounts (to read the same
@@ -35,7 +35,10 @@ if [ -z "${GATEWAY:-}" ]; then
   swift build -c release --product issue-gateway >"$WORK/build.log" 2>&1 || { cat "$WORK/build.log" >&2; exit 1; }
   GATEWAY="$(swift build -c release --show-bin-path)/issue-gateway"
 fi
-SIMULATOR="${SIMULATOR:-$GATEWAY appstore-simulator}"
+if [ -z "${SIMULATOR:-}" ]; then
+  swift build -c release --product appstore-simulator >>"$WORK/build.log" 2>&1 || { cat "$WORK/build.log" >&2; exit 1; }
+  SIMULATOR="$(swift build -c release --show-bin-path)/appstore-simulator"
+fi
 
 if [ -n "${FROM_STATE:-}" ]; then
   cp -r "$FROM_STATE/gateway" "$WORK/gateway"

@@ -39,8 +39,10 @@ source benchmarks/lib/processes.sh
 require_free_ports "$NGINX_PORT" "$GATEWAY_PORT" "$SIMULATOR_PORT"
 
 echo "building issue-gateway (release)..." >&2
-swift build -c release --product issue-gateway >"$WORK/build.log" 2>&1 || { cat "$WORK/build.log" >&2; exit 1; }
+{ swift build -c release --product issue-gateway && swift build -c release --product appstore-simulator; } \
+  >"$WORK/build.log" 2>&1 || { cat "$WORK/build.log" >&2; exit 1; }
 GATEWAY="$(swift build -c release --show-bin-path)/issue-gateway"
+SIMULATOR="$(swift build -c release --show-bin-path)/appstore-simulator"
 
 # nginx: workers = cores, `return 204`, its own prefix and pid file under the temp dir.
 mkdir -p "$WORK/nginx"
@@ -51,7 +53,7 @@ PIDS+=($!)
 
 # The App Store simulator with one 15-year monthly subscriber (180 renewals, two lapses, a refund).
 python3 benchmarks/http/subscriber-script.py > "$WORK/script.json"
-"$GATEWAY" appstore-simulator --listen "127.0.0.1:$SIMULATOR_PORT" --script "$WORK/script.json" \
+"$SIMULATOR" --listen "127.0.0.1:$SIMULATOR_PORT" --script "$WORK/script.json" \
   --root-cert "$WORK/root.pem" >"$WORK/simulator.log" 2>&1 &
 PIDS+=($!)
 wait_for_port "$SIMULATOR_PORT"

@@ -1,3 +1,4 @@
+import CommandLineSupport
 import Foundation
 import GatewayStore
 import SQLiteStore
@@ -16,7 +17,6 @@ enum CommandLineTool {
           catalog publish             add (or with --replace correct) one issue
           store exercise              commit numbered writes until stopped (durability check)
           token verify TOKEN --path P check a download token as an edge would
-          appstore-simulator          play the App Store (verifyReceipt, signed V2, notifications)
 
         --config FILE reads settings (NAME=value lines, the environment's names) from FILE;
         the environment wins over it. `issue-gateway <command> --help` tells more.
@@ -45,7 +45,6 @@ enum CommandLineTool {
         case "catalog": try CatalogCommand.run(rest, context)
         case "store": try StoreCommand.run(rest, context)
         case "token": try TokenCommand.run(rest, context)
-        case "appstore-simulator": try AppStoreSimulatorCommand.run(rest, context)
         default: throw .usage("unknown command \(command)")
         }
     }

@@ -1,3 +1,4 @@
+import CommandLineSupport
 import GatewayStore
 import IssueCatalog
 import Wire

@@ -1,3 +1,4 @@
+import CommandLineSupport
 import Entitle
 import Foundation
 import IssueCatalog

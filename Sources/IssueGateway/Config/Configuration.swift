@@ -47,12 +47,3 @@ public struct Configuration: Sendable, Equatable {
     public static var defaultThreads: Int { HTTPServerConfiguration.coreCount }
 }
 
-/// `host:port` to listen on; `[::1]:8080` for IPv6.
-public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
-    public var host: String
-    public var port: UInt16
-
-    public init(host: String, port: UInt16) { self.host = host; self.port = port }
-
-    public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
-}

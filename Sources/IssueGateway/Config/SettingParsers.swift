@@ -1,3 +1,4 @@
+import HTTPServer
 import Entitle
 import Foundation
 import IssueCatalog
@@ -6,27 +7,8 @@ import IssueCatalog
 enum SettingParsers {
     struct Invalid: Error { var message: String }
 
-    /// `host:port` or `[ipv6]:port` (RFC 3986 §3.2.2 brackets an IPv6 literal).
     static func listen(_ text: String) throws(Invalid) -> ListenAddress {
-        let host: Substring, portText: Substring
-        if text.hasPrefix("[") {
-            guard let close = text.firstIndex(of: "]"), text[text.index(after: close)...].hasPrefix(":") else {
-                throw Invalid(message: "expected [ipv6]:port")
-            }
-            host = text[text.index(after: text.startIndex)..<close]
-            portText = text[text.index(close, offsetBy: 2)...]
-        } else {
-            guard let colon = text.lastIndex(of: ":"), !text[..<colon].contains(":") else {
-                throw Invalid(message: "expected host:port, e.g. 127.0.0.1:8080")
-            }
-            host = text[..<colon]
-            portText = text[text.index(after: colon)...]
-        }
-        guard !host.isEmpty, host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || ".-:".contains($0)) }) else {
-            throw Invalid(message: "\(quoted(text)) has no valid host")
-        }
-        guard let port = UInt16(portText) else { throw Invalid(message: "port must be 0 (any free port) to 65535") }
-        return ListenAddress(host: String(host), port: port)
+        do { return try ListenAddress(parsing: text) } catch { throw Invalid(message: error.message) }
     }
 
     static func integer(_ text: String, in range: ClosedRange<Int>) throws(Invalid) -> Int {

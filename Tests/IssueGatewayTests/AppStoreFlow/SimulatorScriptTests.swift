@@ -1,7 +1,9 @@
 import AppStoreSimulator
+@testable import AppStoreSimulatorTool
+import CommandLineSupport
 import Foundation
+import Synchronization
 import Testing
-@testable import IssueGateway
 
 /// The simulator's script format (docs/appstore-simulator.md) and its command line.
 @Suite struct SimulatorScriptTests {
@@ -29,21 +31,44 @@ import Testing
     }
 
     @Test func commandRefusesMissingOrBadOptions() {
-        let cli = CLIHarness()
-        #expect(cli.run("appstore-simulator", "--script", "x.json") == ExitStatus.usage)
+        let cli = SimulatorCLI()
+        #expect(cli.run("--script", "x.json") == ExitStatus.usage)
         #expect(cli.err.contains("--listen is required"))
-        #expect(cli.run("appstore-simulator", "--simulator", "http://127.0.0.1:1", "--notify", "http://127.0.0.1:2/n",
+        #expect(cli.run("--simulator", "http://127.0.0.1:1", "--notify", "http://127.0.0.1:2/n",
                         "--receipt", "r", "--version", "3") == ExitStatus.usage)
-        #expect(cli.run("appstore-simulator", "--listen", "127.0.0.1:1", "--script", cli.temporaryFolder("absent.json"))
-                == ExitStatus.failure)
-        #expect(cli.run("appstore-simulator", "--help") == ExitStatus.success)
+        #expect(cli.run("--listen", "127.0.0.1:1", "--script", FileManager.default.temporaryDirectory
+                            .appendingPathComponent("absent-\(UUID().uuidString).json").path) == ExitStatus.failure)
+        #expect(cli.run("--listen", "nowhere", "--script", "x.json") == ExitStatus.usage)
+        #expect(cli.err.contains("--listen:"))
+        #expect(cli.run("--help") == ExitStatus.success)
         #expect(cli.out.contains("--notify GATEWAY_URL"))
     }
 
     @Test func notifyThroughAnUnreachableSimulatorFails() {
-        let cli = CLIHarness()
-        #expect(cli.run("appstore-simulator", "--simulator", "http://127.0.0.1:1", "--notify", "http://127.0.0.1:2/n",
+        let cli = SimulatorCLI()
+        #expect(cli.run("--simulator", "http://127.0.0.1:1", "--notify", "http://127.0.0.1:2/n",
                         "--receipt", "r") == ExitStatus.failure)
         #expect(cli.err.contains("could not be reached"))
+    }
+}
+
+/// Runs the `appstore-simulator` command in process, capturing what it prints.
+private final class SimulatorCLI: Sendable {
+    private let outText = Mutex("")
+    private let errText = Mutex("")
+    var out: String { outText.withLock { $0 } }
+    var err: String { errText.withLock { $0 } }
+
+    func run(_ arguments: String...) -> Int32 {
+        outText.withLock { $0 = "" }
+        errText.withLock { $0 = "" }
+        let console = Console(out: { s in self.outText.withLock { $0 += s } }, err: { s in self.errText.withLock { $0 += s } })
+        do {
+            try AppStoreSimulatorCommand.run(arguments[...], console)
+            return ExitStatus.success
+        } catch {
+            console.err(error.message)
+            return error.exitStatus
+        }
     }
 }

@@ -1,13 +1,13 @@
 /// A command line after parsing: positionals, `--option value` (or `--option=value`, repeatable)
 /// and `--flag`. Anything not declared by the command is a usage error.
-struct Arguments {
-    var positionals: [String] = []
-    var options: [String: [String]] = [:]
-    var flags: Set<String> = []
+public struct Arguments {
+    public var positionals: [String] = []
+    public var options: [String: [String]] = [:]
+    public var flags: Set<String> = []
 
-    var wantsHelp: Bool { flags.contains("help") }
+    public var wantsHelp: Bool { flags.contains("help") }
 
-    static func parse(_ words: ArraySlice<String>, options declared: Set<String> = [], flags declaredFlags: Set<String> = [])
+    public static func parse(_ words: ArraySlice<String>, options declared: Set<String> = [], flags declaredFlags: Set<String> = [])
         throws(CLIError) -> Arguments {
         var parsed = Arguments()
         var rest = words
@@ -39,18 +39,18 @@ struct Arguments {
     }
 
     /// The single value of a required option.
-    func required(_ name: String) throws(CLIError) -> String {
+    public func required(_ name: String) throws(CLIError) -> String {
         guard let value = try optional(name) else { throw .usage("--\(name) is required") }
         return value
     }
 
-    func optional(_ name: String) throws(CLIError) -> String? {
+    public func optional(_ name: String) throws(CLIError) -> String? {
         guard let values = options[name] else { return nil }
         guard values.count == 1 else { throw .usage("--\(name) is given more than once") }
         return values[0]
     }
 
-    func expectPositionals(_ count: Int, _ what: String) throws(CLIError) {
+    public func expectPositionals(_ count: Int, _ what: String) throws(CLIError) {
         guard positionals.count == count else {
             throw .usage(positionals.count < count ? "missing \(what)" : "unexpected argument \(positionals[count])")
         }

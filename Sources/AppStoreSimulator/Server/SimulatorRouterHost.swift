@@ -1,11 +1,9 @@
-import AppStoreSimulator
 import Foundation
 import HTTPServer
 
-/// The App Store simulator's routes on the gateway's own `HTTPServer` (one loop, two workers: a
-/// developer tool). Lives here only until the HTTP server is a library the `appstore-simulator`
-/// executable can link; it then moves there with `AppStoreSimulatorCommand`.
-struct SimulatorRouterHost: SimulatorHTTPHost {
+/// The App Store simulator's routes on the project's own `HTTPServer` (one loop, two workers: a
+/// developer tool). Its errors are plain text: the simulator plays Apple, not this API.
+public struct SimulatorRouterHost: SimulatorHTTPHost {
     static let workerThreads = 2
 
     let server: HTTPServer
@@ -27,13 +25,13 @@ struct SimulatorRouterHost: SimulatorHTTPHost {
         server = HTTPServer(configuration: configuration, router: router.freeze(), metrics: Metrics(), accessLog: nil)
     }
 
-    static let factory: SimulatorHTTPHostFactory = { SimulatorRouterHost(host: $0, port: $1, routes: $2) }
+    public static let factory: SimulatorHTTPHostFactory = { SimulatorRouterHost(host: $0, port: $1, routes: $2) }
 
-    func start() throws -> Int { try server.start() }
+    public func start() throws -> Int { try server.start() }
 
-    func runUntilSignalled(onStart: (Int) -> Void) throws { try server.runUntilSignalled(onStart: onStart) }
+    public func runUntilSignalled(onStart: (Int) -> Void) throws { try server.runUntilSignalled(onStart: onStart) }
 
-    func stop() {
+    public func stop() {
         server.shutdown()
         server.waitUntilStopped()
     }

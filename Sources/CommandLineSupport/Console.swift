@@ -1,16 +1,16 @@
 import Foundation
 
 /// Where a command writes: results to `out`, messages and errors to `err`. Tests capture both.
-final class Console: @unchecked Sendable {
+public final class Console: @unchecked Sendable {
     private let writeOut: (String) -> Void
     private let writeErr: (String) -> Void
 
-    init(out: @escaping (String) -> Void, err: @escaping (String) -> Void) { writeOut = out; writeErr = err }
+    public init(out: @escaping (String) -> Void, err: @escaping (String) -> Void) { writeOut = out; writeErr = err }
 
-    static let standard = Console(
+    public static let standard = Console(
         out: { FileHandle.standardOutput.write(Data($0.utf8)) },
         err: { FileHandle.standardError.write(Data($0.utf8)) })
 
-    func out(_ line: String) { writeOut(line + "\n") }
-    func err(_ line: String) { writeErr(line + "\n") }
+    public func out(_ line: String) { writeOut(line + "\n") }
+    public func err(_ line: String) { writeErr(line + "\n") }
 }

@@ -1,17 +1,19 @@
 import AppStoreKit
 import AppStoreSimulator
+import CommandLineSupport
 import Foundation
+import HTTPServer
 import IssueCatalog
 
-/// `issue-gateway appstore-simulator`: plays the App Store for a gateway (issue #6), or asks a
+/// `appstore-simulator`: plays the App Store for a gateway (issue #6), or asks a
 /// running simulator to post a notification to a gateway. Format and routes:
 /// docs/appstore-simulator.md.
 enum AppStoreSimulatorCommand {
     static let help = """
-        usage: issue-gateway appstore-simulator --listen HOST:PORT --script FILE [--root-cert PATH]
-               issue-gateway appstore-simulator --simulator URL --notify GATEWAY_URL --receipt RECEIPT
-                                                [--version 1|2] [--type TYPE] [--subtype SUBTYPE]
-                                                [--transaction-id ID] [--uuid UUID] [--password SECRET]
+        usage: appstore-simulator --listen HOST:PORT --script FILE [--root-cert PATH]
+               appstore-simulator --simulator URL --notify GATEWAY_URL --receipt RECEIPT
+                                    [--version 1|2] [--type TYPE] [--subtype SUBTYPE]
+                                    [--transaction-id ID] [--uuid UUID] [--password SECRET]
 
         The first form serves verifyReceipt for the receipts of the JSON script FILE at
         http://HOST:PORT/verifyReceipt (production) and /sandbox/verifyReceipt (sandbox): 21007 and
@@ -30,21 +32,21 @@ enum AppStoreSimulatorCommand {
     /// The test CA is valid from a day before it was made (clock skew) for ten years.
     static let certificateBackdating: Int64 = 86_400
 
-    static func run(_ words: ArraySlice<String>, _ context: CommandContext) throws(CLIError) {
+    static func run(_ words: ArraySlice<String>, _ console: Console) throws(CLIError) {
         let arguments = try Arguments.parse(words, options: ["listen", "script", "root-cert", "simulator", "notify", "receipt",
                                                              "version", "type", "subtype", "transaction-id", "uuid", "password"])
-        if arguments.wantsHelp { return context.console.out(help) }
+        if arguments.wantsHelp { return console.out(help) }
         try arguments.expectPositionals(0, "")
         if try arguments.optional("notify") != nil {
-            try notify(arguments, context)
+            try notify(arguments, console)
         } else {
-            try serve(arguments, context)
+            try serve(arguments, console)
         }
     }
 
-    private static func serve(_ arguments: Arguments, _ context: CommandContext) throws(CLIError) {
+    private static func serve(_ arguments: Arguments, _ console: Console) throws(CLIError) {
         let listen: ListenAddress
-        do { listen = try SettingParsers.listen(try arguments.required("listen")) } catch let error as SettingParsers.Invalid {
+        do { listen = try ListenAddress(parsing: try arguments.required("listen")) } catch let error as ListenAddress.Invalid {
             throw .usage("--listen: \(error.message)")
         } catch { throw .usage("\(error)") }
         let scriptPath = try arguments.required("script")
@@ -63,8 +65,8 @@ enum AppStoreSimulatorCommand {
                                              host: listen.host, port: Int(listen.port), serve: SimulatorRouterHost.factory)
         do {
             try server.runUntilSignalled { server in
-                context.console.err("""
-                    issue-gateway appstore-simulator: \(script.receipts.count) scripted receipts for \(script.bundleId), serving on \(server.baseURL)
+                console.err("""
+                    appstore-simulator: \(script.receipts.count) scripted receipts for \(script.bundleId), serving on \(server.baseURL)
                     ISSUE_GATEWAY_APPSTORE_PRODUCTION_URL=\(server.productionURL)
                     ISSUE_GATEWAY_APPSTORE_SANDBOX_URL=\(server.sandboxURL)
                     ISSUE_GATEWAY_APPLE_ROOT_CERTS=\(URL(fileURLWithPath: rootPath).path)
@@ -75,10 +77,10 @@ enum AppStoreSimulatorCommand {
         } catch {
             throw .failure("cannot serve on \(listen): \(error)")
         }
-        context.console.err("issue-gateway appstore-simulator: stopped")
+        console.err("appstore-simulator: stopped")
     }
 
-    private static func notify(_ arguments: Arguments, _ context: CommandContext) throws(CLIError) {
+    private static func notify(_ arguments: Arguments, _ console: Console) throws(CLIError) {
         guard let simulator = URL(string: try arguments.required("simulator")), simulator.host != nil else {
             throw .usage("--simulator must be the simulator's http:// URL")
         }
@@ -103,8 +105,8 @@ enum AppStoreSimulatorCommand {
               let gatewayStatus = result["gatewayStatus"] as? Int else {
             throw .failure("the simulator answered \(answer.status): \(text)")
         }
-        context.console.out("gateway answered \(gatewayStatus): \(result["gatewayBody"] as? String ?? "")")
-        if let uuid = result["notificationUUID"] as? String { context.console.out("notificationUUID \(uuid)") }
+        console.out("gateway answered \(gatewayStatus): \(result["gatewayBody"] as? String ?? "")")
+        if let uuid = result["notificationUUID"] as? String { console.out("notificationUUID \(uuid)") }
         guard (200..<300).contains(gatewayStatus) else { throw .failure("the gateway refused the notification") }
     }
 }
