@@ -61,9 +61,16 @@ let package = Package(
         // What both executables' command lines share: arguments, errors and exit statuses, the console.
         .target(name: "CommandLineSupport"),
 
+        // The API of http-api.md: routes, principals, caches, App Store ingestion, the status poller,
+        // configuration, and the runtime that puts them on the HTTP server.
+        .target(name: "GatewayAPI",
+                dependencies: ["Wire", "IssueCatalog", "Entitle", "GatewayStore", "SQLiteStore", "HTTPServer",
+                               "AppStoreKit", "Lifecycle", "CCrypto", "CSystem"]),
+
+        // The `issue-gateway` executable: the command line only.
         .executableTarget(name: "IssueGateway",
-                          dependencies: ["Wire", "IssueCatalog", "Entitle", "GatewayStore", "SQLiteStore", "HTTPServer",
-                                         "AppStoreKit", "Lifecycle", "CommandLineSupport", "CCrypto", "CSystem"]),
+                          dependencies: ["GatewayAPI", "Wire", "IssueCatalog", "Entitle", "GatewayStore", "SQLiteStore",
+                                         "HTTPServer", "AppStoreKit", "Lifecycle", "CommandLineSupport"]),
 
         // Benchmarks (release mode): `swift run -c release issue-gateway-bench <name>`.
         .executableTarget(name: "Benchmarks", dependencies: ["Wire", "IssueCatalog", "Entitle"]),
@@ -79,13 +86,16 @@ let package = Package(
                                    "TestSupport"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPServerTesting", "Wire", "CSystem", "TestSupport"]),
         .testTarget(name: "AppStoreKitTests",
-                    dependencies: ["AppStoreKit", "AppStoreSimulator", "Wire", "Entitle", "IssueCatalog", "TestSupport"]),
+                    dependencies: ["AppStoreKit", "AppStoreSimulator", "AppStoreSimulatorTool", "CommandLineSupport", "Wire",
+                                   "Entitle", "IssueCatalog", "TestSupport"]),
         .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle"]),
-        .testTarget(name: "IssueGatewayTests",
-                    dependencies: ["IssueGateway", "GatewayStore", "SQLiteStore", "HTTPServer", "HTTPServerTesting",
-                                   "AppStoreKit", "AppStoreSimulator", "AppStoreSimulatorTool", "CommandLineSupport", "Lifecycle", "Wire",
-                                   "Entitle", "IssueCatalog",
+        .testTarget(name: "GatewayAPITests",
+                    dependencies: ["GatewayAPI", "GatewayStore", "SQLiteStore", "HTTPServer", "HTTPServerTesting",
+                                   "AppStoreKit", "AppStoreSimulator", "Lifecycle", "Wire", "Entitle", "IssueCatalog",
                                    "CSystem", "TestSupport"]),
+        .testTarget(name: "IssueGatewayTests",
+                    dependencies: ["IssueGateway", "GatewayAPI", "GatewayStore", "SQLiteStore", "HTTPServer",
+                                   "CommandLineSupport", "Lifecycle", "Wire", "Entitle", "IssueCatalog", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import GatewayAPI
 // The issue-gateway executable. Everything lives in CLI/ so tests can `@testable import` it.
 import Foundation
 

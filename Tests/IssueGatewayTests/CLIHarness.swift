@@ -1,6 +1,7 @@
 import CommandLineSupport
 import Foundation
 import Synchronization
+@testable import GatewayAPI
 @testable import IssueGateway
 import TestSupport
 

@@ -3,6 +3,7 @@ import Foundation
 import SQLiteStore
 import Testing
 import IssueCatalog
+@testable import GatewayAPI
 @testable import IssueGateway
 import TestSupport
 

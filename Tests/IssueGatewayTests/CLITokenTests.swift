@@ -2,6 +2,7 @@ import Entitle
 import Foundation
 import IssueCatalog
 import Testing
+@testable import GatewayAPI
 @testable import IssueGateway
 import Wire
 

@@ -3,6 +3,7 @@ import CommandLineSupport
 import Foundation
 import Entitle
 import Testing
+@testable import GatewayAPI
 @testable import IssueGateway
 import TestSupport
 import Wire

@@ -1,3 +1,4 @@
+import GatewayAPI
 import HTTPServer
 import Lifecycle
 import Synchronization

@@ -1,3 +1,4 @@
+import GatewayAPI
 import CommandLineSupport
 import Foundation
 import GatewayStore

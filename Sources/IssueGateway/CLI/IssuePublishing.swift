@@ -1,3 +1,4 @@
+import GatewayAPI
 import CommandLineSupport
 import GatewayStore
 import IssueCatalog

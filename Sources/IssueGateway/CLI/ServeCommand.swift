@@ -1,3 +1,4 @@
+import GatewayAPI
 import CommandLineSupport
 import Foundation
 import HTTPServer
@@ -23,8 +24,8 @@ enum ServeCommand {
         let accessLog = AccessLog(destination: FileHandle.standardOutput)
         let runtime: GatewayRuntime
         do {
-            runtime = try GatewayRuntime.make(configuration: startup.configuration, store: startup.store,
-                                              accessLog: accessLog)
+            runtime = try GatewayRuntime.forServing(configuration: startup.configuration, store: startup.store,
+                                                    accessLog: accessLog)
         } catch {
             throw .failure("cannot start: \(error)")
         }

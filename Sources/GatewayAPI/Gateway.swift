@@ -1,0 +1,90 @@
+import Entitle
+import GatewayStore
+import HTTPServer
+import IssueCatalog
+import Wire
+
+/// The composition root of the API: every service a route needs, built once at start and shared
+/// by all event loops and workers. Routes live in `Routes/`, one file per area of http-api.md.
+public final class Gateway: Sendable {
+    let configuration: Configuration
+    let limits: APILimits
+    let store: any GatewayStore
+    let clock: any GatewayClock
+    let catalog: CatalogCache
+    let accounts: AccountFactsCache
+    let authenticator: Authenticator
+    let tokenKeys: TokenKeySet
+    let signer: TokenSigner
+    let tokenMemo: TokenMemo
+    let random: any RandomBytesSource
+    let entitlementPolicy: EntitlementPolicy
+    let appStore: AppStoreIngestion
+    let metrics: Metrics
+    let counters: GatewayCounters
+
+    public struct StartError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// `configuration` must have its secrets resolved (`GeneratedSecrets.resolve`).
+    init(configuration: Configuration, store: any GatewayStore, appStore: AppStoreServices,
+         metrics: Metrics, clock: any GatewayClock = SystemClock(), random: any RandomBytesSource = SystemRandom(),
+         limits: APILimits = .standard) throws(StartError) {
+        guard let adminKey = configuration.adminKey, let tokenKeys = configuration.tokenKeys else {
+            throw StartError(description: "the admin key and token keys must be resolved before the API starts")
+        }
+        self.configuration = configuration
+        self.limits = limits
+        self.store = store
+        self.clock = clock
+        self.random = random
+        self.metrics = metrics
+        self.tokenKeys = tokenKeys
+        let budget = CacheBudget(totalBytes: configuration.cacheMemoryBytes)
+        tokenMemo = TokenMemo(budgetBytes: budget.tokenBytes)
+        counters = GatewayCounters(metrics)
+        entitlementPolicy = EntitlementPolicy(acceptSandbox: configuration.acceptSandbox,
+                                              graceDays: configuration.graceDays)
+        do {
+            signer = try TokenSigner(keys: tokenKeys, issuer: configuration.tokenIssuer,
+                                     lifetimeSeconds: Int64(configuration.tokenTTLSeconds))
+            authenticator = try Authenticator(store: store, adminKey: adminKey, cacheBytes: budget.principalBytes)
+            catalog = try CatalogCache(store: store)
+        } catch {
+            throw StartError(description: "\(error)")
+        }
+        accounts = AccountFactsCache(store: store, budget: budget)
+        metrics.addCaches([("account_answers", { [accounts] in accounts.answerStats }),
+                           ("account_facts", { [accounts] in accounts.factsStats }),
+                           ("principals", { [authenticator] in authenticator.stats }),
+                           ("verified_tokens", { [tokenMemo] in tokenMemo.stats })])
+        self.appStore = AppStoreIngestion(services: appStore, store: store, accounts: accounts,
+                                          ownership: configuration.transferPolicy, clock: clock, counters: counters)
+    }
+
+    /// Every route of http-api.md on one frozen router, answering the server's own errors in the
+    /// spec's shape.
+    func makeRouter() -> Router {
+        let router = RouterBuilder()
+        registerOperationsRoutes(router)
+        registerCatalogRoutes(router)
+        registerKeyRoutes(router)
+        registerAccountRoutes(router)
+        registerTokenRoutes(router)
+        registerAppStoreRoutes(router)
+        registerEdgeRoutes(router)
+        return router.freeze(errors: HTTPServerError.apiShape)
+    }
+
+    /// What the engine says about one account now (E1–E20).
+    func entitlements(of accountId: String) throws(APIError) -> AccountEntitlements {
+        let facts = try stored { () throws(StoreError) in try accounts.facts(of: accountId) }
+        return evaluate(facts, catalog.state, clock.now())
+    }
+
+    func evaluate(_ facts: AccountFacts, _ state: CatalogState, _ now: Instant) -> AccountEntitlements {
+        EntitlementEngine.evaluate(catalog: state.entitlementCatalog, transactions: facts.transactions,
+                                   renewals: facts.renewals, policy: entitlementPolicy, now: now)
+    }
+}

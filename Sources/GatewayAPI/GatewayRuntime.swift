@@ -1,0 +1,50 @@
+import Foundation
+import GatewayStore
+import HTTPServer
+
+/// Everything `issue-gateway serve` runs: the API on the HTTP server, the status poller and the
+/// catalog watcher. Tests build it the same way on an ephemeral port.
+public struct GatewayRuntime: Sendable {
+    let gateway: Gateway
+    public let server: HTTPServer
+    public let poller: StatusPoller?
+    public let catalogWatcher: CatalogWatcher
+
+    /// What `issue-gateway serve` runs: the real App Store clients built from `configuration`
+    /// (whose secrets must be resolved), the system clock, the status poller with its standard
+    /// settings, the HTTP server as the configuration says.
+    public static func forServing(configuration: Configuration, store: any GatewayStore,
+                                  accessLog: AccessLog?) throws(Gateway.StartError) -> GatewayRuntime {
+        try make(configuration: configuration, store: store, accessLog: accessLog)
+    }
+
+    /// `configuration` must have its secrets resolved. `appStore` defaults to the real clients
+    /// built from the configuration; `pollerSettings` nil runs no poller.
+    static func make(configuration: Configuration, store: any GatewayStore, clock: any GatewayClock = SystemClock(),
+                     appStore: AppStoreServices? = nil, http: HTTPServerConfiguration? = nil, accessLog: AccessLog? = nil,
+                     pollerSettings: StatusPollerSettings? = .standard) throws(Gateway.StartError) -> GatewayRuntime {
+        let metrics = Metrics()
+        let services: AppStoreServices
+        if let appStore {
+            services = appStore
+        } else {
+            let calls = GatewayCounters.appStoreCallObserver(metrics)
+            services = try AppStoreServices.from(configuration, clock: clock, counters: calls)
+        }
+        let gateway = try Gateway(configuration: configuration, store: store, appStore: services, metrics: metrics, clock: clock)
+        var settings = http ?? HTTPServerConfiguration()
+        if http == nil {
+            settings.host = configuration.listen.host
+            settings.port = Int(configuration.listen.port)
+            settings.threads = configuration.threads
+        }
+        // The API's bulkheads are sized by its configuration, also under a test's server settings.
+        settings.workerPools = configuration.workerPools
+        let server = HTTPServer(configuration: settings, router: gateway.makeRouter(), metrics: metrics, accessLog: accessLog)
+        let poller = pollerSettings.map {
+            StatusPoller(settings: $0, store: store, ingestion: gateway.appStore, clock: clock, counters: gateway.counters)
+        }
+        return GatewayRuntime(gateway: gateway, server: server, poller: poller,
+                              catalogWatcher: CatalogWatcher(catalog: gateway.catalog))
+    }
+}

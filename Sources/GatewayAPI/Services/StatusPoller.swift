@@ -1,0 +1,89 @@
+import Foundation
+import GatewayStore
+import IssueCatalog
+import Lifecycle
+import Synchronization
+import Wire
+
+/// Settings of the status poller (issue #6): how often it looks, how far ahead, how many receipts
+/// it re-verifies at once, and how it backs off while Apple is unreachable.
+struct StatusPollerSettings: Sendable {
+    /// Pause between passes while Apple answers.
+    var interval: Duration = .seconds(300)
+    /// Subscriptions whose latest expiry falls within this window ahead of now are re-verified…
+    var lookAhead: Duration = .seconds(24 * 3600)
+    /// …and those that expired up to this long ago (renewals and recoveries that arrive late).
+    var lookBack: Duration = .seconds(3 * 24 * 3600)
+    /// Receipts per pass.
+    var batch = 200
+    /// Re-verifications in flight at once.
+    var concurrency = 4
+    /// The longest pause after passes where Apple could not be reached (doubling from `interval`).
+    var maximumBackoff: Duration = .seconds(3600)
+
+    static let standard = StatusPollerSettings()
+}
+
+/// Re-verifies the stored latest receipt of subscriptions near expiry or in billing retry, so
+/// renewals, recoveries and refunds arrive even when a notification is lost (E2: every fact still
+/// comes from verifyReceipt). Runs on its own thread, never on an event loop.
+public final class StatusPoller: ThreadBackedService {
+    private let settings: StatusPollerSettings
+    private let store: any GatewayStore
+    private let ingestion: AppStoreIngestion
+    private let clock: any GatewayClock
+    private let counters: GatewayCounters
+    public let serviceThread = ServiceThread(name: "status-poller")
+
+    init(settings: StatusPollerSettings, store: any GatewayStore, ingestion: AppStoreIngestion,
+         clock: any GatewayClock, counters: GatewayCounters) {
+        self.settings = settings; self.store = store; self.ingestion = ingestion
+        self.clock = clock; self.counters = counters
+    }
+
+    /// One pass: returns how many re-verifications could not reach Apple.
+    @discardableResult
+    func pass() -> Int {
+        counters.pollRuns.increment()
+        let now = clock.now()
+        let targets: [PollTarget]
+        do {
+            targets = try store.subscriptionsToPoll(expiringBefore: now.adding(milliseconds: Int64(settings.lookAhead.milliseconds)),
+                                                    notBefore: now.adding(milliseconds: -Int64(settings.lookBack.milliseconds)),
+                                                    limit: settings.batch)
+        } catch {
+            counters.pollFailures.increment()
+            return 1
+        }
+        let failures = Atomic<Int>(0)
+        let slots = DispatchSemaphore(value: max(1, settings.concurrency))
+        let group = DispatchGroup()
+        for target in targets {
+            guard let receipt = target.receiptData else { continue }
+            slots.wait()
+            group.enter()
+            DispatchQueue.global(qos: .utility).async { [self] in
+                defer { slots.signal(); group.leave() }
+                counters.pollChecks.increment()
+                do throws(APIError) {
+                    try ingestion.save(try ingestion.verifyReceipt(receipt), for: target.accountId)
+                } catch {
+                    counters.pollFailures.increment()
+                    if error.status == 503 { failures.wrappingAdd(1, ordering: .relaxed) }
+                }
+            }
+        }
+        group.wait()
+        return failures.load(ordering: .relaxed)
+    }
+
+    /// Passes until stopped; a pass in progress finishes its batch first.
+    public func run(until stop: StopToken) {
+        var pause = settings.interval
+        while !stop.isStopRequested {
+            let unreachable = pass()
+            pause = unreachable > 0 ? min(pause * 2, settings.maximumBackoff) : settings.interval
+            if stop.pause(for: pause) { break }
+        }
+    }
+}

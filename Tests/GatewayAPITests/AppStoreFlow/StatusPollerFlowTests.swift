@@ -1,0 +1,62 @@
+import AppStoreSimulator
+import Foundation
+import Testing
+@testable import GatewayAPI
+
+/// The status poller re-verifies stored receipts near expiry against the simulator (issue #6).
+/// Passes are run directly with the test clock; the poller's thread is never started.
+@Suite struct StatusPollerFlowTests {
+    private static let dayBeforeExpiry = FlowFixtures.at("2026-04-09T12:00:00Z")
+
+    private func subscribedReader(_ flow: AppStoreFlow) throws -> AppStoreFlow.Reader {
+        let reader = try flow.newReader()
+        try #require(try flow.sendReceipt(FlowFixtures.production, for: reader).status == 200)
+        return reader
+    }
+
+    @Test func scriptedRenewalAppearsAfterAPass() throws {
+        let flow = try AppStoreFlow()
+        let reader = try subscribedReader(flow)
+        let poller = try #require(flow.runtime.poller)
+        try flow.simulator.addTransaction(
+            ScriptedTransaction(transactionId: "10003", originalTransactionId: "10000", productId: "monthly.1m",
+                                purchaseDate: FlowFixtures.at("2026-04-10T00:00:00Z"), expiresDate: FlowFixtures.at("2026-05-10T00:00:00Z")),
+            to: FlowFixtures.production)
+        flow.clock.set(Self.dayBeforeExpiry)
+        #expect(poller.pass() == 0)
+        #expect(flow.runtime.gateway.counters.pollChecks.value == 1)
+        #expect(try flow.storedTransactionIds(reader) == ["10000", "10001", "10002", "10003"])
+        #expect(try flow.subscriptions(reader).first?["expiresAt"] as? String == "2026-05-10T00:00:00.000Z")
+    }
+
+    @Test func subscriptionFarFromExpiryIsNotPolled() throws {
+        let flow = try AppStoreFlow()
+        _ = try subscribedReader(flow)
+        let requestsBefore = flow.simulator.requests.count
+        #expect(try #require(flow.runtime.poller).pass() == 0)
+        #expect(flow.runtime.gateway.counters.pollChecks.value == 0)
+        #expect(flow.simulator.requests.count == requestsBefore)
+    }
+
+    @Test func refundFoundByThePollerTakesTheIssueAway() throws {
+        let flow = try AppStoreFlow()
+        let reader = try subscribedReader(flow)
+        try flow.simulator.refund(transactionId: "10002", in: FlowFixtures.production, at: FlowFixtures.at("2026-03-18T00:00:00Z"))
+        flow.clock.set(Self.dayBeforeExpiry)
+        #expect(try #require(flow.runtime.poller).pass() == 0)
+        #expect(try flow.entitledIssues(reader) == ["2026-01", "2026-02"])
+    }
+
+    @Test func unreachableAppStoreIsACountedFailureAndStoresNothing() throws {
+        let flow = try AppStoreFlow()
+        let reader = try subscribedReader(flow)
+        let before = try flow.storedTransactionIds(reader)
+        flow.apple.stop()
+        flow.clock.set(Self.dayBeforeExpiry)
+        #expect(try #require(flow.runtime.poller).pass() == 1)
+        #expect(flow.runtime.gateway.counters.pollFailures.value == 1)
+        #expect(try flow.storedTransactionIds(reader) == before)
+        let metrics = try flow.call("GET", "/metrics", bearer: nil)
+        #expect(metrics.text.contains("issue_gateway_status_poll_failures_total 1"))
+    }
+}

@@ -1,0 +1,160 @@
+import AppStoreSimulator
+import AppStoreKit
+import Entitle
+import Foundation
+import HTTPServer
+import IssueCatalog
+@testable import GatewayAPI
+import SQLiteStore
+import TestSupport
+import Wire
+
+/// A real gateway on an ephemeral port, with a temporary SQLite store and a test clock, whose
+/// App Store is the simulator on another ephemeral port: the gateway's verifyReceipt client
+/// talks HTTP to it (short timeouts and backoff) and its V2 verifier trusts the simulator's root.
+/// Tests talk to the gateway over sockets, as a reader app would.
+final class AppStoreFlow: @unchecked Sendable {
+    struct Response {
+        var status: Int
+        var text: String
+        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:] }
+        var errorCode: String? { (json["error"] as? [String: Any])?["code"] as? String }
+        var appStoreStatus: Int? { (json["error"] as? [String: Any])?["appStoreStatus"] as? Int }
+    }
+
+    struct Reader {
+        var id: String
+        var token: String
+    }
+
+    static let adminKey = "flow-admin-key-0123456789abcdef"
+
+    let database = TemporaryDatabase()
+    let store: SQLiteStore
+    let clock = TestClock(FlowFixtures.now)
+    let simulator: AppStoreSimulator
+    let apple: AppStoreSimulatorServer
+    let runtime: GatewayRuntime
+    let port: Int
+    private var stopped = false
+
+    /// `gatewaySecret`: the shared secret the gateway sends and expects in V1 notifications.
+    init(policy: OwnershipPolicy = .transfer, gatewaySecret: String = FlowFixtures.sharedSecret,
+         script: SimulatorScript = FlowFixtures.script) throws {
+        store = try database.open()
+        try store.importCatalog(FlowFixtures.catalog)
+        let authority = try TestCertificateAuthority(options: .init(issuedAt: FlowFixtures.at("2025-06-01T00:00:00Z")))
+        simulator = AppStoreSimulator(script: script, authority: authority, clock: clock.now)
+        apple = try AppStoreSimulatorServer(simulator: simulator, serve: SimulatorRouterHost.factory).start()
+        let receipts = VerifyReceiptClient(
+            configuration: VerifyReceiptConfiguration(productionURL: apple.productionURL, sandboxURL: apple.sandboxURL,
+                                                      sharedSecret: gatewaySecret, requestTimeout: 2, maximumAttempts: 3,
+                                                      initialBackoff: 0.01, maximumBackoff: 0.02),
+            log: { _ in })
+        let verifier = try SignedDataVerifier(
+            roots: authority.trustedRoots,
+            policy: SignedDataPolicy(bundleId: FlowFixtures.bundleId, appAppleId: FlowFixtures.appAppleId))
+        var configuration = Configuration(threads: 1)
+        configuration.adminKey = Self.adminKey
+        configuration.tokenKeys = try TokenKeySet(parsing: "k1:" + Base64URL.encode(Data(repeating: 7, count: 32)))
+        configuration.transferPolicy = policy
+        configuration.appStoreSharedSecret = gatewaySecret
+        configuration.bundleId = FlowFixtures.bundleId
+        configuration.appAppleId = FlowFixtures.appAppleId
+        configuration.storeThreads = 2
+        configuration.appStoreThreads = 2
+        var http = HTTPServerConfiguration()
+        http.host = "127.0.0.1"
+        http.port = 0
+        http.threads = 1
+        runtime = try GatewayRuntime.make(
+            configuration: configuration, store: store, clock: clock,
+            appStore: AppStoreServices(receipts: receipts, signedData: verifier, sharedSecret: gatewaySecret,
+                                       bundleId: FlowFixtures.bundleId),
+            http: http, pollerSettings: .standard)
+        port = try runtime.server.start()
+    }
+
+    deinit { stop() }
+
+    func stop() {
+        guard !stopped else { return }
+        stopped = true
+        runtime.server.shutdown()
+        runtime.server.waitUntilStopped()
+        apple.stop()
+    }
+
+    // MARK: HTTP
+
+    func call(_ method: String, _ path: String, body: Data? = nil, bearer: String? = AppStoreFlow.adminKey) throws -> Response {
+        let client = try TestClient(port: port)
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: gateway\r\nConnection: close\r\n"
+        if let bearer { head += "Authorization: Bearer \(bearer)\r\n" }
+        if let body { head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n" }
+        client.send(Array((head + "\r\n").utf8) + Array(body ?? Data()))
+        let response = try client.readResponse()
+        return Response(status: response.status, text: response.text)
+    }
+
+    func post(_ path: String, json: [String: Any], bearer: String? = AppStoreFlow.adminKey) throws -> Response {
+        try call("POST", path, body: try JSONSerialization.data(withJSONObject: json), bearer: bearer)
+    }
+
+    // MARK: Readers
+
+    func newReader(appAccountToken: String? = nil) throws -> Reader {
+        let answer = try post("/v1/accounts", json: appAccountToken.map { ["appAccountToken": $0] } ?? [:], bearer: nil)
+        guard answer.status == 201, let id = answer.json["accountId"] as? String, let token = answer.json["accountToken"] as? String else {
+            throw FlowError.unexpected(answer.text)
+        }
+        return Reader(id: id, token: token)
+    }
+
+    func sendReceipt(_ receiptData: String, for reader: Reader) throws -> Response {
+        try post("/v1/accounts/\(reader.id)/receipts", json: ["receiptData": receiptData], bearer: reader.token)
+    }
+
+    func sendSignedTransactions(_ signed: [String], for reader: Reader) throws -> Response {
+        try post("/v1/accounts/\(reader.id)/receipts", json: ["signedTransactions": signed], bearer: reader.token)
+    }
+
+    func notify(_ body: Data) throws -> Response {
+        try call("POST", "/v1/appstore/notifications", body: body, bearer: nil)
+    }
+
+    /// Ids of the issues the reader may download now.
+    func entitledIssues(_ reader: Reader) throws -> [String] {
+        let answer = try call("GET", "/v1/accounts/\(reader.id)/issues?entitled=true", bearer: reader.token)
+        guard answer.status == 200, let issues = answer.json["issues"] as? [[String: Any]] else { throw FlowError.unexpected(answer.text) }
+        return issues.compactMap { $0["id"] as? String }.sorted()
+    }
+
+    /// The reader's subscriptions as the entitlements route renders them.
+    func subscriptions(_ reader: Reader) throws -> [[String: Any]] {
+        let answer = try call("GET", "/v1/accounts/\(reader.id)/entitlements", bearer: reader.token)
+        guard answer.status == 200, let subscriptions = answer.json["subscriptions"] as? [[String: Any]] else {
+            throw FlowError.unexpected(answer.text)
+        }
+        return subscriptions
+    }
+
+    func tokenStatus(_ reader: Reader, issue: String) throws -> Response {
+        try call("POST", "/v1/accounts/\(reader.id)/publications/monthly/issues/\(issue)/token", body: Data("{}".utf8),
+                 bearer: reader.token)
+    }
+
+    /// What the store holds for the reader: the "nothing stored" checks.
+    func storedTransactionIds(_ reader: Reader) throws -> [String] {
+        try store.accountFacts(reader.id).transactions.map(\.transactionId).sorted()
+    }
+
+    enum FlowError: Error { case unexpected(String) }
+}
+
+extension AppStoreFlow.Response {
+    /// The issue ids of an entitlements-bearing answer's subscriptions, for quick assertions.
+    var subscriptionIds: [String] {
+        ((json["subscriptions"] as? [[String: Any]]) ?? []).compactMap { $0["originalTransactionId"] as? String }.sorted()
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+import HTTPServer
+@testable import GatewayAPI
+import Wire
+
+/// The caches seen through the API: revoking one key keeps every other resolution, the memory-only
+/// fast path answers what the route answers, and `/metrics` shows each cache.
+@Suite struct CacheRouteTests {
+    typealias H = GatewayHarness
+
+    static func request(_ path: String, accountId: String, bearer: String) -> HTTPRequest {
+        var headers = HTTPHeaders()
+        headers.append(name: "Authorization", value: "Bearer \(bearer)")
+        var request = HTTPRequest(method: "GET", target: path, headers: headers)
+        request.pathParameters = ["accountId": accountId]
+        return request
+    }
+
+    @Test func revokingOneKeyKeepsTheOthersResolved() throws {
+        let h = try H()
+        try h.seedCatalog()
+        let reader = try h.createAccount()
+        let kept = try h.createKey(#"{"role":"service"}"#)
+        let revoked = try h.createKey(#"{"role":"service"}"#)
+        for secret in [kept.secret, revoked.secret] {
+            #expect(try h.client.get("/v1/accounts/\(reader.id)/entitlements", as: secret).status == 200)
+        }
+        #expect(try h.client.delete("/v1/keys/\(revoked.id)", as: H.adminKey).status == 200)
+        let misses = h.runtime.gateway.authenticator.stats.counts.misses
+        #expect(try h.client.get("/v1/accounts/\(reader.id)/entitlements", as: kept.secret).status == 200)
+        #expect(h.runtime.gateway.authenticator.stats.counts.misses == misses, "still resolved from memory")
+        #expect(try h.client.get("/v1/accounts/\(reader.id)/entitlements", as: revoked.secret).status == 401)
+    }
+
+    @Test func theFastPathAnswersFromMemoryOnlyWhatTheRouteAnswers() throws {
+        let h = try H()
+        try h.seedCatalog()
+        let reader = try h.createAccount()
+        let path = "/v1/accounts/\(reader.id)/issues?publication=monthly"
+        let request = Self.request(path, accountId: reader.id, bearer: reader.token)
+        #expect(h.runtime.gateway.cachedIssueListResponse(request) == nil, "nothing known yet: the store is needed")
+        let answered = try h.client.get(path, as: reader.token)
+        let fast = try #require(h.runtime.gateway.cachedIssueListResponse(request))
+        #expect(fast.status == 200)
+        #expect(fast.body == Array(answered.body))
+        let other = try h.createAccount()
+        #expect(h.runtime.gateway.cachedIssueListResponse(Self.request(path, accountId: reader.id, bearer: other.token)) == nil)
+        try h.subscribe(reader.id)
+        #expect(h.runtime.gateway.cachedIssueListResponse(request) == nil, "new facts: recomputed by the route")
+    }
+
+    @Test func metricsShowEveryCacheByName() throws {
+        let h = try H()
+        try h.seedCatalog()
+        let reader = try h.createAccount()
+        for _ in 0..<2 { #expect(try h.client.get("/v1/accounts/\(reader.id)/issues", as: reader.token).status == 200) }
+        let text = try h.client.get("/metrics").text
+        for cache in ["account_answers", "account_facts", "principals", "verified_tokens"] {
+            #expect(text.contains("issue_gateway_cache_bytes{cache=\"\(cache)\"}"))
+            #expect(text.contains("issue_gateway_cache_budget_bytes{cache=\"\(cache)\"}"))
+        }
+        #expect(text.contains("issue_gateway_cache_hits_total{cache=\"account_answers\"} 1"))
+        #expect(text.contains("issue_gateway_cache_misses_total{cache=\"account_answers\"} 1"))
+    }
+}
