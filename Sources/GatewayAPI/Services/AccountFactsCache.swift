@@ -90,6 +90,11 @@ final class AccountFactsCache: Sendable {
         return Loaded(facts: loaded.facts, ticket: ticket)
     }
 
+    /// The facts kept for an account, from memory only (nil: they would need the store).
+    func cachedFacts(_ accountId: String) -> AccountFacts? {
+        state.withLock { $0.facts.value(for: accountId)?.facts }
+    }
+
     /// The answer kept for an account, when it holds for this catalog revision and list at `now`.
     func answer(_ accountId: String, _ key: IssueListKey, catalogRevision: Int64, now: Instant) -> IssueListAnswer? {
         state.withLock { s in

@@ -50,6 +50,42 @@ import Wire
         #expect(h.runtime.gateway.cachedIssueListResponse(request) == nil, "new facts: recomputed by the route")
     }
 
+    @Test func tokensAreIssuedFromMemoryOnceThePrincipalAndFactsAreKnown() throws {
+        let h = try H()
+        try h.seedCatalog()
+        let reader = try h.createAccount()
+        try h.subscribe(reader.id)
+        func request(_ issue: String, of publication: String = "monthly", bearer: String = reader.token) -> HTTPRequest {
+            var request = Self.request("/v1/accounts/\(reader.id)/publications/\(publication)/issues/\(issue)/token",
+                                       accountId: reader.id, bearer: bearer)
+            request.method = "POST"
+            request.pathParameters = ["accountId": reader.id, "publicationId": publication, "issueId": issue]
+            return request
+        }
+        let gateway = h.runtime.gateway
+        #expect(gateway.cachedTokenResponse(request("2026-01")) == nil, "facts not in memory yet: the store is needed")
+        #expect(try h.token(for: reader, issue: "2026-01").status == 200)
+        let fast = try #require(gateway.cachedTokenResponse(request("2026-01")))
+        #expect(fast.status == 200)
+        #expect(String(decoding: fast.body, as: UTF8.self).contains(#""token":"#))
+        // What the memory answers for an issue the reader may not have is the route's answer too.
+        let refused = try #require(gateway.cachedTokenResponse(request("w1", of: "weekly")))
+        #expect(refused.status == 403)
+        let routeAnswer = try h.client.post("/v1/accounts/\(reader.id)/publications/weekly/issues/w1/token", as: reader.token)
+        #expect(Array(routeAnswer.body) == refused.body, "not_entitled with its reason, as the route says it")
+        let unseen = try #require(gateway.cachedTokenResponse(request("2026-04")))
+        #expect(unseen.status == 404, "a scheduled issue is not visible (E16)")
+        #expect(gateway.cachedTokenResponse(request("2026-01", bearer: "not-a-known-secret-0123456789")) == nil)
+    }
+
+    @Test func theIssueListAndTokenRoutesCarryTheirFastPaths() {
+        let h = try? H()
+        let routes = h?.runtime.gateway.makeRouter().routes ?? []
+        let fast = Set(routes.filter { $0.fastPath != nil }.map { "\($0.method) \($0.pattern.text)" })
+        #expect(fast == ["GET /v1/accounts/{accountId}/issues",
+                         "POST /v1/accounts/{accountId}/publications/{publicationId}/issues/{issueId}/token"])
+    }
+
     @Test func metricsShowEveryCacheByName() throws {
         let h = try H()
         try h.seedCatalog()
