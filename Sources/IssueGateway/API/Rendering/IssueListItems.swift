@@ -7,8 +7,8 @@ import Wire
 /// arrays per item cost more in reference counting than the bytes themselves (BENCHMARKS.md).
 struct IssueListItems: Sendable {
     private let bytes: [UInt8]
-    /// Per issue, by `indexInPublication`: head start, head end (= tail start of nothing: the
-    /// reasons go there), tail start, tail end.
+    /// Four offsets into `bytes` per issue, by `indexInPublication`: head start, head end, tail
+    /// start, tail end (the reader's reasons go between head and tail).
     private let bounds: [Int32]
 
     init(_ fragments: [IssueFragment]) {
