@@ -132,6 +132,7 @@ enum ReceiptRendering {
 
     static func json(_ object: Any) -> Data {
         // Only strings, numbers, booleans, arrays and objects are ever rendered.
-        (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        if let value = SimulatorJSON.value(object) { return Data(value.serializedBytes) }
+        return (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
     }
 }

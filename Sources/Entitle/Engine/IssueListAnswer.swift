@@ -38,6 +38,16 @@ public struct IssueListAnswer: Sendable {
         IssueListing.list(catalog, publicationId: publicationId, entitledOnly: entitledOnly, publication)
     }
 
+    /// One publication's list without materialising `IssueEntitlement`s, for renderers that keep
+    /// each issue's output by `indexInPublication`: `body(indexInPublication, reasonSet)`, newest
+    /// first, the same items as `issues(publicationId:entitledOnly:)`. False (and no call) for a
+    /// publication the catalog does not hold.
+    public func forEachListed(publicationId: String, entitledOnly: Bool, _ body: (Int, UInt16) -> Void) -> Bool {
+        guard let number = catalog.publicationNumbers[publicationId] else { return false }
+        publication(number).forEachListed(entitledOnly: entitledOnly, body)
+        return true
+    }
+
     /// As `AccountEntitlements.issuesStableUntil(publicationId:)`.
     public func issuesStableUntil(publicationId: String?) -> Instant {
         IssueListing.stableUntil(catalog, publicationId: publicationId) { stableUntil[$0] }

@@ -10,6 +10,8 @@ final class CatalogState: Sendable {
     let entitlementCatalog: EntitlementCatalog
     /// By publication id, in `snapshot.issues(of:)` order (`IssueEntitlement.indexInPublication`).
     private let fragments: [String: [IssueFragment]]
+    /// The same, as flat list items (the issue-list route's fast rendering).
+    private let items: [String: IssueListItems]
 
     init(revision: Int64, catalog: Catalog) {
         self.revision = revision
@@ -20,10 +22,14 @@ final class CatalogState: Sendable {
             fragments[issue.publicationId] = snapshot.issues(of: issue.publicationId).map(IssueFragment.init)
         }
         self.fragments = fragments
+        items = fragments.mapValues(IssueListItems.init)
     }
 
     /// A publication's fragments, indexed by `IssueEntitlement.indexInPublication`.
     func fragments(of publicationId: String) -> [IssueFragment] { fragments[publicationId] ?? [] }
+
+    /// A publication's list items, indexed like its fragments.
+    func items(of publicationId: String) -> IssueListItems? { items[publicationId] }
 }
 
 /// The members of an issue list item that do not depend on the reader (http-api.md, Issue list item).
@@ -32,6 +38,8 @@ struct IssueFragment: Sendable {
     let members: [UInt8]
     /// The `assets` array.
     let assets: [UInt8]
+    /// `"assets":[…]`, so a list item is written with plain appends (the key is never re-quoted).
+    let assetsMember: [UInt8]
 
     init(_ issue: Issue) {
         var head = JSONWriter(capacity: 160)
@@ -46,5 +54,6 @@ struct IssueFragment: Sendable {
         var list = JSONWriter(capacity: 128)
         list.assets(issue.assets)
         assets = list.bytes
+        assetsMember = Array(#""assets":"#.utf8) + list.bytes
     }
 }

@@ -86,6 +86,43 @@ import Wire
                          "POST /v1/accounts/{accountId}/publications/{publicationId}/issues/{issueId}/token"])
     }
 
+    @Test func entitlementsKeepTheIssueListAnswerForTheNextList() throws {
+        let h = try H()
+        try h.seedCatalog()
+        let reader = try h.createAccount()
+        try h.subscribe(reader.id)
+        let path = "/v1/accounts/\(reader.id)/issues?publication=monthly"
+        let request = Self.request(path, accountId: reader.id, bearer: reader.token)
+        #expect(try h.client.get("/v1/accounts/\(reader.id)/entitlements", as: reader.token).status == 200)
+        let fast = try #require(h.runtime.gateway.cachedIssueListResponse(request), "evaluated with the entitlements: kept")
+        let misses = h.runtime.gateway.accounts.answerStats.counts.misses
+        let answered = try h.client.get(path, as: reader.token)
+        #expect(h.runtime.gateway.accounts.answerStats.counts.misses == misses, "the route found it in memory too")
+        #expect(fast.body == Array(answered.body))
+    }
+
+    @Test func onePublicationsListHoldsItsItemsOfTheWholeList() throws {
+        let h = try H()
+        try h.seedCatalog()
+        let reader = try h.createAccount()
+        try h.subscribe(reader.id)
+        var counts: [String: [Int]] = [:]
+        for publication in ["monthly", "weekly"] {
+            for entitled in ["", "&entitled=true"] {
+                let allText = try h.client.get("/v1/accounts/\(reader.id)/issues?x=1\(entitled)", as: reader.token).text
+                let oneText = try h.client.get("/v1/accounts/\(reader.id)/issues?publication=\(publication)\(entitled)",
+                                               as: reader.token).text
+                let all = try JSONParser().parse(allText), one = try JSONParser().parse(oneText)
+                let items = try #require(all.objectValue?["issues"]?.arrayValue)
+                    .filter { $0.objectValue?["publicationId"]?.stringValue == publication }
+                #expect(one.objectValue?["issues"]?.arrayValue == items, "\(publication)\(entitled)")
+                counts[publication, default: []].append(items.count)
+            }
+        }
+        #expect(counts["monthly"]?.first ?? 0 > 1)
+        #expect(counts["weekly"] == [1, 0], "the reader may open none of the weekly's issues")
+    }
+
     @Test func metricsShowEveryCacheByName() throws {
         let h = try H()
         try h.seedCatalog()
