@@ -65,24 +65,26 @@ final class EventLoop: @unchecked Sendable {
 
     /// Hands a worker's response to the loop. Dropped when the loop has already ended.
     func post(_ completion: Completion) {
-        let wake = inbox.withLock { inbox -> Bool in
-            guard !inbox.closed else { return false }
+        // The wake-up is written under the lock that `finish` closes the eventfd under: a worker
+        // finishing after the loop ended must never write into a reused descriptor number.
+        inbox.withLock { inbox in
+            guard !inbox.closed else { return }
             inbox.completions.append(completion)
-            return inbox.completions.count == 1
+            if inbox.completions.count == 1 { signalWake() }
         }
-        if wake { signalWake() }
     }
 
     /// Graceful shutdown: stop accepting, finish in-flight requests, close.
     func requestShutdown() {
-        let wake = inbox.withLock { inbox -> Bool in
-            guard !inbox.closed else { return false }
+        inbox.withLock { inbox in
+            guard !inbox.closed else { return }
             inbox.shutdownRequested = true
-            return true
+            signalWake()
         }
-        if wake { signalWake() }
     }
 
+    /// An eventfd write never blocks here (the counter cannot reach its maximum), so it may be
+    /// made while holding the inbox lock.
     private func signalWake() {
         var one: UInt64 = 1
         _ = write(wakeFD, &one, 8)
@@ -236,8 +238,10 @@ final class EventLoop: @unchecked Sendable {
     private func finish() {
         for case let connection? in connections { close(connection) }
         if listenFD >= 0 { Glibc.close(listenFD); listenFD = -1 }
-        inbox.withLock { $0.closed = true }
-        Glibc.close(wakeFD)
+        inbox.withLock { inbox in
+            inbox.closed = true
+            Glibc.close(wakeFD)
+        }
         Glibc.close(epollFD)
     }
 }

@@ -1,5 +1,6 @@
 import AppStoreSimulator
 import Foundation
+import GatewayStore
 import Testing
 @testable import GatewayAPI
 
@@ -47,6 +48,25 @@ import Testing
         #expect(try flow.entitledIssues(reader) == ["2026-01", "2026-02"])
     }
 
+    /// E4: the owner the poller read before its slow call to Apple may have lost the subscription
+    /// meanwhile; the poll must not hand it back (nor anything else the receipt holds).
+    @Test func aPollNeverMovesASubscriptionBackToTheOwnerItReadBefore() throws {
+        let flow = try AppStoreFlow()
+        let first = try subscribedReader(flow)
+        let second = try flow.newReader()
+        try #require(try flow.sendReceipt(FlowFixtures.production, for: second).status == 200)
+        try #require(try flow.storedTransactionIds(first).isEmpty, "transfer (E4): the newer account has it")
+        // A poller whose targets were read while the first reader still owned the subscription.
+        let stale = StaleOwnerStore(flow.store, owner: first.id)
+        let poller = StatusPoller(settings: .standard, store: stale, ingestion: flow.runtime.gateway.appStore,
+                                  clock: flow.clock, counters: flow.runtime.gateway.counters)
+        flow.clock.set(Self.dayBeforeExpiry)
+        #expect(poller.pass() == 0)
+        #expect(flow.runtime.gateway.counters.pollChecks.value == 1)
+        #expect(try flow.storedTransactionIds(first).isEmpty)
+        #expect(try flow.storedTransactionIds(second) == ["10000", "10001", "10002"])
+    }
+
     @Test func unreachableAppStoreIsACountedFailureAndStoresNothing() throws {
         let flow = try AppStoreFlow()
         let reader = try subscribedReader(flow)
@@ -58,5 +78,27 @@ import Testing
         #expect(try flow.storedTransactionIds(reader) == before)
         let metrics = try flow.call("GET", "/metrics", bearer: nil)
         #expect(metrics.text.contains("issue_gateway_status_poll_failures_total 1"))
+    }
+}
+
+/// A store whose poll targets name `owner`, as a read made before an ownership change would.
+private final class StaleOwnerStore: GatewayStore {
+    private let base: any GatewayStore
+    private let owner: String
+
+    init(_ base: any GatewayStore, owner: String) { self.base = base; self.owner = owner }
+
+    func read<R>(_ body: (any ReadTransaction) throws(StoreError) -> R) throws(StoreError) -> R {
+        let found = try base.read(body)
+        guard let targets = found as? [PollTarget] else { return found }
+        return targets.map { target in
+            var stale = target
+            stale.accountId = owner
+            return stale
+        } as! R
+    }
+
+    func write<R>(_ body: (any WriteTransaction) throws(StoreError) -> R) throws(StoreError) -> R {
+        try base.write(body)
     }
 }
