@@ -233,7 +233,7 @@ struct ConnectionStateMachine<Pending> {
     }
 
     /// Graceful shutdown: an idle connection closes now. One with answers owed stops reading and
-    /// `markClosing` makes those answers say `Connection: close` (RFC 9112 §9.6); one with a
+    /// `markClosing` makes the last of them say `Connection: close` (RFC 9112 §9.6); one with a
     /// request partly read finishes it, and its answer closes the connection.
     mutating func shutdown(pendingOutput: Int, inputIdle: Bool, markClosing: (inout Pending) -> Void) -> IOAction {
         draining = true
@@ -248,8 +248,12 @@ struct ConnectionStateMachine<Pending> {
         }
         if owedResponses > 0 {
             stopReading()
-            for index in slotsHead..<slots.count where slots[index].serialized == nil {
-                markClosing(&slots[index].pending)
+            // Only the last owed answer says close: a client obeying RFC 9112 §9.6 discards what
+            // follows one that does, and might send again a request the server has already done.
+            // When the last one is already serialized, none says it; the connection still closes
+            // once it is written.
+            if let last = slots.indices.last, last >= slotsHead, slots[last].serialized == nil {
+                markClosing(&slots[last].pending)
             }
         }
         return .wait

@@ -212,15 +212,30 @@ import Testing
         #expect(!reading.machine.canTakeRequest(pendingOutput: 0))
     }
 
-    @Test func shutdownMarksOwedAnswersAsClosing() {
+    /// RFC 9112 §9.6: a client discards what follows an answer that says close, so only the last
+    /// owed answer says it.
+    @Test func shutdownMarksTheLastOwedAnswerAsClosing() {
         var driver = Driver()
         run([
             (.received("a"), "dispatch 0"),
             (.received("b"), "dispatch 1"),
             (.shutdown(), "wait"),
         ], &driver)
-        #expect(driver.machine.pending(0) == "a+close")
+        #expect(driver.machine.pending(0) == "a")
         #expect(driver.machine.pending(1) == "b+close")
+
+        // The last answer was ready before the shutdown: none is marked, and the connection still
+        // closes once both are written.
+        var ready = Driver()
+        run([
+            (.received("a"), "dispatch 0"),
+            (.received("b"), "dispatch 1"),
+            (.answered("b"), "hold"),
+            (.shutdown(), "wait"),
+            (.answered("a"), "write"),
+            (.wrote(), "linger"),
+        ], &ready)
+        #expect(ready.output == ["a", "b"])
     }
 
     @Test func timeoutsFollowWhatTheConnectionIsDoing() {
