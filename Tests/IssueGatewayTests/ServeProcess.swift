@@ -11,6 +11,8 @@ final class ServeProcess: @unchecked Sendable {
     let process = Process()
     private let errorText = Mutex("")
     private let serving = DispatchSemaphore(value: 0)
+    /// Signalled once the child's stderr has been read to its end.
+    private let drained = DispatchSemaphore(value: 0)
     private(set) var port = 0
 
     init(environment: [String: String]) throws {
@@ -35,6 +37,7 @@ final class ServeProcess: @unchecked Sendable {
                 }
             }
             serving.signal()
+            drained.signal()
         }
         reader.start()
         guard serving.wait(timeout: .now() + 60) == .success, port != 0 else {
@@ -65,6 +68,8 @@ final class ServeProcess: @unchecked Sendable {
     func stop(with signal: Int32 = SIGTERM) -> Int32 {
         kill(process.processIdentifier, signal)
         process.waitUntilExit()
+        // What the child wrote last ("stopped") may still be in the pipe when it has exited.
+        _ = drained.wait(timeout: .now() + 10)
         return process.terminationStatus
     }
 
