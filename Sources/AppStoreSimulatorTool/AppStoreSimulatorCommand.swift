@@ -62,7 +62,7 @@ enum AppStoreSimulatorCommand {
             throw .failure("cannot write \(rootPath): \(error.localizedDescription)")
         }
         let server = AppStoreSimulatorServer(simulator: AppStoreSimulator(script: script, authority: authority),
-                                             host: listen.host, port: Int(listen.port), serve: SimulatorRouterHost.factory)
+                                             host: listen.host, port: Int(listen.port))
         do {
             try server.runUntilSignalled { server in
                 console.err("""

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// The simulator on HTTP, through any `SimulatorHTTPHost` (the gateway's own HTTP server):
+/// The simulator on HTTP, on the project's own HTTP server (`SimulatorRouterHost`):
 ///
 /// - `POST /verifyReceipt` (production) and `POST /sandbox/verifyReceipt` (sandbox): Apple's
 ///   verifyReceipt, answered from the script. Point `ISSUE_GATEWAY_APPSTORE_PRODUCTION_URL` and
@@ -11,17 +11,17 @@ import Synchronization
 public final class AppStoreSimulatorServer: Sendable {
     public let simulator: AppStoreSimulator
     public let hostName: String
-    private let host: any SimulatorHTTPHost
+    private let host: SimulatorRouterHost
     private let boundPort = Mutex(0)
 
     /// The bound port once started.
     public var port: Int { boundPort.withLock { $0 } }
 
     /// Ready to serve on `host:port` (0: ephemeral); `start()` or `runUntilSignalled` binds it.
-    public init(simulator: AppStoreSimulator, host: String = "127.0.0.1", port: Int = 0, serve: SimulatorHTTPHostFactory) {
+    public init(simulator: AppStoreSimulator, host: String = "127.0.0.1", port: Int = 0) {
         self.simulator = simulator
         self.hostName = host
-        self.host = serve(host, port, SimulatorRoutes.routes(simulator))
+        self.host = SimulatorRouterHost(host: host, port: port, routes: SimulatorRoutes.routes(simulator))
     }
 
     /// Binds and serves; returns at once.

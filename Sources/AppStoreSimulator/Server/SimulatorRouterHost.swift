@@ -3,7 +3,7 @@ import HTTPServer
 
 /// The App Store simulator's routes on the project's own `HTTPServer` (one loop, two workers: a
 /// developer tool). Its errors are plain text: the simulator plays Apple, not this API.
-public struct SimulatorRouterHost: SimulatorHTTPHost {
+struct SimulatorRouterHost: Sendable {
     static let workerThreads = 2
 
     let server: HTTPServer
@@ -25,13 +25,11 @@ public struct SimulatorRouterHost: SimulatorHTTPHost {
         server = HTTPServer(configuration: configuration, router: router.freeze(), metrics: Metrics(), accessLog: nil)
     }
 
-    public static let factory: SimulatorHTTPHostFactory = { SimulatorRouterHost(host: $0, port: $1, routes: $2) }
+    func start() throws -> Int { try server.start() }
 
-    public func start() throws -> Int { try server.start() }
+    func runUntilSignalled(onStart: (Int) -> Void) throws { try server.runUntilSignalled(onStart: onStart) }
 
-    public func runUntilSignalled(onStart: (Int) -> Void) throws { try server.runUntilSignalled(onStart: onStart) }
-
-    public func stop() {
+    func stop() {
         server.shutdown()
         server.waitUntilStopped()
     }

@@ -3,7 +3,9 @@ import Foundation
 extension Configuration {
     /// One row per variable of http-api.md's Configuration table: its name and how it sets the
     /// configuration. New settings are added here, and only here.
-    private static let settings: [(name: String, apply: @Sendable (inout Configuration, String) throws(SettingParsers.Invalid) -> Void)] = [
+    private typealias Apply = @Sendable (inout Configuration, String) throws(SettingParsers.Invalid) -> Void
+
+    private static let settings: [(name: String, apply: Apply)] = [
         ("ISSUE_GATEWAY_LISTEN", { c, v throws(SettingParsers.Invalid) in c.listen = try SettingParsers.listen(v) }),
         ("ISSUE_GATEWAY_DATABASE", { c, v throws(SettingParsers.Invalid) in c.databasePath = try SettingParsers.nonEmpty(v) }),
         ("ISSUE_GATEWAY_CATALOG", { c, v throws(SettingParsers.Invalid) in
@@ -16,9 +18,7 @@ extension Configuration {
             c.adminKey = try SettingParsers.nonEmpty(v)
         }),
         ("ISSUE_GATEWAY_TOKEN_KEYS", { c, v throws(SettingParsers.Invalid) in c.tokenKeys = try SettingParsers.tokenKeys(v) }),
-        ("ISSUE_GATEWAY_TOKEN_TTL", { c, v throws(SettingParsers.Invalid) in
-            c.tokenTTLSeconds = try SettingParsers.integer(v, in: ConfigurationLimits.tokenTTLSeconds)
-        }),
+        ("ISSUE_GATEWAY_TOKEN_TTL", integer(\.tokenTTLSeconds, in: ConfigurationLimits.tokenTTLSeconds)),
         ("ISSUE_GATEWAY_TOKEN_ISSUER", { c, v throws(SettingParsers.Invalid) in c.tokenIssuer = try SettingParsers.nonEmpty(v) }),
         ("ISSUE_GATEWAY_CDN_BASE_URL", { c, v throws(SettingParsers.Invalid) in c.cdnBaseURL = try SettingParsers.httpURL(v) }),
         ("ISSUE_GATEWAY_APPSTORE_PRODUCTION_URL", { c, v throws(SettingParsers.Invalid) in
@@ -37,30 +37,23 @@ extension Configuration {
         ("ISSUE_GATEWAY_APP_APPLE_ID", { c, v throws(SettingParsers.Invalid) in c.appAppleId = try SettingParsers.appleId(v) }),
         ("ISSUE_GATEWAY_ACCEPT_SANDBOX", { c, v throws(SettingParsers.Invalid) in c.acceptSandbox = try SettingParsers.bool(v) }),
         ("ISSUE_GATEWAY_TRANSFER_POLICY", { c, v throws(SettingParsers.Invalid) in c.transferPolicy = try SettingParsers.policy(v) }),
-        ("ISSUE_GATEWAY_GRACE_DAYS", { c, v throws(SettingParsers.Invalid) in
-            c.graceDays = try SettingParsers.integer(v, in: ConfigurationLimits.graceDays)
-        }),
-        ("ISSUE_GATEWAY_THREADS", { c, v throws(SettingParsers.Invalid) in
-            c.threads = try SettingParsers.integer(v, in: ConfigurationLimits.threads)
-        }),
-        ("ISSUE_GATEWAY_STORE_THREADS", { c, v throws(SettingParsers.Invalid) in
-            c.storeThreads = try SettingParsers.integer(v, in: ConfigurationLimits.poolThreads)
-        }),
-        ("ISSUE_GATEWAY_STORE_QUEUE", { c, v throws(SettingParsers.Invalid) in
-            c.storeQueue = try SettingParsers.integer(v, in: ConfigurationLimits.poolQueue)
-        }),
-        ("ISSUE_GATEWAY_APPSTORE_THREADS", { c, v throws(SettingParsers.Invalid) in
-            c.appStoreThreads = try SettingParsers.integer(v, in: ConfigurationLimits.poolThreads)
-        }),
-        ("ISSUE_GATEWAY_APPSTORE_QUEUE", { c, v throws(SettingParsers.Invalid) in
-            c.appStoreQueue = try SettingParsers.integer(v, in: ConfigurationLimits.poolQueue)
-        }),
+        ("ISSUE_GATEWAY_GRACE_DAYS", integer(\.graceDays, in: ConfigurationLimits.graceDays)),
+        ("ISSUE_GATEWAY_THREADS", integer(\.threads, in: ConfigurationLimits.threads)),
+        ("ISSUE_GATEWAY_STORE_THREADS", integer(\.storeThreads, in: ConfigurationLimits.poolThreads)),
+        ("ISSUE_GATEWAY_STORE_QUEUE", integer(\.storeQueue, in: ConfigurationLimits.poolQueue)),
+        ("ISSUE_GATEWAY_APPSTORE_THREADS", integer(\.appStoreThreads, in: ConfigurationLimits.poolThreads)),
+        ("ISSUE_GATEWAY_APPSTORE_QUEUE", integer(\.appStoreQueue, in: ConfigurationLimits.poolQueue)),
         ("ISSUE_GATEWAY_CACHE_MEMORY", { c, v throws(SettingParsers.Invalid) in
             c.cacheMemoryBytes = try SettingParsers.byteSize(v, in: ConfigurationLimits.cacheMemoryBytes)
         }),
     ]
 
     public static let prefix = "ISSUE_GATEWAY_"
+    /// A row that sets an integer within its limits.
+    private static func integer(_ field: WritableKeyPath<Configuration, Int> & Sendable, in range: ClosedRange<Int>) -> Apply {
+        { c, v throws(SettingParsers.Invalid) in c[keyPath: field] = try SettingParsers.integer(v, in: range) }
+    }
+
     public static var variableNames: [String] { settings.map(\.name) }
 
     /// The configuration from a `--config` file's text (if any) overlaid by the environment: a

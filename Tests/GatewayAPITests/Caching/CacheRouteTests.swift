@@ -78,9 +78,8 @@ import Wire
         #expect(gateway.cachedTokenResponse(request("2026-01", bearer: "not-a-known-secret-0123456789")) == nil)
     }
 
-    @Test func theIssueListAndTokenRoutesCarryTheirFastPaths() {
-        let h = try? H()
-        let routes = h?.runtime.gateway.makeRouter().routes ?? []
+    @Test func theIssueListAndTokenRoutesCarryTheirFastPaths() throws {
+        let routes = try H().runtime.gateway.makeRouter().routes
         let fast = Set(routes.filter { $0.fastPath != nil }.map { "\($0.method) \($0.pattern.text)" })
         #expect(fast == ["GET /v1/accounts/{accountId}/issues",
                          "POST /v1/accounts/{accountId}/publications/{publicationId}/issues/{issueId}/token"])

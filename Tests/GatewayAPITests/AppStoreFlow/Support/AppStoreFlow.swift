@@ -45,7 +45,7 @@ final class AppStoreFlow: @unchecked Sendable {
         try store.importCatalog(FlowFixtures.catalog)
         let authority = try TestCertificateAuthority(options: .init(issuedAt: FlowFixtures.at("2025-06-01T00:00:00Z")))
         simulator = AppStoreSimulator(script: script, authority: authority, clock: clock.now)
-        apple = try AppStoreSimulatorServer(simulator: simulator, serve: SimulatorRouterHost.factory).start()
+        apple = try AppStoreSimulatorServer(simulator: simulator).start()
         let receipts = VerifyReceiptClient(
             configuration: VerifyReceiptConfiguration(productionURL: apple.productionURL, sandboxURL: apple.sandboxURL,
                                                       sharedSecret: gatewaySecret, requestTimeout: 2, maximumAttempts: 3,
