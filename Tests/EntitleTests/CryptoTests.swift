@@ -61,6 +61,18 @@ import Wire
         #expect(!SecretHash.matches(secret: "s3cret", storedHex: String(stored.dropLast(2))))
     }
 
+    @Test func secretDigestRoundTripsItsHexAndMatchesOnlyItsSecret() throws {
+        let digest = try SecretDigest(of: "s3cret")
+        #expect(digest.hex == (try SecretHash.hex(of: "s3cret")))
+        #expect(SecretDigest(hex: digest.hex) == digest)
+        #expect(digest.matches(try SecretDigest(of: "s3cret")))
+        #expect(!digest.matches(try SecretDigest(of: "s3creu")))
+        #expect(digest.matches(storedHex: digest.hex))
+        #expect(!digest.matches(storedHex: try SecretHash.hex(of: "other")))
+        #expect(!digest.matches(storedHex: String(digest.hex.dropLast(2))))
+        #expect(SecretDigest(hex: "zz") == nil)
+    }
+
     @Test func generatedSecretsAre256BitBase64url() throws {
         let a = try SecretGenerator.generate(using: SystemRandom())
         let b = try SecretGenerator.generate(using: SystemRandom())

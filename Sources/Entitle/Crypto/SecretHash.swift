@@ -14,9 +14,7 @@ public enum SecretHash {
     /// Hashes the presented secret and compares digests in constant time; a malformed stored
     /// hash never matches.
     public static func matches(secret: String, storedHex: String) -> Bool {
-        guard let stored = Hex.decode(storedHex), stored.count == SHA256Digest.byteCount,
-              let presented = try? SHA256Digest.hash(secret.utf8) else { return false }
-        return ConstantTime.equals(presented, stored)
+        (try? SecretDigest(of: secret))?.matches(storedHex: storedHex) ?? false
     }
 }
 

@@ -31,19 +31,19 @@ final class Authenticator: Sendable {
     }
 
     private struct Cache {
-        var principals: ByteBudgetLRU<String, Resolved>
-        /// The secret hash each API key was resolved under, to drop it on revocation.
-        var keyHashes: [String: String] = [:]
+        var principals: ByteBudgetLRU<SecretDigest, Resolved>
+        /// The secret digest each API key was resolved under, to drop it on revocation.
+        var keyHashes: [String: SecretDigest] = [:]
         var revocations: InvalidationLog<String>
     }
 
     private let store: any GatewayStore
-    private let adminKeyHash: String
+    private let adminKeyDigest: SecretDigest
     private let cache: Mutex<Cache>
 
     init(store: any GatewayStore, adminKey: String, cacheBytes: Int) throws(CryptoError) {
         self.store = store
-        self.adminKeyHash = try SecretHash.hex(of: adminKey)
+        self.adminKeyDigest = try SecretDigest(of: adminKey)
         cache = Mutex(Cache(principals: ByteBudgetLRU(budget: cacheBytes),
                             revocations: InvalidationLog(capacity: AccountFactsCache.rememberedInvalidations)))
     }
@@ -69,31 +69,32 @@ final class Authenticator: Sendable {
     /// The principal from memory alone: nil when the secret is missing, or not resolved before
     /// (the store would have to be asked).
     func cachedPrincipal(_ request: HTTPRequest) -> Principal? {
-        guard let secret = Self.bearerSecret(request) else { return nil }
-        if SecretHash.matches(secret: secret, storedHex: adminKeyHash) { return .admin }
-        guard let hash = try? SecretHash.hex(of: secret) else { return nil }
-        return cache.withLock { $0.principals.value(for: hash)?.principal }
+        // One SHA-256 per request, compared with the admin key's and looked up as it is.
+        guard let secret = Self.bearerSecret(request), let digest = try? SecretDigest(of: secret) else { return nil }
+        if digest.matches(adminKeyDigest) { return .admin }
+        return cache.withLock { $0.principals.value(for: digest)?.principal }
     }
 
     /// A revoked API key stops resolving at once; every other resolution is kept.
     func forget(keyId: String) {
         cache.withLock { cache in
             cache.revocations.invalidate(CollectionOfOne(keyId))
-            if let hash = cache.keyHashes.removeValue(forKey: keyId) { cache.principals.removeValue(for: hash) }
+            if let digest = cache.keyHashes.removeValue(forKey: keyId) { cache.principals.removeValue(for: digest) }
         }
     }
 
     var stats: CacheStats { cache.withLock { $0.principals.stats } }
 
     private func resolve(_ secret: String) throws(APIError) -> Principal? {
-        if SecretHash.matches(secret: secret, storedHex: adminKeyHash) { return .admin }
-        let hash: String
-        do { hash = try SecretHash.hex(of: secret) } catch { throw .internalError("hashing failed") }
-        let (cached, ticket) = cache.withLock { ($0.principals.value(for: hash), $0.revocations.ticket()) }
+        let digest: SecretDigest
+        do { digest = try SecretDigest(of: secret) } catch { throw .internalError("hashing failed") }
+        if digest.matches(adminKeyDigest) { return .admin }
+        let (cached, ticket) = cache.withLock { ($0.principals.value(for: digest), $0.revocations.ticket()) }
         if let cached { return cached.principal }
         let found: Resolved?
         do {
-            if let key = try store.apiKey(secretHash: hash), SecretHash.matches(secret: secret, storedHex: key.secretHash) {
+            let hash = digest.hex
+            if let key = try store.apiKey(secretHash: hash), digest.matches(storedHex: key.secretHash) {
                 switch key.role {
                 case .admin: found = Resolved(principal: .admin, keyId: key.keyId)
                 case .editor: found = Resolved(principal: .editor(keyId: key.keyId, publications: Set(key.publications)),
@@ -101,7 +102,7 @@ final class Authenticator: Sendable {
                 case .service: found = Resolved(principal: .service(keyId: key.keyId), keyId: key.keyId)
                 }
             } else if let account = try store.account(tokenHash: hash),
-                      SecretHash.matches(secret: secret, storedHex: account.tokenHash) {
+                      digest.matches(storedHex: account.tokenHash) {
                 found = Resolved(principal: .account(account.id), keyId: nil)
             } else {
                 found = nil
@@ -110,13 +111,13 @@ final class Authenticator: Sendable {
             throw APIError(error)
         }
         guard let found else { return nil }
-        let bytes = MemoryFootprint.string(hash) + found.heapBytes
+        let bytes = found.heapBytes
         cache.withLock { cache in
             if let keyId = found.keyId {
                 guard cache.revocations.isCurrent(ticket, for: keyId) else { return }
-                cache.keyHashes[keyId] = hash
+                cache.keyHashes[keyId] = digest
             }
-            cache.principals.insert(found, for: hash, bytes: bytes)
+            cache.principals.insert(found, for: digest, bytes: bytes)
         }
         return found.principal
     }
