@@ -28,6 +28,7 @@ public enum Hex {
     }
 
     /// The value of one hex digit, either case.
+    @inlinable
     public static func nibble(_ c: UInt8) -> UInt8? {
         switch c {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")

@@ -4,6 +4,9 @@ public enum PercentDecoding {
     /// The bytes with every `%XX` decoded, or nil when a `%` is not followed by two hex digits.
     /// `plusIsSpace` reads `+` as a space, the form-encoding convention of query strings; paths
     /// and tokens keep `+` as it is.
+    /// Inlinable, like `decode(_:plusIsSpace:)`: called across modules with concrete types, it is
+    /// specialized there instead of walking the bytes through generic witnesses (BENCHMARKS.md).
+    @inlinable
     public static func decode(bytes: some Collection<UInt8>, plusIsSpace: Bool = false) -> [UInt8]? {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
@@ -24,6 +27,7 @@ public enum PercentDecoding {
     }
 
     /// The decoded text, or nil when an escape is malformed or the bytes are not UTF-8.
+    @inlinable
     public static func decode(_ text: some StringProtocol, plusIsSpace: Bool = false) -> String? {
         let utf8 = text.utf8
         if !utf8.contains(UInt8(ascii: "%")) && !(plusIsSpace && utf8.contains(UInt8(ascii: "+"))) {
