@@ -110,6 +110,17 @@ import Wire
         #expect(F.failure(try F.forge(claims: F.claims(nbf: "1800000030"))) == nil)
     }
 
+    /// tokens.md step 4: `iat <= now + leeway`. Without it a key holder could date a token days
+    /// ahead with `exp - iat` within the hour and `nbf` now, and it would live for days.
+    @Test func issuedAtHonoursTheLeeway() throws {
+        #expect(F.failure(try F.forge(claims: F.claims(iat: "1800000030", nbf: "1800000000", exp: "1800000300"))) == nil)
+        #expect(F.failure(try F.forge(claims: F.claims(iat: "1800000031", nbf: "1800000000", exp: "1800000300")))
+            == .issuedInFuture)
+        let datedAhead = try F.forge(claims: F.claims(iat: "1800259200", nbf: "1800000000", exp: "1800262800"))
+        #expect(F.failure(datedAhead) == .issuedInFuture)
+        #expect(F.failure(datedAhead, now: Instant(secondsSinceEpoch: 1_800_259_170)) == nil)
+    }
+
     @Test func refusesLifetimesAboveAnHour() throws {
         #expect(F.failure(try F.forge(claims: F.claims(exp: "1800003600"))) == nil)
         #expect(F.failure(try F.forge(claims: F.claims(exp: "1800003601"))) == .lifetimeTooLong)

@@ -25,6 +25,8 @@ public enum TokenFailure: String, Error, Equatable, Sendable, CaseIterable {
     case signature
     // Step 4.
     case claimsJSON, duplicateClaimName, audience, claimTypes, notYetValid, expired, lifetimeTooLong
+    /// `iat` later than now plus the leeway.
+    case issuedInFuture
     // Step 5: the token is genuine and current, the request is what is not allowed.
     /// `X-Original-URI` absent: there is no path to authorise.
     case pathMissing

@@ -10,9 +10,10 @@ public struct VerifiedDownloadToken: Equatable, Sendable {
 
     public init(kid: String, claims: DownloadTokenClaims) { self.kid = kid; self.claims = claims }
 
-    /// Step 4's time window, `nbf - leeway <= now < exp + leeway`, checked on every request.
+    /// Step 4's time window, `nbf - leeway <= now < exp + leeway` and `iat <= now + leeway`,
+    /// checked on every request (a memoised token too).
     public func checkTime(now: Instant, policy: TokenPolicy) throws(TokenFailure) {
-        try TokenValidityWindow.check(notBefore: claims.notBefore, expiresAt: claims.expiresAt,
+        try TokenValidityWindow.check(notBefore: claims.notBefore, issuedAt: claims.issuedAt, expiresAt: claims.expiresAt,
                                       now: now, leewaySeconds: policy.leewaySeconds)
     }
 
