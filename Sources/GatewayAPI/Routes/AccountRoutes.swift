@@ -44,7 +44,7 @@ extension Gateway {
                    fastPath: { [self] request in cachedIssueListResponse(request) },
                    handler: apiHandler { [self] request throws(APIError) in
             let accountId = try requireAccount(request)
-            let key = IssueListKey(request)
+            let key = try IssueListKey(request)
             let state = catalog.state
             if let publicationId = key.publicationId, state.snapshot.publication(publicationId) == nil {
                 throw .notFound("no publication \(publicationId)")
@@ -70,7 +70,7 @@ extension Gateway {
         guard let principal = authenticator.cachedPrincipal(request), principal.mayActFor(account: accountId) else {
             return nil
         }
-        let key = IssueListKey(request)
+        guard let key = try? IssueListKey(request) else { return nil }
         let state = catalog.state
         if let publicationId = key.publicationId, state.snapshot.publication(publicationId) == nil { return nil }
         guard let answer = accounts.answer(accountId, key, catalogRevision: state.revision, now: clock.now()) else {
@@ -170,11 +170,12 @@ extension Gateway {
 }
 
 extension IssueListKey {
-    init(_ request: HTTPRequest) {
-        // One pass over the query: it is parsed on every issue-list request, the fast path's included.
+    /// 400 for a malformed `entitled` flag (the fast path then leaves the request to the handler).
+    init(_ request: HTTPRequest) throws(APIError) {
+        // One parse of the query: it is read on every issue-list request, the fast path's included.
         let query = request.queryParameters()
         self.init(publicationId: query.first { $0.0 == "publication" }?.1,
-                  entitledOnly: query.first { $0.0 == "entitled" }?.1 == "true")
+                  entitledOnly: try QueryFlag.value(of: "entitled", in: query))
     }
 }
 

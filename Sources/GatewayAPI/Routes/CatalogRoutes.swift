@@ -21,8 +21,8 @@ extension Gateway {
             let outcome = try changeCatalog { () throws(StoreError) in try store.upsertPublication(publication) }
             return .json(outcome == .created ? 201 : 200) { w in w.publication(publication) }
         })
-        router.add("GET", "/v1/products") { [catalog, clock] request in
-            let all = request.flag("all")
+        router.add("GET", "/v1/products", handler: apiHandler { [catalog, clock] request throws(APIError) in
+            let all = try request.flag("all")
             let now = clock.now()
             let products = catalog.state.snapshot.products.filter { all || !$0.isDiscontinued(at: now) }
             return .json(200) { w in
@@ -31,7 +31,7 @@ extension Gateway {
                     w.array { w in for p in products { w.product(p) } }
                 }
             }
-        }
+        })
         router.add("PUT", "/v1/products/{productId}", execution: .store, handler: apiHandler { [self] request throws(APIError) in
             try requireAdmin(request)
             let product = try CatalogBodies.product(try RequestBody(request), id: request.parameter("productId"),
@@ -50,7 +50,9 @@ extension Gateway {
             guard state.snapshot.publication(publicationId) != nil else { throw .notFound("no publication \(publicationId)") }
             // E16: scheduled and retracted issues are listed to editors of the publication only.
             var includeAll = false
-            if request.queryParameter("include") == "all" {
+            let include = request.queryParameter("include")
+            guard include == nil || include == "all" else { throw .badRequest("include takes the value all") }
+            if include == "all" {
                 guard try authenticator.principal(request).mayEdit(publication: publicationId) else { throw .forbidden() }
                 includeAll = true
             }

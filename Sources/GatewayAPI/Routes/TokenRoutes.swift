@@ -51,7 +51,7 @@ extension Gateway {
             signed = try signer.sign(subject: accountId, publication: ref.publicationId, issue: ref.issueId,
                                      paths: paths, now: clock.now(), random: random)
         } catch {
-            throw .internalError("the token could not be signed: \(error)")
+            throw .internalError("the token could not be signed")
         }
         counters.tokensIssued.increment()
         let base = configuration.cdnBaseURL.hasSuffix("/") ? String(configuration.cdnBaseURL.dropLast()) : configuration.cdnBaseURL

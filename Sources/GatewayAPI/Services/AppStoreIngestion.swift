@@ -71,10 +71,16 @@ final class AppStoreIngestion: Sendable {
                 let verified = try verifier.verify(compact, as: .transaction)
                 facts.transactions.append(try AppStoreParsers.signedTransaction(payload: verified.payload))
             } catch {
-                throw Self.rejected(status: nil, "signedTransactions[\(index)] was refused: \(error)")
+                throw Self.rejected(status: nil, "signedTransactions[\(index)] was refused: \(Self.clientText(error))")
             }
         }
         return facts
+    }
+
+    /// A refusal as a client may read it: the verifier's fixed sentence (never libcrypto's text),
+    /// or the parser's own description of what is missing.
+    private static func clientText(_ error: any Error) -> String {
+        (error as? SignedDataVerificationError)?.clientDescription ?? "\(error)"
     }
 
     static func rejected(status: Int?, _ message: String) -> APIError {
@@ -139,9 +145,9 @@ final class AppStoreIngestion: Sendable {
             // http-api.md: 400 for what is not a notification at all, 401 for a refused signature.
             switch error {
             case .tooLarge, .malformedCompactSerialization, .malformedHeader, .malformedPayload:
-                throw .badRequest("malformed V2 notification: \(error)")
+                throw .badRequest("malformed V2 notification: \(error.clientDescription)")
             default:
-                throw .unauthorized("the notification's signature was refused: \(error)")
+                throw .unauthorized("the notification's signature was refused: \(error.clientDescription)")
             }
         }
         let notification: NotificationV2

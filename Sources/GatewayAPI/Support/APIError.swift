@@ -41,6 +41,9 @@ extension APIError {
         switch error {
         case .conflict(let m): self = .conflict(m)
         case .notFound(let m): self = .notFound(m)
+        case .appAccountTokenInUse:
+            self = APIError(status: 409, code: "app_account_token_in_use",
+                            message: "another account already holds this appAccountToken")
         case .ownedByOtherAccount:
             self = APIError(status: 409, code: "owned_by_other_account",
                             message: "this purchase belongs to another account")

@@ -14,7 +14,25 @@ extension HTTPRequest {
     /// A path parameter the router matched; the pattern guarantees it is present.
     func parameter(_ name: String) -> String { pathParameters[name] ?? "" }
 
-    func flag(_ name: String) -> Bool { queryParameter(name) == "true" }
+    /// A boolean query flag: absent is false; present, exactly `true` or `false`.
+    func flag(_ name: String) throws(APIError) -> Bool { try QueryFlag.value(of: name, in: queryParameters()) }
+}
+
+/// Boolean query flags (`?all=`, `?entitled=`) take `true` or `false` and nothing else, once: a
+/// client that wrote `?entitled=1` or `?all=yes` gets a 400 saying so, not a silent default.
+enum QueryFlag {
+    static func value(of name: String, in query: [(String, String)]) throws(APIError) -> Bool {
+        var found: Bool?
+        for (key, value) in query where key == name {
+            guard found == nil else { throw .badRequest("query flag \(name) given more than once") }
+            switch value {
+            case "true": found = true
+            case "false": found = false
+            default: throw .badRequest("query flag \(name) must be true or false")
+            }
+        }
+        return found ?? false
+    }
 }
 
 /// Runs a store call, turning its failure into the API's answer.

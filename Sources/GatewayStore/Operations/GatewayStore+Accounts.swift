@@ -3,6 +3,10 @@ extension GatewayStore {
     /// `.conflict` if the id, the token hash or the appAccountToken is taken.
     public func createAccount(_ account: Account) throws(StoreError) {
         try write { tx throws(StoreError) in
+            // Asked inside the unit of work that inserts, so two creations cannot both pass it.
+            if let token = account.appAccountToken, try tx.account(appAccountToken: token) != nil {
+                throw .appAccountTokenInUse
+            }
             try Self.naming("account \(account.id), its token or its appAccountToken is taken") {
                 () throws(StoreError) in try tx.insert(account)
             }

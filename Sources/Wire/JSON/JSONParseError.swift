@@ -12,7 +12,6 @@ public struct JSONParseError: Error, Equatable, Sendable, CustomStringConvertibl
         case invalidNumber
         /// A number outside Int64 (integers) or outside Double's finite range (RFC 8259 §9 lets
         /// an implementation limit ranges; silently rounding would change what was signed).
-        case numberOutOfRange
         case duplicateName(String)
         case trailingCharacters
     }
@@ -35,7 +34,6 @@ public struct JSONParseError: Error, Equatable, Sendable, CustomStringConvertibl
         case .unescapedControlCharacter: return "unescaped control character in a string at byte \(offset)"
         case .unpairedSurrogate: return "unpaired UTF-16 surrogate escape at byte \(offset)"
         case .invalidNumber: return "invalid number at byte \(offset)"
-        case .numberOutOfRange: return "number out of range at byte \(offset)"
         case .duplicateName(let name): return "duplicate member name \"\(name)\" at byte \(offset)"
         case .trailingCharacters: return "unexpected data after the JSON value at byte \(offset)"
         }

@@ -6,7 +6,8 @@ public enum JSONValue: Equatable, Sendable {
     case bool(Bool)
     /// A number written without fraction or exponent that fits in 64 bits.
     case integer(Int64)
-    /// Any other number (finite).
+    /// Any other number: a fraction, an exponent, an integer beyond 64 bits (approximate), or
+    /// ±infinity for one beyond Double's range (`JSONParser`). Readers check the range they need.
     case number(Double)
     case string(String)
     case array([JSONValue])

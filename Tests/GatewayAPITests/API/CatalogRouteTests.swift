@@ -49,6 +49,8 @@ import Wire
             #"{"kind":"lifetime","grants":["monthly"]}"#,                       // unknown kind
             #"{"kind":"autoRenewable","grants":"monthly"}"#,                   // wrong type
             #"{"kind":"autoRenewable","grants":["monthly"],"level":"1","subscriptionGroup":"g"}"#,
+            #"{"kind":"autoRenewable","grants":["monthly"],"level":99999999999999999999,"subscriptionGroup":"g"}"#,
+            #"{"kind":"autoRenewable","grants":["monthly"],"level":1e400,"subscriptionGroup":"g"}"#,
             #"{"kind":"nonRenewing","grants":["monthly"],"duration":"three months"}"#,
             #"{"kind":"autoRenewable","grants":["nowhere"],"subscriptionGroup":"g","level":1}"#,
             #"{"kind":"issue","grants":["monthly"],"issue":{"publicationId":"monthly","issueId":"1999-01"}}"#,

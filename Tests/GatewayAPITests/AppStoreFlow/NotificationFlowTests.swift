@@ -109,6 +109,10 @@ import Testing
         let answer = try flow.notify(try stranger.notificationV2(FlowFixtures.production, type: "DID_RENEW"))
         #expect(answer.status == 401)
         #expect(flow.runtime.gateway.counters.notificationsTaken.value == 0)
+        // The project's sentence, never libcrypto's reason ("unable to get local issuer certificate").
+        let message = (answer.json["error"] as? [String: Any])?["message"] as? String ?? ""
+        #expect(message.contains("does not lead to a configured Apple root"), "\(message)")
+        #expect(!message.contains("issuer certificate") && !message.contains("untrustedChain"), "\(message)")
     }
 
     @Test func simulatorDeliversANotificationThroughItsControlRoute() throws {

@@ -18,6 +18,7 @@ struct APIResponse {
 
     /// `error.code` of the spec's error shape.
     var errorCode: String? { (json["error"] as? [String: Any])?["code"] as? String }
+    var errorMessage: String? { (json["error"] as? [String: Any])?["message"] as? String }
 
     /// The spec's error shape: exactly an `error` object with a snake_case `code` and a `message`.
     var hasErrorShape: Bool {
