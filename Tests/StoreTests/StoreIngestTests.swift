@@ -131,13 +131,35 @@ struct IngestFixture {
     func aNotificationIsProcessedOnceEvenUnderRace(_ backend: StoreBackend) async throws {
         let f = try IngestFixture(backend)
         let store = f.store
-        let winners = await withTaskGroup(of: Bool.self) { group in
-            for _ in 0..<8 { group.addTask { (try? store.markNotificationProcessed("uuid-1", at: Fixtures.t0)) ?? false } }
+        let batch = IngestBatch(accountId: nil, transactions: [Fixtures.transaction("1", original: "1")],
+                                notificationUUID: "uuid-1", at: Fixtures.t0)
+        let firsts = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<8 {
+                group.addTask { (try? store.ingest(batch, policy: .transfer)).map { !$0.duplicateNotification } ?? false }
+            }
             var count = 0
-            for await won in group where won { count += 1 }
+            for await first in group where first { count += 1 }
             return count
         }
-        #expect(winners == 1)
-        #expect(try store.markNotificationProcessed("uuid-2", at: Fixtures.t0))
+        #expect(firsts == 1)
+        var other = batch
+        other.notificationUUID = "uuid-2"
+        #expect(try !store.ingest(other, policy: .transfer).duplicateNotification)
+    }
+
+    /// The UUID and the facts commit together: a unit of work that fails records neither, so the
+    /// same notification is taken when it comes again (Apple retries after a 503).
+    @Test(arguments: StoreBackend.all)
+    func aNotificationWhoseFactsFailedIsNotMarked(_ backend: StoreBackend) throws {
+        let f = try IngestFixture(backend)
+        // An appAccountToken-less transaction for an account that does not exist fails the unit.
+        let failing = IngestBatch(accountId: "nobody", transactions: [Fixtures.transaction("7", original: "7")],
+                                  notificationUUID: "uuid-7", at: Fixtures.t0)
+        #expect(throws: StoreError.self) { try f.store.ingest(failing, policy: .transfer) }
+        let retried = IngestBatch(accountId: "alice", transactions: [Fixtures.transaction("7", original: "7")],
+                                  notificationUUID: "uuid-7", at: Fixtures.t0)
+        #expect(try !f.store.ingest(retried, policy: .transfer).duplicateNotification)
+        #expect(try f.transactionIds("alice") == ["7"])
+        #expect(try f.store.ingest(retried, policy: .transfer).duplicateNotification)
     }
 }

@@ -94,12 +94,12 @@ final class AppStoreIngestion: Sendable {
     /// Stores facts for an account (or, for notifications, for whoever owns them) all-or-nothing,
     /// and forgets the cached facts of every account whose entitlements it changed.
     @discardableResult
-    func save(_ facts: VerifiedFacts, for accountId: String?) throws(APIError) -> IngestResult {
-        guard !facts.transactions.isEmpty || !facts.renewals.isEmpty else {
+    func save(_ facts: VerifiedFacts, for accountId: String?, notificationUUID: String? = nil) throws(APIError) -> IngestResult {
+        guard !facts.transactions.isEmpty || !facts.renewals.isEmpty || notificationUUID != nil else {
             return IngestResult(owners: [:], previousOwners: [])
         }
         let batch = IngestBatch(accountId: accountId, transactions: facts.transactions, renewalInfos: facts.renewals,
-                                receiptData: facts.receiptData, at: clock.now())
+                                receiptData: facts.receiptData, notificationUUID: notificationUUID, at: clock.now())
         let result = try stored { () throws(StoreError) in try store.ingest(batch, policy: ownership) }
         var touched = result.previousOwners
         for owner in result.owners.values { if let owner { touched.insert(owner) } }
@@ -163,13 +163,10 @@ final class AppStoreIngestion: Sendable {
         } catch {
             throw .badRequest("malformed V2 notification: \(error)")
         }
-        // Ingesting is idempotent (E1), so the UUID is recorded only after the facts are stored:
-        // a notification that failed midway is taken again when Apple retries it, and a
-        // duplicate changes nothing.
-        try save(facts, for: nil)
-        let first = try stored { () throws(StoreError) in
-            try store.markNotificationProcessed(notification.notificationUUID, at: clock.now())
-        }
-        (first ? counters.notificationsTaken : counters.notificationsDuplicate).increment()
+        // The UUID is recorded in the unit of work that stores the facts: a failure that may pass
+        // (storage busy: 503) leaves it unrecorded, so Apple's retry is taken; a duplicate
+        // changes nothing.
+        let result = try save(facts, for: nil, notificationUUID: notification.notificationUUID)
+        (result.duplicateNotification ? counters.notificationsDuplicate : counters.notificationsTaken).increment()
     }
 }

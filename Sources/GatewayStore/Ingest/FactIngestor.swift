@@ -16,6 +16,11 @@ public struct FactIngestor: Sendable {
         if let accountId = batch.accountId, try tx.account(id: accountId) == nil {
             throw .notFound("account \(accountId)")
         }
+        // Dedupe inside the unit of work (http-api.md: 200 only once the facts are stored): the
+        // mark and the facts commit together or not at all.
+        if let uuid = batch.notificationUUID, try !tx.insertProcessedNotification(uuid, at: batch.at) {
+            return IngestResult(owners: [:], previousOwners: [], duplicateNotification: true)
+        }
         var changed = try merge(batch, into: tx)
         var result = IngestResult(owners: [:], previousOwners: [])
         let bound = Set(batch.transactions.map(\.subscriptionKey))

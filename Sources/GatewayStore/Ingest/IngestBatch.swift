@@ -12,11 +12,15 @@ public struct IngestBatch: Sendable {
     /// The base64 receipt these facts came from, kept once and pointed to by every subscription
     /// it describes, for status polling.
     public var receiptData: String?
+    /// A V2 notification's UUID: recorded as processed in the same unit of work that stores its
+    /// facts, so a notification is taken exactly once (a second delivery changes nothing) and one
+    /// whose facts could not be stored is not marked, and is taken when Apple retries it.
+    public var notificationUUID: String?
     public var at: Instant
 
     public init(accountId: String?, transactions: [Transaction], renewalInfos: [RenewalInfo] = [],
-                receiptData: String? = nil, at: Instant) {
+                receiptData: String? = nil, notificationUUID: String? = nil, at: Instant) {
         self.accountId = accountId; self.transactions = transactions; self.renewalInfos = renewalInfos
-        self.receiptData = receiptData; self.at = at
+        self.receiptData = receiptData; self.notificationUUID = notificationUUID; self.at = at
     }
 }

@@ -9,8 +9,12 @@ public struct IngestResult: Sendable, Equatable {
     public var previousOwners: Set<String>
     /// Every account whose facts changed, with its facts version after the batch.
     public var factsVersions: [String: Int64]
+    /// The batch's notification UUID had been processed already: nothing was stored.
+    public var duplicateNotification: Bool
 
-    public init(owners: [SubscriptionKey: String?], previousOwners: Set<String>, factsVersions: [String: Int64] = [:]) {
+    public init(owners: [SubscriptionKey: String?], previousOwners: Set<String>, factsVersions: [String: Int64] = [:],
+                duplicateNotification: Bool = false) {
         self.owners = owners; self.previousOwners = previousOwners; self.factsVersions = factsVersions
+        self.duplicateNotification = duplicateNotification
     }
 }

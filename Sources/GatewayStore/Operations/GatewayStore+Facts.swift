@@ -1,7 +1,7 @@
 import Entitle
 import Wire
 
-/// App Store facts, receipts and notification dedupe, one unit of work each.
+/// App Store facts and receipts, one unit of work each (a notification's dedupe goes with its facts: `IngestBatch.notificationUUID`).
 extension GatewayStore {
     /// An account's transactions, renewal infos and facts version from one snapshot.
     public func accountFacts(_ accountId: String) throws(StoreError) -> AccountFactsSnapshot {
@@ -34,11 +34,5 @@ extension GatewayStore {
         try read { tx throws(StoreError) in
             try tx.subscriptionsToPoll(expiringBefore: before, notBefore: notBefore, limit: limit)
         }
-    }
-
-    /// Records a notification UUID as processed. Returns false when it already was (atomic: of
-    /// two concurrent calls with one UUID exactly one gets true).
-    public func markNotificationProcessed(_ uuid: String, at instant: Instant) throws(StoreError) -> Bool {
-        try write { tx throws(StoreError) in try tx.insertProcessedNotification(uuid, at: instant) }
     }
 }

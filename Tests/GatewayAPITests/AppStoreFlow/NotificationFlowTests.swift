@@ -1,3 +1,5 @@
+import Synchronization
+import GatewayStore
 import AppStoreSimulator
 import Foundation
 import Testing
@@ -87,6 +89,55 @@ import Testing
         #expect(counters.notificationsTaken.value == 1)
         #expect(counters.notificationsDuplicate.value == 1)
         #expect(try flow.storedTransactionIds(reader) == ["10000", "10001", "10002"])
+    }
+
+    /// Every write unit of work fails busy while `failures` is above zero, counting down.
+    final class BusyWrites: GatewayStore, @unchecked Sendable {
+        private let base: any GatewayStore
+        let failures = Mutex(0)
+
+        init(_ base: any GatewayStore) { self.base = base }
+
+        func read<R>(_ body: (any ReadTransaction) throws(StoreError) -> R) throws(StoreError) -> R { try base.read(body) }
+
+        func write<R>(_ body: (any WriteTransaction) throws(StoreError) -> R) throws(StoreError) -> R {
+            let fail = failures.withLock { remaining in
+                defer { remaining = max(0, remaining - 1) }
+                return remaining > 0
+            }
+            if fail { throw .busy }
+            return try base.write(body)
+        }
+    }
+
+    /// http-api.md: a V2 notification is 200 only once its facts are stored; storage busy is a
+    /// 503 so that Apple retries, and the retry is taken (issue #10 item 7).
+    @Test func v2WhoseFactsCouldNotBeStoredIs503AndItsRetryIsTaken() throws {
+        var busy: BusyWrites?
+        let flow = try AppStoreFlow(wrapStore: { store in
+            let wrapped = BusyWrites(store)
+            busy = wrapped
+            return wrapped
+        })
+        let reader = try subscribedReader(flow)
+        try flow.simulator.addTransaction(
+            ScriptedTransaction(transactionId: "10003", originalTransactionId: "10000", productId: "monthly.1m",
+                                purchaseDate: FlowFixtures.at("2026-04-10T00:00:00Z"), expiresDate: FlowFixtures.at("2026-05-10T00:00:00Z")),
+            to: FlowFixtures.production)
+        let body = try flow.simulator.notificationV2(FlowFixtures.production, type: "DID_RENEW", transactionId: "10003",
+                                                     notificationUUID: "retry-me")
+        let counters = flow.runtime.gateway.counters
+        try #require(busy).failures.withLock { $0 = 1 }
+        let refused = try flow.notify(body)
+        #expect(refused.status == 503)
+        #expect(refused.errorCode == "storage_busy")
+        #expect(counters.notificationsTaken.value == 0)
+        #expect(try flow.storedTransactionIds(reader) == ["10000", "10001", "10002"])
+        let retried = try flow.notify(body)
+        #expect(retried.status == 200)
+        #expect(counters.notificationsTaken.value == 1)
+        #expect(counters.notificationsDuplicate.value == 0)
+        #expect(try flow.storedTransactionIds(reader) == ["10000", "10001", "10002", "10003"])
     }
 
     @Test func v2WithABadSignatureIs401AndStoresNothing() throws {

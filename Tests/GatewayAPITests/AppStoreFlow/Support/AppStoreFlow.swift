@@ -1,3 +1,4 @@
+import GatewayStore
 import AppStoreSimulator
 import AppStoreKit
 import Entitle
@@ -38,9 +39,11 @@ final class AppStoreFlow: @unchecked Sendable {
     let port: Int
     private var stopped = false
 
-    /// `gatewaySecret`: the shared secret the gateway sends and expects in V1 notifications.
+    /// `gatewaySecret`: the shared secret the gateway sends and expects in V1 notifications;
+    /// `wrapStore`: what the gateway sees of the store (a test's failing wrapper).
     init(policy: OwnershipPolicy = .transfer, gatewaySecret: String = FlowFixtures.sharedSecret,
-         script: SimulatorScript = FlowFixtures.script) throws {
+         script: SimulatorScript = FlowFixtures.script,
+         wrapStore: (any GatewayStore) -> any GatewayStore = { $0 }) throws {
         store = try database.open()
         try store.importCatalog(FlowFixtures.catalog)
         let authority = try TestCertificateAuthority(options: .init(issuedAt: FlowFixtures.at("2025-06-01T00:00:00Z")))
@@ -68,7 +71,7 @@ final class AppStoreFlow: @unchecked Sendable {
         http.port = 0
         http.threads = 1
         runtime = try GatewayRuntime.make(
-            configuration: configuration, store: store, clock: clock,
+            configuration: configuration, store: wrapStore(store), clock: clock,
             appStore: AppStoreServices(receipts: receipts, signedData: verifier, sharedSecret: gatewaySecret,
                                        bundleId: FlowFixtures.bundleId),
             http: http, pollerSettings: .standard)
