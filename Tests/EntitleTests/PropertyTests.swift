@@ -37,7 +37,10 @@ import IssueCatalog
         }
     }
 
-    @Test func e6AddingARefundedTransactionNeverAddsAnEntitledIssue() {
+    /// E6, with E8's clarification: a refunded renewal entitles nothing, yet still ends the
+    /// subscription where it would have, so the grace that follows it may come later (never
+    /// earlier). Whatever it adds is entitled by grace alone.
+    @Test func e6AddingARefundedTransactionAddsNothingButLaterGrace() {
         forEachCase(seed: 2) { rng, a in
             let products = ["a", "b", "n", "i", "f"]
             let start = RandomAccount.instant(day: Int64.random(in: 0..<400, using: &rng), &rng)
@@ -48,8 +51,9 @@ import IssueCatalog
                 expiresDate: start.adding(milliseconds: Int64.random(in: 1...40, using: &rng) * RandomAccount.day),
                 revocationDate: start, source: .verifyReceipt)
             let before = a.evaluate().entitledRefs
-            let after = a.evaluate(transactions: a.transactions + [refunded]).entitledRefs
-            #expect(after.isSubset(of: before))
+            let after = a.evaluate(transactions: a.transactions + [refunded]).issues(publicationId: nil, entitledOnly: true)
+            let added = after.filter { !before.contains($0.issue.ref) }
+            #expect(added.allSatisfy { $0.reasons == [.gracePeriod] }, "\(added.map(\.issue.ref))")
         }
     }
 

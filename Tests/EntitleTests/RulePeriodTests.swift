@@ -76,6 +76,55 @@ import IssueCatalog
         #expect(apple.subscriptions.first?.state == .billingRetry)
     }
 
+    /// E8 clarified: the grace interval starts at the latest end of all transactions, a refunded
+    /// renewal's included, so the refunded period never becomes grace; E13: the period that begins
+    /// with that grace unlocks nothing.
+    @Test func e8GraceStartsAfterARefundedRenewalNeverOverIt() {
+        let txs = [Fx.tx("t1", "monthly.sub", "2012-02-20", "2012-03-20"),
+                   Fx.tx("t2", "monthly.sub", "2012-03-20", "2012-04-20", revoked: "2012-03-25")]
+        let r = Fx.evaluate(Fx.magazine, txs, [Fx.renewal(billingRetry: true, grace: "2012-05-05")], now: "2012-05-02")
+        #expect(r.periods(of: "mag") == [period("2012-02-20", "2012-03-20"), period("2012-04-20", "2012-05-05")])
+        #expect(r.reasons("mag", "2012-03") == [.activePeriod])
+        #expect(r.reasons("mag", "2012-04") == [.refunded], "inside the refunded renewal, and not unlocked by grace")
+        #expect(r.reasons("mag", "2012-05") == [.gracePeriod])
+        let own = Fx.evaluate(Fx.magazine, txs, [Fx.renewal(billingRetry: true)], policy: EntitlementPolicy(graceDays: 20),
+                              now: "2012-05-02")
+        #expect(own.periods(of: "mag") == [period("2012-02-20", "2012-03-20"), period("2012-04-20", "2012-05-10")])
+        #expect(own.reasons("mag", "2012-04") == [.refunded])
+    }
+
+    @Test func e8ASubscriptionWhollyRefundedHasNoGrace() {
+        let txs = [Fx.tx("t1", "monthly.sub", "2012-02-20", "2012-03-20", revoked: "2012-02-21"),
+                   Fx.tx("t2", "monthly.sub", "2012-03-20", "2012-04-20", revoked: "2012-03-21")]
+        for policy in [EntitlementPolicy.default, EntitlementPolicy(graceDays: 30)] {
+            let r = Fx.evaluate(Fx.magazine, txs, [Fx.renewal(billingRetry: true, grace: "2012-05-05")], policy: policy,
+                                now: "2012-05-02")
+            #expect(r.periods(of: "mag").isEmpty)
+            #expect(r.reasons("mag", "2012-05") == [.noPurchase])
+        }
+    }
+
+    /// E8: while the gateway's own grace runs (billing retry, or expired for billing), the state is
+    /// `gracePeriod` (3) with its end as `gracePeriodExpiresAt`, as with the App Store's grace.
+    @Test func e8TheGatewaysOwnGraceIsReportedAsGraceWhileItRuns() {
+        let txs = [Fx.tx("t1", "monthly.sub", "2012-02-20", "2012-03-28")]
+        let policy = EntitlementPolicy(graceDays: 7)
+        for renewal in [Fx.renewal(billingRetry: true), Fx.renewal(autoRenew: false, intent: .billing)] {
+            let running = Fx.evaluate(Fx.magazine, txs, [renewal], policy: policy, now: "2012-04-02")
+            #expect(running.subscriptions.first?.state == .gracePeriod)
+            #expect(running.subscriptions.first?.entitlementCode == 3)
+            #expect(running.subscriptions.first?.gracePeriodExpiresAt == Fx.at("2012-04-04"))
+            #expect(running.reasons("mag", "2012-04") == [.gracePeriod])
+            let over = Fx.evaluate(Fx.magazine, txs, [renewal], policy: policy, now: "2012-04-10")
+            #expect(over.subscriptions.first?.state == (renewal.isInBillingRetry ? .billingRetry : .expiredBilling))
+            #expect(over.reasons("mag", "2012-04") == [.gracePeriod], "issues published in grace stay entitled")
+        }
+        let voluntary = Fx.evaluate(Fx.magazine, txs, [Fx.renewal(autoRenew: false, intent: .voluntary)], policy: policy,
+                                    now: "2012-04-02")
+        #expect(voluntary.subscriptions.first?.state == .expiredVoluntary)
+        #expect(voluntary.subscriptions.first?.gracePeriodExpiresAt == nil)
+    }
+
     @Test func e9BillingRetryWithoutGraceEntitlesNothingAfterExpiry() {
         let r = Fx.evaluate(Fx.magazine, [Fx.tx("t1", "monthly.sub", "2012-02-20", "2012-03-20")],
                             [Fx.renewal(billingRetry: true)], now: "2012-04-05")

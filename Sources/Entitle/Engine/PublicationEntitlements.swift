@@ -54,10 +54,15 @@ struct PublicationEntitlements: Sendable {
                 service += 1
             }
             if cursor < range.upperBound { segments.append(Self.segment(cursor..<range.upperBound, .gracePeriod)) }
-            // E13: the latest issue published at or before the start. Retracted ones are not
-            // skipped: the entitlement comes back when the issue is republished (E16).
+            // E13: the latest issue published at or before the start, when the period begins
+            // with a purchase or a grant (paid service at its first instant), not with grace.
+            // Retracted ones are not skipped: the entitlement comes back when the issue is
+            // republished (E16).
             let latest = index.upperBound(period.start) - 1
-            if latest >= 0, unlocked.last != latest { unlocked.append(latest) }
+            if latest >= 0, unlocked.last != latest,
+               IntervalMerge.period(containing: period.start, in: servicePeriods) != nil {
+                unlocked.append(latest)
+            }
         }
         self.segments = segments
         self.unlocked = unlocked  // ascending: periods are sorted and disjoint

@@ -9,10 +9,14 @@ struct SubscriptionTimeline {
     let positions: [Int]
     let renewal: RenewalInfo?
     private(set) var intervals: [ProductInterval] = []
-    /// The end of the latest entitling transaction (E8's "last expiresDate"); nil if none entitles.
+    /// E8's `lastExpiresDate`: the latest end among all the transactions, refunded ones included
+    /// (an upgraded one ends at its cut); nil when none entitles, for a subscription whose
+    /// transactions are all refunded has no grace.
     private(set) var lastExpires: Instant?
     /// The grace interval in force after `lastExpires`, from the App Store or the policy (E8).
     private(set) var currentGrace: ActivePeriod?
+    /// Whether `currentGrace` is the gateway's own (the policy's days), not the App Store's.
+    private(set) var currentGraceIsOwn = false
 
     /// `product` gives the catalog number of a product id (nil: unknown).
     init(key: SubscriptionKey, table: [Transaction], positions: [Int], renewal: RenewalInfo?,
@@ -22,7 +26,8 @@ struct SubscriptionTimeline {
         self.positions = positions
         self.renewal = renewal
         intervals.reserveCapacity(positions.count + 1)
-        var lastServiceProduct: Int?
+        var lastEnd: (instant: Instant, product: Int?)?
+        var entitles = false
         var lastProductId: String?
         var number: Int?
         // Borrowed through a buffer: reading a transaction from the array would copy it.
@@ -35,20 +40,26 @@ struct SubscriptionTimeline {
             }
             let nextPurchase = i + 1 < positions.count ? table[positions[i + 1]].purchaseDate : nil
             let t = Moment(table, position)
-            guard let end = Self.entitlingEnd(of: t, expires: expires, nextPurchase: nextPurchase) else {
+            let end: Instant
+            if let entitled = Self.entitlingEnd(of: t, expires: expires, nextPurchase: nextPurchase) {
+                end = entitled
+                entitles = true
+                intervals.append(ProductInterval(product: number,
+                                                 period: ActivePeriod(start: t.purchaseDate, end: end), kind: .service))
+            } else {
+                // E6: void, yet its expiry still counts as the subscription's end (E8), so that a
+                // refund never widens a grace interval backwards over the refunded period.
+                end = expires
                 intervals.append(ProductInterval(product: number,
                                                  period: ActivePeriod(start: t.purchaseDate, end: expires), kind: .void))
-                continue
             }
-            intervals.append(ProductInterval(product: number,
-                                             period: ActivePeriod(start: t.purchaseDate, end: end), kind: .service))
-            if lastExpires.map({ end > $0 }) ?? true {
-                lastExpires = end
-                lastServiceProduct = number
-            }
+            if lastEnd.map({ end > $0.instant }) ?? true { lastEnd = (end, number) }
         }
         }
-        if lastExpires != nil { addGrace(lastProduct: lastServiceProduct, policy: policy) }
+        if entitles, let lastEnd {
+            lastExpires = lastEnd.instant
+            addGrace(lastProduct: lastEnd.product, policy: policy)
+        }
     }
 
     /// The few small fields of a transaction the timeline reads.
@@ -104,12 +115,14 @@ struct SubscriptionTimeline {
         let period = ActivePeriod(start: lastExpires, end: lastExpires.adding(milliseconds: policy.graceMilliseconds))
         intervals.append(ProductInterval(product: lastProduct, period: period, kind: .grace))
         currentGrace = period
+        currentGraceIsOwn = true
     }
 
-    /// The latest service expiry at or before a grace expiry, and the product that lapsed there.
+    /// The latest end (a refunded transaction's expiry included, E8) at or before a grace expiry,
+    /// and the product that lapsed there.
     private func appleGraceStart(before grace: Instant) -> (instant: Instant, product: Int?)? {
         var best: (instant: Instant, product: Int?)?
-        for interval in intervals where interval.kind == .service {
+        for interval in intervals where interval.kind != .grace {
             let end = interval.period.end
             if end <= grace, best.map({ end > $0.instant }) ?? true { best = (end, interval.product) }
         }

@@ -28,8 +28,11 @@ enum SubscriptionStateRules {
             state = .revoked  // E6
         } else if let expires, now < expires {
             state = autoRenewOn ? .active : .activeAutoRenewOff
+        } else if timeline.currentGrace?.contains(now) == true
+                    && (renewal?.isInBillingRetry == true || (timeline.currentGraceIsOwn && renewal?.expirationIntent == .billing)) {
+            state = .gracePeriod  // E8: the App Store's grace, or the gateway's own while it runs
         } else if renewal?.isInBillingRetry == true {
-            state = timeline.currentGrace?.contains(now) == true ? .gracePeriod : .billingRetry  // E8, E9
+            state = .billingRetry  // E9
         } else {
             state = expiredState(renewal: renewal, productDiscontinued: product?.isDiscontinued(at: now) ?? false)
         }

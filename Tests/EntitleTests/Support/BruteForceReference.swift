@@ -5,7 +5,11 @@ import Wire
 /// An independent, slow statement of E3, E5–E16: every interval is checked for every issue.
 /// No merging of descriptions (property inputs have unique keys), no binary search.
 enum BruteForceReference {
-    struct Interval { var publications: [String]; var start: Instant; var end: Instant }
+    struct Interval {
+        var publications: [String]; var start: Instant; var end: Instant
+        /// Paid or free service; false for grace (E8), which entitles but unlocks nothing (E13).
+        var service = true
+    }
 
     static func entitled(_ a: RandomAccount) -> Set<IssueRef> {
         let products = Dictionary(uniqueKeysWithValues: a.catalog.products.map { ($0.id, $0) })
@@ -19,27 +23,31 @@ enum BruteForceReference {
         for sub in subscriptionIds {
             let list = txs.filter { "\($0.environment)|\($0.originalTransactionId)" == sub }
                 .sorted { ($0.purchaseDate, $0.transactionId) < ($1.purchaseDate, $1.transactionId) }
-            var served: [(end: Instant, product: String)] = []
+            // E8: every transaction ends the subscription somewhere, refunded ones included.
+            var ended: [(end: Instant, product: String)] = []
+            var serves = false
             for (i, t) in list.enumerated() {
                 guard let e = t.expiresDate else { continue }
                 var end = e
                 if t.isUpgraded { end = min(t.revocationDate ?? (i + 1 < list.count ? list[i + 1].purchaseDate : e), e) }
-                else if t.revocationDate != nil { continue }
+                ended.append((end, t.productId))
+                if !t.isUpgraded && t.revocationDate != nil { continue }
                 intervals.append(Interval(publications: grants(t.productId), start: t.purchaseDate, end: end))
-                served.append((end, t.productId))
+                serves = true
             }
             let renewal = a.renewals.first { "\($0.environment)|\($0.originalTransactionId)" == sub }
-            guard let renewal, let last = served.max(by: { $0.end < $1.end }) else { continue }
+            guard serves, let renewal, let last = ended.max(by: { $0.end < $1.end }) else { continue }
             var appleGives = false
             if let g = renewal.gracePeriodExpiresDate {
-                if let lapse = served.filter({ $0.end <= g }).max(by: { $0.end < $1.end }) {
-                    intervals.append(Interval(publications: grants(lapse.product), start: lapse.end, end: g))
+                if let lapse = ended.filter({ $0.end <= g }).max(by: { $0.end < $1.end }) {
+                    intervals.append(Interval(publications: grants(lapse.product), start: lapse.end, end: g, service: false))
                 }
                 appleGives = g > last.end
             }
             if !appleGives, renewal.isInBillingRetry || renewal.expirationIntent == .billing, a.policy.graceDays > 0 {
                 intervals.append(Interval(publications: grants(last.product), start: last.end,
-                                          end: last.end.adding(milliseconds: Int64(a.policy.graceDays) * 86_400_000)))
+                                          end: last.end.adding(milliseconds: Int64(a.policy.graceDays) * 86_400_000),
+                                          service: false))
             }
         }
         for pub in ["p1", "p2"] {
@@ -67,6 +75,7 @@ enum BruteForceReference {
             let issues = a.catalog.issues.filter { $0.publicationId == pub }
             let starts = mine.map(\.start).filter { s in
                 s <= a.now && !mine.contains { $0.start < s && s <= $0.end }  // begins a merged period
+                    && mine.contains { $0.service && $0.start == s }          // with service, not grace (E13)
             }
             for issue in issues where issue.retractedAt == nil && issue.publishedAt <= a.now {
                 let inside = mine.contains { $0.start <= issue.publishedAt && issue.publishedAt < $0.end }
