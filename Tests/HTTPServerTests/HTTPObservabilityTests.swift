@@ -30,6 +30,28 @@ import Testing
         #expect(text.contains("# TYPE issue_gateway_tokens_issued_total counter\nissue_gateway_tokens_issued_total 3"))
     }
 
+    /// Labels come from a fixed set whatever clients send: invented methods share `other`,
+    /// invented paths `unmatched`, so /metrics does not grow with them (issue #10 item 1).
+    @Test func inventedMethodsAndPathsDoNotGrowTheMetrics() throws {
+        let server = try TestServer(router: TestServer.defaultRouter { _ in })
+        defer { server.stop() }
+        let client = try server.client()
+        func send(_ count: Int, from first: Int) throws {
+            for i in first..<(first + count) {
+                client.send("X\(i)METHOD /invented/\(i) HTTP/1.1\r\nHost: x\r\n\r\n")
+                _ = try client.readResponse()
+            }
+        }
+        try send(20, from: 0)
+        let after20 = server.metrics.render()
+        try send(200, from: 20)
+        let after220 = server.metrics.render()
+        #expect(!after220.contains("METHOD"))
+        #expect(after220.contains(#"method="other",route="unmatched""#))
+        #expect(after220.utf8.count - after20.utf8.count < 64, "only counts change, no new series")
+        #expect(RequestStats.methodLabel("GET") == "GET" && RequestStats.methodLabel("get") == "other")
+    }
+
     @Test func histogramBucketsAreCumulative() {
         let metrics = Metrics()
         let histogram = metrics.histogram("x_seconds", help: "x", bounds: [0.1, 1])

@@ -2,7 +2,9 @@ import Synchronization
 
 /// Per-loop request counters and latency histograms for `/metrics`: each loop writes its own (an
 /// uncontended lock), the scrape merges them. Routes are labelled by pattern, not by path, so the
-/// label set stays bounded; unmatched paths share the route label `unmatched`.
+/// label set stays bounded; unmatched paths share the route label `unmatched`, and methods outside
+/// RFC 9110's registry share the method label `other` (a client that invents methods must not
+/// grow `/metrics` without bound).
 final class RequestStats: Sendable {
     struct CountKey: Hashable, Sendable { var method: String; var route: String; var status: Int }
     struct RouteKey: Hashable, Sendable { var method: String; var route: String }
@@ -13,12 +15,18 @@ final class RequestStats: Sendable {
     }
 
     static let unmatchedRoute = "unmatched"
+    static let otherMethod = "other"
+    /// RFC 9110 §9 and RFC 5789 (PATCH): the only methods that get a label of their own.
+    static let knownMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH"]
+
+    static func methodLabel(_ method: String) -> String { knownMethods.contains(method) ? method : otherMethod }
     private let state = Mutex(Snapshot())
     private let bounds: [Double]
 
     init(bounds: [Double] = Histogram.latencyBounds) { self.bounds = bounds }
 
     func record(method: String, route: String, status: Int, seconds: Double) {
+        let method = Self.methodLabel(method)
         let index = Histogram.bucketIndex(seconds, bounds)
         let bucketCount = bounds.count + 1
         state.withLock { state in
