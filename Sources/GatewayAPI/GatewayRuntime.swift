@@ -40,6 +40,9 @@ public struct GatewayRuntime: Sendable {
         }
         // The API's bulkheads are sized by its configuration, also under a test's server settings.
         settings.workerPools = configuration.workerPools
+        // The edge check decides on these: an edge that appends a second copy must not let the
+        // reader choose which path is checked (http-api.md, Edge).
+        settings.singletonFields = HTTPServerConfiguration.standardSingletonFields + ["X-Original-URI", "X-Original-Method"]
         let server = HTTPServer(configuration: settings, router: gateway.makeRouter(), metrics: metrics, accessLog: accessLog)
         let poller = pollerSettings.map {
             StatusPoller(settings: $0, store: store, ingestion: gateway.appStore, clock: clock, counters: gateway.counters)

@@ -62,11 +62,36 @@ import Testing
         ("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nhiXX0\r\n\r\n", 400),
         ("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n2 junk\r\nhi\r\n0\r\n\r\n", 400),
         ("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nfffffffffffffffffff\r\n", 400),
+        // RFC 9112 §3.2: one Host, a valid authority.
+        ("GET / HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\nHost: u@evil\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\nHost: a b/c\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\nHost: a/c\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\nHost: x:80x\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\nHost: [::1\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\nHost: x%zz\r\n\r\n", 400),
+        // Singleton fields: a second copy is refused, not resolved by order.
+        ("GET / HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer a\r\nAuthorization: Bearer b\r\n\r\n", 400),
+        ("POST / HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\ncontent-type: application/json\r\nContent-Length: 0\r\n\r\n", 400),
     ])
     func rejects(_ request: String, status: Int) {
         let input = bytes(request)
         #expect(harness.run(input).outcomes == [.failure(status: status)])
         #expect(harness.run(input, pieces: Array(repeating: 1, count: input.count)).outcomes == [.failure(status: status)])
+    }
+
+    @Test(arguments: ["x", "example.com:8080", "127.0.0.1", "[::1]:80", "[2001:db8::7]", "a-b.c_d~e:", "xn--bcher-kva.example", ""])
+    func acceptsValidHostAuthorities(_ host: String) {
+        #expect(statuses(harness, "GET / HTTP/1.1\r\nHost: \(host)\r\n\r\n") == [200])
+    }
+
+    @Test func singletonFieldsAreConfigurable() {
+        var limits = HTTPParserLimits()
+        limits.singletonFields += ["X-Original-URI"]
+        let strict = ParserHarness(limits: limits)
+        let twice = "GET / HTTP/1.1\r\nHost: x\r\nX-Original-URI: /a\r\nX-Original-URI: /b\r\n\r\n"
+        #expect(statuses(strict, twice) == [400])
+        #expect(statuses(harness, twice) == [200], "not a singleton unless the application says so")
     }
 
     @Test func limitsHaveTheirOwnStatusCodesAtTheExactBoundary() {

@@ -24,4 +24,6 @@ struct HTTPParserLimits: Sendable {
     var maxChunkLineBytes: Int = 4096
     /// Empty lines tolerated before a request line (RFC 9112 §2.2 allows at least one).
     var maxLeadingEmptyLines: Int = 4
+    /// Fields a request may carry at most once (`HTTPServerConfiguration.singletonFields`).
+    var singletonFields: [String] = HTTPServerConfiguration.standardSingletonFields
 }

@@ -281,6 +281,12 @@ struct HTTPRequestParser {
         if hosts.count > 1 || (version == .http1_1 && hosts.isEmpty) {
             return .failure(.badRequest("A request needs exactly one Host header."))
         }
+        if let host = hosts.first, !HostAuthority.isValid(host) {
+            return .failure(.badRequest("The Host header is not a valid authority."))
+        }
+        for name in limits.singletonFields where headers.values(name).count > 1 {
+            return .failure(.badRequest("A request may carry only one \(name) header."))
+        }
         let framing: HTTPRequestHead.Framing
         switch HTTPRequestParser.framing(headers, version: version) {
         case .success(let value): framing = value

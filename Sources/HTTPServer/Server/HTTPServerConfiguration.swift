@@ -36,6 +36,12 @@ public struct HTTPServerConfiguration: Sendable {
     public var maxHeaderFields: Int = 100
     /// Larger bodies are a 413 unless the route allows more.
     public var maxBodyBytes: Int = 1 << 20
+    /// Fields a request may carry at most once; a second line is a 400. They are not lists
+    /// (RFC 9110 §5.3 lets a recipient combine only list-based fields), so a second copy can only
+    /// come from an intermediary that appended one, and which copy counts must not be guessed.
+    /// Host is always one (RFC 9112 §3.2). An application adds its own (an edge's X-Original-URI).
+    public var singletonFields: [String] = HTTPServerConfiguration.standardSingletonFields
+    public static let standardSingletonFields = ["Authorization", "Content-Type"]
     /// Requests parsed ahead of their responses on one connection (pipelining); past this the loop
     /// stops reading that connection until responses drain.
     public var maxPipelinedRequests: Int = 32

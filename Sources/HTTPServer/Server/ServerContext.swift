@@ -16,7 +16,8 @@ final class ServerContext: Sendable {
         self.configuration = configuration
         limits = HTTPParserLimits(maxRequestLineBytes: configuration.maxRequestLineBytes,
                                   maxHeaderBytes: configuration.maxHeaderBytes,
-                                  maxHeaderFields: configuration.maxHeaderFields)
+                                  maxHeaderFields: configuration.maxHeaderFields,
+                                  singletonFields: configuration.singletonFields)
         self.router = router
         self.metrics = metrics
         self.accessLog = accessLog
