@@ -43,8 +43,8 @@ enum OpenAPIDocument {
     "operationId": "putPublication",
     "summary": "Create or rename a publication (admin)",
     "security": [{"bearer": []}],
-    "parameters": [{"name": "publicationId", "in": "path", "required": true, "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$"}, "description": ""}],
-    "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object", "required": ["title"], "properties": {"title": {"type": "string"}}}}}},
+    "parameters": [{"name": "publicationId", "in": "path", "required": true, "example": "monthly", "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$", "not": {"enum": [".", ".."]}}, "description": ""}],
+    "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object", "required": ["title"], "properties": {"title": {"type": "string", "minLength": 1, "maxLength": 500}}}}}},
     "responses": {"200": {"description": "updated", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Publication"}}}}, "201": {"description": "created", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Publication"}}}}, "400": {"description": "bad body", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "401": {"description": "no or unknown secret", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "403": {"description": "not admin", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "413": {"$ref": "#/components/responses/PayloadTooLarge"}}
    }
   },
@@ -61,7 +61,7 @@ enum OpenAPIDocument {
     "operationId": "putProduct",
     "summary": "Create or change a product (admin)",
     "security": [{"bearer": []}],
-    "parameters": [{"name": "productId", "in": "path", "required": true, "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$"}, "description": ""}],
+    "parameters": [{"name": "productId", "in": "path", "required": true, "example": "monthly.ios.monthly", "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$", "not": {"enum": [".", ".."]}}, "description": ""}],
     "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ProductBody"}}}},
     "responses": {"200": {"description": "updated", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Product"}}}}, "201": {"description": "created", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Product"}}}}, "400": {"description": "bad body", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "401": {"description": "no or unknown secret", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "403": {"description": "not admin", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "413": {"$ref": "#/components/responses/PayloadTooLarge"}}
    }
@@ -70,14 +70,14 @@ enum OpenAPIDocument {
    "get": {
     "operationId": "listIssues",
     "summary": "Published issues, newest first",
-    "parameters": [{"name": "publicationId", "in": "path", "required": true, "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$"}, "description": ""}, {"name": "include", "in": "query", "required": false, "schema": {"enum": ["all"]}, "description": "editors of the publication and admin: scheduled and retracted too"}],
+    "parameters": [{"name": "publicationId", "in": "path", "required": true, "example": "monthly", "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$", "not": {"enum": [".", ".."]}}, "description": ""}, {"name": "include", "in": "query", "required": false, "schema": {"enum": ["all"]}, "description": "editors of the publication and admin: scheduled and retracted too"}],
     "responses": {"200": {"description": "issues", "content": {"application/json": {"schema": {"type": "object", "properties": {"issues": {"type": "array", "items": {"$ref": "#/components/schemas/Issue"}}}}}}}, "401": {"description": "include=all without a secret", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "403": {"description": "include=all by someone else", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "404": {"description": "unknown publication", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}
    },
    "post": {
     "operationId": "createIssue",
     "summary": "Publish or schedule an issue (editor of it, admin)",
     "security": [{"bearer": []}],
-    "parameters": [{"name": "publicationId", "in": "path", "required": true, "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$"}, "description": ""}],
+    "parameters": [{"name": "publicationId", "in": "path", "required": true, "example": "monthly", "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$", "not": {"enum": [".", ".."]}}, "description": ""}],
     "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/IssueBody"}}}},
     "responses": {"201": {"description": "created", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Issue"}}}}, "400": {"description": "bad body", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "401": {"description": "no or unknown secret", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "403": {"description": "not an editor of it", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "404": {"description": "unknown publication", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "409": {"description": "the id exists", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "413": {"$ref": "#/components/responses/PayloadTooLarge"}}
    }
@@ -87,7 +87,7 @@ enum OpenAPIDocument {
     "operationId": "correctIssue",
     "summary": "Correct, reschedule or republish an issue",
     "security": [{"bearer": []}],
-    "parameters": [{"name": "publicationId", "in": "path", "required": true, "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$"}, "description": ""}, {"name": "issueId", "in": "path", "required": true, "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$"}, "description": ""}],
+    "parameters": [{"name": "publicationId", "in": "path", "required": true, "example": "monthly", "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$", "not": {"enum": [".", ".."]}}, "description": ""}, {"name": "issueId", "in": "path", "required": true, "example": "2012-02", "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$", "not": {"enum": [".", ".."]}}, "description": ""}],
     "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/IssueBody"}}}},
     "responses": {"200": {"description": "corrected", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Issue"}}}}, "400": {"description": "bad body", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "401": {"description": "no or unknown secret", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "403": {"description": "not an editor of it", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "404": {"description": "unknown issue", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "413": {"$ref": "#/components/responses/PayloadTooLarge"}}
    },
@@ -95,7 +95,7 @@ enum OpenAPIDocument {
     "operationId": "retractIssue",
     "summary": "Retract an issue",
     "security": [{"bearer": []}],
-    "parameters": [{"name": "publicationId", "in": "path", "required": true, "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$"}, "description": ""}, {"name": "issueId", "in": "path", "required": true, "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$"}, "description": ""}],
+    "parameters": [{"name": "publicationId", "in": "path", "required": true, "example": "monthly", "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$", "not": {"enum": [".", ".."]}}, "description": ""}, {"name": "issueId", "in": "path", "required": true, "example": "2012-02", "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$", "not": {"enum": [".", ".."]}}, "description": ""}],
     "responses": {"200": {"description": "retracted", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Issue"}}}}, "401": {"description": "no or unknown secret", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "403": {"description": "not an editor of it", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "404": {"description": "unknown issue", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}
    }
   },
@@ -113,7 +113,7 @@ enum OpenAPIDocument {
     "operationId": "deleteKey",
     "summary": "Revoke a key (admin)",
     "security": [{"bearer": []}],
-    "parameters": [{"name": "keyId", "in": "path", "required": true, "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$"}, "description": ""}],
+    "parameters": [{"name": "keyId", "in": "path", "required": true, "example": "key-unknown", "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$", "not": {"enum": [".", ".."]}}, "description": ""}],
     "responses": {"200": {"description": "revoked", "content": {"application/json": {"schema": {"type": "object"}}}}, "401": {"description": "no or unknown secret", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "403": {"description": "not admin", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "404": {"description": "unknown key", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}
    }
   },
@@ -130,7 +130,7 @@ enum OpenAPIDocument {
     "operationId": "postReceipt",
     "summary": "Verify and ingest a receipt and/or signed transactions",
     "security": [{"bearer": []}],
-    "parameters": [{"name": "accountId", "in": "path", "required": true, "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$"}, "description": ""}],
+    "parameters": [{"name": "accountId", "in": "path", "required": true, "example": "acct-unknown", "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$", "not": {"enum": [".", ".."]}}, "description": ""}],
     "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object", "properties": {"receiptData": {"type": "string", "contentEncoding": "base64"}, "signedTransactions": {"type": "array", "items": {"type": "string"}}}}}}},
     "responses": {"200": {"description": "the account's entitlements", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Entitlements"}}}}, "400": {"description": "not base64, empty, too large", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "401": {"description": "no or unknown secret", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "403": {"description": "another account", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "404": {"description": "unknown account", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "409": {"description": "owned_by_other_account (keep policy)", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "413": {"description": "payload_too_large", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "422": {"description": "receipt_rejected, with appStoreStatus", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "503": {"description": "app_store_unavailable", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}
    }
@@ -140,7 +140,7 @@ enum OpenAPIDocument {
     "operationId": "getEntitlements",
     "summary": "Subscriptions and purchases",
     "security": [{"bearer": []}],
-    "parameters": [{"name": "accountId", "in": "path", "required": true, "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$"}, "description": ""}],
+    "parameters": [{"name": "accountId", "in": "path", "required": true, "example": "acct-unknown", "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$", "not": {"enum": [".", ".."]}}, "description": ""}],
     "responses": {"200": {"description": "entitlements", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Entitlements"}}}}, "401": {"description": "no or unknown secret", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "403": {"description": "another account", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "404": {"description": "unknown account", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}
    }
   },
@@ -149,7 +149,7 @@ enum OpenAPIDocument {
     "operationId": "getAccountIssues",
     "summary": "Visible issues with entitled flag and reasons",
     "security": [{"bearer": []}],
-    "parameters": [{"name": "accountId", "in": "path", "required": true, "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$"}, "description": ""}, {"name": "publication", "in": "query", "required": false, "schema": {"type": "string"}, "description": "narrow to one publication"}, {"name": "entitled", "in": "query", "required": false, "schema": {"type": "boolean"}, "description": "only entitled issues"}],
+    "parameters": [{"name": "accountId", "in": "path", "required": true, "example": "acct-unknown", "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$", "not": {"enum": [".", ".."]}}, "description": ""}, {"name": "publication", "in": "query", "required": false, "schema": {"type": "string"}, "description": "narrow to one publication"}, {"name": "entitled", "in": "query", "required": false, "schema": {"type": "boolean"}, "description": "only entitled issues"}],
     "responses": {"200": {"description": "issues", "content": {"application/json": {"schema": {"type": "object", "properties": {"issues": {"type": "array", "items": {"$ref": "#/components/schemas/AccountIssue"}}}}}}}, "401": {"description": "no or unknown secret", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "403": {"description": "another account", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "404": {"description": "unknown account or publication", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}
    }
   },
@@ -158,7 +158,7 @@ enum OpenAPIDocument {
     "operationId": "issueToken",
     "summary": "A download token for an entitled issue",
     "security": [{"bearer": []}],
-    "parameters": [{"name": "accountId", "in": "path", "required": true, "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$"}, "description": ""}, {"name": "publicationId", "in": "path", "required": true, "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$"}, "description": ""}, {"name": "issueId", "in": "path", "required": true, "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$"}, "description": ""}],
+    "parameters": [{"name": "accountId", "in": "path", "required": true, "example": "acct-unknown", "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$", "not": {"enum": [".", ".."]}}, "description": ""}, {"name": "publicationId", "in": "path", "required": true, "example": "monthly", "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$", "not": {"enum": [".", ".."]}}, "description": ""}, {"name": "issueId", "in": "path", "required": true, "example": "2012-02", "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$", "not": {"enum": [".", ".."]}}, "description": ""}],
     "responses": {"200": {"description": "the token", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Token"}}}}, "401": {"description": "no or unknown secret", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "403": {"description": "not_entitled, with reason", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "404": {"description": "an issue the reader cannot see", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}
    }
   },
@@ -175,7 +175,7 @@ enum OpenAPIDocument {
     "operationId": "edgeVerify",
     "summary": "nginx auth_request check of a download token",
     "parameters": [{"name": "X-Original-URI", "in": "header", "required": true, "schema": {"type": "string"}}, {"name": "X-Original-Method", "in": "header", "required": false, "schema": {"enum": ["GET", "HEAD"]}}],
-    "responses": {"204": {"description": "the token allows the path"}, "401": {"description": "no token, malformed, bad signature, unknown key, expired"}, "403": {"description": "a valid token for another path or method"}}
+    "responses": {"204": {"description": "the token allows the path"}, "400": {"description": "a malformed request: a header value with control characters, a repeated X-Original-URI, X-Original-Method or Authorization"}, "401": {"description": "no token, malformed, bad signature, unknown key, expired"}, "403": {"description": "a valid token for another path or method"}}
    }
   }
  },
@@ -189,7 +189,7 @@ enum OpenAPIDocument {
    "Publication": {
     "type": "object",
     "required": ["id", "title"],
-    "properties": {"id": {"type": "string"}, "title": {"type": "string"}}
+    "properties": {"id": {"type": "string"}, "title": {"type": "string", "minLength": 1, "maxLength": 500}}
    },
    "IssueRef": {
     "type": "object",
@@ -209,15 +209,15 @@ enum OpenAPIDocument {
    "IssueBody": {
     "type": "object",
     "required": ["id", "title", "publishedAt"],
-    "properties": {"id": {"type": "string"}, "title": {"type": "string"}, "publishedAt": {"type": "string", "format": "date-time"}, "free": {"type": "boolean"}, "assets": {"type": "array", "items": {"$ref": "#/components/schemas/Asset"}}}
+    "properties": {"id": {"type": "string"}, "title": {"type": "string", "minLength": 1, "maxLength": 500}, "publishedAt": {"type": "string", "format": "date-time"}, "free": {"type": "boolean"}, "assets": {"type": "array", "items": {"$ref": "#/components/schemas/Asset"}}}
    },
    "Issue": {
-    "allOf": [{"type": "object", "required": ["id", "title", "publishedAt"], "properties": {"id": {"type": "string"}, "title": {"type": "string"}, "publishedAt": {"type": "string", "format": "date-time"}, "free": {"type": "boolean"}, "assets": {"type": "array", "items": {"$ref": "#/components/schemas/Asset"}}}}, {"type": "object", "required": ["publicationId", "state"], "properties": {"publicationId": {"type": "string"}, "state": {"enum": ["scheduled", "published", "retracted"]}}}]
+    "allOf": [{"type": "object", "required": ["id", "title", "publishedAt"], "properties": {"id": {"type": "string"}, "title": {"type": "string", "minLength": 1, "maxLength": 500}, "publishedAt": {"type": "string", "format": "date-time"}, "free": {"type": "boolean"}, "assets": {"type": "array", "items": {"$ref": "#/components/schemas/Asset"}}}}, {"type": "object", "required": ["publicationId", "state"], "properties": {"publicationId": {"type": "string"}, "state": {"enum": ["scheduled", "published", "retracted"]}}}]
    },
    "AccountIssue": {
     "type": "object",
     "required": ["publicationId", "id", "title", "publishedAt", "free", "entitled", "reasons", "assets"],
-    "properties": {"publicationId": {"type": "string"}, "id": {"type": "string"}, "title": {"type": "string"}, "publishedAt": {"type": "string", "format": "date-time"}, "free": {"type": "boolean"}, "entitled": {"type": "boolean"}, "reasons": {"type": "array", "items": {"enum": ["activePeriod", "gracePeriod", "unlockedAtStart", "purchased", "free", "notSubscribedWhenPublished", "refunded", "noPurchase"]}}, "assets": {"type": "array", "items": {"$ref": "#/components/schemas/Asset"}}}
+    "properties": {"publicationId": {"type": "string"}, "id": {"type": "string"}, "title": {"type": "string", "minLength": 1, "maxLength": 500}, "publishedAt": {"type": "string", "format": "date-time"}, "free": {"type": "boolean"}, "entitled": {"type": "boolean"}, "reasons": {"type": "array", "items": {"enum": ["activePeriod", "gracePeriod", "unlockedAtStart", "purchased", "free", "notSubscribedWhenPublished", "refunded", "noPurchase"]}}, "assets": {"type": "array", "items": {"$ref": "#/components/schemas/Asset"}}}
    },
    "Key": {
     "type": "object",
