@@ -37,6 +37,7 @@ public struct GatewayRuntime: Sendable {
             settings.host = configuration.listen.host
             settings.port = Int(configuration.listen.port)
             settings.threads = configuration.threads
+            settings.maxBufferedBytes = configuration.httpBufferBytes
         }
         // The API's bulkheads are sized by its configuration, also under a test's server settings.
         settings.workerPools = configuration.workerPools

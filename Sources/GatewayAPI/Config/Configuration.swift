@@ -38,6 +38,9 @@ public struct Configuration: Sendable, Equatable {
     public var appStoreQueue = 256
     /// Bytes that all in-memory caches together may hold (`CacheBudget` shares them out).
     public var cacheMemoryBytes = CacheBudget.defaultTotalBytes
+    /// Bytes the HTTP server may hold in request bodies and unsent answers, all connections
+    /// together (`HTTPServerConfiguration.maxBufferedBytes`).
+    public var httpBufferBytes = HTTPServerConfiguration().maxBufferedBytes
 
     public init(threads: Int = Configuration.defaultThreads) {
         self.threads = threads

@@ -15,6 +15,8 @@ enum ConfigurationLimits {
     static let poolQueue = 1...1_000_000
     /// `ISSUE_GATEWAY_CACHE_MEMORY`: from 1 MiB (the caches must hold something) to 1 TiB.
     static let cacheMemoryBytes = (1 << 20)...(1 << 40)
+    /// `ISSUE_GATEWAY_HTTP_BUFFER_MEMORY`: at least room for one largest body (a 6 MiB receipt post).
+    static let httpBufferBytes = (8 << 20)...(1 << 40)
     /// A `--config` file larger than this is refused before parsing.
     static let maxConfigFileBytes = 1 << 20
 }

@@ -46,6 +46,9 @@ extension Configuration {
         ("ISSUE_GATEWAY_CACHE_MEMORY", { c, v throws(SettingParsers.Invalid) in
             c.cacheMemoryBytes = try SettingParsers.byteSize(v, in: ConfigurationLimits.cacheMemoryBytes)
         }),
+        ("ISSUE_GATEWAY_HTTP_BUFFER_MEMORY", { c, v throws(SettingParsers.Invalid) in
+            c.httpBufferBytes = try SettingParsers.byteSize(v, in: ConfigurationLimits.httpBufferBytes)
+        }),
     ]
 
     public static let prefix = "ISSUE_GATEWAY_"

@@ -33,6 +33,8 @@ final class Connection {
     var routedHead: Router.Match?
     /// epoll interest currently registered.
     var registeredEvents: UInt32 = 0
+    /// This connection's share of `ServerContext.bufferedBytes`, as last counted.
+    var accountedBytes = 0
 
     init(fd: Int32, id: UInt64, counted: Bool, limits: HTTPParserLimits, configuration: HTTPServerConfiguration,
          now: Int64) {
@@ -44,7 +46,11 @@ final class Connection {
                                          maxPendingOutputBytes: configuration.maxPendingOutputBytes)
     }
 
+    static let retainedOutputCapacity = 16 * 1024
+
     var pendingOutput: Int { outbound.count - outboundStart }
+    /// What this connection holds for the buffer budget: body being read, unparsed input, output.
+    var bufferedBytes: Int { parser.bufferedBodyBytes + unparsedInput + pendingOutput + machine.heldBytes }
     var unparsedInput: Int { inbound.count - inboundStart }
 
     /// No request partly read and nothing unparsed.
@@ -72,7 +78,8 @@ final class Connection {
     func consumeOutbound(_ count: Int) {
         outboundStart += count
         if outboundStart == outbound.count {
-            outbound.removeAll(keepingCapacity: outbound.capacity <= 256 * 1024)
+            // An idle connection keeps at most a small buffer, not the last large answer's.
+            outbound.removeAll(keepingCapacity: outbound.capacity <= Connection.retainedOutputCapacity)
             outboundStart = 0
         } else if outboundStart >= 256 * 1024 {
             outbound.removeFirst(outboundStart)

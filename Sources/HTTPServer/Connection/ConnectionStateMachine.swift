@@ -167,15 +167,20 @@ struct ConnectionStateMachine<Pending> {
     }
 
     /// Keeps a serialized answer that must wait for earlier ones.
+    /// Bytes of answers serialized but waiting for earlier ones (`hold`).
+    private(set) var heldBytes = 0
+
     mutating func hold(sequence: UInt64, serialized: [UInt8]) {
         guard let index = slotIndex(sequence) else { return }
         slots[index].serialized = serialized
+        heldBytes += serialized.count
     }
 
     /// The next held answer, once every answer before it has been written.
     mutating func takeHeldResponse() -> [UInt8]? {
         guard slotsHead < slots.count, let bytes = slots[slotsHead].serialized else { return nil }
         popHead()
+        heldBytes -= bytes.count
         return bytes
     }
 

@@ -41,7 +41,7 @@ final class RequestStats: Sendable {
     func snapshot() -> Snapshot { state.withLock { $0 } }
 
     /// Writes the merged families of several loops' stats.
-    static func write(_ stats: [RequestStats], openConnections: Int, into out: inout PrometheusText) {
+    static func write(_ stats: [RequestStats], openConnections: Int, bufferedBytes: Int, into out: inout PrometheusText) {
         var merged = Snapshot()
         for snapshot in stats.map({ $0.snapshot() }) {
             merged.counts.merge(snapshot.counts, uniquingKeysWith: +)
@@ -62,5 +62,8 @@ final class RequestStats: Sendable {
         }
         out.family("http_open_connections", type: "gauge", help: "Client connections currently open.")
         out.sample("http_open_connections", openConnections)
+        out.family("http_buffered_bytes", type: "gauge",
+                   help: "Bytes held in request bodies, unparsed input and unsent responses, all connections together.")
+        out.sample("http_buffered_bytes", bufferedBytes)
     }
 }

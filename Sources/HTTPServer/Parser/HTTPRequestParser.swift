@@ -46,6 +46,10 @@ struct HTTPRequestParser {
     private var headerBytes = 0
     private var head: HTTPRequestHead?
     private var body: [UInt8] = []
+    /// Body bytes held for the request being read (counted against the server's buffer budget).
+    var bufferedBodyBytes: Int { body.count }
+    /// What the body buffer has allocated (tests: nothing reserved ahead of the bytes).
+    var bodyCapacity: Int { body.capacity }
     private var bodyLimit = 0
     private var continueReported = false
 
@@ -305,7 +309,8 @@ struct HTTPRequestParser {
             return .request
         case .length(let length):
             if length > bodyLimit { return .failure(.contentTooLarge(limit: bodyLimit)) }
-            body.reserveCapacity(length)
+            // Grown as bytes arrive, never reserved from the announcement: a client that announces
+            // 6 MiB and sends nothing holds nothing.
             phase = .fixedBody(remaining: length)
         case .chunked:
             phase = .chunkSize

@@ -5,6 +5,7 @@ import Glibc
 /// what each connection's state machine decides.
 extension EventLoop {
     func handle(_ connection: Connection, events: UInt32) {
+        defer { account(connection) }
         if events & EventLoop.writable != 0 {
             flush(connection)
             guard self.connection(connection.fd) === connection else { return }
@@ -113,8 +114,19 @@ extension EventLoop {
         }
     }
 
+    /// Brings the server-wide count of buffered bytes up to date with this connection's.
+    func account(_ connection: Connection) {
+        guard self.connection(connection.fd) === connection else { return }  // closed: released already
+        let now = connection.bufferedBytes
+        guard now != connection.accountedBytes else { return }
+        context.bufferedBytes.wrappingAdd(now - connection.accountedBytes, ordering: .relaxed)
+        connection.accountedBytes = now
+    }
+
     func close(_ connection: Connection) {
         guard self.connection(connection.fd) === connection else { return }
+        context.bufferedBytes.wrappingSubtract(connection.accountedBytes, ordering: .relaxed)
+        connection.accountedBytes = 0
         connection.machine.closed()
         connections[Int(connection.fd)] = nil
         connectionCount -= 1

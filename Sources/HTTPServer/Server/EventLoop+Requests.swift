@@ -27,6 +27,11 @@ extension EventLoop {
             if wasReadingHead && connection.parser.progress == .body {
                 connection.machine.bodyStarted(now: csystem_monotonic_ns())
             }
+            if connection.parser.progress == .body && context.overBufferBudget {
+                // Past the buffer budget no body is read further: 503, and the connection closes.
+                closeWithError(connection, HTTPServerError(.busy, "The server holds too many buffered bytes; try again."))
+                return
+            }
             switch event {
             case .needMore:
                 flush(connection)
@@ -66,6 +71,11 @@ extension EventLoop {
         let now = csystem_monotonic_ns()
         guard case .dispatch(let sequence) = connection.machine.requestReceived(
             info, keepAlive: keepAlive, moreInput: connection.unparsedInput > 0, now: now) else { return }
+        if context.overBufferBudget {
+            // Past the buffer budget no handler runs (its answer could be large): a short 503.
+            complete(connection, sequence: sequence, response: context.router.busy)
+            return
+        }
         switch context.router.outcome(of: request, match: match) {
         case .answered(let response):
             complete(connection, sequence: sequence, response: response)
@@ -87,6 +97,7 @@ extension EventLoop {
         guard let connection = connection(completion.fd), connection.id == completion.connectionID else { return }
         complete(connection, sequence: completion.sequence, response: completion.response)
         flush(connection)
+        account(connection)
     }
 
     /// Serializes a response (straight into the output when it is next in line, else held) and

@@ -57,7 +57,8 @@ public final class HTTPServer: Sendable {
                 let shared = context
                 shared.metrics.addCollector { out in
                     RequestStats.write(loops.map(\.stats),
-                                       openConnections: shared.openConnections.load(ordering: .relaxed), into: &out)
+                                       openConnections: shared.openConnections.load(ordering: .relaxed),
+                                       bufferedBytes: shared.bufferedBytes.load(ordering: .relaxed), into: &out)
                 }
                 return port
             } catch {
@@ -101,6 +102,8 @@ public final class HTTPServer: Sendable {
 
     /// Open connections counted against the limit.
     public var openConnections: Int { context.openConnections.load(ordering: .relaxed) }
+    /// Bytes all connections hold in bodies, unparsed input and unsent output (`maxBufferedBytes`).
+    public var bufferedBytes: Int { context.bufferedBytes.load(ordering: .relaxed) }
 }
 
 public enum HTTPServerStartError: Error, Equatable {

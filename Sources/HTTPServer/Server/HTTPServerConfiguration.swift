@@ -47,6 +47,12 @@ public struct HTTPServerConfiguration: Sendable {
     public var maxPipelinedRequests: Int = 32
     /// Response bytes queued on one connection before the loop stops reading from it.
     public var maxPendingOutputBytes: Int = 4 << 20
+    /// Bytes all connections together may hold in request bodies being read, unparsed input,
+    /// and responses not yet taken by their clients. Past it a body being read is answered 503
+    /// (and its connection closed), and a request is answered 503 without running its handler,
+    /// until clients take their output: memory stays bounded whatever clients announce or leave
+    /// unread, and the server never aborts.
+    public var maxBufferedBytes: Int = 256 << 20
 
     /// The worker pools by name (`Execution.pool(id)`; `.worker` is the standard one): bulkheads,
     /// so that handlers that wait long (calls to another service) cannot take the threads of fast

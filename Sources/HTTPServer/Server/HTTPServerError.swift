@@ -21,7 +21,7 @@ public struct HTTPServerError: Sendable, Equatable {
         case invalidResponse
         /// 501: a transfer coding other than chunked (RFC 9112 §6.1).
         case notImplemented
-        /// 503: the route's worker pool queue is full.
+        /// 503: the route's worker pool queue is full, or the server's buffer budget is spent.
         case busy
         /// 503: over the connection limit.
         case tooManyConnections

@@ -11,6 +11,10 @@ final class ServerContext: Sendable {
     let workers: WorkerPools
     /// Connections counted against `maxConnections` (refused ones are not).
     let openConnections = Atomic<Int>(0)
+    /// Bytes held by all connections (`Connection.bufferedBytes`), against `maxBufferedBytes`.
+    let bufferedBytes = Atomic<Int>(0)
+
+    var overBufferBudget: Bool { bufferedBytes.load(ordering: .relaxed) > configuration.maxBufferedBytes }
 
     init(configuration: HTTPServerConfiguration, router: Router, metrics: Metrics, accessLog: AccessLog?) {
         self.configuration = configuration

@@ -24,6 +24,15 @@ import Testing
         }
     }
 
+    /// `ISSUE_GATEWAY_HTTP_BUFFER_MEMORY` reads the same way, and reaches the HTTP server.
+    @Test func theHTTPBufferBudgetIsASizeToo() throws {
+        #expect(try Configuration.load(environment: [:]).httpBufferBytes == 256 << 20)
+        #expect(try Configuration.load(environment: ["ISSUE_GATEWAY_HTTP_BUFFER_MEMORY": "64MiB"]).httpBufferBytes == 64 << 20)
+        #expect(throws: ConfigurationError.self) {
+            try Configuration.load(environment: ["ISSUE_GATEWAY_HTTP_BUFFER_MEMORY": "1MiB"])  // below one largest body
+        }
+    }
+
     @Test func theBudgetIsSharedOutWithoutExceedingIt() {
         let budget = CacheBudget(totalBytes: 256 << 20)
         #expect(budget.answerBytes + budget.principalBytes + budget.factsBytes + budget.tokenBytes <= budget.totalBytes)
