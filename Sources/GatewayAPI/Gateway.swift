@@ -74,6 +74,7 @@ public final class Gateway: Sendable {
         registerTokenRoutes(router)
         registerAppStoreRoutes(router)
         registerEdgeRoutes(router)
+        registerLookupRoutes(router)
         return router.freeze(errors: HTTPServerError.apiShape)
     }
 

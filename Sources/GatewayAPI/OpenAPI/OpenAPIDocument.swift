@@ -170,6 +170,14 @@ enum OpenAPIDocument {
     "responses": {"200": {"description": "taken", "content": {"application/json": {"schema": {"type": "object"}}}}, "400": {"description": "malformed", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "401": {"description": "wrong shared secret or signature", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "413": {"$ref": "#/components/responses/PayloadTooLarge"}, "503": {"description": "app_store_unavailable", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}
    }
   },
+  "/v1/lookup": {
+   "get": {
+    "operationId": "lookup",
+    "summary": "The account that owns an original transaction, a transaction, an appAccountToken, or an account by id (service and admin keys)",
+    "parameters": [{"name": "originalTransactionId", "in": "query", "required": false, "schema": {"type": "string", "minLength": 1}}, {"name": "transactionId", "in": "query", "required": false, "schema": {"type": "string", "minLength": 1}}, {"name": "appAccountToken", "in": "query", "required": false, "schema": {"type": "string", "minLength": 1}}, {"name": "accountId", "in": "query", "required": false, "schema": {"type": "string", "minLength": 1}}, {"name": "environment", "in": "query", "required": false, "schema": {"enum": ["production", "sandbox"]}, "description": "narrows a transaction lookup; absent: production, then sandbox"}],
+    "responses": {"200": {"description": "the owner", "content": {"application/json": {"schema": {"type": "object", "required": ["accountId"], "properties": {"accountId": {"type": "string"}, "environment": {"enum": ["production", "sandbox"]}, "originalTransactionId": {"type": "string"}, "transactionId": {"type": "string"}, "appAccountToken": {"type": "string"}, "createdAt": {"type": "string", "format": "date-time"}}}}}}, "400": {"description": "not exactly one of the four ids", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "401": {"description": "no or unknown secret", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "403": {"description": "an editor or account secret", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "404": {"description": "nobody owns it", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}
+   }
+  },
   "/v1/edge/verify": {
    "get": {
     "operationId": "edgeVerify",
