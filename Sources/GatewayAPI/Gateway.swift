@@ -44,8 +44,7 @@ public final class Gateway: Sendable {
         let budget = CacheBudget(totalBytes: configuration.cacheMemoryBytes)
         tokenMemo = TokenMemo(budgetBytes: budget.tokenBytes)
         counters = GatewayCounters(metrics)
-        entitlementPolicy = EntitlementPolicy(acceptSandbox: configuration.acceptSandbox,
-                                              graceDays: configuration.graceDays)
+        entitlementPolicy = configuration.entitlementPolicy
         do {
             signer = try TokenSigner(keys: tokenKeys, issuer: configuration.tokenIssuer,
                                      lifetimeSeconds: Int64(configuration.tokenTTLSeconds))
@@ -75,6 +74,7 @@ public final class Gateway: Sendable {
         registerAppStoreRoutes(router)
         registerEdgeRoutes(router)
         registerLookupRoutes(router)
+        registerExplanationRoutes(router)
         return router.freeze(errors: HTTPServerError.apiShape)
     }
 

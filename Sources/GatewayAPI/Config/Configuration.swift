@@ -25,6 +25,8 @@ public struct Configuration: Sendable, Equatable {
     public var bundleId: String?
     public var appAppleId: Int64?
     public var acceptSandbox = true
+    /// What the engine is told of this configuration (E3, E8): the server's and the CLI's.
+    public var entitlementPolicy: EntitlementPolicy { EntitlementPolicy(acceptSandbox: acceptSandbox, graceDays: graceDays) }
     public var transferPolicy = OwnershipPolicy.transfer
     public var graceDays = 0
     public var threads: Int
