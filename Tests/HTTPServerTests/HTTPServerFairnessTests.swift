@@ -52,3 +52,17 @@ import TestSupport
         #expect(Self.answered(503, server) == hog.count * depth - share)
     }
 }
+
+/// Which client an address is (issue #10 item 3): an IPv6 /64 is one client, not 2^64.
+@Suite struct ClientKeyTests {
+    @Test(arguments: [
+        ("192.0.2.7", "192.0.2.7"),
+        ("2001:db8:1:2::1", "2001:db8:1:2::/64"),
+        ("2001:db8:1:2:ffff:eeee:dddd:cccc", "2001:db8:1:2::/64"),
+        ("::1", "0:0:0:0::/64"),
+        ("::ffff:192.0.2.7", "192.0.2.7"),
+    ])
+    func addressesMapToTheirClient(address: String, client: String) {
+        #expect(ClientKey.of(address) == client)
+    }
+}

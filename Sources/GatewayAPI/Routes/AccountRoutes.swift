@@ -61,11 +61,12 @@ extension Gateway {
         })
     }
 
-    /// Anyone may create an account, so creation is rate-limited per source address (a
-    /// request that came over no socket has none and is not limited).
+    /// Anyone may create an account, so creation is rate-limited per client (`ClientKey`: an
+    /// IPv4 address or an IPv6 /64); a request that came over no socket has no address and is
+    /// not limited.
     private func limitAccountCreation(_ request: HTTPRequest) throws(APIError) {
         guard let source = request.sourceAddress else { return }
-        if case .limited(let seconds) = accountCreationLimit.take(source, now: clock.now()) {
+        if case .limited(let seconds) = accountCreationLimit.take(ClientKey.of(source), now: clock.now()) {
             throw .rateLimited(retryAfterSeconds: seconds)
         }
     }

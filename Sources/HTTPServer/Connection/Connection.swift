@@ -21,6 +21,8 @@ final class Connection {
     /// The peer's IP address (`HTTPRequest.sourceAddress`, the key of per-client limits) and port.
     var sourceAddress: String?
     var sourcePort: Int = 0
+    /// The client the address belongs to (`ClientKey`), computed once per connection.
+    var clientKey: String?
     /// As the access log writes it: `127.0.0.1:5555`, `[::1]:5555`.
     var remoteAddress: String? {
         sourceAddress.map { $0.contains(":") ? "[\($0)]:\(sourcePort)" : "\($0):\(sourcePort)" }

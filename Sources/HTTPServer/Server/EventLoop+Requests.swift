@@ -82,7 +82,7 @@ extension EventLoop {
         case .runOnPool(let pool, let handler, let routed):
             let fd = connection.fd
             let id = connection.id
-            let client = connection.sourceAddress
+            let client = connection.clientKey
             let shares = context.clientShares
             guard shares.admit(client, to: pool) else {
                 complete(connection, sequence: sequence, response: context.router.busy)

@@ -159,6 +159,7 @@ final class EventLoop: @unchecked Sendable {
                                         limits: context.limits, configuration: context.configuration, now: now)
             nextConnectionID += 1
             (connection.sourceAddress, connection.sourcePort) = EventLoop.peerAddress(fd)
+            connection.clientKey = connection.sourceAddress.map(ClientKey.of)
             register(connection)
             if !admitted {
                 refuse(connection)
