@@ -22,6 +22,8 @@ public final class Gateway: Sendable {
     let appStore: AppStoreIngestion
     let metrics: Metrics
     let counters: GatewayCounters
+    /// Unauthenticated account creation per source address (issue #10, fairness).
+    let accountCreationLimit: KeyedRateLimiter<String>
 
     public struct StartError: Error, CustomStringConvertible {
         public var description: String
@@ -44,6 +46,8 @@ public final class Gateway: Sendable {
         let budget = CacheBudget(totalBytes: configuration.cacheMemoryBytes)
         tokenMemo = TokenMemo(budgetBytes: budget.tokenBytes)
         counters = GatewayCounters(metrics)
+        accountCreationLimit = KeyedRateLimiter(.init(perMinute: configuration.accountCreationPerMinute,
+                                                      burst: configuration.accountCreationBurst))
         entitlementPolicy = configuration.entitlementPolicy
         do {
             signer = try TokenSigner(keys: tokenKeys, issuer: configuration.tokenIssuer,

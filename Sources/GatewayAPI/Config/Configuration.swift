@@ -43,6 +43,14 @@ public struct Configuration: Sendable, Equatable {
     /// Bytes the HTTP server may hold in request bodies and unsent answers, all connections
     /// together (`HTTPServerConfiguration.maxBufferedBytes`).
     public var httpBufferBytes = HTTPServerConfiguration().maxBufferedBytes
+    /// Fairness between clients by source address (`HTTPServerConfiguration.maxInFlightPerClient`
+    /// and `.maxPoolSharePerClient`, here in percent).
+    public var httpClientRequests = HTTPServerConfiguration().maxInFlightPerClient
+    public var httpClientPoolSharePercent = Int(HTTPServerConfiguration().maxPoolSharePerClient * 100)
+    /// Unauthenticated `POST /v1/accounts` per source address: a token bucket of `burst`
+    /// refilled at `perMinute` (past it: 429 `rate_limited` with `Retry-After`).
+    public var accountCreationPerMinute = 60
+    public var accountCreationBurst = 30
 
     public init(threads: Int = Configuration.defaultThreads) {
         self.threads = threads

@@ -122,7 +122,7 @@ enum OpenAPIDocument {
     "operationId": "createAccount",
     "summary": "Create an account",
     "requestBody": {"required": false, "content": {"application/json": {"schema": {"type": "object", "properties": {"appAccountToken": {"type": "string", "format": "uuid"}}}}}},
-    "responses": {"201": {"description": "created", "content": {"application/json": {"schema": {"type": "object", "properties": {"accountId": {"type": "string"}, "accountToken": {"type": "string"}}}}}}, "400": {"description": "bad body", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "409": {"description": "appAccountToken already bound", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "413": {"$ref": "#/components/responses/PayloadTooLarge"}}
+    "responses": {"201": {"description": "created", "content": {"application/json": {"schema": {"type": "object", "properties": {"accountId": {"type": "string"}, "accountToken": {"type": "string"}}}}}}, "400": {"description": "bad body", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "409": {"description": "appAccountToken already bound", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "413": {"$ref": "#/components/responses/PayloadTooLarge"}, "429": {"description": "rate_limited: too many accounts created from this source address; try again after Retry-After seconds", "headers": {"Retry-After": {"description": "seconds until an account can be created again", "schema": {"type": "integer", "minimum": 1}}}, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}
    }
   },
   "/v1/accounts/{accountId}/receipts": {
