@@ -33,7 +33,12 @@ enum TokenFixture {
 
     /// Signs `header`.`claims` as given, byte for byte, with `secret`.
     static func forge(header: String = header(), claims: String = claims(), secret: [UInt8] = secret) throws -> String {
-        let input = Base64URL.encode(header.utf8) + "." + Base64URL.encode(claims.utf8)
+        try forge(headerBytes: Array(header.utf8), claimsBytes: Array(claims.utf8), secret: secret)
+    }
+
+    /// `forge` over bytes, for segments that are not UTF-8 at all.
+    static func forge(headerBytes: [UInt8], claimsBytes: [UInt8], secret: [UInt8] = secret) throws -> String {
+        let input = Base64URL.encode(headerBytes) + "." + Base64URL.encode(claimsBytes)
         return input + "." + Base64URL.encode(try HMACSHA256.authenticationCode(key: secret, message: input.utf8))
     }
 
