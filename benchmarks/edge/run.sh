@@ -12,11 +12,8 @@
 # machine's load hits all of them; ratios are over the summed requests/s of all rounds.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source benchmarks/lib/wrk.sh  # DURATION, CONNECTIONS, WRK_THREADS, ROUNDS and measure()
 
-DURATION="${DURATION:-10}"
-CONNECTIONS="${CONNECTIONS:-64}"
-WRK_THREADS="${WRK_THREADS:-2}"
-ROUNDS="${ROUNDS:-2}"
 STATIC_PORT="${STATIC_PORT:-18280}"
 NJS_PORT="${NJS_PORT:-18281}"
 AUTH_REQUEST_PORT="${AUTH_REQUEST_PORT:-18282}"
@@ -30,7 +27,6 @@ NGINX="$(command -v nginx || echo /usr/sbin/nginx)"
 MODULE="$(dpkg -L libnginx-mod-http-js | grep '/ngx_http_js_module\.so$' | head -n 1)"
 
 source benchmarks/lib/processes.sh
-source benchmarks/lib/wrk.sh
 require_free_ports "$STATIC_PORT" "$NJS_PORT" "$AUTH_REQUEST_PORT" "$SECURE_LINK_PORT" "$GATEWAY_PORT"
 
 echo "building issue-gateway (release)..." >&2

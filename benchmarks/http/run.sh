@@ -13,11 +13,8 @@
 # SCENARIOS="healthz verify issues" picks a subset.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source benchmarks/lib/wrk.sh  # DURATION, CONNECTIONS, WRK_THREADS, ROUNDS and measure()
 
-DURATION="${DURATION:-10}"
-CONNECTIONS="${CONNECTIONS:-64}"
-WRK_THREADS="${WRK_THREADS:-2}"
-ROUNDS="${ROUNDS:-2}"
 SCENARIOS="${SCENARIOS:-healthz verify issues}"
 GATEWAY_PORT="${GATEWAY_PORT:-18180}"
 NGINX_PORT="${NGINX_PORT:-18181}"
@@ -36,7 +33,6 @@ fi
 NGINX="$(command -v nginx || echo /usr/sbin/nginx)"
 
 source benchmarks/lib/processes.sh
-source benchmarks/lib/wrk.sh
 require_free_ports "$NGINX_PORT" "$GATEWAY_PORT" "$SIMULATOR_PORT"
 
 echo "building issue-gateway (release)..." >&2

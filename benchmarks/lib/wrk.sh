@@ -1,5 +1,9 @@
-# Sourced by the load benchmarks after setting WRK_THREADS, CONNECTIONS and DURATION: one wrk
+# Sourced by the load benchmarks: wrk's settings (each may be set in the environment) and one
 # measurement, keep-alive, after a 2 s warm-up.
+DURATION="${DURATION:-10}"
+CONNECTIONS="${CONNECTIONS:-64}"
+WRK_THREADS="${WRK_THREADS:-2}"
+ROUNDS="${ROUNDS:-2}"
 
 measure() {  # label url [wrk args…]: prints "label rps p99_ms notes" after a short warm-up
   local label="$1" url="$2"; shift 2
