@@ -54,11 +54,12 @@ PY
 
 mkdir -p "$WORK/nginx/root/content/monthly/2026-11"
 head -c 16384 /dev/urandom > "$WORK/nginx/root$ASSET"
-printf '%s\n' "$KEYS" > "$WORK/token-keys"
+printf 'js_var $issue_edge_token_keys "%s";\n' "$KEYS" > "$WORK/nginx/token-keys.conf"
 chmod -R a+rX "$WORK"
 cp deploy/nginx/log-format.conf "$WORK/nginx/"
 sed -e "s|^js_path .*|js_path $PWD/deploy/edge;|" -e "s|listen 8081;|listen 127.0.0.1:$NJS_PORT reuseport;|" \
     -e "s|root /srv/issue-gateway;|root $WORK/nginx/root;|" -e "s|/var/log/nginx/issue-edge|$WORK/nginx/njs|" \
+    -e "s|^include /etc/nginx/issue-gateway/token-keys.conf;|include $WORK/nginx/token-keys.conf;|" \
     deploy/nginx/edge-njs.conf > "$WORK/nginx/edge-njs.conf"
 sed -e "s|server 127.0.0.1:8080;|server 127.0.0.1:$GATEWAY_PORT;|" -e "s|listen 8081;|listen 127.0.0.1:$AUTH_REQUEST_PORT reuseport;|" \
     -e "s|root /srv/issue-gateway;|root $WORK/nginx/root;|" -e "s|/var/log/nginx/issue-edge|$WORK/nginx/auth-request|" \
@@ -72,7 +73,7 @@ ISSUE_GATEWAY_CATALOG=none ISSUE_GATEWAY_THREADS="$CORES" ISSUE_GATEWAY_TOKEN_KE
 ISSUE_GATEWAY_ADMIN_KEY=benchmark-admin-key-0123456789 \
   "$GATEWAY" serve >"$WORK/gateway-access.log" 2>"$WORK/gateway.log" &
 PIDS+=($!)
-ISSUE_EDGE_KEYS_FILE="$WORK/token-keys" "$NGINX" -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -e "$WORK/nginx/error.log" &
+"$NGINX" -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -e "$WORK/nginx/error.log" &
 PIDS+=($!)
 for port in "$GATEWAY_PORT" "$STATIC_PORT" "$NJS_PORT" "$AUTH_REQUEST_PORT" "$SECURE_LINK_PORT"; do wait_for_port "$port"; done
 
