@@ -221,17 +221,14 @@ function parseToken(token, keys) {
     if (Buffer.byteLength(token) > POLICY.maxTokenBytes) { refuse('tooLong'); }
     var segments = token.split('.');
     if (segments.length !== 3) { refuse('segments'); }
+    var header = base64urlDecode(segments[0]);
     var payload = base64urlDecode(segments[1]);
     var signature = base64urlDecode(segments[2]);
-    // The header the gateway writes for a configured key passes step 2 as it is: equal
-    // segments, equal bytes. Any other spelling is decoded and checked in full.
-    var known = findKeyByHeader(keys, segments[0]);
-    if (known !== null) {
-        if (payload === null || signature === null) { refuse('base64'); }
-        return signed(known, token, segments, signature, payload);
-    }
-    var header = base64urlDecode(segments[0]);
     if (header === null || payload === null || signature === null) { refuse('base64'); }
+    // The header the gateway writes passes step 2 as it is when its kid is configured; any
+    // other text is parsed and checked in full.
+    var known = gatewayHeaderKey(keys, header.toString('utf8'));
+    if (known !== null) { return signed(known, token, segments, signature, payload); }
     var h = parseObject(header, 'headerJSON', 'duplicateHeaderName').value;
     if (h.alg !== 'HS256') { refuse('algorithm'); }
     for (var i = 0; i < FORBIDDEN_HEADERS.length; i++) {
@@ -255,11 +252,16 @@ function signed(key, token, segments, signature, payload) {
     };
 }
 
-function findKeyByHeader(keys, headerSegment) {
-    for (var i = 0; i < keys.length; i++) {
-        if (keys[i].header === headerSegment) { return keys[i]; }
-    }
-    return null;
+var GATEWAY_HEADER_START = '{"alg":"HS256","typ":"JWT","kid":"';
+var GATEWAY_HEADER_END = '"}';
+
+// The key of `{"alg":"HS256","typ":"JWT","kid":"<kid>"}` exactly (tokens.md, Format), with a
+// kid that needs no escaping; null for any other header.
+function gatewayHeaderKey(keys, text) {
+    var end = text.length - GATEWAY_HEADER_END.length;
+    if (text.lastIndexOf(GATEWAY_HEADER_START, 0) !== 0 || text.indexOf(GATEWAY_HEADER_END, end) !== end) { return null; }
+    var kid = text.slice(GATEWAY_HEADER_START.length, end);
+    return KID.test(kid) ? findKey(keys, kid) : null;
 }
 
 // `kid` is only ever a lookup in the configured table.
@@ -504,9 +506,7 @@ function parseKeys(configuration) {
         if (secret === null) { throw new Error('token keys: the secret of ' + kid + ' is not base64url'); }
         if (secret.length < MINIMUM_SECRET_BYTES) { throw new Error('token keys: the secret of ' + kid + ' is too short'); }
         if (findKey(keys, kid) !== null) { throw new Error('token keys: ' + kid + ' appears twice'); }
-        // The header segment TokenSigner writes for this key (tokens.md, Format).
-        var header = Buffer.from('{"alg":"HS256","typ":"JWT","kid":"' + kid + '"}').toString('base64url');
-        keys.push({ kid: kid, secret: secret, header: header });
+        keys.push({ kid: kid, secret: secret });
     }
     return keys;
 }
