@@ -162,27 +162,7 @@ import Wire
         #expect(F.failure(token) == .tooLong)
     }
 
-    @Test(arguments: [
-        ("/content/monthly/2012-02/issue.pdf", nil),
-        ("/content/monthly/2012-02/issue.pdf?token=abc&x=1", nil),
-        ("/content/monthly/2012-02/cover%20image.jpg", nil),
-        ("/content/monthly/2012-03/issue.pdf", TokenFailure.pathNotGranted),
-        ("/content/monthly/2012-02/../2012-03/issue.pdf", .pathRefused),
-        ("/content/monthly/2012-02/%2e%2e/2012-02/issue.pdf", .pathRefused),
-        ("/content/monthly/2012-02/%2E%2E/2012-02/issue.pdf", .pathRefused),
-        ("/content/monthly//2012-02/issue.pdf", .pathRefused),
-        ("/content/monthly/%2F2012-02/issue.pdf", .pathRefused),
-        ("/content/monthly/2012-02/issue.pdf%00", .pathRefused),
-        ("/content/monthly/2012-02%5cissue.pdf", .pathRefused),
-        ("/content/monthly/2012-02\\issue.pdf", .pathRefused),
-        ("/content/monthly/2012-02/issue.pdf%2", .pathRefused),
-        ("/content/monthly/2012-02/issue%zz.pdf", .pathRefused),
-        ("/content/monthly/2012-02/issue.pdf#x", .pathRefused),
-        ("http://cdn/content/monthly/2012-02/issue.pdf", .pathRefused),
-        ("/content/monthly/2012-02/issue%252epdf", .pathNotGranted),
-        ("/content/monthly/2012-02/issue%2Epdf", nil),
-        ("", .pathRefused),
-    ])
+    @Test(arguments: TokenFixture.requestTargets)
     func authorisesOnlyListedSafePaths(target: String, expected: TokenFailure?) throws {
         let token = try F.issue().token
         #expect(F.authorizeFailure(token, target: target) == expected)

@@ -31,9 +31,42 @@ enum TokenFixture {
         #"{"iss":"issue-gateway","aud":\#(aud),"sub":"acct-1","pub":"monthly","issue":"2012-02","paths":\#(paths),"iat":\#(iat),"nbf":\#(nbf),"exp":\#(exp),"jti":"AAAAAAAAAAAAAAAAAAAAAA"\#(extra)}"#
     }
 
+    /// Request targets for a token granting `paths`, and what step 5 says of each (tokens.md):
+    /// the attack tests and the shared edge vectors (EdgeVectorSet) both use them.
+    static let requestTargets: [(String, TokenFailure?)] = [
+        ("/content/monthly/2012-02/issue.pdf", nil),
+        ("/content/monthly/2012-02/issue.pdf?token=abc&x=1", nil),
+        ("/content/monthly/2012-02/cover%20image.jpg", nil),
+        ("/content/monthly/2012-03/issue.pdf", TokenFailure.pathNotGranted),
+        ("/content/monthly/2012-02/../2012-03/issue.pdf", .pathRefused),
+        ("/content/monthly/2012-02/%2e%2e/2012-02/issue.pdf", .pathRefused),
+        ("/content/monthly/2012-02/%2E%2E/2012-02/issue.pdf", .pathRefused),
+        ("/content/monthly//2012-02/issue.pdf", .pathRefused),
+        ("/content/monthly/%2F2012-02/issue.pdf", .pathRefused),
+        ("/content/monthly/2012-02/issue.pdf%00", .pathRefused),
+        ("/content/monthly/2012-02%5cissue.pdf", .pathRefused),
+        ("/content/monthly/2012-02\\issue.pdf", .pathRefused),
+        ("/content/monthly/2012-02/issue.pdf%2", .pathRefused),
+        ("/content/monthly/2012-02/issue%zz.pdf", .pathRefused),
+        ("/content/monthly/2012-02/issue.pdf#x", .pathRefused),
+        ("http://cdn/content/monthly/2012-02/issue.pdf", .pathRefused),
+        ("/content/monthly/2012-02/issue%252epdf", .pathNotGranted),
+        ("/content/monthly/2012-02/issue%2Epdf", nil),
+        ("/content/monthly/2012-02/ISSUE.pdf", .pathNotGranted),
+        ("/content/monthly/2012-02/issue.pdf/", .pathNotGranted),
+        ("/content/monthly/2012-02/%C3%A9.pdf", .pathNotGranted),
+        ("/content/monthly/2012-02/%FF.pdf", .pathNotGranted),
+        ("", .pathRefused),
+    ]
+
     /// Signs `header`.`claims` as given, byte for byte, with `secret`.
     static func forge(header: String = header(), claims: String = claims(), secret: [UInt8] = secret) throws -> String {
-        let input = Base64URL.encode(header.utf8) + "." + Base64URL.encode(claims.utf8)
+        try forge(headerBytes: Array(header.utf8), claimsBytes: Array(claims.utf8), secret: secret)
+    }
+
+    /// `forge` over bytes, for segments that are not UTF-8 at all.
+    static func forge(headerBytes: [UInt8], claimsBytes: [UInt8], secret: [UInt8] = secret) throws -> String {
+        let input = Base64URL.encode(headerBytes) + "." + Base64URL.encode(claimsBytes)
         return input + "." + Base64URL.encode(try HMACSHA256.authenticationCode(key: secret, message: input.utf8))
     }
 

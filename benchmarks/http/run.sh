@@ -13,11 +13,8 @@
 # SCENARIOS="healthz verify issues" picks a subset.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source benchmarks/lib/wrk.sh  # DURATION, CONNECTIONS, WRK_THREADS, ROUNDS and measure()
 
-DURATION="${DURATION:-10}"
-CONNECTIONS="${CONNECTIONS:-64}"
-WRK_THREADS="${WRK_THREADS:-2}"
-ROUNDS="${ROUNDS:-2}"
 SCENARIOS="${SCENARIOS:-healthz verify issues}"
 GATEWAY_PORT="${GATEWAY_PORT:-18180}"
 NGINX_PORT="${NGINX_PORT:-18181}"
@@ -86,17 +83,6 @@ ASSET="/content/monthly/2026-11/issue.pdf"
 [ "$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $TOKEN" -H "X-Original-URI: $ASSET" \
   "$BASE/v1/edge/verify")" = 204 ] || { echo "the edge check refused the benchmark token" >&2; exit 1; }
 echo "subscriber: $LISTED monthly issues listed ($BYTES bytes), $ENTITLED entitled" >&2
-
-measure() {  # label url [wrk args…]: prints "label rps p99_ms notes" after a short warm-up
-  local label="$1" url="$2"; shift 2
-  wrk -t"$WRK_THREADS" -c"$CONNECTIONS" -d2s "$@" "$url" >/dev/null
-  local out rps p99 notes
-  out="$(wrk -t"$WRK_THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --latency "$@" "$url")"
-  rps="$(awk '/^Requests\/sec:/ {print $2}' <<<"$out")"
-  p99="$(awk '$1 == "99%" {v=$2; if (v ~ /us$/) {sub(/us$/,"",v); v=v/1000} else if (v ~ /ms$/) {sub(/ms$/,"",v)} else if (v ~ /s$/) {sub(/s$/,"",v); v=v*1000}; print v}' <<<"$out")"
-  notes="$(awk '/Non-2xx|Socket errors/ {print}' <<<"$out" | tr '\n' ' ')"
-  echo "$label $rps $p99 $notes"
-}
 
 echo "load before: $(uptime)"
 results=()

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# Load benchmark of the ways an nginx edge can guard downloads, all serving the same 16 KiB file
+# from one nginx (workers = cores) on the same machine, in the same run (issue #14):
+#   static       no check: the ceiling
+#   njs          the in-process token check, deploy/nginx/edge-njs.conf (goal: >= 85% of static)
+#   auth_request a subrequest per download to the gateway's GET /v1/edge/verify, deploy/nginx/edge.conf
+#   secure_link  nginx's own MD5 signed links (no JWT)
+#
+#   benchmarks/edge/run.sh     # DURATION=10 CONNECTIONS=64 WRK_THREADS=2 ROUNDS=2 by default
+#
+# wrk on loopback, keep-alive; the scenarios alternate within each round so that a change in the
+# machine's load hits all of them; ratios are over the summed requests/s of all rounds.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+source benchmarks/lib/wrk.sh  # DURATION, CONNECTIONS, WRK_THREADS, ROUNDS and measure()
+
+STATIC_PORT="${STATIC_PORT:-18280}"
+NJS_PORT="${NJS_PORT:-18281}"
+AUTH_REQUEST_PORT="${AUTH_REQUEST_PORT:-18282}"
+SECURE_LINK_PORT="${SECURE_LINK_PORT:-18283}"
+GATEWAY_PORT="${GATEWAY_PORT:-18284}"
+CORES="$(nproc)"
+
+scripts/setup >/dev/null
+command -v wrk >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; }
+NGINX="$(command -v nginx || echo /usr/sbin/nginx)"
+MODULE="$(dpkg -L libnginx-mod-http-js | grep '/ngx_http_js_module\.so$' | head -n 1)"
+
+source benchmarks/lib/processes.sh
+require_free_ports "$STATIC_PORT" "$NJS_PORT" "$AUTH_REQUEST_PORT" "$SECURE_LINK_PORT" "$GATEWAY_PORT"
+
+echo "building issue-gateway (release)..." >&2
+swift build -c release --product issue-gateway >"$WORK/build.log" 2>&1 || { cat "$WORK/build.log" >&2; exit 1; }
+GATEWAY="$(swift build -c release --show-bin-path)/issue-gateway"
+
+# One key for the gateway and the njs edge; a token for the file signed with it, as the gateway
+# signs them (tokens.md), valid for the longest lifetime allowed.
+ASSET="/content/monthly/2026-11/issue.pdf"
+read -r KEYS TOKEN SECURE_QUERY < <(python3 - "$ASSET" <<'PY'
+import base64, hashlib, hmac, json, os, sys, time
+b64 = lambda b: base64.urlsafe_b64encode(b).rstrip(b"=").decode()
+secret, now, path = os.urandom(32), int(time.time()), sys.argv[1]
+header = b64(json.dumps({"alg": "HS256", "typ": "JWT", "kid": "bench"}, separators=(",", ":")).encode())
+claims = b64(json.dumps({"iss": "issue-gateway", "aud": "edge", "sub": "acct-bench", "pub": "monthly",
+                         "issue": "2026-11", "paths": [path, "/content/monthly/2026-11/cover.jpg"],
+                         "iat": now, "nbf": now, "exp": now + 3600, "jti": b64(os.urandom(16))},
+                        separators=(",", ":")).encode())
+mac = b64(hmac.new(secret, f"{header}.{claims}".encode(), hashlib.sha256).digest())
+expires = now + 3600
+md5 = b64(hashlib.md5(f"{expires}{path} benchmark-secret".encode()).digest())
+print(f"bench:{b64(secret)} {header}.{claims}.{mac} md5={md5}&expires={expires}")
+PY
+)
+
+mkdir -p "$WORK/nginx/root/content/monthly/2026-11"
+head -c 16384 /dev/urandom > "$WORK/nginx/root$ASSET"
+printf 'js_var $issue_edge_token_keys "%s";\n' "$KEYS" > "$WORK/nginx/token-keys.conf"
+chmod -R a+rX "$WORK"
+cp deploy/nginx/log-format.conf "$WORK/nginx/"
+sed -e "s|^js_path .*|js_path $PWD/deploy/edge;|" -e "s|listen 8081;|listen 127.0.0.1:$NJS_PORT reuseport;|" \
+    -e "s|root /srv/issue-gateway;|root $WORK/nginx/root;|" -e "s|/var/log/nginx/issue-edge|$WORK/nginx/njs|" \
+    -e "s|^include /etc/nginx/issue-gateway/token-keys.conf;|include $WORK/nginx/token-keys.conf;|" \
+    deploy/nginx/edge-njs.conf > "$WORK/nginx/edge-njs.conf"
+sed -e "s|server 127.0.0.1:8080;|server 127.0.0.1:$GATEWAY_PORT;|" -e "s|listen 8081;|listen 127.0.0.1:$AUTH_REQUEST_PORT reuseport;|" \
+    -e "s|root /srv/issue-gateway;|root $WORK/nginx/root;|" -e "s|/var/log/nginx/issue-edge|$WORK/nginx/auth-request|" \
+    deploy/nginx/edge.conf > "$WORK/nginx/edge.conf"
+sed -e "s|@PREFIX@|$WORK/nginx|g" -e "s|@WORKERS@|$CORES|g" -e "s|@MODULE@|$MODULE|g" \
+    -e "s|@STATIC_PORT@|$STATIC_PORT|g" -e "s|@SECURE_LINK_PORT@|$SECURE_LINK_PORT|g" \
+    benchmarks/edge/nginx.conf.template > "$WORK/nginx/nginx.conf"
+
+ISSUE_GATEWAY_LISTEN="127.0.0.1:$GATEWAY_PORT" ISSUE_GATEWAY_DATABASE="$WORK/gateway/db.sqlite" \
+ISSUE_GATEWAY_CATALOG=none ISSUE_GATEWAY_THREADS="$CORES" ISSUE_GATEWAY_TOKEN_KEYS="$KEYS" \
+ISSUE_GATEWAY_ADMIN_KEY=benchmark-admin-key-0123456789 \
+  "$GATEWAY" serve >"$WORK/gateway-access.log" 2>"$WORK/gateway.log" &
+PIDS+=($!)
+"$NGINX" -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -e "$WORK/nginx/error.log" &
+PIDS+=($!)
+for port in "$GATEWAY_PORT" "$STATIC_PORT" "$NJS_PORT" "$AUTH_REQUEST_PORT" "$SECURE_LINK_PORT"; do wait_for_port "$port"; done
+
+declare -A URL=(
+  [static]="http://127.0.0.1:$STATIC_PORT$ASSET"
+  [njs]="http://127.0.0.1:$NJS_PORT$ASSET"
+  [auth_request]="http://127.0.0.1:$AUTH_REQUEST_PORT$ASSET"
+  [secure_link]="http://127.0.0.1:$SECURE_LINK_PORT$ASSET?$SECURE_QUERY"
+)
+SCENARIOS=(static njs auth_request secure_link)
+# Every scenario must serve the file before it is measured, and the checks must refuse without
+# their credential.
+for s in "${SCENARIOS[@]}"; do
+  got="$(curl -s -o /dev/null -w '%{http_code} %{size_download}' -H "Authorization: Bearer $TOKEN" "${URL[$s]}")"
+  [ "$got" = "200 16384" ] || { echo "$s answered $got instead of the 16 KiB file" >&2; exit 1; }
+done
+for s in njs auth_request; do
+  got="$(curl -s -o /dev/null -w '%{http_code}' "${URL[$s]}")"
+  [ "$got" = 401 ] || { echo "$s answered $got without a token" >&2; exit 1; }
+done
+
+echo "load before: $(uptime)"
+results=()
+for round in $(seq 1 "$ROUNDS"); do
+  for s in "${SCENARIOS[@]}"; do
+    results+=("$(measure "$s" "${URL[$s]}" -H "Authorization: Bearer $TOKEN")")
+  done
+done
+echo "load after:  $(uptime)"
+
+echo
+echo "wrk -t$WRK_THREADS -c$CONNECTIONS -d${DURATION}s, keep-alive, 16 KiB file, nginx $("$NGINX" -v 2>&1 | sed 's|.*/||'), njs $(njs -v), $CORES cores, $ROUNDS rounds; $(lscpu | awk -F: '/Model name/ {gsub(/^ +/,"",$2); print $2}')"
+printf '%-14s %12s %10s  %s\n' run "requests/s" "p99 ms" notes
+for line in "${results[@]}"; do
+  read -r name rps p99 notes <<<"$line"
+  printf '%-14s %12s %10s  %s\n' "$name" "$rps" "$p99" "${notes:-}"
+done
+printf '%s\n' "${results[@]}" | awk '
+  { sum[$1] += $2; n[$1]++ }
+  END {
+    for (s in sum) if (s != "static") printf "%-13s %8.0f requests/s on average, %5.1f%% of static%s\n", s, sum[s] / n[s], 100 * sum[s] / sum["static"], (s == "njs" ? " (goal >= 85%)" : "")
+    printf "%-13s %8.0f requests/s on average\n", "static", sum["static"] / n["static"]
+  }' | sort
