@@ -79,6 +79,7 @@ public final class Gateway: Sendable {
         registerEdgeRoutes(router)
         registerLookupRoutes(router)
         registerExplanationRoutes(router)
+        registerGrantRoutes(router)
         return router.freeze(errors: HTTPServerError.apiShape)
     }
 
@@ -90,6 +91,6 @@ public final class Gateway: Sendable {
 
     func evaluate(_ facts: AccountFacts, _ state: CatalogState, _ now: Instant) -> AccountEntitlements {
         EntitlementEngine.evaluate(catalog: state.entitlementCatalog, transactions: facts.transactions,
-                                   renewals: facts.renewals, policy: entitlementPolicy, now: now)
+                                   renewals: facts.renewals, grants: facts.grants, policy: entitlementPolicy, now: now)
     }
 }

@@ -91,6 +91,16 @@ enum SQLiteSchema {
         ) STRICT;
         CREATE INDEX latest_receipts_by_receipt ON latest_receipts (receipt_sha256);
         """, data: SQLiteMigration.moveReceiptsToContents),
+        // 3: grants beyond the App Store (E21), one row per (source, external_id).
+        SQLiteMigration(schema: """
+        CREATE TABLE grants (
+            grant_id TEXT PRIMARY KEY, account_id TEXT NOT NULL REFERENCES accounts(id),
+            source TEXT NOT NULL, external_id TEXT NOT NULL, publications TEXT NOT NULL,
+            start INTEGER NOT NULL, end_at INTEGER, revoked_at INTEGER, note TEXT, created_at INTEGER NOT NULL,
+            UNIQUE (source, external_id)
+        ) STRICT;
+        CREATE INDEX grants_by_account ON grants (account_id);
+        """),
     ]
 
     static var currentVersion: Int { migrations.count }

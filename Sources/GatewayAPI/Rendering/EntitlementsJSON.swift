@@ -4,13 +4,30 @@ import Wire
 
 /// The entitlements answer (http-api.md, Accounts and entitlements).
 extension JSONWriter {
-    mutating func entitlements(accountId: String, _ entitlements: AccountEntitlements) {
+    mutating func entitlements(accountId: String, _ entitlements: AccountEntitlements, grants: [Grant]) {
         object { w in
             w.field("accountId", accountId)
             w.key("subscriptions")
             w.array { w in for s in entitlements.subscriptions { w.subscription(s) } }
             w.key("purchases")
             w.array { w in for p in entitlements.purchases { w.purchase(p) } }
+            w.key("grants")
+            w.array { w in for g in grants { w.grant(g) } }
+        }
+    }
+
+    /// A grant (E21), revoked ones too (`revokedAt` set).
+    mutating func grant(_ g: Grant) {
+        object { w in
+            w.field("grantId", g.grantId)
+            w.field("source", g.source)
+            w.field("externalId", g.externalId)
+            w.key("publications")
+            w.array { w in for p in g.publications { w.string(p) } }
+            w.field("start", g.start.rfc3339)
+            w.field("end", g.end?.rfc3339)
+            w.field("revokedAt", g.revokedAt?.rfc3339)
+            w.field("note", g.note)
         }
     }
 

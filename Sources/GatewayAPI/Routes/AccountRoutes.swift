@@ -176,7 +176,7 @@ extension Gateway {
         let state = catalog.state
         let answer = evaluate(loaded.facts, state, clock.now())
         accounts.remember(answer.issueListAnswer, catalogRevision: state.revision, accountId, ticket: loaded.ticket)
-        return .json(200) { w in w.entitlements(accountId: accountId, answer) }
+        return .json(200) { w in w.entitlements(accountId: accountId, answer, grants: loaded.facts.grants) }
     }
 }
 

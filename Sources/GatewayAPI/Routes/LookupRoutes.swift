@@ -11,7 +11,7 @@ extension Gateway {
 
     func registerLookupRoutes(_ router: RouterBuilder) {
         router.add("GET", "/v1/lookup", execution: .store, handler: apiHandler { [self] request throws(APIError) in
-            try requireSupport(request)
+            try requireServiceOrAdmin(request)
             let query = request.queryParameters()
             let given = query.filter { Self.lookupKeys.contains($0.0) }
             guard given.count == 1, let (name, value) = given.first, !value.isEmpty else {
@@ -29,14 +29,6 @@ extension Gateway {
             guard let found else { throw .notFound("nobody owns \(name) \(value)") }
             return .json(200) { w in w.lookup(found) }
         })
-    }
-
-    /// Service keys act for any account; admin does everything (http-api.md, Auth).
-    private func requireSupport(_ request: HTTPRequest) throws(APIError) {
-        switch try authenticator.principal(request) {
-        case .admin, .service: return
-        case .editor, .account: throw .forbidden("only service and admin keys may look accounts up")
-        }
     }
 
     /// `?environment=production|sandbox` narrows a transaction lookup; absent, production first.

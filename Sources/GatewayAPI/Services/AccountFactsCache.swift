@@ -8,6 +8,8 @@ import Wire
 struct AccountFacts: Sendable {
     var transactions: [Transaction]
     var renewals: [RenewalInfo]
+    /// E21, revoked ones included.
+    var grants: [Grant] = []
 }
 
 /// An account's facts and, when the store keeps one, the version it read them at (in the same
@@ -66,7 +68,8 @@ final class AccountFactsCache: Sendable {
         // One read unit of work: the facts and the version they were read at come from one snapshot.
         self.init(loader: { id throws(StoreError) in
             let snapshot = try store.accountFacts(id)
-            return VersionedFacts(facts: AccountFacts(transactions: snapshot.transactions, renewals: snapshot.renewals),
+            return VersionedFacts(facts: AccountFacts(transactions: snapshot.transactions, renewals: snapshot.renewals,
+                                                             grants: snapshot.grants),
                                   version: UInt64(clamping: snapshot.version))
         }, factsBytes: budget.factsBytes, answerBytes: budget.answerBytes)
     }
@@ -142,6 +145,11 @@ extension AccountFacts {
         for r in renewals {
             bytes += MemoryFootprint.string(r.originalTransactionId) + MemoryFootprint.optionalString(r.productId)
                 + MemoryFootprint.optionalString(r.autoRenewProductId)
+        }
+        bytes += MemoryFootprint.array(grants)
+        for g in grants {
+            bytes += MemoryFootprint.strings([g.grantId, g.accountId, g.source, g.externalId]) + MemoryFootprint.strings(g.publications)
+                + MemoryFootprint.array(g.publications) + MemoryFootprint.optionalString(g.note)
         }
         return bytes
     }

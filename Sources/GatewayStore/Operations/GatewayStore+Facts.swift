@@ -8,6 +8,7 @@ extension GatewayStore {
         try read { tx throws(StoreError) in
             AccountFactsSnapshot(transactions: try tx.transactions(ofAccount: accountId),
                                  renewals: try tx.renewalInfos(ofAccount: accountId),
+                                 grants: try tx.grants(ofAccount: accountId),
                                  version: try tx.factsVersion(ofAccount: accountId))
         }
     }

@@ -38,6 +38,13 @@ public protocol ReadTransaction {
     /// Every transaction of one subscription or single purchase, whoever owns it.
     func transactions(of subscription: SubscriptionKey) throws(StoreError) -> [Transaction]
     func renewalInfo(_ subscription: SubscriptionKey) throws(StoreError) -> RenewalInfo?
+
+    // MARK: Grants (E21)
+
+    /// The account's grants, revoked ones included, by start then id.
+    func grants(ofAccount accountId: String) throws(StoreError) -> [Grant]
+    func grant(id: String) throws(StoreError) -> Grant?
+    func grant(source: String, externalId: String) throws(StoreError) -> Grant?
     /// Who owns a subscription or single purchase, if anyone (E4).
     func owner(of subscription: SubscriptionKey) throws(StoreError) -> String?
 

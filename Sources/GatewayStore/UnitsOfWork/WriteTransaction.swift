@@ -37,6 +37,13 @@ public protocol WriteTransaction: ReadTransaction {
     func setOwner(_ accountId: String, of subscription: SubscriptionKey, at instant: Instant) throws(StoreError)
     func bumpFactsVersion(ofAccount accountId: String) throws(StoreError)
 
+    // MARK: Grants (E21)
+
+    /// Inserts a new grant; `(source, externalId)` is unique (a conflict otherwise).
+    func insert(_ grant: Grant) throws(StoreError)
+    /// Marks a grant revoked at `instant`, unless it already is.
+    func setRevoked(grantId: String, at instant: Instant) throws(StoreError)
+
     // MARK: Receipts and notifications
 
     /// Stores a receipt's content under its digest, once (a second save of one digest does nothing).

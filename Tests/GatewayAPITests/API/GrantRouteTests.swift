@@ -1,0 +1,73 @@
+import Testing
+
+/// Grants through the API as a publisher's backend would use them (issue #15; E21).
+@Suite struct GrantRouteTests {
+    typealias H = GatewayHarness
+    static let printBody = #"{"source":"print","externalId":"sub-42","publications":["monthly","weekly"],"start":"2026-01-10T00:00:00Z","end":"2026-02-10T00:00:00Z","note":"print subscriber"}"#
+
+    func entitled(_ h: H, _ reader: (id: String, token: String)) throws -> Set<String> {
+        let list = try h.client.get("/v1/accounts/\(reader.id)/issues?entitled=true", as: reader.token)
+        return Set(list.objects("issues").map { "\($0["publicationId"] as? String ?? "")/\($0["id"] as? String ?? "")" })
+    }
+
+    @Test func aPrintSubscribersGrantEntitlesItsWindowOnceAndRevokingRemovesExactlyThat() throws {
+        let h = try H()
+        try h.seedCatalog()
+        let reader = try h.createAccount()
+        let service = try h.createKey(#"{"role":"service"}"#)
+        let before = try entitled(h, reader)
+        let given = try h.client.post("/v1/accounts/\(reader.id)/grants", as: service.secret, json: Self.printBody)
+        #expect(given.status == 201)
+        let grantId = try #require(given.json["grantId"] as? String)
+        let withGrant = try entitled(h, reader)
+        #expect(withGrant.isSuperset(of: before) && withGrant.count > before.count)
+        #expect(withGrant.contains("monthly/2026-01"), "the issue current at the grant's start (E13) and the window")
+        let list = try h.client.get("/v1/accounts/\(reader.id)/issues?publication=monthly", as: reader.token)
+        let january = list.objects("issues").first { $0["id"] as? String == "2026-01" }
+        #expect((january?["reasons"] as? [String]).map { !$0.isEmpty } == true)
+        // Sent again: nothing changes.
+        let again = try h.client.post("/v1/accounts/\(reader.id)/grants", as: service.secret, json: Self.printBody)
+        #expect(again.status == 200 && again.json["grantId"] as? String == grantId)
+        #expect(try entitled(h, reader) == withGrant)
+        let entitlements = try h.client.get("/v1/accounts/\(reader.id)/entitlements", as: reader.token)
+        #expect((entitlements.json["grants"] as? [[String: Any]])?.first?["externalId"] as? String == "sub-42")
+        // Revoked: exactly those issues go.
+        let revoked = try h.client.delete("/v1/accounts/\(reader.id)/grants/\(grantId)", as: service.secret)
+        #expect(revoked.status == 200 && revoked.json["revokedAt"] is String)
+        #expect(try entitled(h, reader) == before)
+        #expect(try h.client.delete("/v1/accounts/\(reader.id)/grants/\(grantId)", as: service.secret).status == 200)
+    }
+
+    @Test func otherTermsUnderTheSameIdsAre409AndBadInputStoresNothing() throws {
+        let h = try H()
+        try h.seedCatalog()
+        let reader = try h.createAccount()
+        #expect(try h.client.post("/v1/accounts/\(reader.id)/grants", as: H.adminKey, json: Self.printBody).status == 201)
+        let longer = Self.printBody.replacingOccurrences(of: "2026-02-10", with: "2026-03-10")
+        let conflict = try h.client.post("/v1/accounts/\(reader.id)/grants", as: H.adminKey, json: longer)
+        #expect(conflict.status == 409 && conflict.errorCode == "conflict")
+        let bad = [
+            #"{"source":"print","externalId":"x","publications":["nowhere"],"start":"2026-01-10T00:00:00Z"}"#,
+            #"{"source":"print","externalId":"x","publications":["monthly"],"start":"2026-01-10T00:00:00Z","end":"2026-01-09T00:00:00Z"}"#,
+            #"{"source":"print","externalId":"x","publications":[],"start":"2026-01-10T00:00:00Z"}"#,
+            #"{"source":"","externalId":"x","publications":["monthly"],"start":"2026-01-10T00:00:00Z"}"#,
+            #"{"source":"print","externalId":"x","publications":["monthly"]}"#,
+        ]
+        for body in bad {
+            let answer = try h.client.post("/v1/accounts/\(reader.id)/grants", as: H.adminKey, json: body)
+            #expect(answer.status == 400 && answer.hasErrorShape, "\(body)")
+        }
+        let entitlements = try h.client.get("/v1/accounts/\(reader.id)/entitlements", as: reader.token)
+        #expect((entitlements.json["grants"] as? [Any])?.count == 1)
+    }
+
+    @Test func onlyServiceAndAdminGiveAndUnknownsAre404() throws {
+        let h = try H()
+        try h.seedCatalog()
+        let reader = try h.createAccount()
+        #expect(try h.client.post("/v1/accounts/\(reader.id)/grants", as: reader.token, json: Self.printBody).status == 403)
+        #expect(try h.client.post("/v1/accounts/\(reader.id)/grants", json: Self.printBody).status == 401)
+        #expect(try h.client.post("/v1/accounts/acct-nobody/grants", as: H.adminKey, json: Self.printBody).status == 404)
+        #expect(try h.client.delete("/v1/accounts/\(reader.id)/grants/grant-nope", as: H.adminKey).status == 404)
+    }
+}
