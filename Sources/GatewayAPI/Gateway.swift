@@ -17,6 +17,8 @@ public final class Gateway: Sendable {
     let tokenKeys: TokenKeySet
     let signer: TokenSigner
     let tokenMemo: TokenMemo
+    /// gzip-coded issue and catalog lists by entity tag (http-api.md, cheap polling).
+    let compressed: CompressedBodies
     let random: any RandomBytesSource
     let entitlementPolicy: EntitlementPolicy
     let appStore: AppStoreIngestion
@@ -43,6 +45,7 @@ public final class Gateway: Sendable {
         self.tokenKeys = tokenKeys
         let budget = CacheBudget(totalBytes: configuration.cacheMemoryBytes)
         tokenMemo = TokenMemo(budgetBytes: budget.tokenBytes)
+        compressed = CompressedBodies(budgetBytes: budget.compressedBytes)
         counters = GatewayCounters(metrics)
         entitlementPolicy = EntitlementPolicy(acceptSandbox: configuration.acceptSandbox,
                                               graceDays: configuration.graceDays)
@@ -58,7 +61,8 @@ public final class Gateway: Sendable {
         metrics.addCaches([("account_answers", { [accounts] in accounts.answerStats }),
                            ("account_facts", { [accounts] in accounts.factsStats }),
                            ("principals", { [authenticator] in authenticator.stats }),
-                           ("verified_tokens", { [tokenMemo] in tokenMemo.stats })])
+                           ("verified_tokens", { [tokenMemo] in tokenMemo.stats }),
+                           ("compressed_lists", { [compressed] in compressed.stats })])
         self.appStore = AppStoreIngestion(services: appStore, store: store, accounts: accounts,
                                           ownership: configuration.transferPolicy, clock: clock, counters: counters)
     }
@@ -66,7 +70,8 @@ public final class Gateway: Sendable {
     /// Every route of http-api.md on one frozen router, answering the server's own errors in the
     /// spec's shape.
     func makeRouter() -> Router {
-        let router = RouterBuilder()
+        let builder = RouterBuilder()
+        let router = APIRouterBuilder(builder)
         registerOperationsRoutes(router)
         registerCatalogRoutes(router)
         registerKeyRoutes(router)
@@ -74,7 +79,7 @@ public final class Gateway: Sendable {
         registerTokenRoutes(router)
         registerAppStoreRoutes(router)
         registerEdgeRoutes(router)
-        return router.freeze(errors: HTTPServerError.apiShape)
+        return builder.freeze(errors: HTTPServerError.apiShape)
     }
 
     /// What the engine says about one account now (E1–E20).
