@@ -77,12 +77,12 @@ extension Gateway {
             var pager = ListPager(page)
             let listed = state.snapshot.issues(of: publicationId).reversed()
                 .filter { issue in (includeAll || issue.state(at: now) == .published) && pager.admits({ issue }) }
-            // The tag: the catalog, the list asked for, and each listed issue's state, the one
-            // member that changes with the time.
+            // The tag: the catalog, the list asked for, each listed issue's state (the one member
+            // that changes with the time) and whether a `next` is answered.
             var tag = state.fingerprint
             tag.combine("publication-issues")
             tag.combine(publicationId)
-            tag.combine(UInt64(includeAll ? 1 : 0))
+            tag.combine(UInt64(includeAll ? 1 : 0) << 1 | UInt64(pager.hasMore ? 1 : 0))
             page.combine(into: &tag)
             for issue in listed {
                 tag.combine(issue.id)
