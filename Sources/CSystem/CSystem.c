@@ -134,16 +134,15 @@ int csystem_local_port(int fd) {
     return csystem_local_port_of(&address);
 }
 
-int csystem_peer_address(int fd, char *out, int capacity) {
+int csystem_peer_address(int fd, char *host, int capacity, int *port) {
     struct sockaddr_storage address;
     socklen_t length = sizeof address;
-    char host[INET6_ADDRSTRLEN];
     if (getpeername(fd, (struct sockaddr *)&address, &length) != 0) return -1;
     int v6 = address.ss_family == AF_INET6;
     const void *raw = v6 ? (const void *)&((struct sockaddr_in6 *)&address)->sin6_addr
                          : (const void *)&((struct sockaddr_in *)&address)->sin_addr;
-    if (!inet_ntop(address.ss_family, raw, host, sizeof host)) return -1;
-    snprintf(out, (size_t)capacity, v6 ? "[%s]:%d" : "%s:%d", host, csystem_local_port_of(&address));
+    if (!inet_ntop(address.ss_family, raw, host, (socklen_t)capacity)) return -1;
+    *port = csystem_local_port_of(&address);
     return 0;
 }
 
@@ -151,6 +150,16 @@ int csystem_connect_tcp(const char *host, int port) {
     struct sockaddr_storage address;
     socklen_t length;
     int fd = socket_for(host, port, 0, &address, &length);
+    if (fd < 0) return -1;
+    if (connect(fd, (struct sockaddr *)&address, length) != 0) return fail_closing(fd);
+    return fd;
+}
+
+int csystem_connect_tcp_from(const char *source, const char *host, int port) {
+    struct sockaddr_storage address;
+    socklen_t length;
+    if (resolve(host, port, &address, &length) != 0) return -1;
+    int fd = bound_socket(source, 0, 0, 0);
     if (fd < 0) return -1;
     if (connect(fd, (struct sockaddr *)&address, length) != 0) return fail_closing(fd);
     return fd;

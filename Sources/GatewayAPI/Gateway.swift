@@ -24,6 +24,8 @@ public final class Gateway: Sendable {
     let appStore: AppStoreIngestion
     let metrics: Metrics
     let counters: GatewayCounters
+    /// Unauthenticated account creation per source address (issue #10, fairness).
+    let accountCreationLimit: KeyedRateLimiter<String>
 
     public struct StartError: Error, CustomStringConvertible {
         public var description: String
@@ -47,8 +49,9 @@ public final class Gateway: Sendable {
         tokenMemo = TokenMemo(budgetBytes: budget.tokenBytes)
         compressed = CompressedBodies(budgetBytes: budget.compressedBytes)
         counters = GatewayCounters(metrics)
-        entitlementPolicy = EntitlementPolicy(acceptSandbox: configuration.acceptSandbox,
-                                              graceDays: configuration.graceDays)
+        accountCreationLimit = KeyedRateLimiter(.init(perMinute: configuration.accountCreationPerMinute,
+                                                      burst: configuration.accountCreationBurst))
+        entitlementPolicy = configuration.entitlementPolicy
         do {
             signer = try TokenSigner(keys: tokenKeys, issuer: configuration.tokenIssuer,
                                      lifetimeSeconds: Int64(configuration.tokenTTLSeconds))
@@ -79,6 +82,8 @@ public final class Gateway: Sendable {
         registerTokenRoutes(router)
         registerAppStoreRoutes(router)
         registerEdgeRoutes(router)
+        registerLookupRoutes(router)
+        registerExplanationRoutes(router)
         return builder.freeze(errors: HTTPServerError.apiShape)
     }
 

@@ -38,6 +38,8 @@ public struct GatewayRuntime: Sendable {
             settings.port = Int(configuration.listen.port)
             settings.threads = configuration.threads
             settings.maxBufferedBytes = configuration.httpBufferBytes
+            settings.maxInFlightPerClient = configuration.httpClientRequests
+            settings.maxPoolSharePerClient = Double(configuration.httpClientPoolSharePercent) / 100
         }
         // The API's bulkheads are sized by its configuration, also under a test's server settings.
         settings.workerPools = configuration.workerPools

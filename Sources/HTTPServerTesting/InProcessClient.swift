@@ -28,12 +28,14 @@ public final class InProcessClient: Sendable {
     }
 
     /// The response the server would send for this request (its body left out for HEAD); blocks
-    /// while a pool handler runs.
+    /// while a pool handler runs. `sourceAddress` poses as the client's address, as a server
+    /// would give it (none by default).
     public func send(_ method: String, _ target: String, headers: [(String, String)] = [],
-                     body: [UInt8] = []) -> HTTPResponse {
+                     body: [UInt8] = [], sourceAddress: String? = nil) -> HTTPResponse {
         var fields = HTTPHeaders()
         for (name, value) in headers { fields.append(name: name, value: value) }
-        let request = HTTPRequest(method: method, target: target, headers: fields, body: body)
+        let request = HTTPRequest(method: method, target: target, headers: fields, body: body,
+                                  sourceAddress: sourceAddress)
         let match = router.match(method: request.method, path: request.path)
         let limit = router.bodyLimit(match, default: maxBodyBytes)
         var response: HTTPResponse

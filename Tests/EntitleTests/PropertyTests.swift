@@ -57,6 +57,18 @@ import IssueCatalog
         }
     }
 
+    /// E21: a grant only adds; revoking it (E6 for grants) gives back the previous answer exactly.
+    @Test func e21AGrantNeverRemovesAnIssueAndRevokingItRestoresTheAnswer() {
+        forEachCase(seed: 21) { rng, a in
+            let before = a.evaluate()
+            var grant = RandomAccount.grant(&rng, id: "g1")
+            let granted = a.evaluate(grants: [grant])
+            #expect(before.entitledRefs.isSubset(of: granted.entitledRefs))
+            grant.revokedAt = a.now
+            #expect(fingerprint(a.evaluate(grants: [grant])) == fingerprint(before))
+        }
+    }
+
     @Test func e18TheEntitledSetNeverShrinksAsNowAdvances() {
         forEachCase(seed: 3) { rng, a in
             let later = a.now.adding(milliseconds: Int64.random(in: 1...(200 * RandomAccount.day), using: &rng))

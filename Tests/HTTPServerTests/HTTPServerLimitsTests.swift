@@ -69,6 +69,8 @@ import Testing
         let router = TestServer.defaultRouter { $0.add("GET", "/block", execution: .worker, handler: block.handler) }
         let server = try TestServer(router: router) { configuration in
             configuration.workerPools = [.standard: WorkerPoolSize(threads: 1, queueLimit: 1)]
+            // The queue itself is under test: this one client may take the whole pool.
+            configuration.maxPoolSharePerClient = 1
         }
         defer { server.stop() }
         let client = try server.client()

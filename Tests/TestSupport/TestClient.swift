@@ -17,8 +17,10 @@ public final class TestClient {
     public let fd: Int32
     private var buffer: [UInt8] = []
 
-    public init(port: Int, timeoutMilliseconds: Int32 = 5000) throws {
-        fd = csystem_connect_tcp("127.0.0.1", Int32(port))
+    /// `source` binds the local end first (e.g. `127.0.0.2`, still loopback on Linux): a second
+    /// client by source address.
+    public init(port: Int, from source: String? = nil, timeoutMilliseconds: Int32 = 5000) throws {
+        fd = source.map { csystem_connect_tcp_from($0, "127.0.0.1", Int32(port)) } ?? csystem_connect_tcp("127.0.0.1", Int32(port))
         guard fd >= 0 else { throw Failure.connect(csystem_errno()) }
         _ = csystem_set_receive_timeout_ms(fd, timeoutMilliseconds)
     }

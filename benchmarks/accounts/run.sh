@@ -13,7 +13,8 @@
 # publication), GATEWAY (a built issue-gateway; default: build this checkout in release),
 # SIMULATOR (the App Store simulator command; default: this checkout's appstore-simulator, release),
 # CACHE_MEMORY (ISSUE_GATEWAY_CACHE_MEMORY; unset: the gateway's default), GATEWAY_PORT,
-# SIMULATOR_PORT; KEEP_STATE=DIR keeps the database, secrets and "accountId token" lines of a
+# SIMULATOR_PORT (all accounts come from 127.0.0.1, so the per-address creation limit is lifted
+# to ACCOUNTS); KEEP_STATE=DIR keeps the database, secrets and "accountId token" lines of a
 # run in DIR, and FROM_STATE=DIR starts from them instead of creating accounts (to read the same
 # accounts with another build: the creation through the App Store is by far the longest part).
 set -euo pipefail
@@ -59,6 +60,7 @@ env ISSUE_GATEWAY_LISTEN="127.0.0.1:$GATEWAY_PORT" ISSUE_GATEWAY_DATABASE="$WORK
   ISSUE_GATEWAY_APPSTORE_PRODUCTION_URL="http://127.0.0.1:$SIMULATOR_PORT/verifyReceipt" \
   ISSUE_GATEWAY_APPSTORE_SANDBOX_URL="http://127.0.0.1:$SIMULATOR_PORT/sandbox/verifyReceipt" \
   ISSUE_GATEWAY_APPSTORE_SHARED_SECRET=benchmark-secret \
+  ISSUE_GATEWAY_ACCOUNT_CREATION_RATE=100000000 ISSUE_GATEWAY_ACCOUNT_CREATION_BURST="$ACCOUNTS" \
   ${CACHE_MEMORY:+ISSUE_GATEWAY_CACHE_MEMORY="$CACHE_MEMORY"} \
   "$GATEWAY" serve >/dev/null 2>"$WORK/gateway.log" &
 GATEWAY_PID=$!

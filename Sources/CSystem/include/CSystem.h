@@ -37,10 +37,13 @@ int csystem_listen_tcp(const char *host, int port, int backlog, int reuse_port);
 int csystem_probe_port_free(const char *host, int port);
 // The locally bound port of a socket, or -1.
 int csystem_local_port(int fd);
-// The peer's address as text ("127.0.0.1:5555", "[::1]:5555") into `out`; 0 on success.
-int csystem_peer_address(int fd, char *out, int capacity);
+// The peer's IP address as text ("127.0.0.1", "::1") into `host` and its port into `port`;
+// 0 on success.
+int csystem_peer_address(int fd, char *host, int capacity, int *port);
 // A connected, blocking TCP client socket (tests and tools), or -1.
 int csystem_connect_tcp(const char *host, int port);
+// The same, its local end bound first to the address `source` (a test posing as another client).
+int csystem_connect_tcp_from(const char *source, const char *host, int port);
 
 int csystem_set_nodelay(int fd);
 int csystem_set_receive_timeout_ms(int fd, int ms);

@@ -9,14 +9,14 @@ import Wire
 /// searches per active period: never the size of the catalog.
 public enum EntitlementEngine {
     public static func evaluate(catalog: CatalogSnapshot, transactions: [Transaction], renewals: [RenewalInfo],
-                                policy: EntitlementPolicy, now: Instant) -> AccountEntitlements {
+                                grants: [Grant] = [], policy: EntitlementPolicy, now: Instant) -> AccountEntitlements {
         evaluate(catalog: EntitlementCatalog.prepared(catalog), transactions: transactions,
-                 renewals: renewals, policy: policy, now: now)
+                 renewals: renewals, grants: grants, policy: policy, now: now)
     }
 
     /// The same, against a catalog prepared once (what a server holds beside its snapshot).
     public static func evaluate(catalog: EntitlementCatalog, transactions: [Transaction], renewals: [RenewalInfo],
-                                policy: EntitlementPolicy, now: Instant) -> AccountEntitlements {
+                                grants accountGrants: [Grant] = [], policy: EntitlementPolicy, now: Instant) -> AccountEntitlements {
         // E3: sandbox facts count only where the policy accepts them. E1: duplicates merge.
         let accepted = AccountTransactions(transactions, policy: policy)
         let renewals = TransactionMerge.mergeAll(renewals.filter { policy.accepts($0.environment) })
@@ -46,6 +46,14 @@ public enum EntitlementEngine {
                   let position = catalog.publications[number].position(of: issue) else { continue }
             let slot = grants.slot(number, default: PublicationGrants())
             if revoked { grants[slot: slot].refundedPurchases.append(position) } else { grants[slot: slot].purchased.append(position) }
+        }
+        // E21: like a non-renewing period that does not stack; a revoked grant is as if never given.
+        for grant in accountGrants where grant.revokedAt == nil && !grant.period.isEmpty {
+            for publicationId in Set(grant.publications) {
+                guard let number = catalog.publicationNumbers[publicationId] else { continue }
+                let slot = grants.slot(number, default: PublicationGrants())
+                grants[slot: slot].granted.append(grant.period)
+            }
         }
 
         var held = PublicationMap<PublicationEntitlements>()

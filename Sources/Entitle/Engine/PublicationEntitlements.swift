@@ -11,8 +11,11 @@ struct PublicationEntitlements: Sendable {
     let visibleEnd: Int
     /// Service and grace merged (E12): what `periods(of:)` answers.
     let periods: [ActivePeriod]
-    /// Service alone, merged: an instant inside `periods` but not here is served only by grace.
+    /// Service alone, merged: an instant inside `periods` but not here is served only by grace
+    /// or a grant.
     let servicePeriods: [ActivePeriod]
+    /// E21: grants alone, merged (reason `granted` where no store reason applies).
+    let grantedPeriods: [ActivePeriod]
     let voidPeriods: [ActivePeriod]
     /// Visible positions published inside an active period, ascending and disjoint, each run with
     /// `activePeriod` or `gracePeriod` (E12).
@@ -20,6 +23,8 @@ struct PublicationEntitlements: Sendable {
     /// Sorted, distinct positions: unlocked at a period's start (E13), bought (E14), refunded
     /// purchases (E6).
     let unlocked: [Int]
+    /// Where each stretch of paid or granted service begins (E13's unlocking instants).
+    let paidStarts: [Instant]
     let purchased: [Int]
     let refundedPurchases: [Int]
 
@@ -29,8 +34,11 @@ struct PublicationEntitlements: Sendable {
         let visibleEnd = index.upperBound(now)
         self.visibleEnd = visibleEnd
         let servicePeriods = IntervalMerge.merged(grants.service)
-        let periods = grants.grace.isEmpty ? servicePeriods : IntervalMerge.merged(grants.service + grants.grace)
+        let grantedPeriods = IntervalMerge.merged(grants.granted)
+        let periods = grants.grace.isEmpty && grantedPeriods.isEmpty
+            ? servicePeriods : IntervalMerge.merged(grants.service + grants.grace + grants.granted)
         self.servicePeriods = servicePeriods
+        self.grantedPeriods = grantedPeriods
         self.periods = periods
         voidPeriods = IntervalMerge.merged(grants.void)
         var segments: [PositionSegment] = []
@@ -41,31 +49,38 @@ struct PublicationEntitlements: Sendable {
             // shrinks later (E18); periods are sorted, so neither do the rest.
             guard period.start <= now else { break }
             let range = index.lowerBound(period.start)..<min(index.lowerBound(period.end), visibleEnd)
-            // Split the run where paid service gives way to grace (E8).
-            var cursor = range.lowerBound
-            while service < servicePeriods.count, servicePeriods[service].start < period.end {
-                let paid = index.lowerBound(servicePeriods[service].start)..<index.lowerBound(servicePeriods[service].end)
-                let clamped = paid.clamped(to: range)
-                if cursor < clamped.lowerBound { segments.append(Self.segment(cursor..<clamped.lowerBound, .gracePeriod)) }
-                if !clamped.isEmpty {
-                    segments.append(Self.segment(clamped, .activePeriod))
-                    cursor = max(cursor, clamped.upperBound)
+            if !grantedPeriods.isEmpty {
+                segments += Self.paint(range, service: Self.positions(servicePeriods, index),
+                                       granted: Self.positions(grantedPeriods, index))
+            } else {
+                // Split the run where paid service gives way to grace (E8).
+                var cursor = range.lowerBound
+                while service < servicePeriods.count, servicePeriods[service].start < period.end {
+                    let paid = index.lowerBound(servicePeriods[service].start)..<index.lowerBound(servicePeriods[service].end)
+                    let clamped = paid.clamped(to: range)
+                    if cursor < clamped.lowerBound { segments.append(Self.segment(cursor..<clamped.lowerBound, .gracePeriod)) }
+                    if !clamped.isEmpty {
+                        segments.append(Self.segment(clamped, .activePeriod))
+                        cursor = max(cursor, clamped.upperBound)
+                    }
+                    service += 1
                 }
-                service += 1
-            }
-            if cursor < range.upperBound { segments.append(Self.segment(cursor..<range.upperBound, .gracePeriod)) }
-            // E13: the latest issue published at or before the start, when the period begins
-            // with a purchase or a grant (paid service at its first instant), not with grace.
-            // Retracted ones are not skipped: the entitlement comes back when the issue is
-            // republished (E16).
-            let latest = index.upperBound(period.start) - 1
-            if latest >= 0, unlocked.last != latest,
-               IntervalMerge.period(containing: period.start, in: servicePeriods) != nil {
-                unlocked.append(latest)
+                if cursor < range.upperBound { segments.append(Self.segment(cursor..<range.upperBound, .gracePeriod)) }
             }
         }
+        // E13: the latest issue published at or before the start of each stretch of paid or
+        // granted service (a purchase, a resubscribe, a grant), never of grace: a period that
+        // begins with grace unlocks nothing, and a purchase made while grace runs after a refunded
+        // renewal is a return like any other. Retracted ones are not skipped: the entitlement
+        // comes back when the issue is republished (E16).
+        let paidStarts = (grantedPeriods.isEmpty ? servicePeriods : IntervalMerge.merged(servicePeriods + grantedPeriods)).map(\.start)
+        for start in paidStarts where start <= now {
+            let latest = index.upperBound(start) - 1
+            if latest >= 0, unlocked.last != latest { unlocked.append(latest) }
+        }
+        self.paidStarts = paidStarts
         self.segments = segments
-        self.unlocked = unlocked  // ascending: periods are sorted and disjoint
+        self.unlocked = unlocked  // ascending: the stretches are sorted and disjoint
         purchased = Set(grants.purchased).sorted()
         // E20: an issue that a refunded purchase (E14) or a refunded period's start (E13) would
         // have given is refused as `refunded`, the nearest reason, rather than `noPurchase`.
@@ -74,14 +89,41 @@ struct PublicationEntitlements: Sendable {
     }
 
     /// The first instant after `now` at which this publication's list could change with time alone:
-    /// the next issue comes out (E16), a period that has not begun starts and unlocks (E13), or a
+    /// the next issue comes out (E16), a stretch of paid service begins and unlocks (E13; grace is
+    /// never the start of a period, it only follows service), or a
     /// refunded one's start comes, which names the issue it would have unlocked (E20).
     /// Everything else in the list is fixed by the facts and the catalog (E18).
     var stableUntil: Instant {
         let nextIssue = visibleEnd < index.count ? index.issue(at: visibleEnd).publishedAt : Instant.distantFuture
-        let nextPeriod = periods.first { $0.start > now }?.start ?? .distantFuture
+        let nextPeriod = paidStarts.first { $0 > now } ?? .distantFuture
         let nextRefunded = voidPeriods.first { $0.start > now }?.start ?? .distantFuture
         return min(nextIssue, nextPeriod, nextRefunded)
+    }
+
+    /// Periods as the positions of the issues published inside them.
+    private static func positions(_ periods: [ActivePeriod], _ index: PublicationIndex) -> [Range<Int>] {
+        periods.map { index.lowerBound($0.start)..<index.lowerBound($0.end) }
+    }
+
+    /// One active period's positions with a grant among its intervals: paid service first
+    /// (`activePeriod`), then grants (`granted`, E21), the rest grace (E8), in runs.
+    private static func paint(_ range: Range<Int>, service: [Range<Int>], granted: [Range<Int>]) -> [PositionSegment] {
+        var cuts: Set<Int> = [range.lowerBound, range.upperBound]
+        for r in service + granted {
+            for bound in [r.lowerBound, r.upperBound] where range.contains(bound) { cuts.insert(bound) }
+        }
+        var out: [PositionSegment] = []
+        let sorted = cuts.sorted()
+        for (a, b) in zip(sorted, sorted.dropFirst()) where a < b {
+            let reason: EntitlementReason = service.contains { $0.contains(a) } ? .activePeriod
+                : granted.contains { $0.contains(a) } ? .granted : .gracePeriod
+            if let last = out.last, last.bits == IssueEntitlement.bit(reason), last.range.upperBound == a {
+                out[out.count - 1].range = last.range.lowerBound..<b
+            } else {
+                out.append(segment(a..<b, reason))
+            }
+        }
+        return out
     }
 
     private static func segment(_ range: Range<Int>, _ reason: EntitlementReason) -> PositionSegment {
@@ -100,8 +142,12 @@ struct PublicationEntitlements: Sendable {
         if issue.publishedAt > now { return R.bit(.scheduled) }
         var bits: UInt16 = 0
         if IntervalMerge.period(containing: issue.publishedAt, in: periods) != nil {
-            let paid = IntervalMerge.period(containing: issue.publishedAt, in: servicePeriods) != nil
-            bits |= R.bit(paid ? .activePeriod : .gracePeriod)
+            if IntervalMerge.period(containing: issue.publishedAt, in: servicePeriods) != nil {
+                bits |= R.bit(.activePeriod)
+            } else {
+                let granted = IntervalMerge.period(containing: issue.publishedAt, in: grantedPeriods) != nil
+                bits |= R.bit(granted ? .granted : .gracePeriod)  // E21 before E8 where both apply
+            }
         }
         if SortedSearch.contains(position, in: unlocked) { bits |= R.bit(.unlockedAtStart) }
         if SortedSearch.contains(position, in: purchased) { bits |= R.bit(.purchased) }

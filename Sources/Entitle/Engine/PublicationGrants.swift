@@ -6,6 +6,8 @@ struct PublicationGrants {
     var service: [ActivePeriod] = []
     var grace: [ActivePeriod] = []
     var void: [ActivePeriod] = []
+    /// E21: unrevoked grants' intervals (merged into the active periods, reason `granted`).
+    var granted: [ActivePeriod] = []
     /// E14: positions of issues bought one by one, and of those whose purchase was refunded (E6).
     var purchased: [Int] = []
     var refundedPurchases: [Int] = []

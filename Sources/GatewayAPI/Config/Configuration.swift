@@ -25,6 +25,8 @@ public struct Configuration: Sendable, Equatable {
     public var bundleId: String?
     public var appAppleId: Int64?
     public var acceptSandbox = true
+    /// What the engine is told of this configuration (E3, E8): the server's and the CLI's.
+    public var entitlementPolicy: EntitlementPolicy { EntitlementPolicy(acceptSandbox: acceptSandbox, graceDays: graceDays) }
     public var transferPolicy = OwnershipPolicy.transfer
     public var graceDays = 0
     public var threads: Int
@@ -41,6 +43,14 @@ public struct Configuration: Sendable, Equatable {
     /// Bytes the HTTP server may hold in request bodies and unsent answers, all connections
     /// together (`HTTPServerConfiguration.maxBufferedBytes`).
     public var httpBufferBytes = HTTPServerConfiguration().maxBufferedBytes
+    /// Fairness between clients by source address (`HTTPServerConfiguration.maxInFlightPerClient`
+    /// and `.maxPoolSharePerClient`, here in percent).
+    public var httpClientRequests = HTTPServerConfiguration().maxInFlightPerClient
+    public var httpClientPoolSharePercent = Int(HTTPServerConfiguration().maxPoolSharePerClient * 100)
+    /// Unauthenticated `POST /v1/accounts` per source address: a token bucket of `burst`
+    /// refilled at `perMinute` (past it: 429 `rate_limited` with `Retry-After`).
+    public var accountCreationPerMinute = 60
+    public var accountCreationBurst = 30
 
     public init(threads: Int = Configuration.defaultThreads) {
         self.threads = threads

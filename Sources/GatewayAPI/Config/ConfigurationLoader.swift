@@ -49,6 +49,10 @@ extension Configuration {
         ("ISSUE_GATEWAY_HTTP_BUFFER_MEMORY", { c, v throws(SettingParsers.Invalid) in
             c.httpBufferBytes = try SettingParsers.byteSize(v, in: ConfigurationLimits.httpBufferBytes)
         }),
+        ("ISSUE_GATEWAY_HTTP_CLIENT_REQUESTS", integer(\.httpClientRequests, in: ConfigurationLimits.clientRequests)),
+        ("ISSUE_GATEWAY_HTTP_CLIENT_POOL_SHARE", integer(\.httpClientPoolSharePercent, in: ConfigurationLimits.clientPoolSharePercent)),
+        ("ISSUE_GATEWAY_ACCOUNT_CREATION_RATE", integer(\.accountCreationPerMinute, in: ConfigurationLimits.accountCreationRate)),
+        ("ISSUE_GATEWAY_ACCOUNT_CREATION_BURST", integer(\.accountCreationBurst, in: ConfigurationLimits.accountCreationBurst)),
     ]
 
     public static let prefix = "ISSUE_GATEWAY_"

@@ -11,6 +11,7 @@ import Wire
 extension Gateway {
     func registerAccountRoutes(_ router: APIRouterBuilder) {
         router.add("POST", "/v1/accounts", execution: .store, handler: apiHandler { [self] request throws(APIError) in
+            try limitAccountCreation(request)
             let body = try RequestBody(request, optional: true)
             var appAccountToken: String?
             if let text = try body.optionalString("appAccountToken") {
@@ -63,6 +64,16 @@ extension Gateway {
                 issueListBody(answer, key, page, state)
             }
         })
+    }
+
+    /// Anyone may create an account, so creation is rate-limited per client (`ClientKey`: an
+    /// IPv4 address or an IPv6 /64); a request that came over no socket has no address and is
+    /// not limited.
+    private func limitAccountCreation(_ request: HTTPRequest) throws(APIError) {
+        guard let source = request.sourceAddress else { return }
+        if case .limited(let seconds) = accountCreationLimit.take(ClientKey.of(source), now: clock.now()) {
+            throw .rateLimited(retryAfterSeconds: seconds)
+        }
     }
 
     /// An issue list answered from memory alone: a principal resolved before that may act for the

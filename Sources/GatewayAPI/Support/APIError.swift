@@ -9,6 +9,8 @@ struct APIError: Error, Sendable {
     var code: String
     var message: String
     var extra: [(String, JSONScalar)] = []
+    /// Header fields the answer carries besides the body (`Retry-After`).
+    var headers: [(String, String)] = []
 
     static func badRequest(_ message: String) -> APIError { APIError(status: 400, code: "bad_request", message: message) }
     static func unauthorized(_ message: String = "a valid bearer secret is required") -> APIError {
@@ -31,7 +33,17 @@ struct APIError: Error, Sendable {
         APIError(status: 500, code: "internal_error", message: message)
     }
 
-    var response: HTTPResponse { .error(status, code: code, message: message, extra: extra) }
+    /// 429 (RFC 6585 §4) with `Retry-After` in seconds (RFC 9110 §10.2.3).
+    static func rateLimited(retryAfterSeconds: Int) -> APIError {
+        APIError(status: 429, code: "rate_limited", message: "too many requests from this client; try again later",
+                 headers: [("Retry-After", String(retryAfterSeconds))])
+    }
+
+    var response: HTTPResponse {
+        var response = HTTPResponse.error(status, code: code, message: message, extra: extra)
+        response.headers += headers
+        return response
+    }
 }
 
 extension APIError {

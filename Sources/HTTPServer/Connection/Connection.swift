@@ -18,7 +18,15 @@ final class Connection {
     let id: UInt64
     /// False for a connection refused over the limit: it holds no slot of `maxConnections`.
     let counted: Bool
-    var remoteAddress: String?
+    /// The peer's IP address (`HTTPRequest.sourceAddress`, the key of per-client limits) and port.
+    var sourceAddress: String?
+    var sourcePort: Int = 0
+    /// The client the address belongs to (`ClientKey`), computed once per connection.
+    var clientKey: String?
+    /// As the access log writes it: `127.0.0.1:5555`, `[::1]:5555`.
+    var remoteAddress: String? {
+        sourceAddress.map { $0.contains(":") ? "[\($0)]:\(sourcePort)" : "\($0):\(sourcePort)" }
+    }
 
     var machine: ConnectionStateMachine<RequestInfo>
     var parser: HTTPRequestParser

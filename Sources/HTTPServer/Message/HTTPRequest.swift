@@ -13,9 +13,13 @@ public struct HTTPRequest: Sendable {
     public var version: HTTPVersion
     /// Values of the route's `{name}` segments, percent-decoded.
     public var pathParameters: [String: String]
+    /// The IP address of the connection's peer ("192.0.2.7", "2001:db8::1"), the key of per-client
+    /// limits; nil when the request did not come over a socket (an in-process test client).
+    public var sourceAddress: String?
 
     public init(method: String, target: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [],
-                version: HTTPVersion = .http1_1, pathParameters: [String: String] = [:]) {
+                version: HTTPVersion = .http1_1, pathParameters: [String: String] = [:],
+                sourceAddress: String? = nil) {
         self.method = method
         self.target = target
         if let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) {
@@ -29,6 +33,7 @@ public struct HTTPRequest: Sendable {
         self.body = body
         self.version = version
         self.pathParameters = pathParameters
+        self.sourceAddress = sourceAddress
     }
 
     public func header(_ name: String) -> String? { headers[name] }

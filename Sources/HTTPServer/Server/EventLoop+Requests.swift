@@ -57,7 +57,7 @@ extension EventLoop {
 
     private func dispatch(_ head: HTTPRequestHead, body: [UInt8], on connection: Connection) {
         let request = HTTPRequest(method: head.method, target: head.target, headers: head.headers, body: body,
-                                  version: head.version)
+                                  version: head.version, sourceAddress: connection.sourceAddress)
         let keepAlive = request.wantsKeepAlive && !draining
         let match = connection.routedHead ?? context.router.match(method: request.method, path: request.path)
         connection.routedHead = nil
@@ -82,11 +82,19 @@ extension EventLoop {
         case .runOnPool(let pool, let handler, let routed):
             let fd = connection.fd
             let id = connection.id
+            let client = connection.clientKey
+            let shares = context.clientShares
+            guard shares.admit(client, to: pool) else {
+                complete(connection, sequence: sequence, response: context.router.busy)
+                return
+            }
             let accepted = context.workers.submit(to: pool) { [self] in
                 let response = handler(routed)
+                shares.release(client, from: pool)
                 self.post(Completion(fd: fd, connectionID: id, sequence: sequence, response: response))
             }
             if !accepted {
+                shares.release(client, from: pool)
                 complete(connection, sequence: sequence, response: context.router.busy)
             }
         }

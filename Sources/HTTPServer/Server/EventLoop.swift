@@ -158,7 +158,8 @@ final class EventLoop: @unchecked Sendable {
             let connection = Connection(fd: fd, id: nextConnectionID, counted: admitted,
                                         limits: context.limits, configuration: context.configuration, now: now)
             nextConnectionID += 1
-            if context.accessLog != nil { connection.remoteAddress = EventLoop.peerAddress(fd) }
+            (connection.sourceAddress, connection.sourcePort) = EventLoop.peerAddress(fd)
+            connection.clientKey = connection.sourceAddress.map(ClientKey.of)
             register(connection)
             if !admitted {
                 refuse(connection)
@@ -166,11 +167,13 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
-    /// Only looked up when an access log wants it: one getpeername per connection.
-    private static func peerAddress(_ fd: Int32) -> String? {
+    /// One getpeername per connection: per-client limits key on the address, the access log
+    /// writes it with the port.
+    private static func peerAddress(_ fd: Int32) -> (String?, Int) {
         var text = [CChar](repeating: 0, count: 64)
-        guard csystem_peer_address(fd, &text, Int32(text.count)) == 0 else { return nil }
-        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var port: Int32 = 0
+        guard csystem_peer_address(fd, &text, Int32(text.count), &port) == 0 else { return (nil, 0) }
+        return (String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), Int(port))
     }
 
     private func resumeAcceptingIfPaused(now: Int64) {

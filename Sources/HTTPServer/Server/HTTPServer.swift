@@ -104,6 +104,8 @@ public final class HTTPServer: Sendable {
     public var openConnections: Int { context.openConnections.load(ordering: .relaxed) }
     /// Bytes all connections hold in bodies, unparsed input and unsent output (`maxBufferedBytes`).
     public var bufferedBytes: Int { context.bufferedBytes.load(ordering: .relaxed) }
+    /// Jobs waiting for a worker thread, all pools together.
+    var queuedJobs: Int { context.workers.queued }
 }
 
 public enum HTTPServerStartError: Error, Equatable {

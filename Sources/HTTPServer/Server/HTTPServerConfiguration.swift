@@ -62,6 +62,13 @@ public struct HTTPServerConfiguration: Sendable {
         .standard: WorkerPoolSize(threads: 2 * HTTPServerConfiguration.coreCount, queueLimit: 1024),
     ]
 
+    /// Fairness between clients (by source address): requests one client may have queued or
+    /// running on the worker pools in all, and the fraction of each pool (threads plus queue)
+    /// it may take. Past either its requests are answered 503 while the pools keep room for
+    /// everyone else. Requests answered on the event loop are not counted.
+    public var maxInFlightPerClient: Int = 512
+    public var maxPoolSharePerClient: Double = 0.5
+
     public var listenBacklog: Int = 1024
     /// Connections accepted per readiness event before the loop serves others.
     public var acceptBatch: Int = 64

@@ -9,6 +9,7 @@ final class ServerContext: Sendable {
     let metrics: Metrics
     let accessLog: AccessLog?
     let workers: WorkerPools
+    let clientShares: ClientShares
     /// Connections counted against `maxConnections` (refused ones are not).
     let openConnections = Atomic<Int>(0)
     /// Bytes held by all connections (`Connection.bufferedBytes`), against `maxBufferedBytes`.
@@ -26,6 +27,7 @@ final class ServerContext: Sendable {
         self.metrics = metrics
         self.accessLog = accessLog
         workers = WorkerPools(configuration)
+        clientShares = ClientShares(configuration)
     }
 
     /// Claims a slot under the connection limit.

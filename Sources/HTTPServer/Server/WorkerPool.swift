@@ -31,6 +31,13 @@ final class WorkerPool: Sendable {
         return true
     }
 
+    /// Jobs waiting for a thread.
+    var queued: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return state.jobs.count - state.head
+    }
+
     /// Runs what is queued, then stops and joins the threads.
     func shutdown() {
         condition.lock()

@@ -20,6 +20,9 @@ public final class WorkerPools: Sendable {
         pools[pool]?.submit(job) ?? false
     }
 
+    /// Jobs waiting for a thread on every pool together.
+    var queued: Int { pools.values.reduce(0) { $0 + $1.queued } }
+
     /// Runs what is queued, then stops and joins every pool's threads.
     public func shutdown() {
         for pool in pools.values { pool.shutdown() }

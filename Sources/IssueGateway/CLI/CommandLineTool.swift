@@ -18,6 +18,8 @@ enum CommandLineTool {
           catalog publish             add (or with --replace correct) one issue
           store exercise              commit numbered writes until stopped (durability check)
           token verify TOKEN --path P check a download token as an edge would
+          account explain ACCOUNT PUB/ISSUE
+                                      why an account may or may not download an issue (E20)
 
         --config FILE reads settings (NAME=value lines, the environment's names) from FILE;
         the environment wins over it. `issue-gateway <command> --help` tells more.
@@ -46,6 +48,7 @@ enum CommandLineTool {
         case "catalog": try CatalogCommand.run(rest, context)
         case "store": try StoreCommand.run(rest, context)
         case "token": try TokenCommand.run(rest, context)
+        case "account": try AccountCommand.run(rest, context)
         default: throw .usage("unknown command \(command)")
         }
     }

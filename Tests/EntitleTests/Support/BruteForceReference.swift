@@ -73,10 +73,9 @@ enum BruteForceReference {
         for pub in ["p1", "p2"] {
             let mine = intervals.filter { $0.publications.contains(pub) && $0.start < $0.end }
             let issues = a.catalog.issues.filter { $0.publicationId == pub }
-            let starts = mine.map(\.start).filter { s in
-                s <= a.now && !mine.contains { $0.start < s && s <= $0.end }  // begins a merged period
-                    && mine.contains { $0.service && $0.start == s }          // with service, not grace (E13)
-            }
+            // E13: where paid service begins after none (grace neither begins nor continues one).
+            let paid = mine.filter(\.service)
+            let starts = paid.map(\.start).filter { s in s <= a.now && !paid.contains { $0.start < s && s <= $0.end } }
             for issue in issues where issue.retractedAt == nil && issue.publishedAt <= a.now {
                 let inside = mine.contains { $0.start <= issue.publishedAt && issue.publishedAt < $0.end }
                 let unlocked = starts.contains { s in

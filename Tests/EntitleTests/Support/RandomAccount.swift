@@ -80,9 +80,19 @@ struct RandomAccount {
         now = Self.instant(day: Int64.random(in: 0..<450, using: &rng), &rng)
     }
 
-    func evaluate(transactions: [Transaction]? = nil, renewals: [RenewalInfo]? = nil, now: Instant? = nil) -> AccountEntitlements {
+    func evaluate(transactions: [Transaction]? = nil, renewals: [RenewalInfo]? = nil, grants: [Grant] = [],
+                  now: Instant? = nil) -> AccountEntitlements {
         EntitlementEngine.evaluate(catalog: snapshot, transactions: transactions ?? self.transactions,
-                                   renewals: renewals ?? self.renewals, policy: policy, now: now ?? self.now)
+                                   renewals: renewals ?? self.renewals, grants: grants, policy: policy, now: now ?? self.now)
+    }
+
+    /// A random grant (E21) over one or both publications, sometimes open-ended.
+    static func grant(_ rng: inout SplitMix64, id: String) -> Grant {
+        let start = instant(day: Int64.random(in: 0..<400, using: &rng), &rng)
+        let end: Instant? = rng.chance(20) ? nil : start.adding(milliseconds: Int64.random(in: 1...120, using: &rng) * day)
+        let publications = rng.chance(50) ? ["p1", "p2"] : [rng.chance(50) ? "p1" : "p2"]
+        return Grant(grantId: id, accountId: "a", source: "print", externalId: id, publications: publications,
+                     start: start, end: end, createdAt: start)
     }
 }
 

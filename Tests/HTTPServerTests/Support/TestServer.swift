@@ -23,7 +23,7 @@ final class TestServer: @unchecked Sendable {
         port = try server.start()
     }
 
-    func client() throws -> TestClient { try TestClient(port: port) }
+    func client(from source: String? = nil) throws -> TestClient { try TestClient(port: port, from: source) }
 
     /// A simple request for `/hello`.
     static let hello = "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n"

@@ -1,0 +1,67 @@
+import IssueCatalog
+import Wire
+
+/// E20 for support staff: the engine decides the reasons; this finds the facts behind them among
+/// the account's transactions. It reads, never decides: whatever it finds, `entitled` and
+/// `reasons` are the engine's.
+public enum IssueExplainer {
+    /// Nil for an issue the catalog does not hold.
+    public static func explain(_ ref: IssueRef, entitlements: AccountEntitlements, transactions: [Transaction],
+                               catalog: CatalogSnapshot) -> IssueExplanation? {
+        guard let answer = entitlements.explanation(for: ref), let issue = catalog.issue(ref) else { return nil }
+        let at = issue.publishedAt
+        let periods = entitlements.periods(of: ref.publicationId)
+        let grants = { (t: Transaction) in catalog.product(t.productId)?.grants.contains(ref.publicationId) ?? false }
+        let relevant = transactions.filter(grants).sorted { ($0.purchaseDate, $0.transactionId) < ($1.purchaseDate, $1.transactionId) }
+        let reasons = answer.reasons
+        var explanation = IssueExplanation(
+            issue: issue, entitled: answer.entitled, reasons: reasons,
+            periodContaining: periods.first { $0.contains(at) },
+            periodBefore: periods.last { $0.end <= at },
+            periodAfter: periods.first { $0.start > at },
+            transaction: nil, refunded: nil, summary: "")
+        explanation.transaction = entitlingTransaction(issue, reasons, relevant, periods, catalog)
+        if reasons == [.refunded] {
+            explanation.refunded = relevant.first { t in
+                t.revocationDate != nil && !t.isUpgraded && (interval(of: t, catalog).map { $0.contains(at) } ?? false
+                    || catalog.product(t.productId)?.issue == ref
+                    || catalog.latestIssue(of: ref.publicationId, atOrBefore: t.purchaseDate)?.ref == ref)
+            }.map(TransactionEvidence.init)
+        }
+        explanation.summary = SupportSentence.summary(explanation)
+        return explanation
+    }
+
+    private static func entitlingTransaction(_ issue: Issue, _ reasons: [EntitlementReason], _ relevant: [Transaction],
+                                             _ periods: [ActivePeriod], _ catalog: CatalogSnapshot) -> TransactionEvidence? {
+        let counts = { (t: Transaction) in t.revocationDate == nil || t.isUpgraded }
+        if reasons.contains(.purchased) {
+            return relevant.first { counts($0) && catalog.product($0.productId)?.issue == issue.ref }.map(TransactionEvidence.init)
+        }
+        if reasons.contains(.activePeriod) {
+            return relevant.last { counts($0) && (interval(of: $0, catalog)?.contains(issue.publishedAt) ?? false) }
+                .map(TransactionEvidence.init)
+        }
+        if reasons.contains(.unlockedAtStart) {
+            // The period whose start unlocked it (E13) began with a purchase or a renewal.
+            let starts = periods.filter { $0.start >= issue.publishedAt }.map(\.start)
+            return relevant.first { counts($0) && starts.contains($0.purchaseDate) }.map(TransactionEvidence.init)
+        }
+        if reasons.contains(.gracePeriod) {
+            return relevant.last { counts($0) && ($0.expiresDate.map { $0 <= issue.publishedAt } ?? false) }
+                .map(TransactionEvidence.init)
+        }
+        return nil
+    }
+
+    /// A transaction's own interval, as E20 reads it: `[purchaseDate, expiresDate)`, or for a
+    /// non-renewing product `[purchaseDate, purchaseDate + duration)` without stacking.
+    static func interval(of t: Transaction, _ catalog: CatalogSnapshot) -> ActivePeriod? {
+        if let expires = t.expiresDate { return ActivePeriod(start: t.purchaseDate, end: expires) }
+        if let duration = catalog.product(t.productId)?.duration {
+            return ActivePeriod(start: t.purchaseDate, end: duration.added(to: t.purchaseDate))
+        }
+        if catalog.product(t.productId)?.kind == .free { return ActivePeriod(start: t.purchaseDate, end: .distantFuture) }
+        return nil
+    }
+}

@@ -1,0 +1,75 @@
+import Entitle
+import GatewayStore
+import HTTPServer
+import IssueCatalog
+import Wire
+
+/// `GET …/issues/{issueId}/explanation` (http-api.md, Support; E20): "why can't this reader open
+/// the May issue?" answered from the gateway alone, with the evidence and a sentence to paste.
+extension Gateway {
+    func registerExplanationRoutes(_ router: APIRouterBuilder) {
+        router.add("GET", "/v1/accounts/{accountId}/publications/{publicationId}/issues/{issueId}/explanation",
+                   execution: .store, handler: apiHandler { [self] request throws(APIError) in
+            let accountId = try requireAccount(request)
+            let ref = IssueRef(publicationId: request.parameter("publicationId"), issueId: request.parameter("issueId"))
+            guard let explanation = try explain(ref, for: accountId) else {
+                throw .notFound("no issue \(ref.issueId) in \(ref.publicationId)")
+            }
+            return .json(200) { w in w.explanation(explanation, now: clock.now()) }
+        })
+    }
+
+    /// The engine's answer for one issue with its evidence; nil for an issue the catalog lacks.
+    /// Shared with `issue-gateway account explain`.
+    func explain(_ ref: IssueRef, for accountId: String) throws(APIError) -> IssueExplanation? {
+        let facts = try stored { () throws(StoreError) in try accounts.facts(of: accountId) }
+        let state = catalog.state
+        let entitlements = evaluate(facts, state, clock.now())
+        return IssueExplainer.explain(ref, entitlements: entitlements, transactions: facts.transactions,
+                                      catalog: state.snapshot)
+    }
+}
+
+extension JSONWriter {
+    mutating func explanation(_ e: IssueExplanation, now: Instant) {
+        object { w in
+            w.key("issue")
+            w.catalogIssue(e.issue, now: now)
+            w.field("entitled", e.entitled)
+            w.key("reasons")
+            w.array { w in for reason in e.reasons { w.string(reason.rawValue) } }
+            w.field("summary", e.summary)
+            w.key("evidence")
+            w.object { w in
+                w.period("periodContaining", e.periodContaining)
+                w.period("periodBefore", e.periodBefore)
+                w.period("periodAfter", e.periodAfter)
+                w.evidence("transaction", e.transaction)
+                w.evidence("refunded", e.refunded)
+            }
+        }
+    }
+
+    private mutating func period(_ name: String, _ period: ActivePeriod?) {
+        key(name)
+        guard let period else { return null() }
+        object { w in
+            w.field("start", period.start.rfc3339)
+            w.field("end", period.end == .distantFuture ? nil : period.end.rfc3339)
+        }
+    }
+
+    private mutating func evidence(_ name: String, _ t: TransactionEvidence?) {
+        key(name)
+        guard let t else { return null() }
+        object { w in
+            w.field("transactionId", t.transactionId)
+            w.field("originalTransactionId", t.originalTransactionId)
+            w.field("productId", t.productId)
+            w.field("environment", t.environment.rawValue)
+            w.field("purchaseDate", t.purchaseDate.rfc3339)
+            w.field("expiresDate", t.expiresDate?.rfc3339)
+            w.field("revocationDate", t.revocationDate?.rfc3339)
+        }
+    }
+}

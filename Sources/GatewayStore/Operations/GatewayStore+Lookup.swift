@@ -1,0 +1,63 @@
+import Entitle
+import Wire
+
+/// Who owns what a support agent has in hand (http-api.md, `GET /v1/lookup`): one read unit of work.
+public struct OwnerLookup: Sendable, Equatable {
+    public var accountId: String
+    public var environment: AppStoreEnvironment?
+    public var originalTransactionId: String?
+    public var transactionId: String?
+    public var appAccountToken: String?
+    public var createdAt: Instant?
+}
+
+extension GatewayStore {
+    /// The owner of a subscription or single purchase, looked up by its `originalTransactionId`,
+    /// production first, then sandbox (or only `environment`); nil when nobody owns it.
+    public func lookup(originalTransactionId: String, environment: AppStoreEnvironment?) throws(StoreError) -> OwnerLookup? {
+        try read { tx throws(StoreError) in
+            for env in Self.environments(environment) {
+                let key = SubscriptionKey(environment: env, originalTransactionId: originalTransactionId)
+                if let owner = try tx.owner(of: key) {
+                    return OwnerLookup(accountId: owner, environment: env, originalTransactionId: originalTransactionId)
+                }
+            }
+            return nil
+        }
+    }
+
+    /// The owner of the subscription or purchase one transaction belongs to.
+    public func lookup(transactionId: String, environment: AppStoreEnvironment?) throws(StoreError) -> OwnerLookup? {
+        try read { tx throws(StoreError) in
+            for env in Self.environments(environment) {
+                guard let transaction = try tx.transaction(TransactionKey(environment: env, transactionId: transactionId)),
+                      let owner = try tx.owner(of: transaction.subscriptionKey) else { continue }
+                return OwnerLookup(accountId: owner, environment: env,
+                                   originalTransactionId: transaction.originalTransactionId, transactionId: transactionId)
+            }
+            return nil
+        }
+    }
+
+    /// The account an `appAccountToken` names, or an account by its id.
+    public func lookup(account: AccountKey) throws(StoreError) -> OwnerLookup? {
+        try read { tx throws(StoreError) in
+            let found: Account?
+            switch account {
+            case .id(let id): found = try tx.account(id: id)
+            case .appAccountToken(let token): found = try tx.account(appAccountToken: token)
+            }
+            return found.map { OwnerLookup(accountId: $0.id, appAccountToken: $0.appAccountToken, createdAt: $0.createdAt) }
+        }
+    }
+
+    private static func environments(_ only: AppStoreEnvironment?) -> [AppStoreEnvironment] {
+        only.map { [$0] } ?? [.production, .sandbox]
+    }
+}
+
+/// How an account is named in a lookup.
+public enum AccountKey: Sendable, Equatable {
+    case id(String)
+    case appAccountToken(String)
+}
