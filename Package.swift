@@ -25,6 +25,9 @@ let package = Package(
                        providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto",
                        providers: [.apt(["libssl-dev"])]),
+        // gzip content coding of JSON answers (RFC 9110 §8.4.1.3).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib",
+                       providers: [.apt(["zlib1g-dev"])]),
         // Linux headers Glibc's module does not export (epoll, eventfd) and tiny wrappers for macros.
         .target(name: "CSystem"),
 
@@ -65,7 +68,7 @@ let package = Package(
         // configuration, and the runtime that puts them on the HTTP server.
         .target(name: "GatewayAPI",
                 dependencies: ["Wire", "IssueCatalog", "Entitle", "GatewayStore", "SQLiteStore", "HTTPServer",
-                               "AppStoreKit", "Lifecycle", "CCrypto", "CSystem"]),
+                               "AppStoreKit", "Lifecycle", "CCrypto", "CSystem", "CZlib"]),
 
         // The `issue-gateway` executable: the command line only.
         .executableTarget(name: "IssueGateway",
@@ -92,7 +95,7 @@ let package = Package(
         .testTarget(name: "GatewayAPITests",
                     dependencies: ["GatewayAPI", "GatewayStore", "SQLiteStore", "HTTPServer", "HTTPServerTesting",
                                    "AppStoreKit", "AppStoreSimulator", "Lifecycle", "Wire", "Entitle", "IssueCatalog",
-                                   "CSystem", "TestSupport"]),
+                                   "CSystem", "CZlib", "TestSupport"]),
         .testTarget(name: "IssueGatewayTests",
                     dependencies: ["IssueGateway", "GatewayAPI", "GatewayStore", "SQLiteStore", "HTTPServer",
                                    "CommandLineSupport", "Lifecycle", "Wire", "Entitle", "IssueCatalog", "TestSupport"]),

@@ -17,6 +17,8 @@ public final class Gateway: Sendable {
     let tokenKeys: TokenKeySet
     let signer: TokenSigner
     let tokenMemo: TokenMemo
+    /// gzip-coded issue and catalog lists by entity tag (http-api.md, cheap polling).
+    let compressed: CompressedBodies
     let random: any RandomBytesSource
     let entitlementPolicy: EntitlementPolicy
     let appStore: AppStoreIngestion
@@ -45,6 +47,7 @@ public final class Gateway: Sendable {
         self.tokenKeys = tokenKeys
         let budget = CacheBudget(totalBytes: configuration.cacheMemoryBytes)
         tokenMemo = TokenMemo(budgetBytes: budget.tokenBytes)
+        compressed = CompressedBodies(budgetBytes: budget.compressedBytes)
         counters = GatewayCounters(metrics)
         accountCreationLimit = KeyedRateLimiter(.init(perMinute: configuration.accountCreationPerMinute,
                                                       burst: configuration.accountCreationBurst))
@@ -61,7 +64,8 @@ public final class Gateway: Sendable {
         metrics.addCaches([("account_answers", { [accounts] in accounts.answerStats }),
                            ("account_facts", { [accounts] in accounts.factsStats }),
                            ("principals", { [authenticator] in authenticator.stats }),
-                           ("verified_tokens", { [tokenMemo] in tokenMemo.stats })])
+                           ("verified_tokens", { [tokenMemo] in tokenMemo.stats }),
+                           ("compressed_lists", { [compressed] in compressed.stats })])
         self.appStore = AppStoreIngestion(services: appStore, store: store, accounts: accounts,
                                           ownership: configuration.transferPolicy, clock: clock, counters: counters)
     }
@@ -69,7 +73,8 @@ public final class Gateway: Sendable {
     /// Every route of http-api.md on one frozen router, answering the server's own errors in the
     /// spec's shape.
     func makeRouter() -> Router {
-        let router = RouterBuilder()
+        let builder = RouterBuilder()
+        let router = APIRouterBuilder(builder)
         registerOperationsRoutes(router)
         registerCatalogRoutes(router)
         registerKeyRoutes(router)
@@ -80,7 +85,7 @@ public final class Gateway: Sendable {
         registerLookupRoutes(router)
         registerExplanationRoutes(router)
         registerGrantRoutes(router)
-        return router.freeze(errors: HTTPServerError.apiShape)
+        return builder.freeze(errors: HTTPServerError.apiShape)
     }
 
     /// What the engine says about one account now (E1–E20).

@@ -10,6 +10,9 @@
 #   verify   GET /v1/edge/verify with a valid token, as nginx auth_request sends it (issue #5: >= 60%)
 #   issues   GET /v1/accounts/{id}/issues?publication=monthly of a 15-year subscriber (issue #5:
 #            >= 20,000 requests/s); the account's receipt comes from the App Store simulator.
+#   polling  the same list polled as issue 16 expects: gzip accepted (the compressed list kept by
+#            its tag), and with If-None-Match of the current tag (304s); neither may cost more
+#            than the plain cached list.
 # SCENARIOS="healthz verify issues" picks a subset.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -83,6 +86,10 @@ ASSET="/content/monthly/2026-11/issue.pdf"
 [ "$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $TOKEN" -H "X-Original-URI: $ASSET" \
   "$BASE/v1/edge/verify")" = 204 ] || { echo "the edge check refused the benchmark token" >&2; exit 1; }
 echo "subscriber: $LISTED monthly issues listed ($BYTES bytes), $ENTITLED entitled" >&2
+GZIP_BYTES="$(curl -sf -H "Authorization: Bearer $ACCOUNT_TOKEN" -H "Accept-Encoding: gzip" "$BASE$ISSUES_PATH" | wc -c)"
+ETAG="$(curl -sf -D - -o /dev/null -H "Authorization: Bearer $ACCOUNT_TOKEN" "$BASE$ISSUES_PATH" \
+  | awk 'tolower($1) == "etag:" {sub(/\r$/, "", $2); print $2}')"
+[ -z "$ETAG" ] || echo "polling: $GZIP_BYTES bytes gzipped, ETag $ETAG" >&2
 
 echo "load before: $(uptime)"
 results=()
@@ -97,6 +104,9 @@ for round in $(seq 1 "$ROUNDS"); do
         results+=("$(measure verify:gateway "$BASE/v1/edge/verify" -H "Authorization: Bearer $TOKEN" -H "X-Original-URI: $ASSET")") ;;
       issues)
         results+=("$(measure issues:gateway "$BASE$ISSUES_PATH" -H "Authorization: Bearer $ACCOUNT_TOKEN")") ;;
+      polling)
+        results+=("$(measure issues-gzip:gateway "$BASE$ISSUES_PATH" -H "Authorization: Bearer $ACCOUNT_TOKEN" -H "Accept-Encoding: gzip")")
+        results+=("$(measure issues-304:gateway "$BASE$ISSUES_PATH" -H "Authorization: Bearer $ACCOUNT_TOKEN" -H "If-None-Match: $ETAG")") ;;
     esac
   done
 done

@@ -16,6 +16,10 @@ public struct IssueListAnswer: Sendable {
     let runs: [ListedRun]
     let starts: [Int32]
     let stableUntil: [Instant]
+    /// A hash of what the lists hold (every run and where each publication's runs start): with the
+    /// catalog's own, it names a rendered list, so servers derive entity tags from it without
+    /// rendering. `stableUntil` is left out: it says until when the runs hold, not what is listed.
+    public let fingerprint: UInt64
 
     init(_ entitlements: AccountEntitlements) {
         catalog = entitlements.catalog
@@ -31,6 +35,13 @@ public struct IssueListAnswer: Sendable {
         self.runs = runs
         self.starts = starts
         self.stableUntil = stableUntil
+        var hash = FNV1a()
+        for run in runs {
+            hash.combine(UInt64(UInt32(bitPattern: run.upper)) << 32 | UInt64(UInt32(bitPattern: run.lower)))
+            hash.combine(UInt64(run.bits))
+        }
+        for start in starts { hash.combine(UInt64(UInt32(bitPattern: start))) }
+        fingerprint = hash.value
     }
 
     /// As `AccountEntitlements.issues(publicationId:entitledOnly:)`.

@@ -6,18 +6,22 @@
 ///   (`IssueListAnswer`, measured in BENCHMARKS.md), so about 250,000 accounts in the default 256 MiB;
 /// - principals, 25%: the other half of the fast path (a bearer secret's hash to its account),
 ///   ~310 bytes each, so about 215,000 accounts;
-/// - account facts, 25%: several KiB per account with years of renewals, they spare a database
+/// - account facts, 20%: several KiB per account with years of renewals, they spare a database
 ///   read to tokens and entitlements and to recomputing an expired answer; the store reads them
 ///   quickly, so they get what is left after the fast path;
-/// - verified download tokens, 10%: re-verifying one is a single HMAC, the memo only spares edges'
-///   repeated checks of the same token within its minutes of life.
+/// - verified download tokens, 5%: re-verifying one is a single HMAC, the memo only spares edges'
+///   repeated checks of the same token within its minutes of life;
+/// - gzip-coded lists, 10%: a polling reader's compressed list (~16 KiB for a 15-year subscriber)
+///   is answered without rendering or compressing again, so about 1,600 such readers in 256 MiB;
+///   smaller lists fit many more, and a list that falls out costs one compression.
 struct CacheBudget: Sendable, Equatable {
     var totalBytes: Int
 
     var answerBytes: Int { share(40) }
     var principalBytes: Int { share(25) }
-    var factsBytes: Int { share(25) }
-    var tokenBytes: Int { share(10) }
+    var factsBytes: Int { share(20) }
+    var tokenBytes: Int { share(5) }
+    var compressedBytes: Int { share(10) }
 
     private func share(_ percent: Int) -> Int { totalBytes / 100 * percent }
 

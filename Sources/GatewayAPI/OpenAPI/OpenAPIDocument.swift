@@ -35,7 +35,8 @@ enum OpenAPIDocument {
    "get": {
     "operationId": "listPublications",
     "summary": "All publications",
-    "responses": {"200": {"description": "publications", "content": {"application/json": {"schema": {"type": "object", "properties": {"publications": {"type": "array", "items": {"$ref": "#/components/schemas/Publication"}}}}}}}}
+    "parameters": [{"$ref": "#/components/parameters/IfNoneMatch"}, {"$ref": "#/components/parameters/AcceptEncoding"}],
+    "responses": {"304": {"$ref": "#/components/responses/NotModified"}, "400": {"description": "a header value with control characters (If-None-Match and Accept-Encoding are headers)", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "200": {"description": "publications", "headers": {"ETag": {"$ref": "#/components/headers/ETag"}, "Vary": {"$ref": "#/components/headers/Vary"}, "Content-Encoding": {"$ref": "#/components/headers/ContentEncoding"}}, "content": {"application/json": {"schema": {"type": "object", "properties": {"publications": {"type": "array", "items": {"$ref": "#/components/schemas/Publication"}}}}}}}}
    }
   },
   "/v1/publications/{publicationId}": {
@@ -52,8 +53,8 @@ enum OpenAPIDocument {
    "get": {
     "operationId": "listProducts",
     "summary": "Products on offer",
-    "parameters": [{"name": "all", "in": "query", "required": false, "schema": {"type": "boolean"}, "description": "include discontinued products"}],
-    "responses": {"200": {"description": "products", "content": {"application/json": {"schema": {"type": "object", "properties": {"products": {"type": "array", "items": {"$ref": "#/components/schemas/Product"}}}}}}}}
+    "parameters": [{"name": "all", "in": "query", "required": false, "schema": {"type": "boolean"}, "description": "include discontinued products"}, {"$ref": "#/components/parameters/IfNoneMatch"}, {"$ref": "#/components/parameters/AcceptEncoding"}],
+    "responses": {"304": {"$ref": "#/components/responses/NotModified"}, "400": {"description": "a header value with control characters (If-None-Match and Accept-Encoding are headers)", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "200": {"description": "products", "headers": {"ETag": {"$ref": "#/components/headers/ETag"}, "Vary": {"$ref": "#/components/headers/Vary"}, "Content-Encoding": {"$ref": "#/components/headers/ContentEncoding"}}, "content": {"application/json": {"schema": {"type": "object", "properties": {"products": {"type": "array", "items": {"$ref": "#/components/schemas/Product"}}}}}}}}
    }
   },
   "/v1/products/{productId}": {
@@ -70,8 +71,8 @@ enum OpenAPIDocument {
    "get": {
     "operationId": "listIssues",
     "summary": "Published issues, newest first",
-    "parameters": [{"name": "publicationId", "in": "path", "required": true, "example": "monthly", "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$", "not": {"enum": [".", ".."]}}, "description": ""}, {"name": "include", "in": "query", "required": false, "schema": {"enum": ["all"]}, "description": "editors of the publication and admin: scheduled and retracted too"}],
-    "responses": {"200": {"description": "issues", "content": {"application/json": {"schema": {"type": "object", "properties": {"issues": {"type": "array", "items": {"$ref": "#/components/schemas/Issue"}}}}}}}, "401": {"description": "include=all without a secret", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "403": {"description": "include=all by someone else", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "404": {"description": "unknown publication", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}
+    "parameters": [{"name": "publicationId", "in": "path", "required": true, "example": "monthly", "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$", "not": {"enum": [".", ".."]}}, "description": ""}, {"name": "include", "in": "query", "required": false, "schema": {"enum": ["all"]}, "description": "editors of the publication and admin: scheduled and retracted too"}, {"$ref": "#/components/parameters/Limit"}, {"$ref": "#/components/parameters/After"}, {"$ref": "#/components/parameters/IfNoneMatch"}, {"$ref": "#/components/parameters/AcceptEncoding"}],
+    "responses": {"304": {"$ref": "#/components/responses/NotModified"}, "400": {"description": "limit or after malformed, or a header value with control characters", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "200": {"description": "issues, newest first", "headers": {"ETag": {"$ref": "#/components/headers/ETag"}, "Vary": {"$ref": "#/components/headers/Vary"}, "Content-Encoding": {"$ref": "#/components/headers/ContentEncoding"}}, "content": {"application/json": {"schema": {"type": "object", "required": ["issues"], "properties": {"issues": {"type": "array", "items": {"$ref": "#/components/schemas/Issue"}}, "next": {"type": "string", "description": "cursor for ?after=, while more issues remain"}}}}}}, "401": {"description": "include=all without a secret", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "403": {"description": "include=all by someone else", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "404": {"description": "unknown publication", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}
    },
    "post": {
     "operationId": "createIssue",
@@ -149,8 +150,8 @@ enum OpenAPIDocument {
     "operationId": "getAccountIssues",
     "summary": "Visible issues with entitled flag and reasons",
     "security": [{"bearer": []}],
-    "parameters": [{"name": "accountId", "in": "path", "required": true, "example": "acct-unknown", "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$", "not": {"enum": [".", ".."]}}, "description": ""}, {"name": "publication", "in": "query", "required": false, "schema": {"type": "string"}, "description": "narrow to one publication"}, {"name": "entitled", "in": "query", "required": false, "schema": {"type": "boolean"}, "description": "only entitled issues"}],
-    "responses": {"200": {"description": "issues", "content": {"application/json": {"schema": {"type": "object", "properties": {"issues": {"type": "array", "items": {"$ref": "#/components/schemas/AccountIssue"}}}}}}}, "401": {"description": "no or unknown secret", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "403": {"description": "another account", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "404": {"description": "unknown account or publication", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}
+    "parameters": [{"name": "accountId", "in": "path", "required": true, "example": "acct-unknown", "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$", "not": {"enum": [".", ".."]}}, "description": ""}, {"name": "publication", "in": "query", "required": false, "schema": {"type": "string"}, "description": "narrow to one publication"}, {"name": "entitled", "in": "query", "required": false, "schema": {"type": "boolean"}, "description": "only entitled issues"}, {"$ref": "#/components/parameters/Limit"}, {"$ref": "#/components/parameters/After"}, {"$ref": "#/components/parameters/IfNoneMatch"}, {"$ref": "#/components/parameters/AcceptEncoding"}],
+    "responses": {"304": {"$ref": "#/components/responses/NotModified"}, "400": {"description": "limit or after malformed, or a header value with control characters", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "200": {"description": "issues, newest first", "headers": {"ETag": {"$ref": "#/components/headers/ETag"}, "Vary": {"$ref": "#/components/headers/Vary"}, "Content-Encoding": {"$ref": "#/components/headers/ContentEncoding"}}, "content": {"application/json": {"schema": {"type": "object", "required": ["issues"], "properties": {"issues": {"type": "array", "items": {"$ref": "#/components/schemas/AccountIssue"}}, "next": {"type": "string", "description": "cursor for ?after=, while more issues remain"}}}}}}, "401": {"description": "no or unknown secret", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "403": {"description": "another account", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "404": {"description": "unknown account or publication", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}
    }
   },
   "/v1/accounts/{accountId}/publications/{publicationId}/issues/{issueId}/token": {
@@ -274,7 +275,22 @@ enum OpenAPIDocument {
   "securitySchemes": {
    "bearer": {"type": "http", "scheme": "bearer", "description": "admin key, editor key, service key or account token"}
   },
+  "parameters": {
+   "IfNoneMatch": {"name": "If-None-Match", "in": "header", "required": false, "schema": {"type": "string"}, "description": "entity tags of lists the client holds, or *: 304 when one is current (RFC 9110 §13.1.2)"},
+   "AcceptEncoding": {"name": "Accept-Encoding", "in": "header", "required": false, "schema": {"type": "string"}, "description": "gzip (q above 0) gets JSON answers over 1 KiB gzip-coded"},
+   "Limit": {"name": "limit", "in": "query", "required": false, "schema": {"type": "integer", "minimum": 1, "maximum": 500}, "description": "at most this many issues; next is answered while more remain"},
+   "After": {"name": "after", "in": "query", "required": false, "schema": {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,512}$"}, "description": "the next member of the previous page"}
+  },
+  "headers": {
+   "ETag": {"description": "strong entity tag of the list's content (and coding)", "schema": {"type": "string"}},
+   "Vary": {"description": "Accept-Encoding", "schema": {"type": "string"}},
+   "ContentEncoding": {"description": "gzip when the answer is gzip-coded", "schema": {"enum": ["gzip"]}}
+  },
   "responses": {
+   "NotModified": {
+    "description": "the list the client holds (If-None-Match) is current; no body",
+    "headers": {"ETag": {"$ref": "#/components/headers/ETag"}, "Vary": {"$ref": "#/components/headers/Vary"}}
+   },
    "PayloadTooLarge": {
     "description": "payload_too_large: the body is larger than the route allows",
     "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}

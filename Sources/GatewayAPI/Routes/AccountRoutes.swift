@@ -9,7 +9,7 @@ import Wire
 /// entitlements). Everything here reads or writes the store, so it runs on the store pool; posting
 /// receipts also calls Apple, so it runs on the App Store pool.
 extension Gateway {
-    func registerAccountRoutes(_ router: RouterBuilder) {
+    func registerAccountRoutes(_ router: APIRouterBuilder) {
         router.add("POST", "/v1/accounts", execution: .store, handler: apiHandler { [self] request throws(APIError) in
             try limitAccountCreation(request)
             let body = try RequestBody(request, optional: true)
@@ -45,19 +45,24 @@ extension Gateway {
                    fastPath: { [self] request in cachedIssueListResponse(request) },
                    handler: apiHandler { [self] request throws(APIError) in
             let accountId = try requireAccount(request)
-            let key = try IssueListKey(request)
+            let query = request.queryParameters()
+            let key = try IssueListKey(query), page = try ListPage(query)
             let state = catalog.state
             if let publicationId = key.publicationId, state.snapshot.publication(publicationId) == nil {
                 throw .notFound("no publication \(publicationId)")
             }
             let now = clock.now()
             if let kept = accounts.answer(accountId, key, catalogRevision: state.revision, now: now) {
-                return issueListResponse(kept, key, state)
+                return listResponse(request, tag: issueListTag(kept, key, page, state)) {
+                    issueListBody(kept, key, page, state)
+                }
             }
             let loaded = try stored { () throws(StoreError) in try accounts.load(accountId) }
             let answer = evaluate(loaded.facts, state, now).issueListAnswer
             accounts.remember(answer, catalogRevision: state.revision, accountId, ticket: loaded.ticket)
-            return issueListResponse(answer, key, state)
+            return listResponse(request, tag: issueListTag(answer, key, page, state)) {
+                issueListBody(answer, key, page, state)
+            }
         })
     }
 
@@ -73,37 +78,57 @@ extension Gateway {
 
     /// An issue list answered from memory alone: a principal resolved before that may act for the
     /// account, and an answer kept for it that holds for the catalog and now. Nil whenever the
-    /// store would be needed or the route has an error to answer; never blocks on anything but
-    /// the caches' locks, so an event loop may call it inline.
+    /// store would be needed, the list compressed, or the route has an error to answer; never
+    /// blocks on anything but the caches' locks, so an event loop may call it inline. A 304 and
+    /// a list compressed before cost a hash of small inputs and no rendering.
     func cachedIssueListResponse(_ request: HTTPRequest) -> HTTPResponse? {
         let accountId = request.parameter("accountId")
         // An answer is kept only for an account that exists, so a service key needs no lookup.
         guard let principal = authenticator.cachedPrincipal(request), principal.mayActFor(account: accountId) else {
             return nil
         }
-        guard let key = try? IssueListKey(request) else { return nil }
+        let query = request.queryParameters()
+        guard let key = try? IssueListKey(query), let page = try? ListPage(query) else { return nil }
         let state = catalog.state
         if let publicationId = key.publicationId, state.snapshot.publication(publicationId) == nil { return nil }
         guard let answer = accounts.answer(accountId, key, catalogRevision: state.revision, now: clock.now()) else {
             return nil
         }
-        return issueListResponse(answer, key, state)
+        return cachedList(request, tag: issueListTag(answer, key, page, state)) {
+            issueListBody(answer, key, page, state)
+        }
+    }
+
+    /// The list's entity tag from what its body is rendered from: the catalog's content, the
+    /// engine's compact answer (itself from the account's facts and the time), the list asked
+    /// for and the page. Hundreds of bytes hashed, never the rendered list.
+    private func issueListTag(_ answer: IssueListAnswer, _ key: IssueListKey, _ page: ListPage,
+                              _ state: CatalogState) -> EntityTag {
+        var hash = state.fingerprint
+        hash.combine("account-issues")
+        hash.combine(answer.fingerprint)
+        hash.combine(key.publicationId ?? "")
+        hash.combine(UInt64(key.publicationId == nil ? 0 : 1) << 1 | UInt64(key.entitledOnly ? 1 : 0))
+        page.combine(into: &hash)
+        return EntityTag(hash)
     }
 
     /// The list rendered from the catalog's pre-rendered issues around this reader's reasons.
-    private func issueListResponse(_ answer: IssueListAnswer, _ key: IssueListKey, _ state: CatalogState) -> HTTPResponse {
+    private func issueListBody(_ answer: IssueListAnswer, _ key: IssueListKey, _ page: ListPage,
+                               _ state: CatalogState) -> [UInt8] {
         if let publicationId = key.publicationId,
-           let body = publicationListBody(answer, publicationId, entitledOnly: key.entitledOnly, state) {
-            return .json(200, body)
+           let body = publicationListBody(answer, publicationId, entitledOnly: key.entitledOnly, page, state) {
+            return body
         }
         let items = answer.issues(publicationId: key.publicationId, entitledOnly: key.entitledOnly)
-        var w = JSONWriter(capacity: 64 + items.count * Self.renderedIssueBytes)
+        var pager = ListPager(page)
+        var w = JSONWriter(capacity: 64 + min(items.count, page.limit ?? items.count) * Self.renderedIssueBytes)
         w.object { w in
             w.key("issues")
             w.array { w in
                 // Items come in runs of one publication: its fragments are looked up once per run.
                 var publicationId = "", fragments: [IssueFragment] = []
-                for item in items {
+                for item in items where pager.admits({ item.issue }) {
                     if item.issue.publicationId != publicationId {
                         publicationId = item.issue.publicationId
                         fragments = state.fragments(of: publicationId)
@@ -113,8 +138,9 @@ extension Gateway {
                                    reasons: ReasonMembers.rendered[Int(item.reasonSet)])
                 }
             }
+            if let next = pager.next { w.field("next", next.token) }
         }
-        return .json(200, w.bytes)
+        return w.bytes
     }
 
     /// One publication's list written straight from the answer's runs out of the catalog's flat
@@ -122,11 +148,20 @@ extension Gateway {
     /// Nil when the answer names a position the items do not hold (the general path then renders
     /// it from the issue itself).
     private func publicationListBody(_ answer: IssueListAnswer, _ publicationId: String, entitledOnly: Bool,
-                                     _ state: CatalogState) -> [UInt8]? {
+                                     _ page: ListPage, _ state: CatalogState) -> [UInt8]? {
         guard let items = state.items(of: publicationId) else { return nil }
-        return items.listBody(capacity: 64 + items.count * Self.renderedIssueBytes) { body in
-            _ = answer.forEachListed(publicationId: publicationId, entitledOnly: entitledOnly, body)
-        }
+        let issues = state.snapshot.issues(of: publicationId)
+        var pager = ListPager(page)
+        let capacity = 64 + min(items.count, page.limit ?? items.count) * Self.renderedIssueBytes
+        guard var body = items.listBody(capacity: capacity, { body in
+            _ = answer.forEachListed(publicationId: publicationId, entitledOnly: entitledOnly) { index, reasonSet in
+                // An index the items do not hold is passed on for `listBody` to refuse.
+                guard index >= 0, index < issues.count else { return body(index, reasonSet) }
+                if pager.admits({ issues[issues.startIndex + index] }) { body(index, reasonSet) }
+            }
+        }) else { return nil }
+        if let next = pager.next { next.append(to: &body) }
+        return body
     }
 
     /// A typical issue list item's size, to size the response buffer once.
@@ -182,9 +217,9 @@ extension Gateway {
 
 extension IssueListKey {
     /// 400 for a malformed `entitled` flag (the fast path then leaves the request to the handler).
-    init(_ request: HTTPRequest) throws(APIError) {
-        // One parse of the query: it is read on every issue-list request, the fast path's included.
-        let query = request.queryParameters()
+    /// `query` is parsed once per request: it is read on every issue-list request, the fast
+    /// path's included.
+    init(_ query: [(String, String)]) throws(APIError) {
         self.init(publicationId: query.first { $0.0 == "publication" }?.1,
                   entitledOnly: try QueryFlag.value(of: "entitled", in: query))
     }

@@ -1,18 +1,24 @@
 import GatewayStore
 import HTTPServer
 import IssueCatalog
+import Wire
 
 /// Publications, products and issues (http-api.md, Catalog). Changes run on workers (they write
 /// the database) and swap the shared catalog state, so the next request on every loop sees them.
 extension Gateway {
-    func registerCatalogRoutes(_ router: RouterBuilder) {
-        router.add("GET", "/v1/publications") { [catalog] _ in
+    func registerCatalogRoutes(_ router: APIRouterBuilder) {
+        // Catalog lists carry entity tags of the catalog's content (http-api.md, cheap polling).
+        router.add("GET", "/v1/publications") { [self] request in
             let state = catalog.state
-            return .json(200) { w in
+            var tag = state.fingerprint
+            tag.combine("publications")
+            return listResponse(request, tag: EntityTag(tag)) {
+                var w = JSONWriter()
                 w.object { w in
                     w.key("publications")
                     w.array { w in for p in state.snapshot.publications { w.publication(p) } }
                 }
+                return w.bytes
             }
         }
         router.add("PUT", "/v1/publications/{publicationId}", execution: .store, handler: apiHandler { [self] request throws(APIError) in
@@ -21,15 +27,25 @@ extension Gateway {
             let outcome = try changeCatalog { () throws(StoreError) in try store.upsertPublication(publication) }
             return .json(outcome == .created ? 201 : 200) { w in w.publication(publication) }
         })
-        router.add("GET", "/v1/products", handler: apiHandler { [catalog, clock] request throws(APIError) in
+        router.add("GET", "/v1/products", handler: apiHandler { [self] request throws(APIError) in
             let all = try request.flag("all")
             let now = clock.now()
-            let products = catalog.state.snapshot.products.filter { all || !$0.isDiscontinued(at: now) }
-            return .json(200) { w in
+            let state = catalog.state
+            var tag = state.fingerprint
+            tag.combine("products")
+            // Which products are listed depends on the time (discontinued ones drop out).
+            var listed: [Product] = []
+            for (position, product) in state.snapshot.products.enumerated() where all || !product.isDiscontinued(at: now) {
+                listed.append(product)
+                tag.combine(UInt64(position))
+            }
+            return listResponse(request, tag: EntityTag(tag)) {
+                var w = JSONWriter()
                 w.object { w in
                     w.key("products")
-                    w.array { w in for p in products { w.product(p) } }
+                    w.array { w in for p in listed { w.product(p) } }
                 }
+                return w.bytes
             }
         })
         router.add("PUT", "/v1/products/{productId}", execution: .store, handler: apiHandler { [self] request throws(APIError) in
@@ -42,7 +58,7 @@ extension Gateway {
         registerIssueRoutes(router)
     }
 
-    private func registerIssueRoutes(_ router: RouterBuilder) {
+    private func registerIssueRoutes(_ router: APIRouterBuilder) {
         let issues = "/v1/publications/{publicationId}/issues"
         router.add("GET", issues, execution: .store, handler: apiHandler { [self] request throws(APIError) in
             let publicationId = request.parameter("publicationId")
@@ -56,14 +72,30 @@ extension Gateway {
                 guard try authenticator.principal(request).mayEdit(publication: publicationId) else { throw .forbidden() }
                 includeAll = true
             }
+            let page = try ListPage(request.queryParameters())
             let now = clock.now()
+            var pager = ListPager(page)
             let listed = state.snapshot.issues(of: publicationId).reversed()
-                .filter { includeAll || $0.state(at: now) == .published }
-            return .json(200) { w in
+                .filter { issue in (includeAll || issue.state(at: now) == .published) && pager.admits({ issue }) }
+            // The tag: the catalog, the list asked for, each listed issue's state (the one member
+            // that changes with the time) and whether a `next` is answered.
+            var tag = state.fingerprint
+            tag.combine("publication-issues")
+            tag.combine(publicationId)
+            tag.combine(UInt64(includeAll ? 1 : 0) << 1 | UInt64(pager.hasMore ? 1 : 0))
+            page.combine(into: &tag)
+            for issue in listed {
+                tag.combine(issue.id)
+                tag.combine(issue.state(at: now).rawValue)
+            }
+            return listResponse(request, tag: EntityTag(tag)) {
+                var w = JSONWriter(capacity: 64 + listed.count * 512)
                 w.object { w in
                     w.key("issues")
                     w.array { w in for issue in listed { w.catalogIssue(issue, now: now) } }
+                    if let next = pager.next { w.field("next", next.token) }
                 }
+                return w.bytes
             }
         })
         router.add("POST", issues, execution: .store, handler: apiHandler { [self] request throws(APIError) in

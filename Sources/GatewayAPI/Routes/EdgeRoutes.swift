@@ -4,7 +4,7 @@ import HTTPServer
 /// `GET /v1/edge/verify` (http-api.md, Edge; tokens.md): nginx `auth_request` asks about every
 /// file request. Inline on the event loop: it is pure computation over the key set.
 extension Gateway {
-    func registerEdgeRoutes(_ router: RouterBuilder) {
+    func registerEdgeRoutes(_ router: APIRouterBuilder) {
         router.add("GET", "/v1/edge/verify") { [tokenKeys, tokenMemo, clock, counters] request in
             let decision = EdgeCheck.decide(authorization: request.header("Authorization"),
                                             originalURI: request.header("X-Original-URI"),

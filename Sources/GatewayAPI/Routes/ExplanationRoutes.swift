@@ -7,7 +7,7 @@ import Wire
 /// `GET …/issues/{issueId}/explanation` (http-api.md, Support; E20): "why can't this reader open
 /// the May issue?" answered from the gateway alone, with the evidence and a sentence to paste.
 extension Gateway {
-    func registerExplanationRoutes(_ router: RouterBuilder) {
+    func registerExplanationRoutes(_ router: APIRouterBuilder) {
         router.add("GET", "/v1/accounts/{accountId}/publications/{publicationId}/issues/{issueId}/explanation",
                    execution: .store, handler: apiHandler { [self] request throws(APIError) in
             let accountId = try requireAccount(request)

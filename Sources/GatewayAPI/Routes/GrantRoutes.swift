@@ -12,7 +12,7 @@ extension Gateway {
     static let grantTextLimit = 128
     static let grantNoteLimit = 1000
 
-    func registerGrantRoutes(_ router: RouterBuilder) {
+    func registerGrantRoutes(_ router: APIRouterBuilder) {
         router.add("POST", "/v1/accounts/{accountId}/grants", execution: .store, handler: apiHandler { [self] request throws(APIError) in
             let accountId = request.parameter("accountId")
             try requireServiceOrAdmin(request)

@@ -6,7 +6,7 @@ import Wire
 /// `POST /v1/keys`, `DELETE /v1/keys/{keyId}` (http-api.md, Catalog): editor and service keys,
 /// shown once and stored only as hashes.
 extension Gateway {
-    func registerKeyRoutes(_ router: RouterBuilder) {
+    func registerKeyRoutes(_ router: APIRouterBuilder) {
         router.add("POST", "/v1/keys", execution: .store, handler: apiHandler { [self] request throws(APIError) in
             try requireAdmin(request)
             let body = try RequestBody(request)

@@ -9,7 +9,7 @@ import Wire
 extension Gateway {
     static let lookupKeys = ["originalTransactionId", "transactionId", "appAccountToken", "accountId"]
 
-    func registerLookupRoutes(_ router: RouterBuilder) {
+    func registerLookupRoutes(_ router: APIRouterBuilder) {
         router.add("GET", "/v1/lookup", execution: .store, handler: apiHandler { [self] request throws(APIError) in
             try requireServiceOrAdmin(request)
             let query = request.queryParameters()

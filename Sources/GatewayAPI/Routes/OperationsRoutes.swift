@@ -2,7 +2,7 @@ import HTTPServer
 
 /// `GET /healthz`, `GET /metrics`, `GET /openapi.json` (http-api.md, Operations).
 extension Gateway {
-    func registerOperationsRoutes(_ router: RouterBuilder) {
+    func registerOperationsRoutes(_ router: APIRouterBuilder) {
         let health = HTTPResponse.json(200, Array(#"{"status":"ok"}"#.utf8))
         router.add("GET", "/healthz") { _ in health }
         let metrics = self.metrics

@@ -5,7 +5,7 @@ import IssueCatalog
 /// `POST /v1/accounts/{accountId}/publications/{publicationId}/issues/{issueId}/token`
 /// (http-api.md; tokens.md): a download token only for a visible, entitled issue (E16).
 extension Gateway {
-    func registerTokenRoutes(_ router: RouterBuilder) {
+    func registerTokenRoutes(_ router: APIRouterBuilder) {
         // A known principal whose account's facts are in memory is answered on the event loop:
         // the engine and the HMAC need no store.
         router.add("POST", "/v1/accounts/{accountId}/publications/{publicationId}/issues/{issueId}/token",

@@ -12,6 +12,10 @@ final class CatalogState: Sendable {
     private let fragments: [String: [IssueFragment]]
     /// The same, as flat list items (the issue-list route's fast rendering).
     private let items: [String: IssueListItems]
+    /// A hash of everything lists are rendered from (publications, products, every issue as
+    /// editors see it): the catalog's part of list entity tags. Of the content, not the revision,
+    /// so processes on one database, or a restarted one, give one list the same tag.
+    let fingerprint: FNV1a
 
     init(revision: Int64, catalog: Catalog) {
         self.revision = revision
@@ -23,6 +27,20 @@ final class CatalogState: Sendable {
         }
         self.fragments = fragments
         items = fragments.mapValues(IssueListItems.init)
+        fingerprint = Self.fingerprint(of: snapshot, issuesOf: fragments.keys.sorted())
+    }
+
+    private static func fingerprint(of snapshot: CatalogSnapshot, issuesOf publicationIds: [String]) -> FNV1a {
+        var w = JSONWriter(capacity: 1 << 16)
+        for publication in snapshot.publications { w.publication(publication) }
+        for product in snapshot.products { w.product(product) }
+        for publicationId in publicationIds {
+            // `state` is left out: it depends on the time, which tags of time-dependent lists add.
+            for issue in snapshot.issues(of: publicationId) { w.catalogIssue(issue, now: .distantPast) }
+        }
+        var hash = FNV1a()
+        hash.combine(bytes: w.bytes)
+        return hash
     }
 
     /// A publication's fragments, indexed by `IssueEntitlement.indexInPublication`.

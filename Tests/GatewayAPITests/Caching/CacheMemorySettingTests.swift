@@ -35,7 +35,8 @@ import Testing
 
     @Test func theBudgetIsSharedOutWithoutExceedingIt() {
         let budget = CacheBudget(totalBytes: 256 << 20)
-        #expect(budget.answerBytes + budget.principalBytes + budget.factsBytes + budget.tokenBytes <= budget.totalBytes)
+        #expect(budget.answerBytes + budget.principalBytes + budget.factsBytes + budget.tokenBytes
+                + budget.compressedBytes <= budget.totalBytes)
         #expect(budget.answerBytes > budget.factsBytes && budget.tokenBytes > 0)
     }
 }

@@ -1,0 +1,55 @@
+import HTTPServer
+
+/// gzip for JSON answers over 1 KiB when the request accepts it (http-api.md, "Reader lists are
+/// cheap to poll"). Smaller answers go out as they are: the gzip header and trailer and the
+/// compression time would cost more than they save.
+enum JSONCoding {
+    /// Bodies of more than this many bytes are compressed (http-api.md: "over 1 KiB").
+    static let minimumBytes = 1024
+
+    static let vary = ("Vary", "Accept-Encoding")
+
+    /// Whether the answer's coding depends on `Accept-Encoding`: a JSON body over 1 KiB.
+    static func isNegotiated(_ response: HTTPResponse) -> Bool {
+        response.body.count > minimumBytes && response.header("Content-Type") == "application/json"
+    }
+
+    /// The answer in the coding the request accepts, with `Vary: Accept-Encoding` (RFC 9110
+    /// §12.5.5) whenever the coding was chosen by it. Answers that chose their coding themselves
+    /// (a `Vary` already present: the cached lists) and answers with no body are left alone.
+    static func encode(_ response: HTTPResponse, for request: HTTPRequest) -> HTTPResponse {
+        guard isNegotiated(response), response.header("Vary") == nil, response.header("Content-Encoding") == nil else {
+            return response
+        }
+        var coded = response
+        coded.headers.append(vary)
+        guard AcceptEncoding.allowsGzip(request), let gzipped = Gzip.compress(response.body) else { return coded }
+        coded.body = gzipped
+        coded.headers.append(("Content-Encoding", "gzip"))
+        return coded
+    }
+}
+
+/// The API's routes registered on the server's builder, each answer passing through
+/// `JSONCoding`: the API layer, not the server, decides codings, because it knows which answers
+/// are JSON and keeps the compressed issue lists (`CompressedBodies`) that make gzip cheap to poll;
+/// the HTTP server stays a transport that knows no application.
+final class APIRouterBuilder {
+    private let builder: RouterBuilder
+
+    init(_ builder: RouterBuilder) { self.builder = builder }
+
+    func add(_ method: String, _ pattern: String, execution: Execution = .inline, maxBodyBytes: Int? = nil,
+             fastPath: HTTPFastPath? = nil, handler: @escaping HTTPHandler) {
+        var coded: HTTPFastPath?
+        if let fastPath {
+            coded = { @Sendable request in
+                guard let response = fastPath(request) else { return nil }
+                return JSONCoding.encode(response, for: request)
+            }
+        }
+        builder.add(method, pattern, execution: execution, maxBodyBytes: maxBodyBytes, fastPath: coded) { request in
+            JSONCoding.encode(handler(request), for: request)
+        }
+    }
+}
