@@ -26,6 +26,8 @@ public final class Gateway: Sendable {
     let counters: GatewayCounters
     /// Unauthenticated account creation per source address (issue #10, fairness).
     let accountCreationLimit: KeyedRateLimiter<String>
+    /// Failed code redemptions, keyed `account:<id>` and `client:<ClientKey>` (E22).
+    let redemptionFailures: KeyedRateLimiter<String>
 
     public struct StartError: Error, CustomStringConvertible {
         public var description: String
@@ -51,6 +53,8 @@ public final class Gateway: Sendable {
         counters = GatewayCounters(metrics)
         accountCreationLimit = KeyedRateLimiter(.init(perMinute: configuration.accountCreationPerMinute,
                                                       burst: configuration.accountCreationBurst))
+        redemptionFailures = KeyedRateLimiter(.init(perMinute: configuration.redemptionFailuresPerMinute,
+                                                    burst: configuration.redemptionFailuresBurst))
         entitlementPolicy = configuration.entitlementPolicy
         do {
             signer = try TokenSigner(keys: tokenKeys, issuer: configuration.tokenIssuer,
@@ -85,6 +89,7 @@ public final class Gateway: Sendable {
         registerLookupRoutes(router)
         registerExplanationRoutes(router)
         registerGrantRoutes(router)
+        registerCodeRoutes(router)
         return builder.freeze(errors: HTTPServerError.apiShape)
     }
 

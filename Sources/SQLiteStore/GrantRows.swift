@@ -1,16 +1,20 @@
 import Entitle
 import GatewayStore
+import IssueCatalog
 import Wire
 
 /// E21's rows: grants, found by id, by `(source, external_id)` or by account.
 enum GrantRows {
     static let columns = """
-        SELECT grant_id, account_id, source, external_id, publications, start, end_at, revoked_at, note, created_at FROM grants
+        SELECT grant_id, account_id, source, external_id, publications, start, end_at, revoked_at, note, created_at,
+               issue_id FROM grants
         """
 
     static func grant(_ row: SQLiteRow) -> Grant {
         Grant(grantId: row.text(0), accountId: row.text(1), source: row.text(2), externalId: row.text(3),
-              publications: CatalogRows.split(row.text(4)), start: row.instant(5), end: row.optionalInstant(6),
+              publications: CatalogRows.split(row.text(4)),
+              issue: row.optionalText(10).map { IssueRef(publicationId: CatalogRows.split(row.text(4)).first ?? "", issueId: $0) },
+              start: row.instant(5), end: row.optionalInstant(6),
               revokedAt: row.optionalInstant(7), note: row.optionalText(8), createdAt: row.instant(9))
     }
 }
@@ -34,12 +38,13 @@ extension SQLiteReading {
 extension SQLiteWriteTransaction {
     func insert(_ grant: Grant) throws(StoreError) {
         try connection.run("""
-            INSERT INTO grants (grant_id, account_id, source, external_id, publications, start, end_at, revoked_at, note, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO grants (grant_id, account_id, source, external_id, publications, start, end_at, revoked_at, note, created_at,
+                                issue_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, [.text(grant.grantId), .text(grant.accountId), .text(grant.source), .text(grant.externalId),
                   CatalogRows.join(grant.publications), .integer(grant.start.millisecondsSinceEpoch),
                   .optional(grant.end?.millisecondsSinceEpoch), .optional(grant.revokedAt?.millisecondsSinceEpoch),
-                  .optional(grant.note), .integer(grant.createdAt.millisecondsSinceEpoch)])
+                  .optional(grant.note), .integer(grant.createdAt.millisecondsSinceEpoch), .optional(grant.issue?.issueId)])
     }
 
     func setRevoked(grantId: String, at instant: Instant) throws(StoreError) {

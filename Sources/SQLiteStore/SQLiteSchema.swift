@@ -91,15 +91,26 @@ enum SQLiteSchema {
         ) STRICT;
         CREATE INDEX latest_receipts_by_receipt ON latest_receipts (receipt_sha256);
         """, data: SQLiteMigration.moveReceiptsToContents),
-        // 3: grants beyond the App Store (E21), one row per (source, external_id).
+        // 3: grants beyond the App Store (E21), one row per (source, external_id); access codes
+        // (E22), stored only as hashes, in batches.
         SQLiteMigration(schema: """
         CREATE TABLE grants (
             grant_id TEXT PRIMARY KEY, account_id TEXT NOT NULL REFERENCES accounts(id),
-            source TEXT NOT NULL, external_id TEXT NOT NULL, publications TEXT NOT NULL,
+            source TEXT NOT NULL, external_id TEXT NOT NULL, publications TEXT NOT NULL, issue_id TEXT,
             start INTEGER NOT NULL, end_at INTEGER, revoked_at INTEGER, note TEXT, created_at INTEGER NOT NULL,
             UNIQUE (source, external_id)
         ) STRICT;
         CREATE INDEX grants_by_account ON grants (account_id);
+
+        CREATE TABLE code_batches (
+            batch_id TEXT PRIMARY KEY, publication_id TEXT NOT NULL, issue_id TEXT, duration TEXT,
+            expires_at INTEGER, created_at INTEGER NOT NULL, revoked_at INTEGER
+        ) STRICT;
+        CREATE TABLE access_codes (
+            code_hash TEXT PRIMARY KEY, batch_id TEXT NOT NULL REFERENCES code_batches(batch_id),
+            redeemed_by TEXT REFERENCES accounts(id), redeemed_at INTEGER
+        ) STRICT;
+        CREATE INDEX access_codes_by_batch ON access_codes (batch_id);
         """),
     ]
 

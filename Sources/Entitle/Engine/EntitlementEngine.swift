@@ -48,7 +48,15 @@ public enum EntitlementEngine {
             if revoked { grants[slot: slot].refundedPurchases.append(position) } else { grants[slot: slot].purchased.append(position) }
         }
         // E21: like a non-renewing period that does not stack; a revoked grant is as if never given.
-        for grant in accountGrants where grant.revokedAt == nil && !grant.period.isEmpty {
+        for grant in accountGrants where grant.revokedAt == nil {
+            if let ref = grant.issue {  // E22: one issue for good
+                guard let number = catalog.publicationNumbers[ref.publicationId], let issue = catalog.snapshot.issue(ref),
+                      let position = catalog.publications[number].position(of: issue) else { continue }
+                let slot = grants.slot(number, default: PublicationGrants())
+                grants[slot: slot].grantedIssues.append(position)
+                continue
+            }
+            guard !grant.period.isEmpty else { continue }
             for publicationId in Set(grant.publications) {
                 guard let number = catalog.publicationNumbers[publicationId] else { continue }
                 let slot = grants.slot(number, default: PublicationGrants())

@@ -26,6 +26,8 @@ struct PublicationEntitlements: Sendable {
     /// Where each stretch of paid or granted service begins (E13's unlocking instants).
     let paidStarts: [Instant]
     let purchased: [Int]
+    /// E22: issues granted one by one.
+    let grantedIssues: [Int]
     let refundedPurchases: [Int]
 
     init(index: PublicationIndex, grants: PublicationGrants, now: Instant) {
@@ -82,6 +84,7 @@ struct PublicationEntitlements: Sendable {
         self.segments = segments
         self.unlocked = unlocked  // ascending: the stretches are sorted and disjoint
         purchased = Set(grants.purchased).sorted()
+        grantedIssues = Set(grants.grantedIssues).sorted()
         // E20: an issue that a refunded purchase (E14) or a refunded period's start (E13) would
         // have given is refused as `refunded`, the nearest reason, rather than `noPurchase`.
         let refundedStarts = voidPeriods.lazy.filter { $0.start <= now }.map { index.upperBound($0.start) - 1 }.filter { $0 >= 0 }
@@ -151,6 +154,7 @@ struct PublicationEntitlements: Sendable {
         }
         if SortedSearch.contains(position, in: unlocked) { bits |= R.bit(.unlockedAtStart) }
         if SortedSearch.contains(position, in: purchased) { bits |= R.bit(.purchased) }
+        if SortedSearch.contains(position, in: grantedIssues) { bits |= R.bit(.granted) }
         if issue.free { bits |= R.bit(.free) }
         if bits != 0 { return bits }
         if IntervalMerge.period(containing: issue.publishedAt, in: voidPeriods) != nil
@@ -211,7 +215,8 @@ struct PublicationEntitlements: Sendable {
         typealias R = IssueEntitlement
         var few = unlocked.map { PositionSegment(range: $0..<$0 + 1, bits: R.bit(.unlockedAtStart)) }
         few += purchased.lazy.filter { $0 < visibleEnd }.map { PositionSegment(range: $0..<$0 + 1, bits: R.bit(.purchased)) }
-        if !purchased.isEmpty { few.sort { $0.range.lowerBound < $1.range.lowerBound } }
+        few += grantedIssues.lazy.filter { $0 < visibleEnd }.map { PositionSegment(range: $0..<$0 + 1, bits: R.bit(.granted)) }
+        if !purchased.isEmpty || !grantedIssues.isEmpty { few.sort { $0.range.lowerBound < $1.range.lowerBound } }
         let free = index.freePositions
         let freeEnd = SortedSearch.lowerBound(visibleEnd, in: free)
         var out: [PositionSegment] = []

@@ -8,6 +8,8 @@ struct PublicationGrants {
     var void: [ActivePeriod] = []
     /// E21: unrevoked grants' intervals (merged into the active periods, reason `granted`).
     var granted: [ActivePeriod] = []
+    /// E22: positions of issues granted one by one (an access code's "one issue for good").
+    var grantedIssues: [Int] = []
     /// E14: positions of issues bought one by one, and of those whose purchase was refunded (E6).
     var purchased: [Int] = []
     var refundedPurchases: [Int] = []

@@ -1,3 +1,4 @@
+import IssueCatalog
 import Wire
 
 /// E21: access a publisher's backend gives an account that no store sold (a print subscriber's
@@ -10,6 +11,9 @@ public struct Grant: Hashable, Sendable {
     public var source: String
     public var externalId: String
     public var publications: [String]
+    /// One issue for good (an access code's, E22) instead of a window: the grant then entitles
+    /// that issue alone, whenever it was published.
+    public var issue: IssueRef?
     public var start: Instant
     /// Nil: open-ended.
     public var end: Instant?
@@ -18,9 +22,10 @@ public struct Grant: Hashable, Sendable {
     public var createdAt: Instant
 
     public init(grantId: String, accountId: String, source: String, externalId: String, publications: [String],
-                start: Instant, end: Instant?, revokedAt: Instant? = nil, note: String? = nil, createdAt: Instant) {
+                issue: IssueRef? = nil, start: Instant, end: Instant?, revokedAt: Instant? = nil, note: String? = nil,
+                createdAt: Instant) {
         self.grantId = grantId; self.accountId = accountId; self.source = source; self.externalId = externalId
-        self.publications = publications; self.start = start; self.end = end; self.revokedAt = revokedAt
+        self.publications = publications; self.issue = issue; self.start = start; self.end = end; self.revokedAt = revokedAt
         self.note = note; self.createdAt = createdAt
     }
 
@@ -31,7 +36,7 @@ public struct Grant: Hashable, Sendable {
     /// interval and note. A resend that differs is a conflict, not an edit in place.
     public func sameTerms(as other: Grant) -> Bool {
         accountId == other.accountId && source == other.source && externalId == other.externalId
-            && Set(publications) == Set(other.publications) && start == other.start && end == other.end
+            && Set(publications) == Set(other.publications) && issue == other.issue && start == other.start && end == other.end
             && note == other.note
     }
 }

@@ -51,6 +51,10 @@ public struct Configuration: Sendable, Equatable {
     /// refilled at `perMinute` (past it: 429 `rate_limited` with `Retry-After`).
     public var accountCreationPerMinute = 60
     public var accountCreationBurst = 30
+    /// Failed access-code redemptions (E22) per account and per client: a code is ~59 random
+    /// bits, and this keeps guessing slower still.
+    public var redemptionFailuresPerMinute = 10
+    public var redemptionFailuresBurst = 10
 
     public init(threads: Int = Configuration.defaultThreads) {
         self.threads = threads

@@ -196,6 +196,38 @@ enum OpenAPIDocument {
     "responses": {"200": {"description": "the grant, now revoked", "content": {"application/json": {"schema": {"type": "object", "required": ["grantId", "source", "externalId", "publications", "start", "end", "revokedAt"], "properties": {"grantId": {"type": "string"}, "source": {"type": "string"}, "externalId": {"type": "string"}, "publications": {"type": "array", "items": {"type": "string"}}, "start": {"type": "string", "format": "date-time"}, "end": {"type": ["string", "null"], "format": "date-time"}, "revokedAt": {"type": ["string", "null"], "format": "date-time"}, "note": {"type": ["string", "null"]}}}}}}, "401": {"description": "no or unknown secret", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "403": {"description": "only service and admin keys", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "404": {"description": "the account has no such grant", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}
    }
   },
+  "/v1/publications/{publicationId}/codes": {
+   "post": {
+    "operationId": "createCodes",
+    "summary": "A batch of single-use access codes (E22), shown this once",
+    "parameters": [{"name": "publicationId", "in": "path", "required": true, "example": "monthly", "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$", "not": {"enum": [".", ".."]}}}],
+    "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object", "required": ["count"], "properties": {"count": {"type": "integer", "minimum": 1, "maximum": 10000}, "issueId": {"type": "string"}, "duration": {"type": "string"}, "expiresAt": {"type": "string", "format": "date-time"}}}}}},
+    "responses": {"201": {"description": "the batch and its codes", "content": {"application/json": {"schema": {"type": "object", "required": ["batchId", "codes"], "properties": {"batchId": {"type": "string"}, "codes": {"type": "array", "items": {"type": "string"}}}}}}}, "400": {"description": "bad body", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "401": {"description": "no or unknown secret", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "403": {"description": "not an editor of this publication", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "404": {"description": "no such publication", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}
+   }
+  },
+  "/v1/publications/{publicationId}/codes/{batchId}": {
+   "get": {
+    "operationId": "codeBatch",
+    "summary": "A batch's terms and which codes were used, never the codes",
+    "parameters": [{"name": "publicationId", "in": "path", "required": true, "example": "monthly", "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$", "not": {"enum": [".", ".."]}}}, {"name": "batchId", "in": "path", "required": true, "example": "batch-unknown", "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$", "not": {"enum": [".", ".."]}}}],
+    "responses": {"200": {"description": "the batch", "content": {"application/json": {"schema": {"type": "object", "required": ["batchId", "publicationId", "count", "redeemed", "codes"], "properties": {"batchId": {"type": "string"}, "publicationId": {"type": "string"}, "issueId": {"type": ["string", "null"]}, "duration": {"type": ["string", "null"]}, "expiresAt": {"type": ["string", "null"], "format": "date-time"}, "createdAt": {"type": "string", "format": "date-time"}, "revokedAt": {"type": ["string", "null"], "format": "date-time"}, "count": {"type": "integer"}, "redeemed": {"type": "integer"}, "codes": {"type": "array", "items": {"type": "object", "properties": {"redeemedBy": {"type": ["string", "null"]}, "redeemedAt": {"type": ["string", "null"], "format": "date-time"}}}}}}}}}, "401": {"description": "no or unknown secret", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "403": {"description": "not an editor of this publication", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "404": {"description": "no such batch", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}
+   },
+   "delete": {
+    "operationId": "revokeCodeBatch",
+    "summary": "Withdraw a batch: its unused codes stop working",
+    "parameters": [{"name": "publicationId", "in": "path", "required": true, "example": "monthly", "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$", "not": {"enum": [".", ".."]}}}, {"name": "batchId", "in": "path", "required": true, "example": "batch-unknown", "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$", "not": {"enum": [".", ".."]}}}],
+    "responses": {"200": {"description": "the batch, now revoked", "content": {"application/json": {"schema": {"type": "object", "required": ["batchId", "publicationId", "count", "redeemed", "codes"], "properties": {"batchId": {"type": "string"}, "publicationId": {"type": "string"}, "issueId": {"type": ["string", "null"]}, "duration": {"type": ["string", "null"]}, "expiresAt": {"type": ["string", "null"], "format": "date-time"}, "createdAt": {"type": "string", "format": "date-time"}, "revokedAt": {"type": ["string", "null"], "format": "date-time"}, "count": {"type": "integer"}, "redeemed": {"type": "integer"}, "codes": {"type": "array", "items": {"type": "object", "properties": {"redeemedBy": {"type": ["string", "null"]}, "redeemedAt": {"type": ["string", "null"], "format": "date-time"}}}}}}}}}, "401": {"description": "no or unknown secret", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "403": {"description": "not an editor of this publication", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "404": {"description": "no such batch", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}
+   }
+  },
+  "/v1/accounts/{accountId}/codes/redeem": {
+   "post": {
+    "operationId": "redeemCode",
+    "summary": "Redeem an access code into a grant (E21, E22)",
+    "parameters": [{"name": "accountId", "in": "path", "required": true, "example": "acct-unknown", "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$", "not": {"enum": [".", ".."]}}}],
+    "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object", "required": ["code"], "properties": {"code": {"type": "string"}}}}}},
+    "responses": {"200": {"description": "the account's entitlements", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Entitlements"}}}}, "400": {"description": "bad body", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "401": {"description": "no or unknown secret", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "403": {"description": "may not act for the account", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "404": {"description": "code_not_found: unknown, used, expired or withdrawn; or no such account", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "409": {"description": "the code's issue was retracted", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "429": {"description": "rate_limited: too many failed redemptions", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}
+   }
+  },
   "/v1/lookup": {
    "get": {
     "operationId": "lookup",

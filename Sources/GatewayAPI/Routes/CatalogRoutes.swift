@@ -138,7 +138,7 @@ extension Gateway {
     }
 
     /// The path's publication, when the caller may edit it (an editor of it, or admin).
-    private func requireEditor(_ request: HTTPRequest) throws(APIError) -> String {
+    func requireEditor(_ request: HTTPRequest) throws(APIError) -> String {
         let publicationId = request.parameter("publicationId")
         guard try authenticator.principal(request).mayEdit(publication: publicationId) else {
             throw .forbidden("this key may not edit \(publicationId)")

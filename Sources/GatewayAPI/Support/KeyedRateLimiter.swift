@@ -55,11 +55,18 @@ final class KeyedRateLimiter<Key: Hashable & Sendable>: Sendable {
     }
 
     /// Takes one token from `key`'s bucket at `now`, or says how long until one is there.
-    func take(_ key: Key, now: Instant) -> Decision {
+    func take(_ key: Key, now: Instant) -> Decision { decide(key, now: now, consume: true) }
+
+    /// What `take` would answer, without taking (a limit on failures is checked before the
+    /// attempt and charged only when it fails).
+    func check(_ key: Key, now: Instant) -> Decision { decide(key, now: now, consume: false) }
+
+    private func decide(_ key: Key, now: Instant, consume: Bool) -> Decision {
         let nowMs = now.millisecondsSinceEpoch
         let capacity = Double(max(1, rate.burst))
         let perMs = Double(max(0, rate.perMinute)) / 60_000
         return state.withLock { state in
+            guard consume || state.buckets[key] != nil else { return .allowed }
             var bucket = state.buckets[key] ?? {
                 state.makeRoom(below: maxKeys)
                 state.order.append(key)
@@ -70,7 +77,7 @@ final class KeyedRateLimiter<Key: Hashable & Sendable>: Sendable {
             bucket.updatedAt = max(bucket.updatedAt, nowMs)
             let decision: Decision
             if bucket.tokens >= 1 {
-                bucket.tokens -= 1
+                if consume { bucket.tokens -= 1 }
                 decision = .allowed
             } else if perMs > 0 {
                 decision = .limited(retryAfterSeconds: max(1, Int(((1 - bucket.tokens) / perMs / 1000).rounded(.up))))

@@ -45,6 +45,13 @@ public protocol ReadTransaction {
     func grants(ofAccount accountId: String) throws(StoreError) -> [Grant]
     func grant(id: String) throws(StoreError) -> Grant?
     func grant(source: String, externalId: String) throws(StoreError) -> Grant?
+
+    // MARK: Access codes (E22)
+
+    func codeBatch(id: String) throws(StoreError) -> CodeBatch?
+    /// A batch's codes, by hash.
+    func codes(ofBatch batchId: String) throws(StoreError) -> [AccessCode]
+    func code(hash: String) throws(StoreError) -> AccessCode?
     /// Who owns a subscription or single purchase, if anyone (E4).
     func owner(of subscription: SubscriptionKey) throws(StoreError) -> String?
 

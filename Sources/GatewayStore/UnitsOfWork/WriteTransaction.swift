@@ -44,6 +44,14 @@ public protocol WriteTransaction: ReadTransaction {
     /// Marks a grant revoked at `instant`, unless it already is.
     func setRevoked(grantId: String, at instant: Instant) throws(StoreError)
 
+    // MARK: Access codes (E22)
+
+    func insert(_ batch: CodeBatch, codeHashes: [String]) throws(StoreError)
+    func setRevoked(batchId: String, at instant: Instant) throws(StoreError)
+    /// Marks an unredeemed code redeemed; false when it already was (single use, also across
+    /// processes: the row changes at most once).
+    func markRedeemed(codeHash: String, by accountId: String, at instant: Instant) throws(StoreError) -> Bool
+
     // MARK: Receipts and notifications
 
     /// Stores a receipt's content under its digest, once (a second save of one digest does nothing).

@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+
+/// Access codes through the API (issue #15; E22).
+@Suite struct AccessCodeRouteTests {
+    typealias H = GatewayHarness
+
+    func entitled(_ h: H, _ reader: (id: String, token: String)) throws -> Set<String> {
+        let list = try h.client.get("/v1/accounts/\(reader.id)/issues?entitled=true&publication=monthly", as: reader.token)
+        return Set(list.objects("issues").compactMap { $0["id"] as? String })
+    }
+
+    func batch(_ h: H, _ body: String) throws -> (id: String, codes: [String]) {
+        let made = try h.client.post("/v1/publications/monthly/codes", as: H.adminKey, json: body)
+        #expect(made.status == 201)
+        return (try #require(made.json["batchId"] as? String), try #require(made.json["codes"] as? [String]))
+    }
+
+    @Test func aCodeRedeemedOnceEntitlesAndNeverAgain() throws {
+        let h = try H()
+        try h.seedCatalog()
+        let (batchId, codes) = try batch(h, #"{"count":3,"issueId":"2026-01"}"#)
+        #expect(codes.count == 3 && Set(codes).count == 3)
+        for code in codes { #expect(code.range(of: "^[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}$", options: .regularExpression) != nil, "\(code)") }
+        let reader = try h.createAccount(), other = try h.createAccount()
+        #expect(try !entitled(h, reader).contains("2026-01"))
+        let redeemed = try h.client.post("/v1/accounts/\(reader.id)/codes/redeem", as: reader.token,
+                                         json: #"{"code":"\#(codes[0].lowercased().replacingOccurrences(of: "-", with: " "))"}"#)
+        #expect(redeemed.status == 200, "typed in lower case with spaces: \(redeemed.text)")
+        #expect(try entitled(h, reader).contains("2026-01"))
+        for (who, token) in [(reader.id, reader.token), (other.id, other.token)] {
+            let again = try h.client.post("/v1/accounts/\(who)/codes/redeem", as: token, json: #"{"code":"\#(codes[0])"}"#)
+            #expect(again.status == 404 && again.errorCode == "code_not_found")
+        }
+        #expect(try !entitled(h, other).contains("2026-01"))
+        // The batch lists its codes' use, never the codes.
+        let listed = try h.client.get("/v1/publications/monthly/codes/\(batchId)", as: H.adminKey)
+        #expect(listed.json["redeemed"] as? Int == 1 && listed.json["count"] as? Int == 3)
+        #expect(!listed.text.contains(codes[0]) && !listed.text.contains(codes[1]))
+        // A withdrawn batch's unused codes stop working.
+        #expect(try h.client.delete("/v1/publications/monthly/codes/\(batchId)", as: H.adminKey).status == 200)
+        #expect(try h.client.post("/v1/accounts/\(other.id)/codes/redeem", as: other.token, json: #"{"code":"\#(codes[1])"}"#).status == 404)
+    }
+
+    @Test func aDurationCodeGrantsFromRedemption() throws {
+        let h = try H()
+        try h.seedCatalog()
+        let (_, codes) = try batch(h, #"{"count":1,"duration":"P1Y"}"#)
+        let reader = try h.createAccount()
+        #expect(try h.client.post("/v1/accounts/\(reader.id)/codes/redeem", as: reader.token, json: #"{"code":"\#(codes[0])"}"#).status == 200)
+        let entitlements = try h.client.get("/v1/accounts/\(reader.id)/entitlements", as: reader.token)
+        let grant = (entitlements.json["grants"] as? [[String: Any]])?.first
+        #expect(grant?["source"] as? String == "code" && grant?["end"] is String)
+        #expect(try entitled(h, reader).contains("2026-02"), "the issue current at redemption (E13)")
+    }
+
+    @Test func badBatchesAreRefusedAndFailuresAreRateLimited() throws {
+        let h = try H()
+        try h.seedCatalog()
+        for body in [#"{"count":0,"duration":"P1M"}"#, #"{"count":2}"#, #"{"count":2,"duration":"P1M","issueId":"2026-01"}"#,
+                     #"{"count":2,"issueId":"1999-01"}"#, #"{"count":2,"duration":"a month"}"#,
+                     #"{"count":2,"duration":"P1M","expiresAt":"2000-01-01T00:00:00Z"}"#] {
+            #expect(try h.client.post("/v1/publications/monthly/codes", as: H.adminKey, json: body).status == 400, "\(body)")
+        }
+        let reader = try h.createAccount()
+        #expect(try h.client.post("/v1/publications/monthly/codes", as: reader.token, json: #"{"count":1,"duration":"P1M"}"#).status == 403)
+        var statuses: [Int] = []
+        for _ in 0..<12 {
+            statuses.append(try h.client.post("/v1/accounts/\(reader.id)/codes/redeem", as: reader.token, json: #"{"code":"AAAA-BBBB-CCCC"}"#).status)
+        }
+        #expect(statuses.prefix(10).allSatisfy { $0 == 404 })
+        let limited = try h.client.post("/v1/accounts/\(reader.id)/codes/redeem", as: reader.token, json: #"{"code":"AAAA-BBBB-CCCC"}"#)
+        #expect(limited.status == 429 && limited.errorCode == "rate_limited")
+    }
+}
