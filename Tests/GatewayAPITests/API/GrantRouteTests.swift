@@ -1,3 +1,4 @@
+import Entitle
 import Testing
 
 /// Grants through the API as a publisher's backend would use them (issue #15; E21).
@@ -69,5 +70,27 @@ import Testing
         #expect(try h.client.post("/v1/accounts/\(reader.id)/grants", json: Self.printBody).status == 401)
         #expect(try h.client.post("/v1/accounts/acct-nobody/grants", as: H.adminKey, json: Self.printBody).status == 404)
         #expect(try h.client.delete("/v1/accounts/\(reader.id)/grants/grant-nope", as: H.adminKey).status == 404)
+    }
+
+    /// E4 moves subscriptions between accounts; a grant stays with the account it was given to.
+    @Test(arguments: [OwnershipPolicy.transfer, .keep])
+    func grantsStayWithTheirAccountWhateverOwnershipDoes(_ policy: OwnershipPolicy) throws {
+        let h = try H(configure: { $0.transferPolicy = policy })
+        try h.seedCatalog()
+        let first = try h.createAccount(), second = try h.createAccount()
+        try h.subscribe(first.id, original: "sub-e4")
+        #expect(try h.client.post("/v1/accounts/\(first.id)/grants", as: H.adminKey, json: Self.printBody).status == 201)
+        let before = try entitled(h, first)
+        try? h.subscribe(second.id, original: "sub-e4")  // transfer moves it; keep refuses (409)
+        let entitlements = try h.client.get("/v1/accounts/\(first.id)/entitlements", as: first.token)
+        #expect((entitlements.json["grants"] as? [[String: Any]])?.count == 1)
+        #expect((try h.client.get("/v1/accounts/\(second.id)/entitlements", as: second.token).json["grants"] as? [Any])?.isEmpty == true)
+        // What the grant alone entitles, seen on a third account given the same terms.
+        let third = try h.createAccount()
+        let sameTerms = Self.printBody.replacingOccurrences(of: "sub-42", with: "sub-43")
+        #expect(try h.client.post("/v1/accounts/\(third.id)/grants", as: H.adminKey, json: sameTerms).status == 201)
+        let grantOnly = try entitled(h, third)
+        #expect(!grantOnly.isEmpty && before.isSuperset(of: grantOnly))
+        #expect(try entitled(h, first).isSuperset(of: grantOnly), "the grant's issues stay with the first account")
     }
 }
