@@ -31,15 +31,8 @@ CORES="$(nproc)"
 source benchmarks/lib/processes.sh
 require_free_ports "$GATEWAY_PORT" "$SIMULATOR_PORT"
 
-if [ -z "${GATEWAY:-}" ]; then
-  echo "building issue-gateway (release)..." >&2
-  swift build -c release --product issue-gateway >"$WORK/build.log" 2>&1 || { cat "$WORK/build.log" >&2; exit 1; }
-  GATEWAY="$(swift build -c release --show-bin-path)/issue-gateway"
-fi
-if [ -z "${SIMULATOR:-}" ]; then
-  swift build -c release --product appstore-simulator >>"$WORK/build.log" 2>&1 || { cat "$WORK/build.log" >&2; exit 1; }
-  SIMULATOR="$(swift build -c release --show-bin-path)/appstore-simulator"
-fi
+source benchmarks/lib/binaries.sh
+build_release_binaries
 
 if [ -n "${FROM_STATE:-}" ]; then
   cp -r "$FROM_STATE/gateway" "$WORK/gateway"
