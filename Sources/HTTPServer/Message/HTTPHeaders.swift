@@ -23,6 +23,13 @@ public struct HTTPHeaders: Sendable, Sequence {
         fields.compactMap { $0.name.equalsIgnoringASCIICase(name) ? $0.value : nil }
     }
 
+    /// How many lines carry `name`, without collecting them (checked on every request).
+    func occurrences(of name: String) -> Int {
+        var count = 0
+        for field in fields where field.name.equalsIgnoringASCIICase(name) { count += 1 }
+        return count
+    }
+
     public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
         fields.makeIterator()
     }
@@ -31,6 +38,7 @@ public struct HTTPHeaders: Sendable, Sequence {
 extension String {
     /// ASCII case-insensitive equality: header names and tokens are ASCII (RFC 9110 §5.1).
     func equalsIgnoringASCIICase(_ other: String) -> Bool {
+        guard utf8.count == other.utf8.count else { return false }  // O(1) for native strings
         var a = utf8.makeIterator()
         var b = other.utf8.makeIterator()
         while true {

@@ -288,7 +288,7 @@ struct HTTPRequestParser {
         if let host = hosts.first, !HostAuthority.isValid(host) {
             return .failure(.badRequest("The Host header is not a valid authority."))
         }
-        for name in limits.singletonFields where headers.values(name).count > 1 {
+        for name in limits.singletonFields where headers.occurrences(of: name) > 1 {
             return .failure(.badRequest("A request may carry only one \(name) header."))
         }
         let framing: HTTPRequestHead.Framing
