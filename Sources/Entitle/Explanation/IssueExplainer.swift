@@ -7,20 +7,25 @@ import Wire
 public enum IssueExplainer {
     /// Nil for an issue the catalog does not hold.
     public static func explain(_ ref: IssueRef, entitlements: AccountEntitlements, transactions: [Transaction],
-                               catalog: CatalogSnapshot) -> IssueExplanation? {
+                               grants: [Grant] = [], catalog: CatalogSnapshot) -> IssueExplanation? {
         guard let answer = entitlements.explanation(for: ref), let issue = catalog.issue(ref) else { return nil }
         let at = issue.publishedAt
         let periods = entitlements.periods(of: ref.publicationId)
-        let grants = { (t: Transaction) in catalog.product(t.productId)?.grants.contains(ref.publicationId) ?? false }
-        let relevant = transactions.filter(grants).sorted { ($0.purchaseDate, $0.transactionId) < ($1.purchaseDate, $1.transactionId) }
+        let touches = { (t: Transaction) in catalog.product(t.productId)?.grants.contains(ref.publicationId) ?? false }
+        let relevant = transactions.filter(touches).sorted { ($0.purchaseDate, $0.transactionId) < ($1.purchaseDate, $1.transactionId) }
         let reasons = answer.reasons
         var explanation = IssueExplanation(
             issue: issue, entitled: answer.entitled, reasons: reasons,
             periodContaining: periods.first { $0.contains(at) },
             periodBefore: periods.last { $0.end <= at },
             periodAfter: periods.first { $0.start > at },
-            transaction: nil, refunded: nil, summary: "")
+            transaction: nil, refunded: nil, grant: nil, summary: "")
         explanation.transaction = entitlingTransaction(issue, reasons, relevant, periods, catalog)
+        // Only where a grant's reason stands (E21: `granted`, or the unlock at a start no
+        // purchase made): a free issue in a grant's window is entitled by being free.
+        if explanation.transaction == nil, reasons.contains(.granted) || reasons.contains(.unlockedAtStart) {
+            explanation.grant = entitlingGrant(issue, grants, catalog)
+        }
         if reasons == [.refunded] {
             explanation.refunded = relevant.first { t in
                 t.revocationDate != nil && !t.isUpgraded && (interval(of: t, catalog).map { $0.contains(at) } ?? false
@@ -52,6 +57,18 @@ public enum IssueExplainer {
                 .map(TransactionEvidence.init)
         }
         return nil
+    }
+
+    /// The unrevoked grant behind an entitled issue no transaction explains (E21: a grant entitles
+    /// like a non-renewing period, so the issue lies in its window or was current at its start;
+    /// E22: a code's grant names its issue).
+    private static func entitlingGrant(_ issue: Issue, _ grants: [Grant], _ catalog: CatalogSnapshot) -> Grant? {
+        grants.first { g in
+            guard g.revokedAt == nil, g.publications.contains(issue.publicationId) else { return false }
+            if let named = g.issue { return named == issue.ref }
+            return g.period.contains(issue.publishedAt)
+                || catalog.latestIssue(of: issue.publicationId, atOrBefore: g.start)?.ref == issue.ref
+        }
     }
 
     /// A transaction's own interval, as E20 reads it: `[purchaseDate, expiresDate)`, or for a

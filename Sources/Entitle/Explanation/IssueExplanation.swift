@@ -19,6 +19,9 @@ public struct IssueExplanation: Sendable, Equatable {
     public var transaction: TransactionEvidence?
     /// The refunded transaction that would have entitled the issue (E6, E20 `refunded`).
     public var refunded: TransactionEvidence?
+    /// The grant (E21, an access code's too: E22) that entitles the issue when no store purchase
+    /// does: its window holds `publishedAt`, its start unlocked the issue (E13), or it names it.
+    public var grant: Grant?
     public var summary: String
 }
 

@@ -16,10 +16,13 @@ enum SupportSentence {
         if reasons.contains(.gracePeriod), let p = e.periodContaining {
             return "\(capitalised(issue)) came out on \(published), while your subscription was in its billing grace period\(until(p.end)); it stays yours."
         }
+        // A period a grant began unlocks like a purchase (E13), but the reader bought nothing.
+        if reasons.contains(.granted) || (e.transaction == nil && e.grant != nil) {
+            return "Your publisher gave you access to \(issue), which came out on \(published)."
+        }
         if reasons.contains(.unlockedAtStart), let p = e.periodAfter ?? e.periodContaining {
             return "Your subscription started on \(day(p.start)); \(issue), the latest one out that day (\(published)), comes with it."
         }
-        if reasons.contains(.granted) { return "Your publisher gave you access to \(issue), which came out on \(published)." }
         if reasons == [.scheduled] { return "\(capitalised(issue)) comes out on \(published); it cannot be downloaded before then." }
         if reasons == [.retracted] { return "\(capitalised(issue)) was withdrawn by the publisher and cannot be downloaded." }
         if reasons == [.refunded] {

@@ -12,12 +12,15 @@ extension JSONWriter {
             w.key("purchases")
             w.array { w in for p in entitlements.purchases { w.purchase(p) } }
             w.key("grants")
-            w.array { w in for g in grants { w.grant(g) } }
+            w.array { w in for g in grants { w.grant(g, withNote: false) } }
         }
     }
 
-    /// A grant (E21), revoked ones too (`revokedAt` set).
-    mutating func grant(_ g: Grant) {
+    /// A grant (E21), revoked ones too (`revokedAt` set). `issue` is set for a grant of one issue
+    /// for good (an access code's, E22), null for a window over whole publications. The `note` is
+    /// the publisher's own text (who, why): it goes back to the grant routes' callers (service
+    /// and admin keys), not into the entitlements answer a reader's app reads.
+    mutating func grant(_ g: Grant, withNote: Bool) {
         object { w in
             w.field("grantId", g.grantId)
             w.field("source", g.source)
@@ -26,8 +29,10 @@ extension JSONWriter {
             w.array { w in for p in g.publications { w.string(p) } }
             w.field("start", g.start.rfc3339)
             w.field("end", g.end?.rfc3339)
+            w.key("issue")
+            if let issue = g.issue { w.issueRef(issue) } else { w.null() }
             w.field("revokedAt", g.revokedAt?.rfc3339)
-            w.field("note", g.note)
+            if withNote { w.field("note", g.note) }
         }
     }
 

@@ -47,7 +47,12 @@ extension Gateway {
         })
         router.add("POST", "/v1/accounts/{accountId}/codes/redeem", execution: .store, handler: apiHandler { [self] request throws(APIError) in
             let accountId = try requireAccount(request)
-            let keys = ["account:" + accountId] + (request.sourceAddress.map { ["client:" + ClientKey.of($0)] } ?? [])
+            // A service key is a publisher's backend redeeming for all its readers from one
+            // address: limiting that address would let ten readers' typos lock out every other
+            // reader, so its failures count per account only.
+            let byAddress = if case .account = try authenticator.principal(request) { true } else { false }
+            let address = byAddress ? request.sourceAddress.map { ["client:" + ClientKey.of($0)] } ?? [] : []
+            let keys = ["account:" + accountId] + address
             let now = clock.now()
             for key in keys {
                 if case .limited(let seconds) = redemptionFailures.check(key, now: now) { throw .rateLimited(retryAfterSeconds: seconds) }

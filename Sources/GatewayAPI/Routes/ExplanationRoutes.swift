@@ -12,10 +12,17 @@ extension Gateway {
                    execution: .store, handler: apiHandler { [self] request throws(APIError) in
             let accountId = try requireAccount(request)
             let ref = IssueRef(publicationId: request.parameter("publicationId"), issueId: request.parameter("issueId"))
-            guard let explanation = try explain(ref, for: accountId) else {
+            let now = clock.now()
+            // E16: a scheduled or retracted issue is listed to nobody but editors, so a reader's
+            // own token is answered as if it did not exist (as the token route does); service
+            // and admin keys, which support staff use, see it with the reason `scheduled` or
+            // `retracted`.
+            let readerOnly = if case .account = try authenticator.principal(request) { true } else { false }
+            guard let explanation = try explain(ref, for: accountId),
+                  !readerOnly || explanation.issue.state(at: now) == .published else {
                 throw .notFound("no issue \(ref.issueId) in \(ref.publicationId)")
             }
-            return .json(200) { w in w.explanation(explanation, now: clock.now()) }
+            return .json(200) { w in w.explanation(explanation, now: now) }
         })
     }
 
@@ -26,7 +33,7 @@ extension Gateway {
         let state = catalog.state
         let entitlements = evaluate(facts, state, clock.now())
         return IssueExplainer.explain(ref, entitlements: entitlements, transactions: facts.transactions,
-                                      catalog: state.snapshot)
+                                      grants: facts.grants, catalog: state.snapshot)
     }
 }
 
@@ -46,6 +53,8 @@ extension JSONWriter {
                 w.period("periodAfter", e.periodAfter)
                 w.evidence("transaction", e.transaction)
                 w.evidence("refunded", e.refunded)
+                w.key("grant")
+                if let grant = e.grant { w.grant(grant, withNote: false) } else { w.null() }
             }
         }
     }

@@ -21,9 +21,11 @@ extension Gateway {
             switch outcome {
             case .created(let created):
                 accounts.invalidate([accountId])
-                return .json(201) { w in w.grant(created) }
+                return .json(201) { w in w.grant(created, withNote: true) }
             case .unchanged(let existing):
-                return .json(200) { w in w.grant(existing) }
+                return .json(200) { w in w.grant(existing, withNote: true) }
+            case .conflicting(let existing) where existing.revokedAt != nil:
+                throw .conflict("the grant \(grant.source)/\(grant.externalId) was revoked; give a new one under another externalId")
             case .conflicting:
                 throw .conflict("a grant \(grant.source)/\(grant.externalId) with other terms exists; revoke it and give a new one")
             }
@@ -36,7 +38,7 @@ extension Gateway {
                 try store.revokeGrant(grantId, ofAccount: accountId, at: clock.now())
             }) else { throw .notFound("account \(accountId) has no grant \(grantId)") }
             accounts.invalidate([accountId])
-            return .json(200) { w in w.grant(revoked) }
+            return .json(200) { w in w.grant(revoked, withNote: true) }
         })
     }
 

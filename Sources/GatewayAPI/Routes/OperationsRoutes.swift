@@ -9,7 +9,10 @@ extension Gateway {
         router.add("GET", "/metrics") { _ in
             .text(200, metrics.render(), contentType: "text/plain; version=0.0.4; charset=utf-8")
         }
+        // The document never changes while the process runs: it is compressed once here, not on
+        // the event loop for every anonymous request that accepts gzip.
         let openAPI = HTTPResponse.json(200, Array(OpenAPIDocument.json.utf8))
-        router.add("GET", "/openapi.json") { _ in openAPI }
+        let plain = JSONCoding.precoded(openAPI, gzip: false), gzipped = JSONCoding.precoded(openAPI, gzip: true)
+        router.add("GET", "/openapi.json") { request in AcceptEncoding.allowsGzip(request) ? gzipped : plain }
     }
 }

@@ -21,9 +21,16 @@ enum JSONCoding {
         guard isNegotiated(response), response.header("Vary") == nil, response.header("Content-Encoding") == nil else {
             return response
         }
+        return precoded(response, gzip: AcceptEncoding.allowsGzip(request))
+    }
+
+    /// A negotiated JSON answer in the identity or gzip coding, with `Vary`, so that a route whose
+    /// body never changes can code it once, before serving (`encode` leaves such answers alone).
+    static func precoded(_ response: HTTPResponse, gzip: Bool) -> HTTPResponse {
+        guard isNegotiated(response) else { return response }
         var coded = response
         coded.headers.append(vary)
-        guard AcceptEncoding.allowsGzip(request), let gzipped = Gzip.compress(response.body) else { return coded }
+        guard gzip, let gzipped = Gzip.compress(response.body) else { return coded }
         coded.body = gzipped
         coded.headers.append(("Content-Encoding", "gzip"))
         return coded

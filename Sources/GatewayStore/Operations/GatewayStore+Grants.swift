@@ -2,7 +2,7 @@ import Entitle
 import Wire
 
 /// What giving a grant did (http-api.md: 201 created, 200 when sent again unchanged, 409 when
-/// its `(source, externalId)` names a grant with other terms).
+/// its `(source, externalId)` names a grant with other terms or a revoked one).
 public enum GrantOutcome: Sendable, Equatable {
     case created(Grant)
     case unchanged(Grant)
@@ -16,7 +16,9 @@ extension GatewayStore {
         try write { tx throws(StoreError) in
             guard try tx.account(id: grant.accountId) != nil else { throw .notFound("account \(grant.accountId)") }
             if let existing = try tx.grant(source: grant.source, externalId: grant.externalId) {
-                return existing.sameTerms(as: grant) ? .unchanged(existing) : .conflicting(existing)
+                // A revoked grant is as if never given (E6 for grants), so a resend must not look
+                // like success to a backend that resyncs: it is a conflict, whatever its terms.
+                return existing.sameTerms(as: grant) && existing.revokedAt == nil ? .unchanged(existing) : .conflicting(existing)
             }
             try tx.insert(grant)
             try tx.bumpFactsVersion(ofAccount: grant.accountId)

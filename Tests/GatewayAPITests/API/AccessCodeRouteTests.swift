@@ -72,4 +72,46 @@ import Testing
         let limited = try h.client.post("/v1/accounts/\(reader.id)/codes/redeem", as: reader.token, json: #"{"code":"AAAA-BBBB-CCCC"}"#)
         #expect(limited.status == 429 && limited.errorCode == "rate_limited")
     }
+
+    /// Over a socket every request has a source address: a reader's own failures are limited by
+    /// account and by address, but a publisher's backend redeeming with its service key for many
+    /// readers from one address is limited per account only.
+    @Test func aServiceKeysFailuresCountPerAccountNotPerAddress() throws {
+        let h = try H(transport: .socket)
+        try h.seedCatalog()
+        let service = try h.createKey(#"{"role":"service"}"#)
+        var statuses: [Int] = []
+        for _ in 0..<4 {
+            let reader = try h.createAccount()
+            for _ in 0..<4 {
+                statuses.append(try h.client.post("/v1/accounts/\(reader.id)/codes/redeem", as: service.secret,
+                                                  json: #"{"code":"AAAA-BBBB-CCCC"}"#).status)
+            }
+        }
+        #expect(statuses.count == 16 && statuses.allSatisfy { $0 == 404 }, "\(statuses)")
+        // The same sixteen failures by readers' own tokens from one address are limited at ten.
+        var own: [Int] = []
+        for _ in 0..<4 {
+            let reader = try h.createAccount()
+            for _ in 0..<4 {
+                own.append(try h.client.post("/v1/accounts/\(reader.id)/codes/redeem", as: reader.token,
+                                             json: #"{"code":"AAAA-BBBB-CCCC"}"#).status)
+            }
+        }
+        #expect(own.filter { $0 == 429 }.count == 6, "\(own)")
+    }
+
+    /// A one-issue code's grant names its issue in the entitlements answer, so an app does not
+    /// mistake it for open-ended access to the whole publication.
+    @Test func aOneIssueCodesGrantNamesItsIssue() throws {
+        let h = try H()
+        try h.seedCatalog()
+        let (_, codes) = try batch(h, #"{"count":1,"issueId":"2026-01"}"#)
+        let reader = try h.createAccount()
+        #expect(try h.client.post("/v1/accounts/\(reader.id)/codes/redeem", as: reader.token, json: #"{"code":"\#(codes[0])"}"#).status == 200)
+        let entitlements = try h.client.get("/v1/accounts/\(reader.id)/entitlements", as: reader.token)
+        let grant = try #require((entitlements.json["grants"] as? [[String: Any]])?.first)
+        let issue = try #require(grant["issue"] as? [String: Any])
+        #expect(issue["publicationId"] as? String == "monthly" && issue["issueId"] as? String == "2026-01")
+    }
 }

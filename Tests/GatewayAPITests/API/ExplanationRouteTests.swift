@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 /// `GET …/issues/{issueId}/explanation` (http-api.md, Support; E20).
@@ -21,7 +22,7 @@ import Testing
             #expect(answer.json["reasons"] as? [String] == item["reasons"] as? [String])
             #expect((answer.json["summary"] as? String)?.isEmpty == false)
             let evidence = try #require(answer.json["evidence"] as? [String: Any])
-            #expect(Set(evidence.keys) == ["periodContaining", "periodBefore", "periodAfter", "transaction", "refunded"])
+            #expect(Set(evidence.keys) == ["periodContaining", "periodBefore", "periodAfter", "transaction", "refunded", "grant"])
             if (item["reasons"] as? [String]) == ["activePeriod"] {
                 #expect((evidence["transaction"] as? [String: Any])?["transactionId"] as? String == "sub-9")
             }
@@ -32,13 +33,39 @@ import Testing
         #expect((none.json["summary"] as? String)?.hasPrefix("This account has no subscription") == true)
     }
 
-    @Test func scheduledIssuesAreExplainedToo() throws {
+    /// E16: a scheduled issue is listed to nobody but editors, so a reader's own token gets the
+    /// 404 of an unknown issue (no title, no asset paths); support staff's keys see the reason.
+    @Test func scheduledIssuesAreExplainedToSupportAndHiddenFromReaders() throws {
         let h = try H()
         try h.seedCatalog()
         let reader = try h.createAccount()
-        let scheduled = try h.client.get(Self.path(reader.id, "2026-04"), as: reader.token)
+        let hidden = try h.client.get(Self.path(reader.id, "2026-04"), as: reader.token)
+        #expect(hidden.status == 404)
+        #expect(hidden.text.contains("/content/") == false)
+        let scheduled = try h.client.get(Self.path(reader.id, "2026-04"), as: H.adminKey)
         #expect(scheduled.status == 200)
         #expect(scheduled.json["reasons"] as? [String] == ["scheduled"])
+    }
+
+    /// The spec's evidence names "the period or purchase or grant that entitles it" (E21).
+    @Test func aGrantThatEntitlesIsNamedInTheEvidence() throws {
+        let h = try H()
+        try h.seedCatalog()
+        let reader = try h.createAccount()
+        let body = #"{"source":"print","externalId":"p-7","publications":["monthly"],"start":"2026-01-10T00:00:00Z","end":"2026-02-10T00:00:00Z","note":"staff"}"#
+        #expect(try h.client.post("/v1/accounts/\(reader.id)/grants", as: H.adminKey, json: body).status == 201)
+        let answer = try h.client.get(Self.path(reader.id, "2026-01"), as: reader.token)
+        #expect(answer.status == 200 && answer.json["entitled"] as? Bool == true)
+        let evidence = try #require(answer.json["evidence"] as? [String: Any])
+        let grant = try #require(evidence["grant"] as? [String: Any])
+        #expect(grant["source"] as? String == "print" && grant["externalId"] as? String == "p-7")
+        #expect(grant["note"] == nil)
+        #expect((answer.json["summary"] as? String)?.hasPrefix("Your publisher gave you access") == true)
+        // An issue the grant does not reach names no grant.
+        let outside = try h.client.get(Self.path(reader.id, "2026-04"), as: H.adminKey)
+        #expect(outside.status == 200)
+        #expect((outside.json["evidence"] as? [String: Any])?["grant"] is NSNull)
+        #expect((outside.json["evidence"] as? [String: Any])?["grant"] is NSNull)
     }
 
     @Test func refusalsAreTheUsualOnes() throws {

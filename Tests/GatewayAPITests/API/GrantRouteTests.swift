@@ -1,3 +1,4 @@
+import Foundation
 import Entitle
 import Testing
 
@@ -31,12 +32,20 @@ import Testing
         #expect(again.status == 200 && again.json["grantId"] as? String == grantId)
         #expect(try entitled(h, reader) == withGrant)
         let entitlements = try h.client.get("/v1/accounts/\(reader.id)/entitlements", as: reader.token)
-        #expect((entitlements.json["grants"] as? [[String: Any]])?.first?["externalId"] as? String == "sub-42")
+        let listed = try #require((entitlements.json["grants"] as? [[String: Any]])?.first)
+        #expect(listed["externalId"] as? String == "sub-42")
+        #expect(listed["issue"] is NSNull, "a window over whole publications names no issue")
+        #expect(listed["note"] == nil, "the publisher's note goes to its backend, not to the reader's app")
+        #expect(given.json["note"] as? String == "print subscriber")
         // Revoked: exactly those issues go.
         let revoked = try h.client.delete("/v1/accounts/\(reader.id)/grants/\(grantId)", as: service.secret)
         #expect(revoked.status == 200 && revoked.json["revokedAt"] is String)
         #expect(try entitled(h, reader) == before)
         #expect(try h.client.delete("/v1/accounts/\(reader.id)/grants/\(grantId)", as: service.secret).status == 200)
+        // A revoked grant is as if never given (E6 for grants): sending it again is no success.
+        let resent = try h.client.post("/v1/accounts/\(reader.id)/grants", as: service.secret, json: Self.printBody)
+        #expect(resent.status == 409 && resent.errorCode == "conflict")
+        #expect(try entitled(h, reader) == before)
     }
 
     @Test func otherTermsUnderTheSameIdsAre409AndBadInputStoresNothing() throws {
