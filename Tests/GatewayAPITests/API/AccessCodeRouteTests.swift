@@ -101,6 +101,27 @@ import Testing
         #expect(own.filter { $0 == 429 }.count == 6, "\(own)")
     }
 
+    /// E22: single use holds when two readers redeem one code at the same moment (the store's
+    /// conditional update inside the unit of work, not the route, decides).
+    @Test func oneCodeRedeemedByEightReadersAtOnceIsTakenOnce() async throws {
+        let h = try H()
+        try h.seedCatalog()
+        let (_, codes) = try batch(h, #"{"count":1,"issueId":"2026-01"}"#)
+        let readers = try (0..<8).map { _ in try h.createAccount() }
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for reader in readers {
+                group.addTask {
+                    try h.client.post("/v1/accounts/\(reader.id)/codes/redeem", as: reader.token,
+                                      json: #"{"code":"\#(codes[0])"}"#).status
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(statuses.filter { $0 == 200 }.count == 1, "\(statuses)")
+        #expect(statuses.filter { $0 == 404 }.count == 7, "\(statuses)")
+        #expect(try readers.filter { try entitled(h, $0).contains("2026-01") }.count == 1)
+    }
+
     /// A one-issue code's grant names its issue in the entitlements answer, so an app does not
     /// mistake it for open-ended access to the whole publication.
     @Test func aOneIssueCodesGrantNamesItsIssue() throws {

@@ -64,9 +64,12 @@ import Wire
         }
         #expect(walked.ids == before)
         #expect(Set(walked.ids).count == walked.ids.count)
-        // A page that ends exactly at the list's end says nothing more remains.
-        let exact = try h.client.get(path + "?limit=500")
-        #expect(exact.json["next"] == nil && exact.objects("issues").count == before.count + 1)
+        // A page that ends exactly at the list's end says nothing more remains; one item short, it does.
+        let count = before.count + 1
+        let exact = try h.client.get(path + "?limit=\(count)")
+        #expect(exact.json["next"] == nil && exact.objects("issues").count == count)
+        let short = try h.client.get(path + "?limit=\(count - 1)")
+        #expect(short.json["next"] is String && short.objects("issues").count == count - 1)
     }
 
     @Test(arguments: ["limit=0", "limit=501", "limit=abc", "limit=", "limit=-1", "limit=5&limit=6", "after=", "after=%21%21",
