@@ -40,6 +40,7 @@ public struct GatewayRuntime: Sendable {
             settings.maxBufferedBytes = configuration.httpBufferBytes
             settings.maxInFlightPerClient = configuration.httpClientRequests
             settings.maxPoolSharePerClient = Double(configuration.httpClientPoolSharePercent) / 100
+            settings.maxBufferSharePerClient = Double(configuration.httpClientBufferSharePercent) / 100
         }
         // The API's bulkheads are sized by its configuration, also under a test's server settings.
         settings.workerPools = configuration.workerPools

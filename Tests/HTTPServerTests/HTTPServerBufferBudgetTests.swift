@@ -48,6 +48,32 @@ import TestSupport
         #expect(try later.readResponse().status == 200)
     }
 
+    /// One client that requests large answers and never reads them is stopped at its share of the
+    /// budget: its own new requests are 503, another client's still run (before the share, the
+    /// hoarder alone pushed the whole server past the budget and everyone got 503).
+    @Test func aHoarderIsStoppedAtItsShareAndOthersAreStillServed() throws {
+        let big = [UInt8](repeating: UInt8(ascii: "a"), count: 1 << 20)
+        let router = TestServer.defaultRouter { $0.add("GET", "/megabyte") { _ in HTTPResponse(status: 200, body: big) } }
+        let budget = 16 << 20
+        let server = try TestServer(router: router) { c in
+            c.maxBufferedBytes = budget
+            c.maxBufferSharePerClient = 0.25
+        }
+        defer { server.stop() }
+        let hoarders = try (0..<6).map { _ in try server.client() }
+        for hoarder in hoarders {  // 6 × 24 MiB asked, never read: far past the whole budget
+            hoarder.send(String(repeating: "GET /megabyte HTTP/1.1\r\nHost: x\r\n\r\n", count: 24))
+        }
+        #expect(eventually { server.server.bufferedBytes > budget / 4 })
+        let own = try server.client()
+        own.send(TestServer.hello)
+        #expect(try own.readResponse().status == 503, "the hoarder's own address is past its share")
+        #expect(server.server.bufferedBytes < budget, "one client never holds the whole budget")
+        let other = try server.client(from: "127.0.0.2")
+        other.send(TestServer.hello)
+        #expect(try other.readResponse().status == 200, "another client is served")
+    }
+
     @Test func aBodyPastTheBudgetIsA503AndClosesItsConnection() throws {
         let router = TestServer.defaultRouter { $0.add("POST", "/large-upload", maxBodyBytes: 8 << 20) { _ in .noContent } }
         let server = try TestServer(router: router) { $0.maxBufferedBytes = 1 << 20 }

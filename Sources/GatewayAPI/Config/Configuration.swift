@@ -47,6 +47,8 @@ public struct Configuration: Sendable, Equatable {
     /// and `.maxPoolSharePerClient`, here in percent).
     public var httpClientRequests = HTTPServerConfiguration().maxInFlightPerClient
     public var httpClientPoolSharePercent = Int(HTTPServerConfiguration().maxPoolSharePerClient * 100)
+    /// The percent of `httpBufferBytes` one client may hold (`.maxBufferSharePerClient`).
+    public var httpClientBufferSharePercent = Int(HTTPServerConfiguration().maxBufferSharePerClient * 100)
     /// Unauthenticated `POST /v1/accounts` per source address: a token bucket of `burst`
     /// refilled at `perMinute` (past it: 429 `rate_limited` with `Retry-After`).
     public var accountCreationPerMinute = 60

@@ -17,7 +17,8 @@ enum ConfigurationLimits {
     static let cacheMemoryBytes = (1 << 20)...(1 << 40)
     /// `ISSUE_GATEWAY_HTTP_BUFFER_MEMORY`: at least room for one largest body (a 6 MiB receipt post).
     static let httpBufferBytes = (8 << 20)...(1 << 40)
-    /// `ISSUE_GATEWAY_HTTP_CLIENT_REQUESTS` and `_HTTP_CLIENT_POOL_SHARE` (percent of a pool).
+    /// `ISSUE_GATEWAY_HTTP_CLIENT_REQUESTS`, `_HTTP_CLIENT_POOL_SHARE` (percent of a pool) and
+    /// `_HTTP_CLIENT_BUFFER_SHARE` (percent of the buffer budget).
     static let clientRequests = 1...1_000_000
     static let clientPoolSharePercent = 1...100
     /// `ISSUE_GATEWAY_ACCOUNT_CREATION_RATE` (per minute) and `_BURST`, per source address.

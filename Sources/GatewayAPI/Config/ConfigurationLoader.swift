@@ -51,6 +51,7 @@ extension Configuration {
         }),
         ("ISSUE_GATEWAY_HTTP_CLIENT_REQUESTS", integer(\.httpClientRequests, in: ConfigurationLimits.clientRequests)),
         ("ISSUE_GATEWAY_HTTP_CLIENT_POOL_SHARE", integer(\.httpClientPoolSharePercent, in: ConfigurationLimits.clientPoolSharePercent)),
+        ("ISSUE_GATEWAY_HTTP_CLIENT_BUFFER_SHARE", integer(\.httpClientBufferSharePercent, in: ConfigurationLimits.clientPoolSharePercent)),
         ("ISSUE_GATEWAY_ACCOUNT_CREATION_RATE", integer(\.accountCreationPerMinute, in: ConfigurationLimits.accountCreationRate)),
         ("ISSUE_GATEWAY_ACCOUNT_CREATION_BURST", integer(\.accountCreationBurst, in: ConfigurationLimits.accountCreationBurst)),
         ("ISSUE_GATEWAY_REDEEM_FAILURES_RATE", integer(\.redemptionFailuresPerMinute, in: ConfigurationLimits.accountCreationRate)),

@@ -120,12 +120,14 @@ extension EventLoop {
         let now = connection.bufferedBytes
         guard now != connection.accountedBytes else { return }
         context.bufferedBytes.wrappingAdd(now - connection.accountedBytes, ordering: .relaxed)
+        context.clientBuffers.add(now - connection.accountedBytes, for: connection.clientKey)
         connection.accountedBytes = now
     }
 
     func close(_ connection: Connection) {
         guard self.connection(connection.fd) === connection else { return }
         context.bufferedBytes.wrappingSubtract(connection.accountedBytes, ordering: .relaxed)
+        context.clientBuffers.add(-connection.accountedBytes, for: connection.clientKey)
         connection.accountedBytes = 0
         connection.machine.closed()
         connections[Int(connection.fd)] = nil

@@ -27,8 +27,9 @@ extension EventLoop {
             if wasReadingHead && connection.parser.progress == .body {
                 connection.machine.bodyStarted(now: csystem_monotonic_ns())
             }
-            if connection.parser.progress == .body && context.overBufferBudget {
-                // Past the buffer budget no body is read further: 503, and the connection closes.
+            if connection.parser.progress == .body && context.overBufferBudget(for: connection.clientKey) {
+                // Past the buffer budget (or the client's share of it) no body is read further:
+                // 503, and the connection closes.
                 closeWithError(connection, HTTPServerError(.busy, "The server holds too many buffered bytes; try again."))
                 return
             }
@@ -71,8 +72,9 @@ extension EventLoop {
         let now = csystem_monotonic_ns()
         guard case .dispatch(let sequence) = connection.machine.requestReceived(
             info, keepAlive: keepAlive, moreInput: connection.unparsedInput > 0, now: now) else { return }
-        if context.overBufferBudget {
-            // Past the buffer budget no handler runs (its answer could be large): a short 503.
+        if context.overBufferBudget(for: connection.clientKey) {
+            // Past the buffer budget, or the client's share of it, no handler runs (its answer
+            // could be large): a short 503.
             complete(connection, sequence: sequence, response: context.router.busy)
             return
         }

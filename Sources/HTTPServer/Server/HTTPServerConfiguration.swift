@@ -53,6 +53,10 @@ public struct HTTPServerConfiguration: Sendable {
     /// until clients take their output: memory stays bounded whatever clients announce or leave
     /// unread, and the server never aborts.
     public var maxBufferedBytes: Int = 256 << 20
+    /// The fraction of `maxBufferedBytes` one client (source address) may hold: past it its own
+    /// bodies and requests are answered 503 as above, while the rest of the budget stays for the
+    /// others (one client can no longer make the whole server answer 503).
+    public var maxBufferSharePerClient: Double = 0.25
 
     /// The worker pools by name (`Execution.pool(id)`; `.worker` is the standard one): bulkheads,
     /// so that handlers that wait long (calls to another service) cannot take the threads of fast

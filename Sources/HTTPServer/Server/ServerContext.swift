@@ -15,7 +15,13 @@ final class ServerContext: Sendable {
     /// Bytes held by all connections (`Connection.bufferedBytes`), against `maxBufferedBytes`.
     let bufferedBytes = Atomic<Int>(0)
 
+    /// What each client holds of `bufferedBytes`, against its share.
+    let clientBuffers: ClientBuffers
+
     var overBufferBudget: Bool { bufferedBytes.load(ordering: .relaxed) > configuration.maxBufferedBytes }
+
+    /// Past the whole budget, or past this client's share of it.
+    func overBufferBudget(for client: String?) -> Bool { overBufferBudget || clientBuffers.isOverShare(client) }
 
     init(configuration: HTTPServerConfiguration, router: Router, metrics: Metrics, accessLog: AccessLog?) {
         self.configuration = configuration
@@ -28,6 +34,7 @@ final class ServerContext: Sendable {
         self.accessLog = accessLog
         workers = WorkerPools(configuration)
         clientShares = ClientShares(configuration)
+        clientBuffers = ClientBuffers(configuration)
     }
 
     /// Claims a slot under the connection limit.
