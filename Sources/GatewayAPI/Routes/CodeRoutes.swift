@@ -99,8 +99,11 @@ extension Gateway {
         return (batch, Int(count))
     }
 
-    /// Twelve characters in groups of four (`7KQ4-M2XH-9PRT`) from an alphabet without the easily
-    /// confused 0, O, 1, I and L: 31^12, about 59 random bits.
+    /// Sixteen characters in groups of four (`7KQ4-M2XH-9PRT-C3WA`) from an alphabet without the
+    /// easily confused 0, O, 1, I and L: 31^16, about 79 random bits. Codes are stored as plain
+    /// SHA-256 hashes, so their length is what stands against guessing from a stolen copy of the
+    /// database: with a million unredeemed codes, finding one by brute force is still about 2^59
+    /// hashes (12 characters, 59 bits, would leave 2^39: hours on one GPU).
     private func newCode() throws(APIError) -> String {
         var characters: [Character] = []
         while characters.count < Self.codeLength {
@@ -115,7 +118,7 @@ extension Gateway {
     }
 
     static let codeAlphabet = Array("23456789ABCDEFGHJKMNPQRSTUVWXYZ")
-    static let codeLength = 12
+    static let codeLength = 16
 
     /// What is stored of a code: the SHA-256 of its canonical form (upper case, no separators).
     static func codeHash(_ code: String) throws(APIError) -> String {

@@ -21,7 +21,7 @@ import Testing
         try h.seedCatalog()
         let (batchId, codes) = try batch(h, #"{"count":3,"issueId":"2026-01"}"#)
         #expect(codes.count == 3 && Set(codes).count == 3)
-        for code in codes { #expect(code.range(of: "^[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}$", options: .regularExpression) != nil, "\(code)") }
+        for code in codes { #expect(code.range(of: "^[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}$", options: .regularExpression) != nil, "\(code)") }
         let reader = try h.createAccount(), other = try h.createAccount()
         #expect(try !entitled(h, reader).contains("2026-01"))
         let redeemed = try h.client.post("/v1/accounts/\(reader.id)/codes/redeem", as: reader.token,
@@ -66,10 +66,10 @@ import Testing
         #expect(try h.client.post("/v1/publications/monthly/codes", as: reader.token, json: #"{"count":1,"duration":"P1M"}"#).status == 403)
         var statuses: [Int] = []
         for _ in 0..<12 {
-            statuses.append(try h.client.post("/v1/accounts/\(reader.id)/codes/redeem", as: reader.token, json: #"{"code":"AAAA-BBBB-CCCC"}"#).status)
+            statuses.append(try h.client.post("/v1/accounts/\(reader.id)/codes/redeem", as: reader.token, json: #"{"code":"AAAA-BBBB-CCCC-DDDD"}"#).status)
         }
         #expect(statuses.prefix(10).allSatisfy { $0 == 404 })
-        let limited = try h.client.post("/v1/accounts/\(reader.id)/codes/redeem", as: reader.token, json: #"{"code":"AAAA-BBBB-CCCC"}"#)
+        let limited = try h.client.post("/v1/accounts/\(reader.id)/codes/redeem", as: reader.token, json: #"{"code":"AAAA-BBBB-CCCC-DDDD"}"#)
         #expect(limited.status == 429 && limited.errorCode == "rate_limited")
     }
 
@@ -85,7 +85,7 @@ import Testing
             let reader = try h.createAccount()
             for _ in 0..<4 {
                 statuses.append(try h.client.post("/v1/accounts/\(reader.id)/codes/redeem", as: service.secret,
-                                                  json: #"{"code":"AAAA-BBBB-CCCC"}"#).status)
+                                                  json: #"{"code":"AAAA-BBBB-CCCC-DDDD"}"#).status)
             }
         }
         #expect(statuses.count == 16 && statuses.allSatisfy { $0 == 404 }, "\(statuses)")
@@ -95,7 +95,7 @@ import Testing
             let reader = try h.createAccount()
             for _ in 0..<4 {
                 own.append(try h.client.post("/v1/accounts/\(reader.id)/codes/redeem", as: reader.token,
-                                             json: #"{"code":"AAAA-BBBB-CCCC"}"#).status)
+                                             json: #"{"code":"AAAA-BBBB-CCCC-DDDD"}"#).status)
             }
         }
         #expect(own.filter { $0 == 429 }.count == 6, "\(own)")
