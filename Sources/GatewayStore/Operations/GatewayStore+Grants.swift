@@ -9,8 +9,8 @@ public enum GrantOutcome: Sendable, Equatable {
     case conflicting(Grant)
 }
 
-/// E21, one unit of work each: the grant and the account's facts version change together, so
-/// every cache of the account's answer is invalidated with the same commit.
+/// E21, one unit of work each: the grant, the account's facts version and its history change
+/// together, so every cache of the account's answer is invalidated with the same commit.
 extension GatewayStore {
     public func give(_ grant: Grant) throws(StoreError) -> GrantOutcome {
         try write { tx throws(StoreError) in
@@ -20,6 +20,8 @@ extension GatewayStore {
             }
             try tx.insert(grant)
             try tx.bumpFactsVersion(ofAccount: grant.accountId)
+            try tx.append(HistoryEvent(accountId: grant.accountId, at: grant.createdAt, kind: .grantGiven, source: .grant,
+                                       details: FactHistory.grant(grant)))
             return .created(grant)
         }
     }
@@ -34,6 +36,8 @@ extension GatewayStore {
             try tx.bumpFactsVersion(ofAccount: accountId)
             var revoked = grant
             revoked.revokedAt = instant
+            try tx.append(HistoryEvent(accountId: accountId, at: instant, kind: .grantRevoked, source: .grant,
+                                       details: FactHistory.grant(revoked)))
             return revoked
         }
     }
