@@ -91,6 +91,7 @@ public final class Gateway: Sendable {
         registerGrantRoutes(router)
         registerCodeRoutes(router)
         registerHistoryRoutes(router)
+        registerTimelineRoutes(router)
         return builder.freeze(errors: HTTPServerError.apiShape)
     }
 
