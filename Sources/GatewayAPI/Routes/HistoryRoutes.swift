@@ -9,16 +9,16 @@ extension Gateway {
     func registerHistoryRoutes(_ router: APIRouterBuilder) {
         router.add("GET", "/v1/accounts/{accountId}/history", execution: .store, handler: apiHandler { [self] request throws(APIError) in
             let accountId = try requireAccount(request)
-            let page = try HistoryRequest(request.queryParameters())
-            guard let history = try history(of: accountId, page) else { throw .notFound("no account \(accountId)") }
-            return .json(200) { w in w.history(history) }
+            let body: [UInt8]?
+            do throws(HistoryJSON.Failure) { body = try HistoryJSON.body(ofAccount: accountId, query: request.queryParameters(), store: store) } catch {
+                switch error {
+                case .badPage(let message): throw .badRequest(message)
+                case .storage(let failure): throw APIError(failure)
+                }
+            }
+            guard let body else { throw .notFound("no account \(accountId)") }
+            return .json(200, body)
         })
-    }
-
-    /// One page of the account's history; nil for an unknown account. Shared with
-    /// `issue-gateway account history`.
-    func history(of accountId: String, _ page: HistoryRequest) throws(APIError) -> HistoryPage? {
-        try stored { () throws(StoreError) in try store.history(ofAccount: accountId, after: page.after, limit: page.limit) }
     }
 }
 
@@ -51,28 +51,5 @@ struct HistoryRequest: Sendable, Equatable {
               bytes.count <= 20, bytes.dropFirst().allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
               let value = Int64(String(decoding: bytes.dropFirst(), as: UTF8.self)), value > 0 else { return nil }
         return value
-    }
-}
-
-extension JSONWriter {
-    /// `{"events": [{"at", "kind", "source", …details}], "next"?}`.
-    mutating func history(_ page: HistoryPage) {
-        object { w in
-            w.key("events")
-            w.array { w in for event in page.events { w.historyEvent(event) } }
-            if let next = page.next { w.field("next", HistoryRequest.token(next)) }
-        }
-    }
-
-    mutating func historyEvent(_ event: HistoryEvent) {
-        object { w in
-            w.field("at", event.at.rfc3339)
-            w.field("kind", event.kind.rawValue)
-            w.field("source", event.source.rawValue)
-            for member in event.details {
-                w.key(member.name)
-                w.rawValue(member.value.serializedBytes)
-            }
-        }
     }
 }
