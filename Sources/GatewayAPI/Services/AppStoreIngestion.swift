@@ -136,7 +136,7 @@ final class AppStoreIngestion: Sendable {
         }
         if let receipt = notification.unifiedReceipt {
             try save(VerifiedFacts(transactions: receipt.transactions, renewals: receipt.renewals,
-                                    receiptData: receipt.latestReceipt), for: nil)
+                                    receiptData: receipt.latestReceipt), for: nil, source: .notificationV1)
         }
         counters.notificationsTaken.increment()
     }
@@ -169,7 +169,8 @@ final class AppStoreIngestion: Sendable {
         // The UUID is recorded in the unit of work that stores the facts: a failure that may pass
         // (storage busy: 503) leaves it unrecorded, so Apple's retry is taken; a duplicate
         // changes nothing.
-        let result = try save(facts, for: nil, notificationUUID: notification.notificationUUID)
+        // Its facts are signed payloads (`.signedTransaction`); the history names the notification.
+        let result = try save(facts, for: nil, notificationUUID: notification.notificationUUID, source: .notificationV2)
         (result.duplicateNotification ? counters.notificationsDuplicate : counters.notificationsTaken).increment()
     }
 }
