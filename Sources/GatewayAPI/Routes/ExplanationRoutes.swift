@@ -15,7 +15,8 @@ extension Gateway {
             guard let explanation = try explain(ref, for: accountId) else {
                 throw .notFound("no issue \(ref.issueId) in \(ref.publicationId)")
             }
-            return .json(200) { w in w.explanation(explanation, now: clock.now()) }
+            let history = try evidenceHistory(explanation, of: accountId)
+            return .json(200) { w in w.explanation(explanation, history: history, now: clock.now()) }
         })
     }
 
@@ -30,8 +31,22 @@ extension Gateway {
     }
 }
 
+extension Gateway {
+    /// The history events behind the evidence: how the entitling and the refunded transactions
+    /// arrived and changed, and how their subscriptions came to the account (empty for facts
+    /// older than the history).
+    func evidenceHistory(_ e: IssueExplanation, of accountId: String) throws(APIError) -> [HistoryEvent] {
+        let evidence = [e.transaction, e.refunded].compactMap { $0 }
+        guard !evidence.isEmpty else { return [] }
+        return try stored { () throws(StoreError) in
+            try store.historyEvents(ofAccount: accountId, transactions: Set(evidence.map(\.transactionId)),
+                                    subscriptions: Set(evidence.map(\.originalTransactionId)), grants: [])
+        }
+    }
+}
+
 extension JSONWriter {
-    mutating func explanation(_ e: IssueExplanation, now: Instant) {
+    mutating func explanation(_ e: IssueExplanation, history: [HistoryEvent] = [], now: Instant) {
         object { w in
             w.key("issue")
             w.catalogIssue(e.issue, now: now)
@@ -46,6 +61,8 @@ extension JSONWriter {
                 w.period("periodAfter", e.periodAfter)
                 w.evidence("transaction", e.transaction)
                 w.evidence("refunded", e.refunded)
+                w.key("history")
+                w.array { w in for event in history { w.historyEvent(event) } }
             }
         }
     }

@@ -30,3 +30,31 @@ extension GatewayStore {
         }
     }
 }
+
+extension GatewayStore {
+    /// The account's events about some transactions (by `transactionId`, and their subscriptions'
+    /// ownership changes by `originalTransactionId`) or grants (by `grantId`), oldest first: the
+    /// history behind an explanation's evidence. Reads the account's whole history on one
+    /// snapshot, a page at a time.
+    public func historyEvents(ofAccount accountId: String, transactions: Set<String>, subscriptions: Set<String>,
+                              grants: Set<String>) throws(StoreError) -> [HistoryEvent] {
+        try read { tx throws(StoreError) in
+            var found: [HistoryEvent] = []
+            var after: Int64?
+            while true {
+                let page = try tx.history(ofAccount: accountId, after: after, limit: Self.historyScanPage)
+                found += page.filter { event in
+                    let text = { (name: String) in event.details[name]?.stringValue }
+                    if let id = text("transactionId") { return transactions.contains(id) }
+                    if let id = text("grantId") { return grants.contains(id) }
+                    return event.kind == .ownershipBound || event.kind == .ownershipTransferredAway
+                        ? text("originalTransactionId").map(subscriptions.contains) ?? false : false
+                }
+                guard page.count == Self.historyScanPage, let last = page.last else { return found }
+                after = last.sequence
+            }
+        }
+    }
+
+    private static var historyScanPage: Int { 500 }
+}

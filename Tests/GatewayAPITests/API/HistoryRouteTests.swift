@@ -81,6 +81,19 @@ import Testing
         #expect(added[1]["transactionId"] as? String == "10002" && added[1]["revocationDate"] as? String == "2026-03-18T00:00:00.000Z")
     }
 
+    /// Step 4 of issue 13: the explanation's evidence links the history behind it.
+    @Test func anExplanationsEvidenceCarriesTheHistoryOfItsTransaction() throws {
+        let w = try World()
+        let reader = try w.h.createAccount()
+        #expect(try w.sendReceipt(reader).status == 200)
+        let path = "/v1/accounts/\(reader.id)/publications/monthly/issues/2026-01/explanation"
+        let evidence = try #require(try w.h.client.get(path, as: reader.token).json["evidence"] as? [String: Any])
+        #expect((evidence["transaction"] as? [String: Any])?["transactionId"] as? String == "10000")
+        let history = try #require(evidence["history"] as? [[String: Any]])
+        #expect(Self.kinds(history) == ["ownershipBound", "transactionSeen"])
+        #expect(history.last?["transactionId"] as? String == "10000" && history.last?["source"] as? String == "receipt")
+    }
+
     @Test func aTransferIsInBothHistoriesAndARefusedOneInNeither() throws {
         let w = try World()
         let first = try w.h.createAccount(), second = try w.h.createAccount()
