@@ -44,6 +44,8 @@ import Wire
                                  createdAt: Self.at("2012-05-10T00:00:00Z")))
         #expect(cli.run("account", "explain", "reader", "monthly/2012-05") == 0, "\(cli.err)")
         #expect(cli.out.contains("entitled:    yes (unlockedAtStart)"), "\(cli.out)")
+        #expect(cli.out.contains("Your publisher gave you access from 10 May 2012; the May 2012 issue, the latest one out that day (1 May 2012), comes with it."))
+        #expect(cli.out.contains("transaction: none") && cli.out.contains("grant:       g1 (print/p1, from 2012-05-10T00:00:00.000Z)"))
     }
 
     @Test func unknownsAndUsageAreErrors() throws {

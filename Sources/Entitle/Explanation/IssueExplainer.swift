@@ -7,20 +7,24 @@ import Wire
 public enum IssueExplainer {
     /// Nil for an issue the catalog does not hold.
     public static func explain(_ ref: IssueRef, entitlements: AccountEntitlements, transactions: [Transaction],
-                               catalog: CatalogSnapshot) -> IssueExplanation? {
+                               grants: [Grant] = [], catalog: CatalogSnapshot) -> IssueExplanation? {
         guard let answer = entitlements.explanation(for: ref), let issue = catalog.issue(ref) else { return nil }
         let at = issue.publishedAt
         let periods = entitlements.periods(of: ref.publicationId)
-        let grants = { (t: Transaction) in catalog.product(t.productId)?.grants.contains(ref.publicationId) ?? false }
-        let relevant = transactions.filter(grants).sorted { ($0.purchaseDate, $0.transactionId) < ($1.purchaseDate, $1.transactionId) }
+        let covers = { (t: Transaction) in catalog.product(t.productId)?.grants.contains(ref.publicationId) ?? false }
+        let relevant = transactions.filter(covers).sorted { ($0.purchaseDate, $0.transactionId) < ($1.purchaseDate, $1.transactionId) }
         let reasons = answer.reasons
         var explanation = IssueExplanation(
             issue: issue, entitled: answer.entitled, reasons: reasons,
             periodContaining: periods.first { $0.contains(at) },
             periodBefore: periods.last { $0.end <= at },
             periodAfter: periods.first { $0.start > at },
-            transaction: nil, refunded: nil, summary: "")
+            transaction: nil, refunded: nil, grant: nil, summary: "")
         explanation.transaction = entitlingTransaction(issue, reasons, relevant, periods, catalog)
+        if explanation.transaction == nil {
+            explanation.grant = entitlingGrant(issue, reasons, grants.filter { $0.revokedAt == nil && $0.publications.contains(ref.publicationId) },
+                                               periods)
+        }
         if reasons == [.refunded] {
             explanation.refunded = relevant.first { t in
                 t.revocationDate != nil && !t.isUpgraded && (interval(of: t, catalog).map { $0.contains(at) } ?? false
@@ -43,13 +47,28 @@ public enum IssueExplainer {
                 .map(TransactionEvidence.init)
         }
         if reasons.contains(.unlockedAtStart) {
-            // The period whose start unlocked it (E13) began with a purchase or a renewal.
-            let starts = periods.filter { $0.start >= issue.publishedAt }.map(\.start)
-            return relevant.first { counts($0) && starts.contains($0.purchaseDate) }.map(TransactionEvidence.init)
+            // The period whose start unlocked it (E13), the first to begin at or after it came
+            // out, began with a purchase or a renewal (or a grant: `entitlingGrant`).
+            let start = periods.first { $0.start >= issue.publishedAt }?.start
+            return relevant.first { counts($0) && $0.purchaseDate == start }.map(TransactionEvidence.init)
         }
         if reasons.contains(.gracePeriod) {
             return relevant.last { counts($0) && ($0.expiresDate.map { $0 <= issue.publishedAt } ?? false) }
                 .map(TransactionEvidence.init)
+        }
+        return nil
+    }
+
+    /// E21: the grant that gives the issue (one issue for good, or a window holding its
+    /// publication), or whose start began the period that unlocked it (E13).
+    private static func entitlingGrant(_ issue: Issue, _ reasons: [EntitlementReason], _ grants: [Grant],
+                                       _ periods: [ActivePeriod]) -> Grant? {
+        if reasons.contains(.granted) {
+            return grants.first { $0.issue == issue.ref } ?? grants.first { $0.issue == nil && $0.period.contains(issue.publishedAt) }
+        }
+        if reasons.contains(.unlockedAtStart) {
+            let start = periods.first { $0.start >= issue.publishedAt }?.start
+            return grants.first { $0.issue == nil && $0.start == start }
         }
         return nil
     }

@@ -19,6 +19,8 @@ public struct IssueExplanation: Sendable, Equatable {
     public var transaction: TransactionEvidence?
     /// The refunded transaction that would have entitled the issue (E6, E20 `refunded`).
     public var refunded: TransactionEvidence?
+    /// The grant (E21) that entitles it, where no transaction does.
+    public var grant: Grant?
     public var summary: String
 }
 

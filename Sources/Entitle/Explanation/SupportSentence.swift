@@ -16,6 +16,9 @@ public enum SupportSentence {
         if reasons.contains(.gracePeriod), let p = e.periodContaining {
             return "\(capitalised(issue)) came out on \(published), while your subscription was in its billing grace period\(until(p.end)); it stays yours."
         }
+        if reasons.contains(.unlockedAtStart), e.transaction == nil, let grant = e.grant {
+            return "Your publisher gave you access from \(day(grant.start)); \(issue), the latest one out that day (\(published)), comes with it."
+        }
         if reasons.contains(.unlockedAtStart), let p = e.periodAfter ?? e.periodContaining {
             return "Your subscription started on \(day(p.start)); \(issue), the latest one out that day (\(published)), comes with it."
         }

@@ -26,21 +26,21 @@ extension Gateway {
         let facts = try stored { () throws(StoreError) in try accounts.facts(of: accountId) }
         let state = catalog.state
         let entitlements = evaluate(facts, state, clock.now())
-        return IssueExplainer.explain(ref, entitlements: entitlements, transactions: facts.transactions,
+        return IssueExplainer.explain(ref, entitlements: entitlements, transactions: facts.transactions, grants: facts.grants,
                                       catalog: state.snapshot)
     }
 }
 
 extension Gateway {
     /// The history events behind the evidence: how the entitling and the refunded transactions
-    /// arrived and changed, and how their subscriptions came to the account (empty for facts
-    /// older than the history).
+    /// arrived and changed, how their subscriptions came to the account, and the entitling grant's
+    /// events (empty for facts older than the history).
     func evidenceHistory(_ e: IssueExplanation, of accountId: String) throws(APIError) -> [HistoryEvent] {
         let evidence = [e.transaction, e.refunded].compactMap { $0 }
-        guard !evidence.isEmpty else { return [] }
+        guard !evidence.isEmpty || e.grant != nil else { return [] }
         return try stored { () throws(StoreError) in
             try store.historyEvents(ofAccount: accountId, transactions: Set(evidence.map(\.transactionId)),
-                                    subscriptions: Set(evidence.map(\.originalTransactionId)), grants: [])
+                                    subscriptions: Set(evidence.map(\.originalTransactionId)), grants: Set([e.grant?.grantId].compactMap { $0 }))
         }
     }
 }
@@ -61,6 +61,8 @@ extension JSONWriter {
                 w.period("periodAfter", e.periodAfter)
                 w.evidence("transaction", e.transaction)
                 w.evidence("refunded", e.refunded)
+                w.key("grant")
+                if let grant = e.grant { w.grant(grant) } else { w.null() }
                 w.key("history")
                 w.array { w in for event in history { w.historyEvent(event) } }
             }

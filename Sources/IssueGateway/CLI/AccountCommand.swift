@@ -44,7 +44,7 @@ enum AccountCommand {
                                                           renewals: facts.renewals, grants: facts.grants,
                                                           policy: configuration.entitlementPolicy,
                                                           now: SystemClock().now())
-            explanation = IssueExplainer.explain(ref, entitlements: entitlements, transactions: facts.transactions,
+            explanation = IssueExplainer.explain(ref, entitlements: entitlements, transactions: facts.transactions, grants: facts.grants,
                                                  catalog: catalog)
         } catch let error as CLIError {
             throw error
@@ -90,6 +90,7 @@ enum AccountCommand {
             after:       \(period(e.periodAfter))
             transaction: \(transaction(e.transaction))
             refunded:    \(transaction(e.refunded))
+            grant:       \(e.grant.map { "\($0.grantId) (\($0.source)/\($0.externalId), from \($0.start.rfc3339))" } ?? "none")
             """
     }
 }

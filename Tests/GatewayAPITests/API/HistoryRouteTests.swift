@@ -134,6 +134,12 @@ import Testing
         #expect(events[0]["note"] as? String == "<img src=x>" && events[0]["end"] is NSNull)
         #expect(events[1]["revokedAt"] is String)
         #expect(events[2]["issueId"] as? String == "2026-01" && events[2]["batchId"] as? String == made.json["batchId"] as? String)
+        // The explanation of the code's issue names its grant and that grant's history.
+        let explained = try h.client.get("/v1/accounts/\(reader.id)/publications/monthly/issues/2026-01/explanation", as: reader.token)
+        let evidence = try #require(explained.json["evidence"] as? [String: Any])
+        let grant = try #require(evidence["grant"] as? [String: Any])
+        #expect(grant["source"] as? String == "code")
+        #expect(Self.kinds(evidence["history"] as? [[String: Any]] ?? []) == ["codeRedeemed"])
     }
 
     @Test func pagesAreOldestFirstWithACursorAndRefusalsAreTheUsualOnes() throws {
