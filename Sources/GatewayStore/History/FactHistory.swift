@@ -99,8 +99,9 @@ public enum FactHistory {
         return [(owner, .ownershipBound, bound), (previous, .ownershipTransferredAway, away)]
     }
 
-    /// A grant's terms (E21), for `grantGiven`, `grantRevoked` and `codeRedeemed`.
-    public static func grant(_ grant: Grant) -> JSONObject {
+    /// A grant's terms (E21), for `grantGiven`, `grantRevoked` and `codeRedeemed`, with who acted
+    /// (`by`) when known.
+    public static func grant(_ grant: Grant, by actor: String? = nil) -> JSONObject {
         var details = JSONObject()
         details.set("grantId", .string(grant.grantId))
         details.set("grantSource", .string(grant.source))
@@ -111,6 +112,7 @@ public enum FactHistory {
         details.set("end", instant: grant.end)
         if let revokedAt = grant.revokedAt { details.set("revokedAt", instant: revokedAt) }
         if let note = grant.note { details.set("note", .string(note)) }
+        if let actor { details.set("by", .string(actor)) }
         return details
     }
 

@@ -133,6 +133,7 @@ import Testing
         #expect(events[0]["grantId"] as? String == grantId && events[0]["grantSource"] as? String == "print")
         #expect(events[0]["note"] as? String == "<img src=x>" && events[0]["end"] is NSNull)
         #expect(events[1]["revokedAt"] is String)
+        #expect(events[0]["by"] as? String == "admin" && events[1]["by"] as? String == "admin")
         #expect(events[2]["issueId"] as? String == "2026-01" && events[2]["batchId"] as? String == made.json["batchId"] as? String)
         // The explanation of the code's issue names its grant and that grant's history.
         let explained = try h.client.get("/v1/accounts/\(reader.id)/publications/monthly/issues/2026-01/explanation", as: reader.token)
@@ -146,10 +147,13 @@ import Testing
         let h = try H()
         try h.seedCatalog()
         let reader = try h.createAccount(), other = try h.createAccount()
+        let service = try h.createKey(#"{"role":"service"}"#)
         for i in 0..<5 {
             let body = #"{"source":"comp","externalId":"c\#(i)","publications":["monthly"],"start":"2026-01-10T00:00:00Z"}"#
-            #expect(try h.client.post("/v1/accounts/\(reader.id)/grants", as: H.adminKey, json: body).status == 201)
+            #expect(try h.client.post("/v1/accounts/\(reader.id)/grants", as: service.secret, json: body).status == 201)
         }
+        let byService = try h.client.get("/v1/accounts/\(reader.id)/history?limit=1", as: reader.token).objects("events")
+        #expect(byService.first?["by"] as? String == "service:\(service.id)")
         var seen: [String] = []
         var path = "/v1/accounts/\(reader.id)/history?limit=2"
         for _ in 0..<3 {
