@@ -6,7 +6,7 @@ struct SVGWriter {
 
     init(width: Int, height: Int) {
         text = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
-        text += #"<svg xmlns="http://www.w3.org/2000/svg" width="\#(width)" height="\#(height)" viewBox="0 0 \#(width) \#(height)" font-family="sans-serif" font-size="11">"# + "\n"
+        text += #"<svg xmlns="http://www.w3.org/2000/svg" role="img" width="\#(width)" height="\#(height)" viewBox="0 0 \#(width) \#(height)" font-family="sans-serif" font-size="11">"# + "\n"
     }
 
     /// `<name a="v" …>` then `body`'s children then `</name>`; self-closed without a body.
