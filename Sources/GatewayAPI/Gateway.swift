@@ -90,6 +90,8 @@ public final class Gateway: Sendable {
         registerExplanationRoutes(router)
         registerGrantRoutes(router)
         registerCodeRoutes(router)
+        registerHistoryRoutes(router)
+        registerTimelineRoutes(router)
         return builder.freeze(errors: HTTPServerError.apiShape)
     }
 

@@ -112,6 +112,16 @@ enum SQLiteSchema {
         ) STRICT;
         CREATE INDEX access_codes_by_batch ON access_codes (batch_id);
         """),
+        // 4 (history): every fact as it arrived on an account, appended in the unit of work that
+        // stores the fact (sequence: order of arrival, the history's cursor). Databases older than
+        // this have no history of their past: it starts with this migration.
+        SQLiteMigration(schema: """
+        CREATE TABLE history_events (
+            sequence INTEGER PRIMARY KEY AUTOINCREMENT, account_id TEXT NOT NULL REFERENCES accounts(id),
+            at INTEGER NOT NULL, kind TEXT NOT NULL, source TEXT NOT NULL, details TEXT NOT NULL
+        ) STRICT;
+        CREATE INDEX history_events_by_account ON history_events (account_id, sequence);
+        """),
     ]
 
     static var currentVersion: Int { migrations.count }

@@ -54,3 +54,35 @@ import IssueCatalog
                                        transactions: [], catalog: CatalogSnapshot(Fx.magazine)) == nil)
     }
 }
+
+/// E20 with grants (E21): the grant is the evidence where no transaction entitles the issue.
+@Suite struct IssueExplainerGrantTests {
+    func explain(_ issueId: String, grant: Grant) throws -> IssueExplanation {
+        let entitlements = EntitlementEngine.evaluate(catalog: CatalogSnapshot(Fx.magazine), transactions: IssueExplainerTests.guideTransactions,
+                                                      renewals: [], grants: [grant], policy: .default, now: Fx.at("2012-09-15"))
+        return try #require(IssueExplainer.explain(IssueRef(publicationId: "mag", issueId: issueId), entitlements: entitlements,
+                                                   transactions: IssueExplainerTests.guideTransactions, grants: [grant],
+                                                   catalog: CatalogSnapshot(Fx.magazine)))
+    }
+
+    static func grant(_ start: String, _ end: String) -> Grant {
+        Grant(grantId: "g1", accountId: "a", source: "print", externalId: "p1", publications: ["mag"], start: Fx.at(start),
+              end: Fx.at(end), createdAt: Fx.at(start))
+    }
+
+    @Test func aGrantThatBeganAStretchIsTheEvidenceNotTheNextPurchase() throws {
+        let may = try explain("2012-05", grant: Self.grant("2012-05-10", "2012-05-20"))
+        #expect(may.entitled && may.reasons == [.unlockedAtStart])
+        #expect(may.transaction == nil && may.grant?.grantId == "g1")
+        #expect(may.summary == "Your publisher gave you access from 10 May 2012; the 2012-05 issue, the latest one out that day (1 May 2012), comes with it.")
+        // The June issue is still the resubscription's.
+        let june = try explain("2012-06", grant: Self.grant("2012-05-10", "2012-05-20"))
+        #expect(june.transaction?.transactionId == "t3" && june.grant == nil)
+    }
+
+    @Test func anIssueInsideAGrantNamesIt() throws {
+        let may = try explain("2012-05", grant: Self.grant("2012-04-25", "2012-06-10"))
+        #expect(may.reasons == [.granted] && may.grant?.grantId == "g1" && may.transaction == nil)
+        #expect(may.summary == "Your publisher gave you access to the 2012-05 issue, which came out on 1 May 2012.")
+    }
+}

@@ -34,6 +34,20 @@ import Wire
         #expect(cli.out.contains("entitled:    yes (unlockedAtStart)") && cli.out.contains("transaction: t3"))
     }
 
+    /// The command weighs grants (E21) as the route does.
+    @Test func aGrantCountsAsInTheRoute() throws {
+        let cli = CLIHarness()
+        try guideReader(cli)
+        let store = try cli.database.open()
+        _ = try store.give(Grant(grantId: "g1", accountId: "reader", source: "print", externalId: "p1", publications: ["monthly"],
+                                 start: Self.at("2012-05-10T00:00:00Z"), end: Self.at("2012-05-20T00:00:00Z"),
+                                 createdAt: Self.at("2012-05-10T00:00:00Z")))
+        #expect(cli.run("account", "explain", "reader", "monthly/2012-05") == 0, "\(cli.err)")
+        #expect(cli.out.contains("entitled:    yes (unlockedAtStart)"), "\(cli.out)")
+        #expect(cli.out.contains("Your publisher gave you access from 10 May 2012; the May 2012 issue, the latest one out that day (1 May 2012), comes with it."))
+        #expect(cli.out.contains("transaction: none") && cli.out.contains("grant:       g1 (print/p1, from 2012-05-10T00:00:00.000Z)"))
+    }
+
     @Test func unknownsAndUsageAreErrors() throws {
         let cli = CLIHarness()
         try guideReader(cli)
@@ -41,5 +55,33 @@ import Wire
         #expect(cli.err.contains("no account nobody"))
         #expect(cli.run("account", "explain", "reader", "monthly/1999-01") == 1)
         #expect(cli.run("account", "explain", "reader", "monthly") == 2)
+    }
+}
+
+/// `issue-gateway account history`: what the history route answers, from the database.
+@Suite struct CLIAccountHistoryTests {
+    @Test func itPrintsTheRoutesAnswerPageByPage() throws {
+        let cli = CLIHarness()
+        #expect(cli.run("catalog", "import", CLIHarness.sampleCatalog) == 0)
+        let store = try cli.database.open()
+        let t0 = Instant(rfc3339: "2012-07-01T00:00:00Z")!
+        try store.createAccount(Account(id: "reader", tokenHash: String(repeating: "0", count: 64), createdAt: t0))
+        let transaction = Transaction(environment: .production, transactionId: "t1", originalTransactionId: "t1",
+                                      productId: "monthly.ios.monthly", purchaseDate: Instant(rfc3339: "2012-02-20T00:00:00Z")!,
+                                      expiresDate: Instant(rfc3339: "2012-03-20T00:00:00Z")!, source: .verifyReceipt)
+        _ = try store.ingest(IngestBatch(accountId: "reader", transactions: [transaction], at: t0), policy: .transfer)
+        #expect(cli.run("account", "history", "reader") == 0, "\(cli.err)")
+        let whole = try #require(try JSONSerialization.jsonObject(with: Data(cli.out.utf8)) as? [String: Any])
+        let events = try #require(whole["events"] as? [[String: Any]])
+        #expect(events.map { $0["kind"] as? String } == ["ownershipBound", "transactionSeen"])
+        #expect(events.allSatisfy { $0["source"] as? String == "receipt" && $0["at"] as? String == "2012-07-01T00:00:00.000Z" })
+        #expect(cli.run("account", "history", "reader", "--limit", "1") == 0)
+        let first = try #require(try JSONSerialization.jsonObject(with: Data(cli.out.utf8)) as? [String: Any])
+        let next = try #require(first["next"] as? String)
+        #expect(cli.run("account", "history", "reader", "--limit", "1", "--after", next) == 0)
+        #expect(cli.out.contains(#""kind":"transactionSeen""#) && !cli.out.contains(#""next""#))
+        #expect(cli.run("account", "history", "nobody") == 1)
+        #expect(cli.run("account", "history", "reader", "--limit", "0") == 2)
+        #expect(cli.run("account", "history") == 2)
     }
 }

@@ -34,3 +34,23 @@ enum IntervalMerge {
         return periods[lo - 1]
     }
 }
+
+extension IntervalMerge {
+    /// What of sorted, disjoint `periods` lies outside every one of sorted, disjoint `removed`.
+    static func subtracting(_ periods: [ActivePeriod], _ removed: [ActivePeriod]) -> [ActivePeriod] {
+        var out: [ActivePeriod] = []
+        var r = 0
+        for period in periods {
+            var start = period.start
+            while r < removed.count, removed[r].end <= start { r += 1 }
+            var i = r
+            while i < removed.count, removed[i].start < period.end {
+                if removed[i].start > start { out.append(ActivePeriod(start: start, end: removed[i].start)) }
+                start = max(start, removed[i].end)
+                i += 1
+            }
+            if start < period.end { out.append(ActivePeriod(start: start, end: period.end)) }
+        }
+        return out
+    }
+}

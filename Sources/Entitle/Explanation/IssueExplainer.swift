@@ -11,8 +11,8 @@ public enum IssueExplainer {
         guard let answer = entitlements.explanation(for: ref), let issue = catalog.issue(ref) else { return nil }
         let at = issue.publishedAt
         let periods = entitlements.periods(of: ref.publicationId)
-        let touches = { (t: Transaction) in catalog.product(t.productId)?.grants.contains(ref.publicationId) ?? false }
-        let relevant = transactions.filter(touches).sorted { ($0.purchaseDate, $0.transactionId) < ($1.purchaseDate, $1.transactionId) }
+        let covers = { (t: Transaction) in catalog.product(t.productId)?.grants.contains(ref.publicationId) ?? false }
+        let relevant = transactions.filter(covers).sorted { ($0.purchaseDate, $0.transactionId) < ($1.purchaseDate, $1.transactionId) }
         let reasons = answer.reasons
         var explanation = IssueExplanation(
             issue: issue, entitled: answer.entitled, reasons: reasons,
@@ -21,10 +21,9 @@ public enum IssueExplainer {
             periodAfter: periods.first { $0.start > at },
             transaction: nil, refunded: nil, grant: nil, summary: "")
         explanation.transaction = entitlingTransaction(issue, reasons, relevant, periods, catalog)
-        // Only where a grant's reason stands (E21: `granted`, or the unlock at a start no
-        // purchase made): a free issue in a grant's window is entitled by being free.
-        if explanation.transaction == nil, reasons.contains(.granted) || reasons.contains(.unlockedAtStart) {
-            explanation.grant = entitlingGrant(issue, grants, catalog)
+        if explanation.transaction == nil {
+            explanation.grant = entitlingGrant(issue, reasons, grants.filter { $0.revokedAt == nil && $0.publications.contains(ref.publicationId) },
+                                               periods)
         }
         if reasons == [.refunded] {
             explanation.refunded = relevant.first { t in
@@ -48,9 +47,10 @@ public enum IssueExplainer {
                 .map(TransactionEvidence.init)
         }
         if reasons.contains(.unlockedAtStart) {
-            // The period whose start unlocked it (E13) began with a purchase or a renewal.
-            let starts = periods.filter { $0.start >= issue.publishedAt }.map(\.start)
-            return relevant.first { counts($0) && starts.contains($0.purchaseDate) }.map(TransactionEvidence.init)
+            // The period whose start unlocked it (E13), the first to begin at or after it came
+            // out, began with a purchase or a renewal (or a grant: `entitlingGrant`).
+            let start = periods.first { $0.start >= issue.publishedAt }?.start
+            return relevant.first { counts($0) && $0.purchaseDate == start }.map(TransactionEvidence.init)
         }
         if reasons.contains(.gracePeriod) {
             return relevant.last { counts($0) && ($0.expiresDate.map { $0 <= issue.publishedAt } ?? false) }
@@ -59,16 +59,18 @@ public enum IssueExplainer {
         return nil
     }
 
-    /// The unrevoked grant behind an entitled issue no transaction explains (E21: a grant entitles
-    /// like a non-renewing period, so the issue lies in its window or was current at its start;
-    /// E22: a code's grant names its issue).
-    private static func entitlingGrant(_ issue: Issue, _ grants: [Grant], _ catalog: CatalogSnapshot) -> Grant? {
-        grants.first { g in
-            guard g.revokedAt == nil, g.publications.contains(issue.publicationId) else { return false }
-            if let named = g.issue { return named == issue.ref }
-            return g.period.contains(issue.publishedAt)
-                || catalog.latestIssue(of: issue.publicationId, atOrBefore: g.start)?.ref == issue.ref
+    /// E21: the grant that gives the issue (one issue for good, or a window holding its
+    /// publication), or whose start began the period that unlocked it (E13).
+    private static func entitlingGrant(_ issue: Issue, _ reasons: [EntitlementReason], _ grants: [Grant],
+                                       _ periods: [ActivePeriod]) -> Grant? {
+        if reasons.contains(.granted) {
+            return grants.first { $0.issue == issue.ref } ?? grants.first { $0.issue == nil && $0.period.contains(issue.publishedAt) }
         }
+        if reasons.contains(.unlockedAtStart) {
+            let start = periods.first { $0.start >= issue.publishedAt }?.start
+            return grants.first { $0.issue == nil && $0.start == start }
+        }
+        return nil
     }
 
     /// A transaction's own interval, as E20 reads it: `[purchaseDate, expiresDate)`, or for a

@@ -19,8 +19,7 @@ public struct IssueExplanation: Sendable, Equatable {
     public var transaction: TransactionEvidence?
     /// The refunded transaction that would have entitled the issue (E6, E20 `refunded`).
     public var refunded: TransactionEvidence?
-    /// The grant (E21, an access code's too: E22) that entitles the issue when no store purchase
-    /// does: its window holds `publishedAt`, its start unlocked the issue (E13), or it names it.
+    /// The grant (E21) that entitles it, where no transaction does.
     public var grant: Grant?
     public var summary: String
 }

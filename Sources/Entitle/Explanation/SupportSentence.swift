@@ -3,7 +3,7 @@ import Wire
 
 /// The one sentence of an explanation a support agent pastes to a reader (E20), in plain English,
 /// dates in UTC ("20 April 2012"): the reason first, then the dates that show it.
-enum SupportSentence {
+public enum SupportSentence {
     static func summary(_ e: IssueExplanation) -> String {
         let issue = "the \(e.issue.title) issue"
         let published = day(e.issue.publishedAt)
@@ -16,13 +16,13 @@ enum SupportSentence {
         if reasons.contains(.gracePeriod), let p = e.periodContaining {
             return "\(capitalised(issue)) came out on \(published), while your subscription was in its billing grace period\(until(p.end)); it stays yours."
         }
-        // A period a grant began unlocks like a purchase (E13), but the reader bought nothing.
-        if reasons.contains(.granted) || (e.transaction == nil && e.grant != nil) {
-            return "Your publisher gave you access to \(issue), which came out on \(published)."
+        if reasons.contains(.unlockedAtStart), e.transaction == nil, let grant = e.grant {
+            return "Your publisher gave you access from \(day(grant.start)); \(issue), the latest one out that day (\(published)), comes with it."
         }
         if reasons.contains(.unlockedAtStart), let p = e.periodAfter ?? e.periodContaining {
             return "Your subscription started on \(day(p.start)); \(issue), the latest one out that day (\(published)), comes with it."
         }
+        if reasons.contains(.granted) { return "Your publisher gave you access to \(issue), which came out on \(published)." }
         if reasons == [.scheduled] { return "\(capitalised(issue)) comes out on \(published); it cannot be downloaded before then." }
         if reasons == [.retracted] { return "\(capitalised(issue)) was withdrawn by the publisher and cannot be downloaded." }
         if reasons == [.refunded] {
@@ -47,11 +47,12 @@ enum SupportSentence {
         end == .distantFuture ? "" : " until \(day(end))"
     }
 
-    private static let months = ["January", "February", "March", "April", "May", "June", "July", "August",
+    /// English month names, January first (also the timeline picture's axis).
+    public static let months = ["January", "February", "March", "April", "May", "June", "July", "August",
                                  "September", "October", "November", "December"]
 
     /// "1 May 2012", from the instant's RFC 3339 form in UTC.
-    static func day(_ t: Instant) -> String {
+    public static func day(_ t: Instant) -> String {
         let text = t.rfc3339  // yyyy-mm-ddThh:mm:ss.sssZ
         let parts = text.prefix(10).split(separator: "-")
         guard parts.count == 3, let month = Int(parts[1]), let dayOfMonth = Int(parts[2]), (1...12).contains(month) else {

@@ -22,7 +22,8 @@ extension Gateway {
                   !readerOnly || explanation.issue.state(at: now) == .published else {
                 throw .notFound("no issue \(ref.issueId) in \(ref.publicationId)")
             }
-            return .json(200) { w in w.explanation(explanation, now: now) }
+            let history = try evidenceHistory(explanation, of: accountId)
+            return .json(200) { w in w.explanation(explanation, history: history, now: now) }
         })
     }
 
@@ -32,13 +33,27 @@ extension Gateway {
         let facts = try stored { () throws(StoreError) in try accounts.facts(of: accountId) }
         let state = catalog.state
         let entitlements = evaluate(facts, state, clock.now())
-        return IssueExplainer.explain(ref, entitlements: entitlements, transactions: facts.transactions,
-                                      grants: facts.grants, catalog: state.snapshot)
+        return IssueExplainer.explain(ref, entitlements: entitlements, transactions: facts.transactions, grants: facts.grants,
+                                      catalog: state.snapshot)
+    }
+}
+
+extension Gateway {
+    /// The history events behind the evidence: how the entitling and the refunded transactions
+    /// arrived and changed, how their subscriptions came to the account, and the entitling grant's
+    /// events (empty for facts older than the history).
+    func evidenceHistory(_ e: IssueExplanation, of accountId: String) throws(APIError) -> [HistoryEvent] {
+        let evidence = [e.transaction, e.refunded].compactMap { $0 }
+        guard !evidence.isEmpty || e.grant != nil else { return [] }
+        return try stored { () throws(StoreError) in
+            try store.historyEvents(ofAccount: accountId, transactions: Set(evidence.map(\.transactionId)),
+                                    subscriptions: Set(evidence.map(\.originalTransactionId)), grants: Set([e.grant?.grantId].compactMap { $0 }))
+        }
     }
 }
 
 extension JSONWriter {
-    mutating func explanation(_ e: IssueExplanation, now: Instant) {
+    mutating func explanation(_ e: IssueExplanation, history: [HistoryEvent] = [], now: Instant) {
         object { w in
             w.key("issue")
             w.catalogIssue(e.issue, now: now)
@@ -55,6 +70,8 @@ extension JSONWriter {
                 w.evidence("refunded", e.refunded)
                 w.key("grant")
                 if let grant = e.grant { w.grant(grant, withNote: false) } else { w.null() }
+                w.key("history")
+                w.array { w in for event in history { w.historyEvent(event) } }
             }
         }
     }

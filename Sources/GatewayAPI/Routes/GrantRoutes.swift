@@ -15,9 +15,9 @@ extension Gateway {
     func registerGrantRoutes(_ router: APIRouterBuilder) {
         router.add("POST", "/v1/accounts/{accountId}/grants", execution: .store, handler: apiHandler { [self] request throws(APIError) in
             let accountId = request.parameter("accountId")
-            try requireServiceOrAdmin(request)
+            let actor = try requireServiceOrAdmin(request).actor
             let grant = try grantBody(RequestBody(request), accountId: accountId)
-            let outcome = try stored { () throws(StoreError) in try store.give(grant) }
+            let outcome = try stored { () throws(StoreError) in try store.give(grant, by: actor) }
             switch outcome {
             case .created(let created):
                 accounts.invalidate([accountId])
@@ -32,10 +32,10 @@ extension Gateway {
         })
         router.add("DELETE", "/v1/accounts/{accountId}/grants/{grantId}", execution: .store, handler: apiHandler { [self] request throws(APIError) in
             let accountId = request.parameter("accountId")
-            try requireServiceOrAdmin(request)
+            let actor = try requireServiceOrAdmin(request).actor
             let grantId = request.parameter("grantId")
             guard let revoked = try stored({ () throws(StoreError) in
-                try store.revokeGrant(grantId, ofAccount: accountId, at: clock.now())
+                try store.revokeGrant(grantId, ofAccount: accountId, at: clock.now(), by: actor)
             }) else { throw .notFound("account \(accountId) has no grant \(grantId)") }
             accounts.invalidate([accountId])
             return .json(200) { w in w.grant(revoked, withNote: true) }
@@ -43,9 +43,11 @@ extension Gateway {
     }
 
     /// Service keys act for any account; admin does everything; an account may not grant itself.
-    func requireServiceOrAdmin(_ request: HTTPRequest) throws(APIError) {
-        switch try authenticator.principal(request) {
-        case .admin, .service: return
+    @discardableResult
+    func requireServiceOrAdmin(_ request: HTTPRequest) throws(APIError) -> Principal {
+        let principal = try authenticator.principal(request)
+        switch principal {
+        case .admin, .service: return principal
         case .editor, .account: throw .forbidden("only service and admin keys may do this")
         }
     }

@@ -92,14 +92,17 @@ final class AppStoreIngestion: Sendable {
     // MARK: Storing
 
     /// Stores facts for an account (or, for notifications, for whoever owns them) all-or-nothing,
-    /// and forgets the cached facts of every account whose entitlements it changed.
+    /// and forgets the cached facts of every account whose entitlements it changed. `source` names
+    /// the path for the history when the facts' own sources do not (a status poll).
     @discardableResult
-    func save(_ facts: VerifiedFacts, for accountId: String?, notificationUUID: String? = nil) throws(APIError) -> IngestResult {
+    func save(_ facts: VerifiedFacts, for accountId: String?, notificationUUID: String? = nil,
+              source: HistorySource? = nil) throws(APIError) -> IngestResult {
         guard !facts.transactions.isEmpty || !facts.renewals.isEmpty || notificationUUID != nil else {
             return IngestResult(owners: [:], previousOwners: [])
         }
         let batch = IngestBatch(accountId: accountId, transactions: facts.transactions, renewalInfos: facts.renewals,
-                                receiptData: facts.receiptData, notificationUUID: notificationUUID, at: clock.now())
+                                receiptData: facts.receiptData, notificationUUID: notificationUUID, at: clock.now(),
+                                source: source)
         let result = try stored { () throws(StoreError) in try store.ingest(batch, policy: ownership) }
         var touched = result.previousOwners
         for owner in result.owners.values { if let owner { touched.insert(owner) } }
@@ -133,7 +136,7 @@ final class AppStoreIngestion: Sendable {
         }
         if let receipt = notification.unifiedReceipt {
             try save(VerifiedFacts(transactions: receipt.transactions, renewals: receipt.renewals,
-                                    receiptData: receipt.latestReceipt), for: nil)
+                                    receiptData: receipt.latestReceipt), for: nil, source: .notificationV1)
         }
         counters.notificationsTaken.increment()
     }
@@ -166,7 +169,8 @@ final class AppStoreIngestion: Sendable {
         // The UUID is recorded in the unit of work that stores the facts: a failure that may pass
         // (storage busy: 503) leaves it unrecorded, so Apple's retry is taken; a duplicate
         // changes nothing.
-        let result = try save(facts, for: nil, notificationUUID: notification.notificationUUID)
+        // Its facts are signed payloads (`.signedTransaction`); the history names the notification.
+        let result = try save(facts, for: nil, notificationUUID: notification.notificationUUID, source: .notificationV2)
         (result.duplicateNotification ? counters.notificationsDuplicate : counters.notificationsTaken).increment()
     }
 }

@@ -69,7 +69,7 @@ public final class StatusPoller: ThreadBackedService {
                     // For nobody, as a notification's facts: the owner read before the slow call
                     // to Apple may have lost the subscription since (E4), and a poll never brings
                     // facts on an account's behalf; they go to whoever owns them now.
-                    try ingestion.save(try ingestion.verifyReceipt(receipt), for: nil)
+                    try ingestion.save(try ingestion.verifyReceipt(receipt), for: nil, source: .poll)
                 } catch {
                     counters.pollFailures.increment()
                     if error.status == 503 { failures.wrappingAdd(1, ordering: .relaxed) }

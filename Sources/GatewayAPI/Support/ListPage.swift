@@ -15,21 +15,27 @@ struct ListPage: Sendable, Equatable {
 
     /// 400 for a limit outside 1–500 or not a decimal, a malformed cursor, or either given twice.
     init(_ query: [(String, String)]) throws(APIError) {
-        let limits = query.filter { $0.0 == "limit" }, afters = query.filter { $0.0 == "after" }
-        guard limits.count <= 1, afters.count <= 1 else { throw .badRequest("limit and after may be given once each") }
-        if let text = limits.first?.1 {
-            guard text.utf8.count <= 3, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let value = Int(text),
-                  Self.limits.contains(value) else {
-                throw .badRequest("limit must be a whole number from \(Self.limits.lowerBound) to \(Self.limits.upperBound)")
-            }
-            limit = value
-        }
-        if let text = afters.first?.1 {
-            guard let cursor = ListCursor(token: text) else {
+        let (limit, after) = try Self.parameters(query)
+        self.limit = limit
+        if let after {
+            guard let cursor = ListCursor(token: after) else {
                 throw .badRequest("after must be a cursor from a list's next member")
             }
-            after = cursor
+            self.after = cursor
         }
+    }
+
+    /// `limit` (checked: 1–500, a whole decimal) and `after` (its text), each at most once; shared
+    /// by every paged answer (issue lists, account history).
+    static func parameters(_ query: [(String, String)]) throws(APIError) -> (limit: Int?, after: String?) {
+        let limits = query.filter { $0.0 == "limit" }, afters = query.filter { $0.0 == "after" }
+        guard limits.count <= 1, afters.count <= 1 else { throw .badRequest("limit and after may be given once each") }
+        guard let text = limits.first?.1 else { return (nil, afters.first?.1) }
+        guard text.utf8.count <= 3, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let value = Int(text),
+              Self.limits.contains(value) else {
+            throw .badRequest("limit must be a whole number from \(Self.limits.lowerBound) to \(Self.limits.upperBound)")
+        }
+        return (value, afters.first?.1)
     }
 
     /// What the page adds to a list's entity tag.

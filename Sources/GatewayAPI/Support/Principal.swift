@@ -26,4 +26,15 @@ enum Principal: Sendable, Equatable {
     }
 
     var isAdmin: Bool { self == .admin }
+
+    /// Who did something, as the account history names it: `admin`, `service:<keyId>`,
+    /// `editor:<keyId>` or `account`.
+    var actor: String {
+        switch self {
+        case .admin: "admin"
+        case .service(let keyId): "service:\(keyId)"
+        case .editor(let keyId, _): "editor:\(keyId)"
+        case .account: "account"
+        }
+    }
 }

@@ -4,7 +4,8 @@ import Wire
 /// Stores App Store facts inside a write unit of work, for every backend alike: merges each fact
 /// with the stored one of the same identity (E1, `TransactionMerge`), decides who owns every
 /// subscription the batch touches (E4, `OwnershipRule`), points those subscriptions at the batch's
-/// receipt and bumps the facts version of every account whose facts changed.
+/// receipt, bumps the facts version of every account whose facts changed and appends what changed
+/// to the history of the account it concerns (`FactHistory`), all in the caller's unit of work.
 public struct FactIngestor: Sendable {
     public var policy: OwnershipPolicy
 
@@ -21,11 +22,12 @@ public struct FactIngestor: Sendable {
         if let uuid = batch.notificationUUID, try !tx.insertProcessedNotification(uuid, at: batch.at) {
             return IngestResult(owners: [:], previousOwners: [], duplicateNotification: true)
         }
-        var changed = try merge(batch, into: tx)
+        var changes = try merge(batch, into: tx)
+        var changed = changes.subscriptions
         var result = IngestResult(owners: [:], previousOwners: [])
         let bound = Set(batch.transactions.map(\.subscriptionKey))
         for key in bound.sorted() {
-            if try bind(key, batch, tx, &result) { changed.insert(key) }
+            if try bind(key, batch, tx, &result, &changes) { changed.insert(key) }
         }
         for key in Set(batch.renewalInfos.map(\.subscriptionKey)).subtracting(bound) {
             result.owners[key] = try tx.owner(of: key)
@@ -34,13 +36,36 @@ public struct FactIngestor: Sendable {
             try point(bound, to: try ReceiptContent(data: data), at: batch.at, tx)
         }
         try bumpVersions(changed, &result, tx)
+        try record(changes, owners: result.owners, batch, tx)
         return result
+    }
+
+    /// Appends the batch's events to the history of the account each concerns: per subscription,
+    /// ownership first, then its transactions, then its renewal info. Facts of a subscription
+    /// nobody owns concern no account and are in no history.
+    private func record(_ changes: FactChanges, owners: [SubscriptionKey: String?], _ batch: IngestBatch,
+                        _ tx: any WriteTransaction) throws(StoreError) {
+        let source = batch.source ?? FactHistory.source(of: batch.transactions, batch.renewalInfos)
+        for key in changes.keys {
+            for (accountId, kind, details) in changes.ownership[key] ?? [] {
+                try tx.append(HistoryEvent(accountId: accountId, at: batch.at, kind: kind, source: source, details: details))
+            }
+            guard let owner = owners[key] ?? nil else { continue }
+            let transactions = (changes.transactions[key] ?? []).sorted {
+                ($0.new.purchaseDate, $0.new.transactionId) < ($1.new.purchaseDate, $1.new.transactionId)
+            }
+            var events = transactions.flatMap { FactHistory.events($0.old, $0.new) }
+            if let renewal = changes.renewals[key], let event = FactHistory.event(renewal.old, renewal.new) { events.append(event) }
+            for (kind, details) in events {
+                try tx.append(HistoryEvent(accountId: owner, at: batch.at, kind: kind, source: source, details: details))
+            }
+        }
     }
 
     /// E4: records `OwnershipRule`'s decision for one subscription the batch brought. True when
     /// its owner changed.
     private func bind(_ key: SubscriptionKey, _ batch: IngestBatch, _ tx: any WriteTransaction,
-                      _ result: inout IngestResult) throws(StoreError) -> Bool {
+                      _ result: inout IngestResult, _ changes: inout FactChanges) throws(StoreError) -> Bool {
         switch OwnershipRule.decide(current: try tx.owner(of: key), tokenAccount: try tokenAccount(key, tx),
                                     requester: batch.accountId, policy: policy) {
         case .unchanged(let owner):
@@ -52,6 +77,7 @@ public struct FactIngestor: Sendable {
             try tx.setOwner(owner, of: key, at: batch.at)
             result.owners[key] = owner
             if let previous { result.previousOwners.insert(previous) }
+            changes.ownership[key] = FactHistory.ownership(key, owner: owner, previous: previous)
             return true
         }
     }
@@ -81,28 +107,33 @@ public struct FactIngestor: Sendable {
         }
     }
 
-    /// E1: stores each merged fact that differs from the stored one. Returns the subscriptions
-    /// whose facts changed, so a batch that brings nothing new changes no version.
-    private func merge(_ batch: IngestBatch, into tx: any WriteTransaction) throws(StoreError) -> Set<SubscriptionKey> {
-        let transactions = try Self.merge(batch.transactions, stored: { (t) throws(StoreError) in try tx.transaction(t.key) },
-                                          TransactionMerge.merge, save: { (t) throws(StoreError) in try tx.save(t) })
-        let renewals = try Self.merge(batch.renewalInfos,
-                                      stored: { (r) throws(StoreError) in try tx.renewalInfo(r.subscriptionKey) },
-                                      TransactionMerge.merge, save: { (r) throws(StoreError) in try tx.save(r) })
-        return transactions.union(renewals)
+    /// E1: stores each merged fact that differs from the stored one, and returns what changed, so
+    /// a batch that brings nothing new changes no version and records no event.
+    private func merge(_ batch: IngestBatch, into tx: any WriteTransaction) throws(StoreError) -> FactChanges {
+        var changes = FactChanges()
+        for (old, new) in try Self.merge(batch.transactions, stored: { (t) throws(StoreError) in try tx.transaction(t.key) },
+                                         TransactionMerge.merge, save: { (t) throws(StoreError) in try tx.save(t) }) {
+            changes.note(old, new)
+        }
+        for (old, new) in try Self.merge(batch.renewalInfos,
+                                         stored: { (r) throws(StoreError) in try tx.renewalInfo(r.subscriptionKey) },
+                                         TransactionMerge.merge, save: { (r) throws(StoreError) in try tx.save(r) }) {
+            changes.renewals[new.subscriptionKey] = changes.renewals[new.subscriptionKey].map { ($0.old, new) } ?? (old, new)
+        }
+        return changes
     }
 
     private static func merge<Fact: Equatable & SubscriptionFact>(
         _ incoming: [Fact], stored: (Fact) throws(StoreError) -> Fact?, _ merge: (Fact, Fact) -> Fact,
         save: (Fact) throws(StoreError) -> Void
-    ) throws(StoreError) -> Set<SubscriptionKey> {
-        var changed: Set<SubscriptionKey> = []
+    ) throws(StoreError) -> [(old: Fact?, new: Fact)] {
+        var changed: [(old: Fact?, new: Fact)] = []
         for fact in incoming {
             let old = try stored(fact)
             let merged = old.map { merge($0, fact) } ?? fact
             guard merged != old else { continue }
             try save(merged)
-            changed.insert(fact.subscriptionKey)
+            changed.append((old, merged))
         }
         return changed
     }
@@ -125,3 +156,22 @@ public struct FactIngestor: Sendable {
 protocol SubscriptionFact { var subscriptionKey: SubscriptionKey { get } }
 extension Transaction: SubscriptionFact {}
 extension RenewalInfo: SubscriptionFact {}
+
+/// What one batch changed, by subscription, for the facts versions and the history. A fact the
+/// batch describes twice keeps its first stored state as `old` and its last as `new`.
+private struct FactChanges {
+    var transactions: [SubscriptionKey: [(old: Transaction?, new: Transaction)]] = [:]
+    var renewals: [SubscriptionKey: (old: RenewalInfo?, new: RenewalInfo)] = [:]
+    var ownership: [SubscriptionKey: [(accountId: String, kind: HistoryKind, details: JSONObject)]] = [:]
+
+    mutating func note(_ old: Transaction?, _ new: Transaction) {
+        var list = transactions[new.subscriptionKey] ?? []
+        if let i = list.firstIndex(where: { $0.new.key == new.key }) { list[i].new = new } else { list.append((old, new)) }
+        transactions[new.subscriptionKey] = list
+    }
+
+    /// Subscriptions whose stored facts changed.
+    var subscriptions: Set<SubscriptionKey> { Set(transactions.keys).union(renewals.keys) }
+    /// Every subscription with an event, in order.
+    var keys: [SubscriptionKey] { subscriptions.union(ownership.keys).sorted() }
+}

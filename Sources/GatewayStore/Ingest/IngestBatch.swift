@@ -17,10 +17,14 @@ public struct IngestBatch: Sendable {
     /// whose facts could not be stored is not marked, and is taken when Apple retries it.
     public var notificationUUID: String?
     public var at: Instant
+    /// Where the batch came from, for the history; nil: what its descriptions say
+    /// (`FactHistory.source`).
+    public var source: HistorySource?
 
     public init(accountId: String?, transactions: [Transaction], renewalInfos: [RenewalInfo] = [],
-                receiptData: String? = nil, notificationUUID: String? = nil, at: Instant) {
+                receiptData: String? = nil, notificationUUID: String? = nil, at: Instant, source: HistorySource? = nil) {
         self.accountId = accountId; self.transactions = transactions; self.renewalInfos = renewalInfos
         self.receiptData = receiptData; self.notificationUUID = notificationUUID; self.at = at
+        self.source = source
     }
 }

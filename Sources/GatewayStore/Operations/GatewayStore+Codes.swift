@@ -64,6 +64,9 @@ extension GatewayStore {
             guard try tx.markRedeemed(codeHash: codeHash, by: accountId, at: instant) else { return .notFound }
             try tx.insert(grant)
             try tx.bumpFactsVersion(ofAccount: accountId)
+            var details = FactHistory.grant(grant)
+            details.set("batchId", .string(batch.batchId))
+            try tx.append(HistoryEvent(accountId: accountId, at: instant, kind: .codeRedeemed, source: .code, details: details))
             return .redeemed(grant)
         }
     }

@@ -9,10 +9,11 @@ public enum GrantOutcome: Sendable, Equatable {
     case conflicting(Grant)
 }
 
-/// E21, one unit of work each: the grant and the account's facts version change together, so
-/// every cache of the account's answer is invalidated with the same commit.
+/// E21, one unit of work each: the grant, the account's facts version and its history change
+/// together, so every cache of the account's answer is invalidated with the same commit.
 extension GatewayStore {
-    public func give(_ grant: Grant) throws(StoreError) -> GrantOutcome {
+    /// `actor` (who gave it: `admin`, `service:<keyId>`) goes into the history event as `by`.
+    public func give(_ grant: Grant, by actor: String? = nil) throws(StoreError) -> GrantOutcome {
         try write { tx throws(StoreError) in
             guard try tx.account(id: grant.accountId) != nil else { throw .notFound("account \(grant.accountId)") }
             if let existing = try tx.grant(source: grant.source, externalId: grant.externalId) {
@@ -22,13 +23,16 @@ extension GatewayStore {
             }
             try tx.insert(grant)
             try tx.bumpFactsVersion(ofAccount: grant.accountId)
+            try tx.append(HistoryEvent(accountId: grant.accountId, at: grant.createdAt, kind: .grantGiven, source: .grant,
+                                       details: FactHistory.grant(grant, by: actor)))
             return .created(grant)
         }
     }
 
     /// Revokes one of the account's grants (E6 for grants); nil when the account holds no such
     /// grant. Revoking a revoked grant changes nothing.
-    public func revokeGrant(_ grantId: String, ofAccount accountId: String, at instant: Instant) throws(StoreError) -> Grant? {
+    public func revokeGrant(_ grantId: String, ofAccount accountId: String, at instant: Instant,
+                            by actor: String? = nil) throws(StoreError) -> Grant? {
         try write { tx throws(StoreError) in
             guard let grant = try tx.grant(id: grantId), grant.accountId == accountId else { return nil }
             guard grant.revokedAt == nil else { return grant }
@@ -36,6 +40,8 @@ extension GatewayStore {
             try tx.bumpFactsVersion(ofAccount: accountId)
             var revoked = grant
             revoked.revokedAt = instant
+            try tx.append(HistoryEvent(accountId: accountId, at: instant, kind: .grantRevoked, source: .grant,
+                                       details: FactHistory.grant(revoked, by: actor)))
             return revoked
         }
     }

@@ -65,4 +65,10 @@ public protocol ReadTransaction {
     /// says billing retry, oldest expiry first, at most `limit`; for the App Store status poller.
     func subscriptionsToPoll(expiringBefore before: Instant, notBefore: Instant, limit: Int)
         throws(StoreError) -> [PollTarget]
+
+    // MARK: History
+
+    /// The account's history events after `sequence` (nil: from its first), in order of arrival,
+    /// at most `limit`.
+    func history(ofAccount accountId: String, after sequence: Int64?, limit: Int) throws(StoreError) -> [HistoryEvent]
 }

@@ -62,4 +62,9 @@ public protocol WriteTransaction: ReadTransaction {
     func deleteReceiptIfUnreferenced(_ digest: String) throws(StoreError)
     /// Records a notification UUID; false when it was recorded already.
     func insertProcessedNotification(_ uuid: String, at instant: Instant) throws(StoreError) -> Bool
+
+    // MARK: History
+
+    /// Appends one event to its account's history; the store gives it the next `sequence`.
+    func append(_ event: HistoryEvent) throws(StoreError)
 }

@@ -7,20 +7,27 @@ import IssueCatalog
 import Wire
 
 /// `issue-gateway account explain ACCOUNT PUBLICATION/ISSUE`: the explanation route's answer
-/// (E20) from the database, for support staff at a terminal.
+/// (E20) from the database, for support staff at a terminal; `account history ACCOUNT`: the
+/// history route's answer.
 enum AccountCommand {
     static let help = """
         usage: issue-gateway account explain ACCOUNT PUBLICATION/ISSUE
+               issue-gateway account history ACCOUNT [--limit N] [--after CURSOR]
 
-        Prints why the account may or may not download the issue now: the sentence to paste to the
-        reader, the reasons (E20), the active periods nearest the issue's publication and the
-        transaction that entitles it or was refunded. Reads the database only.
+        explain prints why the account may or may not download the issue now: the sentence to paste
+        to the reader, the reasons (E20), the active periods nearest the issue's publication and the
+        transaction that entitles it or was refunded.
+        history prints what GET /v1/accounts/ACCOUNT/history answers: every fact as it arrived,
+        oldest first, at most N (default 500) after CURSOR (the previous page's "next").
+        Both read the database only.
         """
 
     static func run(_ words: ArraySlice<String>, _ context: CommandContext) throws(CLIError) {
-        let arguments = try Arguments.parse(words, options: [])
+        let arguments = try Arguments.parse(words, options: ["limit", "after"])
         if arguments.wantsHelp { return context.console.out(help) }
-        guard arguments.positionals.first == "explain" else { throw .usage("account: expected `explain`") }
+        if arguments.positionals.first == "history" { return try history(arguments, context) }
+        guard arguments.positionals.first == "explain" else { throw .usage("account: expected `explain` or `history`") }
+        guard arguments.options.isEmpty else { throw .usage("account explain takes no options") }
         guard arguments.positionals.count == 3 else { throw .usage("account explain: expected ACCOUNT PUBLICATION/ISSUE") }
         let accountId = arguments.positionals[1]
         let parts = arguments.positionals[2].split(separator: "/", omittingEmptySubsequences: false)
@@ -34,9 +41,10 @@ enum AccountCommand {
             let facts = try store.accountFacts(accountId)
             let catalog = CatalogSnapshot(try store.loadCatalog())
             let entitlements = EntitlementEngine.evaluate(catalog: catalog, transactions: facts.transactions,
-                                                          renewals: facts.renewals, policy: configuration.entitlementPolicy,
+                                                          renewals: facts.renewals, grants: facts.grants,
+                                                          policy: configuration.entitlementPolicy,
                                                           now: SystemClock().now())
-            explanation = IssueExplainer.explain(ref, entitlements: entitlements, transactions: facts.transactions,
+            explanation = IssueExplainer.explain(ref, entitlements: entitlements, transactions: facts.transactions, grants: facts.grants,
                                                  catalog: catalog)
         } catch let error as CLIError {
             throw error
@@ -45,6 +53,24 @@ enum AccountCommand {
         }
         guard let explanation else { throw .failure("no issue \(ref.issueId) in \(ref.publicationId)") }
         context.console.out(render(explanation))
+    }
+
+    /// `account history ACCOUNT`: the route's body, from the database.
+    private static func history(_ arguments: Arguments, _ context: CommandContext) throws(CLIError) {
+        try arguments.expectPositionals(2, "ACCOUNT")
+        let accountId = arguments.positionals[1]
+        let query = [("limit", try arguments.optional("limit")), ("after", try arguments.optional("after"))]
+            .compactMap { name, value in value.map { (name, $0) } }
+        let store = try context.openStore(try context.configuration())
+        let body: [UInt8]?
+        do throws(HistoryJSON.Failure) { body = try HistoryJSON.body(ofAccount: accountId, query: query, store: store) } catch {
+            switch error {
+            case .badPage(let message): throw .usage("account history: \(message)")
+            case .storage(let failure): throw .failure("the database could not be read: \(failure)")
+            }
+        }
+        guard let body else { throw .failure("no account \(accountId)") }
+        context.console.out(String(decoding: body, as: UTF8.self))
     }
 
     static func render(_ e: IssueExplanation) -> String {
@@ -64,6 +90,7 @@ enum AccountCommand {
             after:       \(period(e.periodAfter))
             transaction: \(transaction(e.transaction))
             refunded:    \(transaction(e.refunded))
+            grant:       \(e.grant.map { "\($0.grantId) (\($0.source)/\($0.externalId), from \($0.start.rfc3339))" } ?? "none")
             """
     }
 }

@@ -20,6 +20,7 @@ enum CommandLineTool {
           token verify TOKEN --path P check a download token as an edge would
           account explain ACCOUNT PUB/ISSUE
                                       why an account may or may not download an issue (E20)
+          account history ACCOUNT     every fact as it arrived on the account, as the API answers
 
         --config FILE reads settings (NAME=value lines, the environment's names) from FILE;
         the environment wins over it. `issue-gateway <command> --help` tells more.

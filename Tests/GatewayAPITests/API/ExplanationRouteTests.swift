@@ -22,7 +22,7 @@ import Testing
             #expect(answer.json["reasons"] as? [String] == item["reasons"] as? [String])
             #expect((answer.json["summary"] as? String)?.isEmpty == false)
             let evidence = try #require(answer.json["evidence"] as? [String: Any])
-            #expect(Set(evidence.keys) == ["periodContaining", "periodBefore", "periodAfter", "transaction", "refunded", "grant"])
+            #expect(Set(evidence.keys) == ["periodContaining", "periodBefore", "periodAfter", "transaction", "refunded", "grant", "history"])
             if (item["reasons"] as? [String]) == ["activePeriod"] {
                 #expect((evidence["transaction"] as? [String: Any])?["transactionId"] as? String == "sub-9")
             }
