@@ -117,3 +117,15 @@ export function confirmingButton(label, question, action) {
   });
   return button;
 }
+
+/// A search field that shows only the rows of `container`'s tables whose text holds what is typed.
+export function rowFilter(container, placeholder) {
+  const input = el('input', { type: 'search', class: 'filter', placeholder, 'aria-label': placeholder });
+  input.addEventListener('input', () => {
+    const wanted = input.value.trim().toLowerCase();
+    for (const row of container.querySelectorAll('tbody tr')) {
+      row.hidden = wanted.length > 0 && !row.textContent.toLowerCase().includes(wanted);
+    }
+  });
+  return input;
+}

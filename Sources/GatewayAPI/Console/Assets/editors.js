@@ -1,7 +1,7 @@
 // Editors: a publication's issues with their states; publish, schedule, correct, retract and
 // republish; access codes; publications (admin).
 import { call, get, enc } from './api.js';
-import { el, byId, show, say, table, when, badge, attempt, fields, nowInstant, confirmingButton } from './dom.js';
+import { el, byId, show, say, table, when, badge, attempt, fields, nowInstant, confirmingButton, rowFilter } from './dom.js';
 
 let publications = [];
 let current = null;
@@ -41,8 +41,11 @@ const issuesPath = (after) => '/v1/publications/' + enc(current) + '/issues?incl
 export async function loadIssues() {
   const where = byId('issues-result');
   const page = await attempt(where, () => get(issuesPath()));
-  show(byId('issues'));
-  if (page) showIssues(page, byId('issues'));
+  const list = byId('issues');
+  show(list);
+  if (!page) return;
+  list.appendChild(el('div', { class: 'list-head' }, rowFilter(list, 'Find an issue by id, title or state')));
+  showIssues(page, list);
 }
 
 function showIssues(page, into) {
@@ -138,7 +141,7 @@ async function send(method, issueId, body, done) {
   const path = '/v1/publications/' + enc(current) + '/issues' + (issueId ? '/' + enc(issueId) : '');
   const answer = await attempt(where, () => call(method, path, body));
   if (!answer) return;
-  say(where, done + ' It is ' + answer.state + '.', 'ok');
+  say(where, method === 'DELETE' ? done : done + ' It is ' + answer.state + '.', 'ok');
   if (method !== 'DELETE') stopEditing();
   await loadIssues();
 }
@@ -153,9 +156,10 @@ async function createCodes(event) {
   const where = byId('codes-result');
   const answer = await attempt(where, () => call('POST', '/v1/publications/' + enc(current) + '/codes', body));
   if (!answer) return;
+  byId('batch-form').elements.batchId.value = answer.batchId;
   show(where,
-    el('p', { class: 'message message-ok' }, 'Batch ', el('code', {}, answer.batchId),
-      ': ' + answer.codes.length + ' codes. They are shown this once: copy them now.'),
+    el('p', { class: 'message message-ok' }, answer.codes.length + ' codes, shown this once: copy them now. Batch ',
+      el('code', { class: 'batch' }, answer.batchId), '.'),
     el('textarea', { class: 'codes', rows: Math.min(answer.codes.length, 8), readOnly: true, spellcheck: 'false' },
       answer.codes.join('\n')));
 }

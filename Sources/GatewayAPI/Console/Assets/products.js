@@ -18,21 +18,28 @@ async function loadProducts() {
       { cell: p.id, class: 'mono' },
       p.kind,
       p.grants.join(', '),
-      p.subscriptionGroup ? p.subscriptionGroup + (p.level ? ' · level ' + p.level : '') : (p.duration || ''),
-      p.issue ? p.issue.publicationId + '/' + p.issue.issueId : '',
+      { cell: terms(p), class: 'nowrap' },
       p.platform || '',
       p.discontinuedAt ? badge('discontinued ' + when(p.discontinuedAt).slice(0, 10), 'retracted') : badge('on offer', 'published'),
       { cell: actions(p), class: 'actions' },
     ],
   }));
-  show(byId('product-list'), table(['Id', 'Kind', 'Grants', 'Group or duration', 'Issue', 'Platform', 'Offer', ''], rows));
+  show(byId('product-list'), table(['Id', 'Kind', 'Grants', 'Group, duration or issue', 'Platform', 'Offer', ''], rows));
+}
+
+/// What the kind adds: the group and level, the duration, or the issue.
+function terms(p) {
+  if (p.subscriptionGroup) return p.subscriptionGroup + (p.level ? ' · level ' + p.level : '');
+  if (p.duration) return p.duration;
+  if (p.issue) return p.issue.publicationId + '/' + p.issue.issueId;
+  return '';
 }
 
 function actions(product) {
   const change = el('button', { type: 'button', class: 'quiet', onclick: () => edit(product) }, 'Change');
   const toggle = product.discontinuedAt
     ? el('button', { type: 'button', class: 'quiet', onclick: () => put(product.id, { ...bodyOf(product), discontinuedAt: null }) }, 'Reinstate')
-    : el('button', { type: 'button', class: 'danger', onclick: () => put(product.id, { ...bodyOf(product), discontinuedAt: nowInstant() }) }, 'Discontinue now');
+    : el('button', { type: 'button', class: 'danger', onclick: () => put(product.id, { ...bodyOf(product), discontinuedAt: nowInstant() }) }, 'Discontinue');
   return [change, toggle];
 }
 

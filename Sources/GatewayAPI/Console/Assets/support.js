@@ -2,7 +2,7 @@
 // grants, its issues with their reasons, the timeline picture, the history, and the explanation
 // of any issue ("why can't this reader open the May issue?").
 import { call, get, enc, pictureURL } from './api.js';
-import { el, byId, show, say, table, when, badge, attempt, fields, list, nowInstant, confirmingButton } from './dom.js';
+import { el, byId, show, say, table, when, badge, attempt, fields, list, nowInstant, confirmingButton, rowFilter } from './dom.js';
 
 let publications = [];
 let account = null;
@@ -47,7 +47,11 @@ async function lookup(event) {
 
 async function open(found, label) {
   account = found.accountId;
-  byId('account').hidden = false;
+  const view = byId('account');
+  view.setAttribute('aria-busy', 'true');
+  // Nothing of the account shown before stays while this one loads.
+  for (const id of ['entitlements', 'timeline', 'explanation', 'account-issues', 'history']) show(byId(id));
+  view.hidden = false;
   show(byId('account-id'), account);
   const how = [label === 'account id' ? 'Found by its account id' : 'Found by ' + label + ' ' + (found[idKinds.find(([, l]) => l === label)[0]] || '')];
   if (found.environment) how.push('environment ' + found.environment);
@@ -58,6 +62,7 @@ async function open(found, label) {
   const entitlements = await loadEntitlements();
   choosePublication(entitlements);
   await Promise.all([showIssues(), showHistory()]);
+  view.setAttribute('aria-busy', 'false');
 }
 
 async function loadEntitlements() {
@@ -124,6 +129,8 @@ function choosePublication(e) {
 
 async function showIssues() {
   const publication = byId('account-publication').value;
+  const list = byId('account-issues');
+  list.setAttribute('aria-busy', 'true');
   show(byId('explanation'));
   const entitledOnly = byId('entitled-only').checked;
   const path = '/v1/accounts/' + enc(account) + '/issues?publication=' + enc(publication)
@@ -134,7 +141,9 @@ async function showIssues() {
     if (!answer) return;
     const entitledCount = answer.issues.filter((i) => i.entitled).length;
     show(where,
-      el('p', { class: 'hint' }, answer.issues.length + ' issues, ' + entitledCount + ' entitled. "Why?" explains one.'),
+      el('div', { class: 'list-head' },
+        el('span', { class: 'hint' }, answer.issues.length + ' issues, ' + entitledCount + ' entitled. "Why?" explains one.'),
+        rowFilter(where, 'Find an issue: May 2012, 2012-05…')),
       table(['Id', 'Title', 'Published at', 'Entitled', 'Reasons', ''], answer.issues.map((issue) => ({
         attributes: { 'data-issue': issue.id, class: issue.entitled ? 'entitled' : 'not-entitled' },
         cells: [
@@ -145,6 +154,7 @@ async function showIssues() {
         ],
       })), { class: 'account-issues' }));
   })()]);
+  list.setAttribute('aria-busy', 'false');
 }
 
 /// The picture is fetched with the key and shown from a `blob:` URL (the CSP allows `img-src blob:`).
