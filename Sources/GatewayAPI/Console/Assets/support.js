@@ -199,17 +199,37 @@ async function explain(publication, issueId) {
   where.scrollIntoView({ block: 'nearest' });
 }
 
+/// Oldest first, a page at a time (`next` while more remain).
 async function showHistory() {
   const where = byId('history');
-  const answer = await attempt(where, () => get('/v1/accounts/' + enc(account) + '/history'));
+  const path = '/v1/accounts/' + enc(account) + '/history';
+  const answer = await attempt(where, () => get(path));
   if (!answer) return;
   if (answer.events.length === 0) return show(where, el('p', { class: 'hint' }, 'Nothing recorded yet.'));
-  show(where, el('ol', { class: 'history' }, answer.events.map((event) => {
+  const events = el('ol', { class: 'history' });
+  show(where, events);
+  showEvents(answer, events, where, path);
+}
+
+function showEvents(page, events, where, path) {
+  for (const event of page.events) {
     const rest = Object.entries(event).filter(([name]) => !['at', 'kind', 'source'].includes(name))
       .map(([name, value]) => name + ': ' + (typeof value === 'object' ? JSON.stringify(value) : String(value)));
-    return el('li', {}, el('span', { class: 'at' }, when(event.at)), ' ', el('strong', {}, event.kind),
-      ' ', el('span', { class: 'badge badge-source' }, event.source), rest.length ? el('div', { class: 'detail' }, rest.join(' · ')) : null);
-  })));
+    events.appendChild(el('li', {}, el('span', { class: 'at' }, when(event.at)), ' ', el('strong', {}, event.kind),
+      ' ', el('span', { class: 'badge badge-source' }, event.source),
+      rest.length ? el('div', { class: 'detail' }, rest.join(' · ')) : null));
+  }
+  if (!page.next) return;
+  const more = el('button', { type: 'button', class: 'quiet more' }, 'Show later events');
+  more.addEventListener('click', async () => {
+    more.remove();
+    try {
+      showEvents(await get(path + '?after=' + enc(page.next)), events, where, path);
+    } catch (e) {
+      where.appendChild(el('p', { class: 'message message-error', role: 'alert' }, e.message));
+    }
+  });
+  where.appendChild(more);
 }
 
 async function giveGrant(event) {
