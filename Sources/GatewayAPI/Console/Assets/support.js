@@ -211,13 +211,20 @@ async function showHistory() {
   showEvents(answer, events, where, path);
 }
 
+/// An event's field as text: instants as dates, lists and objects as JSON.
+function detail(value) {
+  if (typeof value === 'string') return /^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/.test(value) ? when(value) : value;
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
 function showEvents(page, events, where, path) {
   for (const event of page.events) {
-    const rest = Object.entries(event).filter(([name]) => !['at', 'kind', 'source'].includes(name))
-      .map(([name, value]) => name + ': ' + (typeof value === 'object' ? JSON.stringify(value) : String(value)));
-    events.appendChild(el('li', {}, el('span', { class: 'at' }, when(event.at)), ' ', el('strong', {}, event.kind),
-      ' ', el('span', { class: 'badge badge-source' }, event.source),
-      rest.length ? el('div', { class: 'detail' }, rest.join(' · ')) : null));
+    const rest = Object.entries(event).filter(([name, value]) => !['at', 'kind', 'source'].includes(name) && value !== null);
+    events.appendChild(el('li', {},
+      el('div', {}, el('strong', {}, event.kind), ' ', el('span', { class: 'badge badge-source' }, event.source),
+        ' ', el('span', { class: 'at' }, when(event.at))),
+      rest.length ? el('dl', { class: 'detail' }, rest.map(([name, value]) =>
+        el('div', {}, el('dt', {}, name), el('dd', {}, detail(value))))) : null));
   }
   if (!page.next) return;
   const more = el('button', { type: 'button', class: 'quiet more' }, 'Show later events');
