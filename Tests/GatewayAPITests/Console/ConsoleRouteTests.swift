@@ -31,7 +31,8 @@ import Testing
             #expect(response.header("Content-Type") == type, "\(name)")
             expectConsoleHeaders(response, name)
             #expect(response.header("Cache-Control") == "no-cache")
-            #expect(response.body == ConsoleAssets.all[name]?.bytes)
+            let served = response.body == ConsoleAssets.all[name]?.bytes
+            #expect(served, "\(name) is served as compiled")
             let tag = try #require(response.header("ETag"), "\(name)")
             #expect(tag.hasPrefix("\"") && tag.hasSuffix("\""), "a strong tag")
             let again = try h.client.get("/console/\(name)", headers: [("If-None-Match", tag)])
@@ -120,7 +121,8 @@ import Testing
         #expect(Set(files) == Set(ConsoleAssets.all.keys))
         for file in files {
             let bytes = try [UInt8](Data(contentsOf: folder.appendingPathComponent(file)))
-            #expect(ConsoleAssets.all[file]?.bytes == bytes, "\(file) as compiled is the file in the repository")
+            let same = ConsoleAssets.all[file]?.bytes == bytes
+            #expect(same, "\(file) as compiled is the file in the repository (rebuild after editing it)")
         }
     }
 }
