@@ -113,6 +113,16 @@ import Testing
         }
     }
 
+    /// `/openapi.json` names every console file (and only those), so the API fuzz pass reaches each.
+    @Test func theDocumentNamesEveryFile() throws {
+        let h = try H()
+        let paths = try #require(try h.client.get("/openapi.json").json["paths"] as? [String: Any])
+        let get = try #require((paths["/console/{asset}"] as? [String: Any])?["get"] as? [String: Any])
+        let asset = try #require((get["parameters"] as? [[String: Any]])?.first { $0["name"] as? String == "asset" })
+        let names = (asset["schema"] as? [String: Any])?["enum"] as? [String]
+        #expect(Set(names ?? []) == Set(ConsoleAssets.all.keys))
+    }
+
     /// The table of compiled-in files and the `Assets` folder hold the same files.
     @Test func theTableMatchesTheAssetsFolder() throws {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
