@@ -22,6 +22,10 @@ export function start(can) {
   byId('lookup-form').addEventListener('submit', lookup);
   byId('account-publication').addEventListener('change', showIssues);
   byId('entitled-only').addEventListener('change', showIssues);
+  byId('timeline-range').addEventListener('submit', (event) => {
+    event.preventDefault();
+    showTimeline(byId('account-publication').value);
+  });
   byId('grant-form').addEventListener('submit', giveGrant);
 }
 
@@ -160,7 +164,9 @@ async function showIssues() {
 /// The picture is fetched with the key and shown from a `blob:` URL (the CSP allows `img-src blob:`).
 async function showTimeline(publication) {
   const where = byId('timeline');
-  const path = '/v1/accounts/' + enc(account) + '/timeline.svg?publication=' + enc(publication);
+  const range = fields(byId('timeline-range'));
+  const path = '/v1/accounts/' + enc(account) + '/timeline.svg?publication=' + enc(publication)
+    + (range.from ? '&from=' + enc(range.from + 'T00:00:00Z') : '') + (range.to ? '&to=' + enc(range.to + 'T00:00:00Z') : '');
   try {
     const url = await pictureURL(path);
     if (pictureShown) URL.revokeObjectURL(pictureShown);
