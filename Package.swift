@@ -68,7 +68,9 @@ let package = Package(
         // configuration, and the runtime that puts them on the HTTP server.
         .target(name: "GatewayAPI",
                 dependencies: ["Wire", "IssueCatalog", "Entitle", "GatewayStore", "SQLiteStore", "HTTPServer",
-                               "AppStoreKit", "Lifecycle", "CCrypto", "CSystem", "CZlib"]),
+                               "AppStoreKit", "Lifecycle", "CCrypto", "CSystem", "CZlib"],
+                // The web console's files (issue #13), compiled in: no files to ship beside the binary.
+                resources: [.embedInCode("Console/Assets")]),
 
         // The `issue-gateway` executable: the command line only.
         .executableTarget(name: "IssueGateway",

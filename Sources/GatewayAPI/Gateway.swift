@@ -92,6 +92,7 @@ public final class Gateway: Sendable {
         registerCodeRoutes(router)
         registerHistoryRoutes(router)
         registerTimelineRoutes(router)
+        registerConsoleRoutes(router)
         return builder.freeze(errors: HTTPServerError.apiShape)
     }
 

@@ -31,6 +31,22 @@ enum OpenAPIDocument {
     "responses": {"200": {"description": "OpenAPI 3.1 document", "content": {"application/json": {"schema": {"type": "object"}}}}}
    }
   },
+  "/console/": {
+   "get": {
+    "operationId": "console",
+    "summary": "The editors' and support staff's web console (the page asks for a key and keeps it in the tab's memory only)",
+    "parameters": [{"$ref": "#/components/parameters/IfNoneMatch"}],
+    "responses": {"200": {"description": "the console's page", "headers": {"ETag": {"$ref": "#/components/headers/ETag"}, "Content-Security-Policy": {"description": "the console's strict policy: its own files only, no inline script or style", "schema": {"type": "string"}}}, "content": {"text/html": {"schema": {"type": "string"}}}}, "304": {"description": "the client holds the current page", "headers": {"ETag": {"$ref": "#/components/headers/ETag"}}}, "400": {"description": "a header value with control characters", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}
+   }
+  },
+  "/console/{asset}": {
+   "get": {
+    "operationId": "consoleAsset",
+    "summary": "One of the console's files (compiled into the gateway); any other name is a 404",
+    "parameters": [{"name": "asset", "in": "path", "required": true, "example": "main.js", "schema": {"enum": ["index.html", "console.css", "icon.svg", "main.js", "api.js", "dom.js", "editors.js", "products.js", "support.js"]}, "description": ""}, {"$ref": "#/components/parameters/IfNoneMatch"}],
+    "responses": {"200": {"description": "the file", "headers": {"ETag": {"$ref": "#/components/headers/ETag"}, "Content-Security-Policy": {"description": "the console's strict policy: its own files only, no inline script or style", "schema": {"type": "string"}}}, "content": {"text/html": {"schema": {"type": "string"}}, "text/css": {"schema": {"type": "string"}}, "text/javascript": {"schema": {"type": "string"}}, "image/svg+xml": {"schema": {"type": "string"}}}}, "304": {"description": "the client holds the current file", "headers": {"ETag": {"$ref": "#/components/headers/ETag"}}}, "400": {"description": "a header value with control characters", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "404": {"description": "not one of the console's files", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}
+   }
+  },
   "/v1/publications": {
    "get": {
     "operationId": "listPublications",
