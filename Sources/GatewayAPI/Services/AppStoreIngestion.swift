@@ -10,11 +10,14 @@ struct VerifiedFacts: Sendable {
     var renewals: [RenewalInfo] = []
     /// The receipt to keep for status polling (Apple's `latest_receipt` when it sends one).
     var receiptData: String?
+    /// Subscriptions whose whole history (App Store Server API) is among the facts.
+    var historyFetched: [SubscriptionKey] = []
 
     mutating func append(_ other: VerifiedFacts) {
         transactions += other.transactions
         renewals += other.renewals
         receiptData = other.receiptData ?? receiptData
+        historyFetched += other.historyFetched
     }
 }
 
@@ -23,11 +26,11 @@ struct VerifiedFacts: Sendable {
 /// notifications through the shared secret. Blocking (it calls Apple): workers only.
 final class AppStoreIngestion: Sendable {
     let services: AppStoreServices
-    private let store: any GatewayStore
+    let store: any GatewayStore
     private let accounts: AccountFactsCache
     private let ownership: OwnershipPolicy
-    private let clock: any GatewayClock
-    private let counters: GatewayCounters
+    let clock: any GatewayClock
+    let counters: GatewayCounters
 
     init(services: AppStoreServices, store: any GatewayStore, accounts: AccountFactsCache,
          ownership: OwnershipPolicy, clock: any GatewayClock, counters: GatewayCounters) {
@@ -98,8 +101,9 @@ final class AppStoreIngestion: Sendable {
         guard !facts.transactions.isEmpty || !facts.renewals.isEmpty || notificationUUID != nil else {
             return IngestResult(owners: [:], previousOwners: [])
         }
-        let batch = IngestBatch(accountId: accountId, transactions: facts.transactions, renewalInfos: facts.renewals,
+        var batch = IngestBatch(accountId: accountId, transactions: facts.transactions, renewalInfos: facts.renewals,
                                 receiptData: facts.receiptData, notificationUUID: notificationUUID, at: clock.now())
+        batch.historyFetched = facts.historyFetched
         let result = try stored { () throws(StoreError) in try store.ingest(batch, policy: ownership) }
         var touched = result.previousOwners
         for owner in result.owners.values { if let owner { touched.insert(owner) } }

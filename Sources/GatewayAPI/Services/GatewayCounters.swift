@@ -12,6 +12,10 @@ final class GatewayCounters: Sendable {
     let pollRuns: Counter
     let pollChecks: Counter
     let pollFailures: Counter
+    /// App Store Server API work (issue #12).
+    let historiesFetched: Counter
+    let serverAPIFailures: Counter
+    let backfillReplayed: Counter
 
     init(_ metrics: Metrics) {
         tokensIssued = metrics.counter("issue_gateway_tokens_issued_total", help: "Download tokens issued")
@@ -32,6 +36,12 @@ final class GatewayCounters: Sendable {
         pollChecks = metrics.counter("issue_gateway_status_poll_checks_total", help: "Receipts re-verified by the status poller")
         pollFailures = metrics.counter("issue_gateway_status_poll_failures_total",
                                        help: "Status poller re-verifications that did not succeed")
+        historiesFetched = metrics.counter("issue_gateway_appstore_histories_fetched_total",
+                                           help: "Subscriptions whose whole history was fetched from the App Store Server API")
+        serverAPIFailures = metrics.counter("issue_gateway_appstore_server_api_failures_total",
+                                            help: "App Store Server API calls that gave no usable answer")
+        backfillReplayed = metrics.counter("issue_gateway_appstore_backfill_notifications_total",
+                                           help: "Notifications replayed from the App Store's notification history")
     }
 
     func tokenChecked(_ decision: EdgeDecision) {

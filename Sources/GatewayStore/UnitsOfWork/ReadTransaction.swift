@@ -65,4 +65,11 @@ public protocol ReadTransaction {
     /// says billing retry, oldest expiry first, at most `limit`; for the App Store status poller.
     func subscriptionsToPoll(expiringBefore before: Instant, notBefore: Instant, limit: Int)
         throws(StoreError) -> [PollTarget]
+
+    // MARK: App Store Server API
+
+    /// Whether the subscription's whole transaction history was fetched from the Server API.
+    func isHistoryFetched(_ subscription: SubscriptionKey) throws(StoreError) -> Bool
+    /// The instant recorded under `name` by `setServiceMark` (a background service's last success).
+    func serviceMark(_ name: String) throws(StoreError) -> Instant?
 }

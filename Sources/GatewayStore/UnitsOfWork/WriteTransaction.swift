@@ -62,4 +62,10 @@ public protocol WriteTransaction: ReadTransaction {
     func deleteReceiptIfUnreferenced(_ digest: String) throws(StoreError)
     /// Records a notification UUID; false when it was recorded already.
     func insertProcessedNotification(_ uuid: String, at instant: Instant) throws(StoreError) -> Bool
+
+    // MARK: App Store Server API
+
+    /// Records that the subscription's whole history was fetched (idempotent).
+    func markHistoryFetched(_ subscription: SubscriptionKey, at instant: Instant) throws(StoreError)
+    func setServiceMark(_ name: String, at instant: Instant) throws(StoreError)
 }

@@ -1,0 +1,97 @@
+import AppStoreKit
+import Entitle
+import Foundation
+import GatewayStore
+
+/// What the gateway asks the App Store Server API (issue #12) and how the answers become facts:
+/// every signed item was verified by the client (E2) and is stored through the same ingest as
+/// any other fact (E1 merge, E4 ownership). Blocking (it calls Apple): workers only.
+extension AppStoreIngestion {
+    var serverAPI: ServerAPIClient? { services.serverAPI }
+
+    /// Full history from one transaction: adds the whole transaction history of every
+    /// subscription among `facts` that was never fetched whole, marking it fetched (the mark is
+    /// stored with the facts). Best effort: when Apple cannot answer, the facts the app sent still
+    /// stand and the history is fetched on the next post.
+    func withFullHistories(_ facts: VerifiedFacts) -> VerifiedFacts {
+        guard let serverAPI else { return facts }
+        let keys = Set(facts.transactions.map(\.subscriptionKey))
+        guard let missing = try? store.historiesNotFetched(keys), !missing.isEmpty else { return facts }
+        var out = facts
+        for key in missing {
+            guard let transactionId = facts.transactions.first(where: { $0.subscriptionKey == key })?.transactionId else { continue }
+            do {
+                let history = try serverAPI.transactionHistory(transactionId, in: key.environment)
+                out.transactions += try history.transactions.map { try AppStoreParsers.signedTransaction(payload: $0.payload) }
+                out.historyFetched.append(key)
+                counters.historiesFetched.increment()
+            } catch {
+                counters.serverAPIFailures.increment()
+                VerifyReceiptClient.logToStandardError("the App Store Server API gave no history for \(key.originalTransactionId): \(error)")
+            }
+        }
+        return out
+    }
+
+    /// The latest transaction and renewal info of every subscription in the customer's groups
+    /// (Get All Subscription Statuses), as facts.
+    func statusFacts(_ transactionId: String, in environment: AppStoreEnvironment?) throws(APIError) -> VerifiedFacts {
+        guard let serverAPI else { throw .appStoreUnavailable("the App Store Server API is not configured") }
+        let statuses = try Self.answered { () throws(ServerAPIError) in try serverAPI.subscriptionStatuses(transactionId, in: environment) }
+        var facts = VerifiedFacts()
+        do {
+            for status in statuses.statuses {
+                if let t = status.transaction { facts.transactions.append(try AppStoreParsers.signedTransaction(payload: t.payload)) }
+                if let r = status.renewalInfo { facts.renewals.append(try AppStoreParsers.signedRenewalInfo(payload: r.payload)) }
+            }
+        } catch {
+            throw .appStoreUnavailable("the App Store's statuses could not be read: \(error)")
+        }
+        return facts
+    }
+
+    /// The whole transaction history of a customer, as facts, marked fetched.
+    func historyFacts(_ transactionId: String, in environment: AppStoreEnvironment?) throws(APIError) -> VerifiedFacts {
+        guard let serverAPI else { throw .appStoreUnavailable("the App Store Server API is not configured") }
+        let history = try Self.answered { () throws(ServerAPIError) in try serverAPI.transactionHistory(transactionId, in: environment) }
+        var facts = VerifiedFacts()
+        do {
+            facts.transactions = try history.transactions.map { try AppStoreParsers.signedTransaction(payload: $0.payload) }
+        } catch {
+            throw .appStoreUnavailable("the App Store's history could not be read: \(error)")
+        }
+        facts.historyFetched = Array(Set(facts.transactions.map(\.subscriptionKey)))
+        return facts
+    }
+
+    /// `POST /v1/accounts/{id}/refresh`: statuses and history of every subscription the account
+    /// owns, asked now. Stored for nobody, as a poll's facts (E4: they go to whoever owns them
+    /// when stored; the account read before the slow calls may have lost one since).
+    func refresh(_ accountId: String) throws(APIError) {
+        let subscriptions = try stored { () throws(StoreError) in try store.subscriptions(ofAccount: accountId) }
+        var facts = VerifiedFacts()
+        for key in subscriptions {
+            facts.append(try statusFacts(key.originalTransactionId, in: key.environment))
+            facts.append(try historyFacts(key.originalTransactionId, in: key.environment))
+        }
+        try save(facts, for: nil)
+    }
+
+    /// A Server API failure as the API's answer: Apple unreachable or refusing is a 503 (only
+    /// an operator fixes credentials), an unknown transaction a 404.
+    static func answered<T>(_ call: () throws(ServerAPIError) -> T) throws(APIError) -> T {
+        do { return try call() } catch {
+            switch error {
+            case .notFound: throw .notFound("the App Store knows no such transaction")
+            case .unauthorized:
+                throw .appStoreUnavailable("the App Store Server API refused the gateway's credentials (ISSUE_GATEWAY_APPSTORE_API_*)")
+            case .rejected(let status, let code):
+                var refused = APIError(status: 502, code: "app_store_refused", message: "the App Store refused the request (HTTP \(status))")
+                if let code { refused.extra = [("appStoreErrorCode", .int(code))] }
+                throw refused
+            default:
+                throw .appStoreUnavailable("the App Store Server API could not answer now: \(error)")
+            }
+        }
+    }
+}
