@@ -48,6 +48,8 @@ public final class AppStoreSimulator: Sendable {
     private let state: Mutex<State>
     /// The Server API's key, failure modes and sent notifications (`AppStoreSimulator+ServerAPI`).
     let serverAPIState = Mutex(ServerAPIState())
+    /// Signalled on every recorded delivery attempt (`waitForDeliveryAttempts`).
+    let deliveryAttempts = NSCondition()
 
     public var bundleId: String { signer.bundleId }
 

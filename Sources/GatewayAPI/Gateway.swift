@@ -22,6 +22,8 @@ public final class Gateway: Sendable {
     let random: any RandomBytesSource
     let entitlementPolicy: EntitlementPolicy
     let appStore: AppStoreIngestion
+    /// Replays Apple's notification history (issue #12); nil without Server API credentials.
+    let backfill: NotificationBackfill?
     let metrics: Metrics
     let counters: GatewayCounters
     /// Unauthenticated account creation per source address (issue #10, fairness).
@@ -70,8 +72,13 @@ public final class Gateway: Sendable {
                            ("principals", { [authenticator] in authenticator.stats }),
                            ("verified_tokens", { [tokenMemo] in tokenMemo.stats }),
                            ("compressed_lists", { [compressed] in compressed.stats })])
-        self.appStore = AppStoreIngestion(services: appStore, store: store, accounts: accounts,
+        let ingestion = AppStoreIngestion(services: appStore, store: store, accounts: accounts,
                                           ownership: configuration.transferPolicy, clock: clock, counters: counters)
+        self.appStore = ingestion
+        backfill = appStore.serverAPI.map {
+            NotificationBackfill(settings: .standard, ingestion: ingestion, serverAPI: $0,
+                                 environments: configuration.acceptSandbox ? [.production, .sandbox] : [.production])
+        }
     }
 
     /// Every route of http-api.md on one frozen router, answering the server's own errors in the
@@ -90,6 +97,7 @@ public final class Gateway: Sendable {
         registerExplanationRoutes(router)
         registerGrantRoutes(router)
         registerCodeRoutes(router)
+        registerServerAPIRoutes(router)
         return builder.freeze(errors: HTTPServerError.apiShape)
     }
 

@@ -57,8 +57,23 @@ extension AppStoreSimulator {
 
     private func addAttempt(_ uuid: String, _ result: String) {
         let at = now
-        serverAPIState.withLock { state in
-            if let index = state.sent.lastIndex(where: { $0.notificationUUID == uuid }) { state.sent[index].attempts.append((at, result)) }
+        deliveryAttempts.withLock {
+            serverAPIState.withLock { state in
+                if let index = state.sent.lastIndex(where: { $0.notificationUUID == uuid }) { state.sent[index].attempts.append((at, result)) }
+            }
+            deliveryAttempts.broadcast()
+        }
+    }
+
+    /// Waits until `count` delivery attempts have been recorded in all (a test notification is
+    /// delivered after its request was answered), or `timeout` passes; true when they were.
+    public func waitForDeliveryAttempts(_ count: Int, timeout: TimeInterval) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        return deliveryAttempts.withLock {
+            while serverAPIState.withLock({ $0.sent.reduce(0) { $0 + $1.attempts.count } }) < count {
+                if !deliveryAttempts.wait(until: deadline) { break }
+            }
+            return serverAPIState.withLock { $0.sent.reduce(0) { $0 + $1.attempts.count } } >= count
         }
     }
 

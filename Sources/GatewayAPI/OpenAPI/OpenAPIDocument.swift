@@ -228,6 +228,38 @@ enum OpenAPIDocument {
     "responses": {"200": {"description": "the account's entitlements", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Entitlements"}}}}, "400": {"description": "bad body", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "401": {"description": "no or unknown secret", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "403": {"description": "may not act for the account", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "404": {"description": "code_not_found: unknown, used, expired or withdrawn; or no such account", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "409": {"description": "the code's issue was retracted", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "429": {"description": "rate_limited: too many failed redemptions", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}
    }
   },
+  "/v1/accounts/{accountId}/refresh": {
+   "post": {
+    "operationId": "refreshAccount",
+    "summary": "Ask Apple now (App Store Server API: statuses and history; without credentials, the stored receipts re-verified) and answer the account's entitlements",
+    "parameters": [{"name": "accountId", "in": "path", "required": true, "example": "acct-unknown", "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$", "not": {"enum": [".", ".."]}}}],
+    "responses": {"200": {"description": "the account's entitlements", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Entitlements"}}}}, "401": {"description": "no or unknown secret", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "403": {"description": "may not act for the account", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "404": {"description": "no such account", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "422": {"description": "receipt_rejected: a stored receipt Apple now refuses", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "502": {"description": "app_store_refused: Apple refused the request", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "503": {"description": "app_store_unavailable: Apple cannot be reached, or the App Store Server API is not configured", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}
+   }
+  },
+  "/v1/appstore/test-notification": {
+   "post": {
+    "operationId": "requestTestNotification",
+    "summary": "Ask Apple to send a TEST notification (admin)",
+    "responses": {"200": {"description": "Apple's token", "content": {"application/json": {"schema": {"type": "object", "required": ["testNotificationToken"], "properties": {"testNotificationToken": {"type": "string"}}}}}}, "401": {"description": "no or unknown secret", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "403": {"description": "only the admin key", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "502": {"description": "app_store_refused: Apple refused the request", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "503": {"description": "app_store_unavailable: Apple cannot be reached, or the App Store Server API is not configured", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}
+   }
+  },
+  "/v1/appstore/backfill": {
+   "post": {
+    "operationId": "backfillNotifications",
+    "summary": "Replay Apple's notification history for a window (admin); deduplicated by notificationUUID",
+    "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object", "required": ["start", "end"], "properties": {"start": {"type": "string", "format": "date-time"}, "end": {"type": "string", "format": "date-time"}, "onlyFailures": {"type": "boolean"}}}}}},
+    "responses": {"202": {"description": "accepted: the replay runs in the background", "content": {"application/json": {"schema": {"type": "object", "required": ["status", "start", "end", "onlyFailures"], "properties": {"status": {"enum": ["accepted"]}, "start": {"type": "string", "format": "date-time"}, "end": {"type": "string", "format": "date-time"}, "onlyFailures": {"type": "boolean"}}}}}}, "400": {"description": "bad body", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "401": {"description": "no or unknown secret", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "403": {"description": "only the admin key", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "503": {"description": "app_store_unavailable: Apple cannot be reached, or the App Store Server API is not configured", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}
+   }
+  },
+  "/v1/appstore/subscriptions/{originalTransactionId}/extend": {
+   "post": {
+    "operationId": "extendSubscription",
+    "summary": "Extend a subscription's renewal date through Apple (admin), e.g. to compensate readers for a missed issue",
+    "parameters": [{"name": "originalTransactionId", "in": "path", "required": true, "example": "2000000000000001", "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$", "not": {"enum": [".", ".."]}}}],
+    "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object", "required": ["days", "reasonCode"], "properties": {"days": {"type": "integer", "minimum": 1, "maximum": 90}, "reasonCode": {"type": "integer", "minimum": 0, "maximum": 3}, "note": {"type": "string", "maxLength": 1000}}}}}},
+    "responses": {"200": {"description": "Apple's answer", "content": {"application/json": {"schema": {"type": "object", "required": ["originalTransactionId", "environment", "success"], "properties": {"originalTransactionId": {"type": "string"}, "environment": {"enum": ["production", "sandbox"]}, "success": {"type": "boolean"}, "effectiveDate": {"type": ["string", "null"], "format": "date-time"}, "webOrderLineItemId": {"type": ["string", "null"]}, "accountId": {"type": ["string", "null"]}}}}}}, "400": {"description": "bad body", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "401": {"description": "no or unknown secret", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "403": {"description": "only the admin key", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "404": {"description": "the App Store knows no such subscription", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "502": {"description": "app_store_refused: Apple refused the request", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "503": {"description": "app_store_unavailable: Apple cannot be reached, or the App Store Server API is not configured", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}
+   }
+  },
   "/v1/lookup": {
    "get": {
     "operationId": "lookup",

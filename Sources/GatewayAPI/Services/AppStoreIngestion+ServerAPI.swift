@@ -67,12 +67,24 @@ extension AppStoreIngestion {
     /// `POST /v1/accounts/{id}/refresh`: statuses and history of every subscription the account
     /// owns, asked now. Stored for nobody, as a poll's facts (E4: they go to whoever owns them
     /// when stored; the account read before the slow calls may have lost one since).
+    /// Without Server API credentials the stored latest receipts are re-verified instead, as the
+    /// status poller does.
     func refresh(_ accountId: String) throws(APIError) {
         let subscriptions = try stored { () throws(StoreError) in try store.subscriptions(ofAccount: accountId) }
         var facts = VerifiedFacts()
-        for key in subscriptions {
-            facts.append(try statusFacts(key.originalTransactionId, in: key.environment))
-            facts.append(try historyFacts(key.originalTransactionId, in: key.environment))
+        if serverAPI == nil {
+            var receipts: Set<String> = []
+            for key in subscriptions {
+                if let stored = try stored({ () throws(StoreError) in try store.latestReceipt(for: key) }) {
+                    receipts.insert(stored.receiptData)
+                }
+            }
+            for receipt in receipts.sorted() { facts.append(try verifyReceipt(receipt)) }
+        } else {
+            for key in subscriptions {
+                facts.append(try statusFacts(key.originalTransactionId, in: key.environment))
+                facts.append(try historyFacts(key.originalTransactionId, in: key.environment))
+            }
         }
         try save(facts, for: nil)
     }
@@ -93,5 +105,42 @@ extension AppStoreIngestion {
                 throw .appStoreUnavailable("the App Store Server API could not answer now: \(error)")
             }
         }
+    }
+}
+
+/// What a renewal date extension did: Apple's answer and the subscription's owner, for the
+/// answer and for the account history's recorder ("extended by the operator").
+struct ExtensionOutcome: Sendable {
+    let originalTransactionId: String
+    let environment: AppStoreEnvironment
+    let result: ServerAPIExtensionResult
+    let accountId: String?
+    let facts: VerifiedFacts
+}
+
+extension AppStoreIngestion {
+    /// Extends a subscription's renewal date (compensating readers for a missed issue), then
+    /// stores its new status, so the longer period counts before Apple's RENEWAL_EXTENDED arrives.
+    func extendRenewalDate(_ originalTransactionId: String, _ extension: ServerAPIExtension) throws(APIError) -> ExtensionOutcome {
+        guard let serverAPI else { throw .appStoreUnavailable("the App Store Server API is not configured (ISSUE_GATEWAY_APPSTORE_API_*)") }
+        // The environment the gateway knows the subscription in; unknown: production, then sandbox.
+        let known = try stored { () throws(StoreError) -> AppStoreEnvironment? in
+            for environment in AppStoreEnvironment.allCases
+            where try store.owner(of: SubscriptionKey(environment: environment, originalTransactionId: originalTransactionId)) != nil {
+                return environment
+            }
+            return nil
+        }
+        let (environment, result) = try Self.answered { () throws(ServerAPIError) in
+            try serverAPI.extendRenewalDate(originalTransactionId, `extension`, in: known)
+        }
+        var facts = VerifiedFacts()
+        if result.success { facts = (try? statusFacts(originalTransactionId, in: environment)) ?? VerifiedFacts() }
+        let saved = try save(facts, for: nil)
+        let key = SubscriptionKey(environment: environment, originalTransactionId: originalTransactionId)
+        let stillOwned = try stored { () throws(StoreError) in try store.owner(of: key) }
+        let owner = saved.owners[key] ?? stillOwned
+        return ExtensionOutcome(originalTransactionId: originalTransactionId, environment: environment, result: result,
+                                accountId: owner, facts: facts)
     }
 }

@@ -142,7 +142,11 @@ final class AppStoreIngestion: Sendable {
         counters.notificationsTaken.increment()
     }
 
-    private func takeV2(_ signedPayload: String) throws(APIError) {
+    /// A V2 notification, from Apple's POST or replayed from the Server API's notification
+    /// history: verified (E2), its facts stored for their owner, deduplicated by UUID. Returns
+    /// what it was and what it changed (for the account history's recorder).
+    @discardableResult
+    func takeV2(_ signedPayload: String) throws(APIError) -> NotificationV2Outcome {
         guard let verifier = services.signedData else { throw .unauthorized("V2 notifications are not accepted: no Apple root certificates or bundle id are configured") }
         let verified: VerifiedNotification
         do { verified = try verifier.verifyNotification(signedPayload) } catch {
@@ -172,5 +176,7 @@ final class AppStoreIngestion: Sendable {
         // changes nothing.
         let result = try save(facts, for: nil, notificationUUID: notification.notificationUUID)
         (result.duplicateNotification ? counters.notificationsDuplicate : counters.notificationsTaken).increment()
+        if !result.duplicateNotification { counters.notificationTaken(type: notification.notificationType) }
+        return NotificationV2Outcome(notification: notification, facts: facts, result: result)
     }
 }

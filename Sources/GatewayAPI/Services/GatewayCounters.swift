@@ -5,6 +5,7 @@ import HTTPServer
 /// The gateway's own counters in `/metrics` (http-api.md: tokens issued and verified, App Store
 /// calls), beside the HTTP server's requests, latency and connections.
 final class GatewayCounters: Sendable {
+    private let metrics: Metrics
     let tokensIssued: Counter
     private let verified: [String: Counter]
     let notificationsTaken: Counter
@@ -18,6 +19,7 @@ final class GatewayCounters: Sendable {
     let backfillReplayed: Counter
 
     init(_ metrics: Metrics) {
+        self.metrics = metrics
         tokensIssued = metrics.counter("issue_gateway_tokens_issued_total", help: "Download tokens issued")
         var verified: [String: Counter] = [:]
         verified["allow"] = metrics.counter("issue_gateway_tokens_verified_total", help: "Edge token checks by result",
@@ -42,6 +44,12 @@ final class GatewayCounters: Sendable {
                                             help: "App Store Server API calls that gave no usable answer")
         backfillReplayed = metrics.counter("issue_gateway_appstore_backfill_notifications_total",
                                            help: "Notifications replayed from the App Store's notification history")
+    }
+
+    /// A V2 notification taken (not a duplicate), by type (`NotificationV2Types.label`).
+    func notificationTaken(type: String) {
+        metrics.counter("issue_gateway_appstore_notifications_by_type_total", help: "V2 notifications taken, by type",
+                        labels: [("type", NotificationV2Types.label(type))]).increment()
     }
 
     func tokenChecked(_ decision: EdgeDecision) {
