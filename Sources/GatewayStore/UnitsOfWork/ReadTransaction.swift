@@ -62,7 +62,8 @@ public protocol ReadTransaction {
     /// The digest of the receipt a subscription points to, without its content.
     func latestReceiptDigest(for subscription: SubscriptionKey) throws(StoreError) -> String?
     /// Subscriptions whose latest `expiresDate` lies in `[notBefore, before)` or whose renewal info
-    /// says billing retry, oldest expiry first, at most `limit`; for the App Store status poller.
+    /// says billing retry or a grace period lasting until `notBefore` or later, oldest expiry
+    /// first, at most `limit`; for the App Store status poller.
     func subscriptionsToPoll(expiringBefore before: Instant, notBefore: Instant, limit: Int)
         throws(StoreError) -> [PollTarget]
 
