@@ -32,7 +32,8 @@ public struct GatewayRuntime: Sendable {
             services = appStore
         } else {
             let calls = GatewayCounters.appStoreCallObserver(metrics)
-            services = try AppStoreServices.from(configuration, clock: clock, counters: calls)
+            services = try AppStoreServices.from(configuration, clock: clock, counters: calls,
+                                                 serverAPICalls: GatewayCounters.serverAPICallObserver(metrics))
         }
         let gateway = try Gateway(configuration: configuration, store: store, appStore: services, metrics: metrics, clock: clock)
         var settings = http ?? HTTPServerConfiguration()

@@ -18,7 +18,8 @@ struct AppStoreServices: Sendable {
 
     /// Builds the real clients from the configuration.
     static func from(_ configuration: Configuration, clock: any GatewayClock = SystemClock(),
-                     counters: @escaping @Sendable (VerifyReceiptAttempt) -> Void)
+                     counters: @escaping @Sendable (VerifyReceiptAttempt) -> Void,
+                     serverAPICalls: @escaping @Sendable (ServerAPIAttempt) -> Void = { _ in })
         throws(Gateway.StartError) -> AppStoreServices {
         guard let production = URL(string: configuration.appStoreProductionURL),
               let sandbox = URL(string: configuration.appStoreSandboxURL) else {
@@ -44,13 +45,15 @@ struct AppStoreServices: Sendable {
         }
         return AppStoreServices(receipts: receipts, signedData: signedData,
                                 sharedSecret: configuration.appStoreSharedSecret, bundleId: configuration.bundleId,
-                                serverAPI: try serverAPI(configuration, verifier: signedData, clock: clock))
+                                serverAPI: try serverAPI(configuration, verifier: signedData, clock: clock,
+                                                         observe: serverAPICalls))
     }
 
     /// The Server API client when all three credentials are set; the `.p8` is read and checked
     /// here, so a wrong key stops the gateway at start with the setting's name.
-    static func serverAPI(_ configuration: Configuration, verifier: SignedDataVerifier?,
-                          clock: any GatewayClock) throws(Gateway.StartError) -> ServerAPIClient? {
+    static func serverAPI(_ configuration: Configuration, verifier: SignedDataVerifier?, clock: any GatewayClock,
+                          observe: @escaping @Sendable (ServerAPIAttempt) -> Void = { _ in })
+        throws(Gateway.StartError) -> ServerAPIClient? {
         let parts = [configuration.appStoreAPIKeyId, configuration.appStoreAPIIssuerId, configuration.appStoreAPIPrivateKeyPath]
         guard parts.contains(where: { $0 != nil }) else { return nil }
         guard let keyId = parts[0], let issuerId = parts[1], let path = parts[2] else {
@@ -68,6 +71,6 @@ struct AppStoreServices: Sendable {
             throw Gateway.StartError(description: "ISSUE_GATEWAY_APPSTORE_API_PRIVATE_KEY: \(error)")
         }
         return ServerAPIClient(configuration: ServerAPIConfiguration(productionURL: production, sandboxURL: sandbox),
-                               credentials: credentials, verifier: verifier, clock: { clock.now() })
+                               credentials: credentials, verifier: verifier, clock: { clock.now() }, observe: observe)
     }
 }

@@ -72,4 +72,20 @@ final class GatewayCounters: Sendable {
                             labels: [("endpoint", attempt.endpoint.rawValue), ("outcome", outcome)]).increment()
         }
     }
+
+    /// Counts every App Store Server API request by endpoint, environment and what came of it.
+    static func serverAPICallObserver(_ metrics: Metrics) -> @Sendable (ServerAPIAttempt) -> Void {
+        { attempt in
+            let outcome = switch attempt.step {
+            case .success: "success"
+            case .tryOtherEnvironment: "otherEnvironment"
+            case .retry(.rateLimited): "rateLimited"
+            case .retry: "retry"
+            case .failure: "failure"
+            }
+            metrics.counter("issue_gateway_appstore_server_api_calls_total", help: "App Store Server API requests",
+                            labels: [("endpoint", attempt.endpoint), ("environment", attempt.environment.rawValue),
+                                     ("outcome", outcome)]).increment()
+        }
+    }
 }

@@ -62,3 +62,15 @@ import Testing
         #expect(try flow.entitledIssues(reader) == ["2026-01", "2026-02", "2026-03"])
     }
 }
+
+/// A notification naming a subscription the gateway has not seen whole brings its history too.
+@Suite struct ServerAPINotificationHistoryFlowTests {
+    @Test func aNotificationForAnUnseenSubscriptionFetchesItsHistoryForTheTokensAccount() throws {
+        let flow = try AppStoreFlow(serverAPI: true)
+        let reader = try flow.newReader(appAccountToken: FlowFixtures.appAccountToken)
+        #expect(try flow.notify(try flow.simulator.notificationV2(FlowFixtures.tokenBound, type: "DID_RENEW")).status == 200)
+        #expect(try flow.storedTransactionIds(reader) == ["40000", "40001", "40002"], "E4: bound by appAccountToken")
+        #expect(try flow.entitledIssues(reader) == ["2026-01", "2026-02", "2026-03"])
+        #expect(flow.runtime.gateway.counters.historiesFetched.value == 1)
+    }
+}
