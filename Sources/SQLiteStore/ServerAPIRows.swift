@@ -3,7 +3,7 @@ import GatewayStore
 import Wire
 
 /// What the App Store Server API work keeps: subscriptions fetched whole, and the instants of
-/// background work's last success (`service_marks`).
+/// background work's last success (`service_marks`); stored receipts in pages, for the migration.
 extension SQLiteReading {
     func isHistoryFetched(_ subscription: SubscriptionKey) throws(StoreError) -> Bool {
         try connection.queryFirst("""
@@ -13,6 +13,11 @@ extension SQLiteReading {
 
     func serviceMark(_ name: String) throws(StoreError) -> Instant? {
         try connection.queryFirst("SELECT at FROM service_marks WHERE name = ?", [.text(name)]) { $0.instant(0) }
+    }
+
+    func storedReceipts(after digest: String?, limit: Int) throws(StoreError) -> [ReceiptContent] {
+        try connection.query("SELECT sha256, receipt_data FROM receipt_contents WHERE sha256 > ? ORDER BY sha256 LIMIT ?",
+                             [.text(digest ?? ""), .optional(max(0, limit))]) { ReceiptContent(digest: $0.text(0), data: $0.text(1)) }
     }
 }
 

@@ -24,4 +24,9 @@ extension GatewayStore {
     public func subscriptions(ofAccount accountId: String) throws(StoreError) -> [SubscriptionKey] {
         try read { tx throws(StoreError) in Set(try tx.transactions(ofAccount: accountId).map(\.subscriptionKey)).sorted() }
     }
+
+    /// See `ReadTransaction.storedReceipts`.
+    public func storedReceipts(after digest: String?, limit: Int) throws(StoreError) -> [ReceiptContent] {
+        try read { tx throws(StoreError) in try tx.storedReceipts(after: digest, limit: limit) }
+    }
 }

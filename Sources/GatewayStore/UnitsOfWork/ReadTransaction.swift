@@ -73,4 +73,6 @@ public protocol ReadTransaction {
     func isHistoryFetched(_ subscription: SubscriptionKey) throws(StoreError) -> Bool
     /// The instant recorded under `name` by `setServiceMark` (a background service's last success).
     func serviceMark(_ name: String) throws(StoreError) -> Instant?
+    /// Stored receipts by digest after `digest` (nil: from the first), at most `limit`.
+    func storedReceipts(after digest: String?, limit: Int) throws(StoreError) -> [ReceiptContent]
 }

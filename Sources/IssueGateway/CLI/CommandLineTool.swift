@@ -20,6 +20,7 @@ enum CommandLineTool {
           token verify TOKEN --path P check a download token as an edge would
           account explain ACCOUNT PUB/ISSUE
                                       why an account may or may not download an issue (E20)
+          appstore migrate            move receipt-only subscriptions onto the App Store Server API
 
         --config FILE reads settings (NAME=value lines, the environment's names) from FILE;
         the environment wins over it. `issue-gateway <command> --help` tells more.
@@ -49,6 +50,7 @@ enum CommandLineTool {
         case "store": try StoreCommand.run(rest, context)
         case "token": try TokenCommand.run(rest, context)
         case "account": try AccountCommand.run(rest, context)
+        case "appstore": try AppStoreCommand.run(rest, context)
         default: throw .usage("unknown command \(command)")
         }
     }
