@@ -24,14 +24,7 @@ public enum PKCS7ReceiptRendering {
         defer { BIO_free(bio) }
         guard let cms = CMS_sign(authority.leaf.pointer, authority.leafKey.pointer, nil, bio, UInt32(CMS_BINARY)) else { return nil }
         defer { CMS_ContentInfo_free(cms) }
-        let length = i2d_CMS_ContentInfo(cms, nil)
-        guard length > 0 else { return nil }
-        var der = [UInt8](repeating: 0, count: Int(length))
-        der.withUnsafeMutableBufferPointer { buffer in
-            var cursor = buffer.baseAddress
-            _ = i2d_CMS_ContentInfo(cms, &cursor)
-        }
-        return Data(der)
+        return DEREncoding.encode { i2d_CMS_ContentInfo(cms, $0) }
     }
 
     // DER (X.690 §8.1): tag, definite length, content.

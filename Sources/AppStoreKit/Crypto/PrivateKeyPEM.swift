@@ -44,16 +44,7 @@ extension SigningKey {
 
     /// The public half as a DER `SubjectPublicKeyInfo` (RFC 5280 §4.1.2.7), what the App Store
     /// keeps of an In-App Purchase key to check the tokens it signs.
-    public var publicKeyDER: Data? {
-        let length = i2d_PUBKEY(pointer, nil)
-        guard length > 0 else { return nil }
-        var der = [UInt8](repeating: 0, count: Int(length))
-        der.withUnsafeMutableBufferPointer { buffer in
-            var cursor = buffer.baseAddress
-            _ = i2d_PUBKEY(pointer, &cursor)
-        }
-        return Data(der)
-    }
+    public var publicKeyDER: Data? { DEREncoding.encode { i2d_PUBKEY(pointer, $0) } }
 }
 
 /// A P-256 public key that checks ES256 signatures (the simulator checks the gateway's tokens).

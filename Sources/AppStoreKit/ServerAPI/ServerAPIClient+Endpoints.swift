@@ -9,14 +9,21 @@ extension ServerAPIClient {
     /// Transaction history v2, every page (revision paging), for any transaction id of the customer.
     public func transactionHistory(_ transactionId: String, in environment: EnvironmentChoice = nil)
         throws(ServerAPIError) -> ServerAPIHistory {
+        try revisionPaged(name: "history", in: environment) { .transactionHistory(transactionId, revision: $0) }
+    }
+
+    /// Pages of signed transactions resent with the previous page's `revision` until `hasMore`
+    /// is false: the history and refund lookup endpoints alike.
+    private func revisionPaged(name: String, in environment: EnvironmentChoice,
+                               _ page: (_ revision: String?) -> ServerAPIRequest) throws(ServerAPIError) -> ServerAPIHistory {
         var (found, transactions, revision) = (environment, [VerifiedPayload](), String?.none)
         for _ in 0..<configuration.maximumPages {
-            let (body, answered) = try send(.transactionHistory(transactionId, revision: revision), in: found)
+            let (body, answered) = try send(page(revision), in: found)
             found = answered
-            let page = try ServerAPIAnswer(body, name: "history", limit: configuration.maximumResponseBytes)
-            transactions += try verify(try page.strings("signedTransactions"), as: .transaction, in: answered)
-            revision = try page.string("revision")
-            guard try page.bool("hasMore") == true, revision != nil else {
+            let answer = try ServerAPIAnswer(body, name: name, limit: configuration.maximumResponseBytes)
+            transactions += try verify(try answer.strings("signedTransactions"), as: .transaction, in: answered)
+            revision = try answer.string("revision")
+            guard try answer.bool("hasMore") == true, revision != nil else {
                 return ServerAPIHistory(environment: answered, transactions: transactions)
             }
         }
@@ -92,18 +99,7 @@ extension ServerAPIClient {
     /// Refund history v2, every page: the customer's refunded transactions.
     public func refundHistory(_ transactionId: String, in environment: EnvironmentChoice = nil)
         throws(ServerAPIError) -> ServerAPIHistory {
-        var (found, transactions, revision) = (environment, [VerifiedPayload](), String?.none)
-        for _ in 0..<configuration.maximumPages {
-            let (body, answered) = try send(.refundHistory(transactionId, revision: revision), in: found)
-            found = answered
-            let page = try ServerAPIAnswer(body, name: "refunds", limit: configuration.maximumResponseBytes)
-            transactions += try verify(try page.strings("signedTransactions"), as: .transaction, in: answered)
-            revision = try page.string("revision")
-            guard try page.bool("hasMore") == true, revision != nil else {
-                return ServerAPIHistory(environment: answered, transactions: transactions)
-            }
-        }
-        throw .tooManyPages(limit: configuration.maximumPages)
+        try revisionPaged(name: "refunds", in: environment) { .refundHistory(transactionId, revision: $0) }
     }
 
     /// Extends one subscription's renewal date.

@@ -21,14 +21,14 @@ extension Gateway {
         })
         router.add("POST", "/v1/appstore/test-notification", execution: .appStore, handler: apiHandler { [self] request throws(APIError) in
             try requireAdmin(request)
-            let serverAPI = try requireServerAPI()
+            let serverAPI = try appStore.requireServerAPI()
             let token = try AppStoreIngestion.answered { () throws(ServerAPIError) in try serverAPI.requestTestNotification() }
             return .json(200) { w in w.object { w in w.field("testNotificationToken", token) } }
         })
         router.add("POST", "/v1/appstore/backfill", execution: .store, handler: apiHandler { [self] request throws(APIError) in
             try requireAdmin(request)
-            _ = try requireServerAPI()
-            guard let backfill else { throw .appStoreUnavailable("the App Store Server API is not configured") }
+            _ = try appStore.requireServerAPI()
+            guard let backfill else { throw .appStoreUnavailable("the notification backfill is not running") }
             let window = try backfillWindow(RequestBody(request))
             backfill.request(window)
             return .json(202) { w in
@@ -56,13 +56,6 @@ extension Gateway {
                 }
             }
         })
-    }
-
-    private func requireServerAPI() throws(APIError) -> ServerAPIClient {
-        guard let serverAPI = appStore.serverAPI else {
-            throw .appStoreUnavailable("the App Store Server API is not configured (ISSUE_GATEWAY_APPSTORE_API_*)")
-        }
-        return serverAPI
     }
 
     /// `{"start", "end", "onlyFailures"}`: a window Apple still keeps (180 days), start before end.

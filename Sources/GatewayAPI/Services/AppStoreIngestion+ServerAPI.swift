@@ -9,25 +9,32 @@ import GatewayStore
 extension AppStoreIngestion {
     var serverAPI: ServerAPIClient? { services.serverAPI }
 
+    /// The client, or 503 for a route that needs the Server API on a gateway without credentials.
+    func requireServerAPI() throws(APIError) -> ServerAPIClient {
+        guard let serverAPI else {
+            throw .appStoreUnavailable("the App Store Server API is not configured (ISSUE_GATEWAY_APPSTORE_API_*)")
+        }
+        return serverAPI
+    }
+
     /// Full history from one transaction: adds the whole transaction history of every
     /// subscription among `facts` that was never fetched whole, marking it fetched (the mark is
     /// stored with the facts). Best effort: when Apple cannot answer, the facts the app sent still
     /// stand and the history is fetched on the next post.
     func withFullHistories(_ facts: VerifiedFacts) -> VerifiedFacts {
-        guard let serverAPI else { return facts }
+        guard serverAPI != nil else { return facts }
         let keys = Set(facts.transactions.map(\.subscriptionKey))
         guard let missing = try? store.historiesNotFetched(keys), !missing.isEmpty else { return facts }
         var out = facts
-        for key in missing {
+        // One customer's history holds all their subscriptions: one call may cover several.
+        for key in missing where !out.historyFetched.contains(key) {
             guard let transactionId = facts.transactions.first(where: { $0.subscriptionKey == key })?.transactionId else { continue }
-            do {
-                let history = try serverAPI.transactionHistory(transactionId, in: key.environment)
-                out.transactions += try history.transactions.map { try AppStoreParsers.signedTransaction(payload: $0.payload) }
-                out.historyFetched.append(key)
+            do throws(APIError) {
+                out.append(try historyFacts(transactionId, in: key.environment))
                 counters.historiesFetched.increment()
             } catch {
                 counters.serverAPIFailures.increment()
-                VerifyReceiptClient.logToStandardError("the App Store Server API gave no history for \(key.originalTransactionId): \(error)")
+                VerifyReceiptClient.logToStandardError("the App Store Server API gave no history for \(key.originalTransactionId): \(error.message)")
             }
         }
         return out
@@ -36,31 +43,31 @@ extension AppStoreIngestion {
     /// The latest transaction and renewal info of every subscription in the customer's groups
     /// (Get All Subscription Statuses), as facts.
     func statusFacts(_ transactionId: String, in environment: AppStoreEnvironment?) throws(APIError) -> VerifiedFacts {
-        guard let serverAPI else { throw .appStoreUnavailable("the App Store Server API is not configured") }
-        let statuses = try Self.answered { () throws(ServerAPIError) in try serverAPI.subscriptionStatuses(transactionId, in: environment) }
-        var facts = VerifiedFacts()
-        do {
-            for status in statuses.statuses {
-                if let t = status.transaction { facts.transactions.append(try AppStoreParsers.signedTransaction(payload: t.payload)) }
-                if let r = status.renewalInfo { facts.renewals.append(try AppStoreParsers.signedRenewalInfo(payload: r.payload)) }
-            }
-        } catch {
-            throw .appStoreUnavailable("the App Store's statuses could not be read: \(error)")
-        }
+        let serverAPI = try requireServerAPI()
+        let found = try Self.answered { () throws(ServerAPIError) in try serverAPI.subscriptionStatuses(transactionId, in: environment) }
+        return try Self.facts(transactions: found.statuses.compactMap(\.transaction), renewals: found.statuses.compactMap(\.renewalInfo))
+    }
+
+    /// The whole transaction history of a customer, as facts, every subscription in it marked
+    /// fetched whole.
+    func historyFacts(_ transactionId: String, in environment: AppStoreEnvironment?) throws(APIError) -> VerifiedFacts {
+        let serverAPI = try requireServerAPI()
+        let history = try Self.answered { () throws(ServerAPIError) in try serverAPI.transactionHistory(transactionId, in: environment) }
+        var facts = try Self.facts(transactions: history.transactions, renewals: [])
+        facts.historyFetched = Array(Set(facts.transactions.map(\.subscriptionKey)))
         return facts
     }
 
-    /// The whole transaction history of a customer, as facts, marked fetched.
-    func historyFacts(_ transactionId: String, in environment: AppStoreEnvironment?) throws(APIError) -> VerifiedFacts {
-        guard let serverAPI else { throw .appStoreUnavailable("the App Store Server API is not configured") }
-        let history = try Self.answered { () throws(ServerAPIError) in try serverAPI.transactionHistory(transactionId, in: environment) }
+    /// Payloads the client verified (E2), through the Entitle parsers; one that does not parse
+    /// makes Apple's answer unusable (503).
+    private static func facts(transactions: [VerifiedPayload], renewals: [VerifiedPayload]) throws(APIError) -> VerifiedFacts {
         var facts = VerifiedFacts()
         do {
-            facts.transactions = try history.transactions.map { try AppStoreParsers.signedTransaction(payload: $0.payload) }
+            facts.transactions = try transactions.map { try AppStoreParsers.signedTransaction(payload: $0.payload) }
+            facts.renewals = try renewals.map { try AppStoreParsers.signedRenewalInfo(payload: $0.payload) }
         } catch {
-            throw .appStoreUnavailable("the App Store's history could not be read: \(error)")
+            throw .appStoreUnavailable("the App Store's answer could not be read: \(error)")
         }
-        facts.historyFetched = Array(Set(facts.transactions.map(\.subscriptionKey)))
         return facts
     }
 
@@ -81,9 +88,14 @@ extension AppStoreIngestion {
             }
             for receipt in receipts.sorted() { facts.append(try verifyReceipt(receipt)) }
         } else {
+            // One customer's history holds all their subscriptions: asked once per customer.
+            var covered: Set<SubscriptionKey> = []
             for key in subscriptions {
                 facts.append(try statusFacts(key.originalTransactionId, in: key.environment))
-                facts.append(try historyFacts(key.originalTransactionId, in: key.environment))
+                guard !covered.contains(key) else { continue }
+                let history = try historyFacts(key.originalTransactionId, in: key.environment)
+                covered.formUnion(history.historyFetched)
+                facts.append(history)
             }
         }
         try save(facts, for: nil)
@@ -122,7 +134,7 @@ extension AppStoreIngestion {
     /// Extends a subscription's renewal date (compensating readers for a missed issue), then
     /// stores its new status, so the longer period counts before Apple's RENEWAL_EXTENDED arrives.
     func extendRenewalDate(_ originalTransactionId: String, _ extension: ServerAPIExtension) throws(APIError) -> ExtensionOutcome {
-        guard let serverAPI else { throw .appStoreUnavailable("the App Store Server API is not configured (ISSUE_GATEWAY_APPSTORE_API_*)") }
+        let serverAPI = try requireServerAPI()
         // The environment the gateway knows the subscription in; unknown: production, then sandbox.
         let known = try stored { () throws(StoreError) -> AppStoreEnvironment? in
             for environment in AppStoreEnvironment.allCases
