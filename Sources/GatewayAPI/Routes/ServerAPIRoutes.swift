@@ -27,9 +27,9 @@ extension Gateway {
         })
         router.add("POST", "/v1/appstore/backfill", execution: .store, handler: apiHandler { [self] request throws(APIError) in
             try requireAdmin(request)
+            let window = try backfillWindow(RequestBody(request))
             _ = try appStore.requireServerAPI()
             guard let backfill else { throw .appStoreUnavailable("the notification backfill is not running") }
-            let window = try backfillWindow(RequestBody(request))
             backfill.request(window)
             return .json(202) { w in
                 w.object { w in

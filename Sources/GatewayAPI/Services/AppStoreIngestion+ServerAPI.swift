@@ -9,10 +9,12 @@ import GatewayStore
 extension AppStoreIngestion {
     var serverAPI: ServerAPIClient? { services.serverAPI }
 
-    /// The client, or 503 for a route that needs the Server API on a gateway without credentials.
+    /// The client, or 409 `not_configured` for a route that needs the Server API on a gateway
+    /// without credentials: no retry will help (a 503 would invite one), only an operator.
     func requireServerAPI() throws(APIError) -> ServerAPIClient {
         guard let serverAPI else {
-            throw .appStoreUnavailable("the App Store Server API is not configured (ISSUE_GATEWAY_APPSTORE_API_*)")
+            throw APIError(status: 409, code: "not_configured",
+                           message: "the App Store Server API is not configured (ISSUE_GATEWAY_APPSTORE_API_*)")
         }
         return serverAPI
     }

@@ -7,7 +7,7 @@ import Wire
 
 /// Issue #12's routes and the notification backfill against the simulator over HTTP: nothing
 /// lost (a dropped notification is recovered), a reader's refresh, the operator's test
-/// notification and renewal date extension; without credentials they answer 503 and the
+/// notification and renewal date extension; without credentials they answer 409 and the
 /// refresh re-verifies stored receipts, as before.
 @Suite struct ServerAPIRouteFlowTests {
     private func subscribedReader(_ flow: AppStoreFlow) throws -> AppStoreFlow.Reader {
@@ -85,12 +85,14 @@ import Wire
         #expect(try flow.post("/v1/appstore/subscriptions/99999/extend", json: ["days": 1, "reasonCode": 1]).status == 404)
     }
 
-    @Test func withoutCredentialsAppleOnlyRoutesAre503AndRefreshReverifiesReceipts() throws {
+    @Test func withoutCredentialsAppleOnlyRoutesAre409AndRefreshReverifiesReceipts() throws {
         let flow = try AppStoreFlow()
         #expect(flow.runtime.backfill == nil)
-        #expect(try flow.post("/v1/appstore/test-notification", json: [:]).status == 503)
-        #expect(try flow.post("/v1/appstore/backfill", json: ["start": "2026-03-19T00:00:00Z", "end": "2026-03-20T00:00:00Z"]).status == 503)
-        #expect(try flow.post("/v1/appstore/subscriptions/10000/extend", json: ["days": 1, "reasonCode": 1]).status == 503)
+        let notConfigured = try flow.post("/v1/appstore/test-notification", json: [:])
+        #expect(notConfigured.status == 409)
+        #expect(notConfigured.errorCode == "not_configured")
+        #expect(try flow.post("/v1/appstore/backfill", json: ["start": "2026-03-19T00:00:00Z", "end": "2026-03-20T00:00:00Z"]).status == 409)
+        #expect(try flow.post("/v1/appstore/subscriptions/10000/extend", json: ["days": 1, "reasonCode": 1]).status == 409)
         let reader = try flow.newReader()
         try #require(try flow.sendReceipt(FlowFixtures.production, for: reader).status == 200)
         try flow.simulator.refund(transactionId: "10002", in: FlowFixtures.production, at: FlowFixtures.at("2026-03-18T00:00:00Z"))
