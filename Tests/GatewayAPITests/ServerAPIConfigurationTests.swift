@@ -1,4 +1,5 @@
-import AppStoreKit
+@testable import AppStoreKit
+import HTTPServer
 import AppStoreSimulator
 import Foundation
 import Testing
@@ -57,5 +58,17 @@ import Wire
 
     @Test func noCredentialsNoClient() throws {
         #expect(try AppStoreServices.from(Configuration(), counters: { _ in }).serverAPI == nil)
+    }
+
+    @Test func serverAPIRequestsAreCountedByEndpointEnvironmentAndOutcome() {
+        let metrics = Metrics()
+        let observe = GatewayCounters.serverAPICallObserver(metrics)
+        observe(ServerAPIAttempt(endpoint: "history", environment: .production, step: .tryOtherEnvironment))
+        observe(ServerAPIAttempt(endpoint: "history", environment: .sandbox, step: .retry(.rateLimited(retryAfter: nil))))
+        observe(ServerAPIAttempt(endpoint: "history", environment: .sandbox, step: .success(Data())))
+        let text = metrics.render()
+        #expect(text.contains(#"issue_gateway_appstore_server_api_calls_total{endpoint="history",environment="production",outcome="otherEnvironment"} 1"#))
+        #expect(text.contains(#"issue_gateway_appstore_server_api_calls_total{endpoint="history",environment="sandbox",outcome="rateLimited"} 1"#))
+        #expect(text.contains(#"issue_gateway_appstore_server_api_calls_total{endpoint="history",environment="sandbox",outcome="success"} 1"#))
     }
 }

@@ -43,8 +43,9 @@ extension Gateway {
         router.add("POST", "/v1/appstore/subscriptions/{originalTransactionId}/extend", execution: .appStore,
                    handler: apiHandler { [self] request throws(APIError) in
             try requireAdmin(request)
-            let outcome = try appStore.extendRenewalDate(request.parameter("originalTransactionId"),
-                                                         try extensionBody(RequestBody(request)))
+            let body = try RequestBody(request)
+            let outcome = try appStore.extendRenewalDate(request.parameter("originalTransactionId"), try extensionBody(body),
+                                                         note: try body.optionalString("note"))
             return .json(200) { w in
                 w.object { w in
                     w.field("originalTransactionId", outcome.originalTransactionId)

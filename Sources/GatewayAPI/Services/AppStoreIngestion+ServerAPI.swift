@@ -126,6 +126,8 @@ extension AppStoreIngestion {
 /// answer and for the account history's recorder ("extended by the operator").
 struct ExtensionOutcome: Sendable {
     let originalTransactionId: String
+    /// The operator's note (http-api.md: "recorded in the account's history").
+    let note: String?
     let environment: AppStoreEnvironment
     let result: ServerAPIExtensionResult
     let accountId: String?
@@ -135,7 +137,8 @@ struct ExtensionOutcome: Sendable {
 extension AppStoreIngestion {
     /// Extends a subscription's renewal date (compensating readers for a missed issue), then
     /// stores its new status, so the longer period counts before Apple's RENEWAL_EXTENDED arrives.
-    func extendRenewalDate(_ originalTransactionId: String, _ extension: ServerAPIExtension) throws(APIError) -> ExtensionOutcome {
+    func extendRenewalDate(_ originalTransactionId: String, _ extension: ServerAPIExtension,
+                           note: String?) throws(APIError) -> ExtensionOutcome {
         let serverAPI = try requireServerAPI()
         // The environment the gateway knows the subscription in; unknown: production, then sandbox.
         let known = try stored { () throws(StoreError) -> AppStoreEnvironment? in
@@ -154,7 +157,7 @@ extension AppStoreIngestion {
         let key = SubscriptionKey(environment: environment, originalTransactionId: originalTransactionId)
         let stillOwned = try stored { () throws(StoreError) in try store.owner(of: key) }
         let owner = saved.owners[key] ?? stillOwned
-        return ExtensionOutcome(originalTransactionId: originalTransactionId, environment: environment, result: result,
+        return ExtensionOutcome(originalTransactionId: originalTransactionId, note: note, environment: environment, result: result,
                                 accountId: owner, facts: facts)
     }
 }
