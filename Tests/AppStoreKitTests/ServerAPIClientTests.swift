@@ -119,6 +119,12 @@ import Wire
         #expect(run.api.hosts == ["production.test", "sandbox.test"])
     }
 
+    @Test func aBare401FromProductionIsBadCredentialsWhenTheCallIsPinnedThere() throws {
+        let run = try run([.http(401)])
+        #expect(throws: ServerAPIError.unauthorized) { try run.client.transactionHistory("7", in: .production) }
+        #expect(run.api.requests.count == 1)
+    }
+
     @Test func a401FromTheSandboxOrWithABodyIsBadCredentials() throws {
         #expect(throws: ServerAPIError.unauthorized) { try run([.http(401), .http(401)]).client.transactionHistory("7") }
         #expect(throws: ServerAPIError.unauthorized) {

@@ -63,7 +63,7 @@ import Wire
     @Test func serverAPIRequestsAreCountedByEndpointEnvironmentAndOutcome() {
         let metrics = Metrics()
         let observe = GatewayCounters.serverAPICallObserver(metrics)
-        observe(ServerAPIAttempt(endpoint: "history", environment: .production, step: .tryOtherEnvironment))
+        observe(ServerAPIAttempt(endpoint: "history", environment: .production, step: .tryOtherEnvironment(otherwise: .notFound)))
         observe(ServerAPIAttempt(endpoint: "history", environment: .sandbox, step: .retry(.rateLimited(retryAfter: nil))))
         observe(ServerAPIAttempt(endpoint: "history", environment: .sandbox, step: .success(Data())))
         let text = metrics.render()

@@ -50,8 +50,8 @@ public final class ServerAPIClient: Sendable {
             switch step {
             case .success(let body):
                 return (body, current)
-            case .tryOtherEnvironment:
-                guard environment == nil, current == .production else { throw .notFound }
+            case .tryOtherEnvironment(let otherwise):
+                guard environment == nil, current == .production else { throw otherwise }
                 current = .sandbox
             case .failure(let error):
                 throw error

@@ -8,8 +8,10 @@ import Wire
 public enum ServerAPIStep: Equatable, Sendable {
     case success(Data)
     /// Production does not know the transaction (4040010), or answers an app never released
-    /// there with a bare 401: ask the sandbox.
-    case tryOtherEnvironment
+    /// there with a bare 401: ask the sandbox. When the call was pinned to production, the
+    /// answer means `otherwise` (`.notFound`, or `.unauthorized`: a bare 401 is also Apple's
+    /// answer to a bad token).
+    case tryOtherEnvironment(otherwise: ServerAPIError)
     case retry(ServerAPIRetryReason)
     case failure(ServerAPIError)
 
@@ -28,11 +30,12 @@ public enum ServerAPIStep: Equatable, Sendable {
         let code = Self.errorCode(answer.body)
         switch status {
         case 401:
-            self = environment == .production && answer.body.isEmpty ? .tryOtherEnvironment : .failure(.unauthorized)
+            self = environment == .production && answer.body.isEmpty
+                ? .tryOtherEnvironment(otherwise: .unauthorized) : .failure(.unauthorized)
         case 429:
             self = .retry(.rateLimited(retryAfter: Self.retryAfter(answer.headers["retry-after"])))
         case _ where code == Self.transactionIdNotFound:
-            self = environment == .production ? .tryOtherEnvironment : .failure(.notFound)
+            self = environment == .production ? .tryOtherEnvironment(otherwise: .notFound) : .failure(.notFound)
         case _ where code.map(Self.retryableErrorCodes.contains) == true:
             self = .retry(.retryableError(code!))
         case 500...599:

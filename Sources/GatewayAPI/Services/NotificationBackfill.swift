@@ -37,8 +37,7 @@ public final class NotificationBackfill: ThreadBackedService {
     private let serverAPI: ServerAPIClient
     private let environments: [AppStoreEnvironment]
     private let requests = DispatchQueue(label: "notification-backfill.requests")
-    private let finished = NSCondition()
-    nonisolated(unsafe) private var finishedRequests = 0
+    private let finishedRequests = CompletionCount()
     public let serviceThread = ServiceThread(name: "notification-backfill")
 
     init(settings: NotificationBackfillSettings, ingestion: AppStoreIngestion, serverAPI: ServerAPIClient,
@@ -70,24 +69,26 @@ public final class NotificationBackfill: ThreadBackedService {
     }
 
     /// Replays one window in every environment; false when some call did not succeed.
+    /// Production's bare 401 counts as "never released there" (nothing to replay) when the
+    /// sandbox, asked with the same key, answered: a bad key fails both.
     @discardableResult
     func replay(_ window: Window) -> Bool {
-        var succeeded = true
+        var failures: [AppStoreEnvironment: ServerAPIError] = [:]
         for environment in environments {
             let query = ServerAPINotificationQuery(start: window.start, end: window.end, onlyFailures: window.onlyFailures)
             do {
                 try serverAPI.notificationHistory(query, in: environment) { records in
                     for record in records { take(record) }
                 }
-            } catch ServerAPIError.notFound {
-                // Production's bare 401 for an app never released there: no history to replay.
-                continue
             } catch {
-                ingestion.counters.serverAPIFailures.increment()
-                succeeded = false
+                failures[environment] = error
             }
         }
-        return succeeded
+        if failures[.production] == .unauthorized, environments.contains(.sandbox), failures[.sandbox] == nil {
+            failures[.production] = nil
+        }
+        ingestion.counters.serverAPIFailures.increment(by: failures.count)
+        return failures.isEmpty
     }
 
     private func take(_ record: ServerAPINotificationRecord) {
@@ -105,22 +106,13 @@ public final class NotificationBackfill: ThreadBackedService {
     func request(_ window: Window) {
         requests.async { [self] in
             replay(window)
-            finished.withLock {
-                finishedRequests += 1
-                finished.broadcast()
-            }
+            finishedRequests.increment()
         }
     }
 
     /// Waits until `count` requested windows have been replayed (tests), or `timeout` passes.
     func waitForRequests(_ count: Int, timeout: TimeInterval) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        return finished.withLock {
-            while finishedRequests < count {
-                if !finished.wait(until: deadline) { return finishedRequests >= count }
-            }
-            return true
-        }
+        finishedRequests.wait(for: count, timeout: timeout)
     }
 
     /// A pass on start, then one per interval until stopped.
@@ -128,6 +120,28 @@ public final class NotificationBackfill: ThreadBackedService {
         while !stop.isStopRequested {
             pass()
             if stop.pause(for: settings.interval) { break }
+        }
+    }
+}
+
+/// A count that can be waited on: requested replays finish on the backfill's queue.
+private final class CompletionCount: @unchecked Sendable {
+    private let condition = NSCondition()
+    /// Guarded by `condition`.
+    private var count = 0
+
+    func increment() {
+        condition.withLock {
+            count += 1
+            condition.broadcast()
+        }
+    }
+
+    func wait(for target: Int, timeout: TimeInterval) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        return condition.withLock {
+            while count < target { if !condition.wait(until: deadline) { break } }
+            return count >= target
         }
     }
 }

@@ -33,6 +33,20 @@ import Wire
         #expect(flow.runtime.gateway.counters.backfillReplayed.value == 1, "deduplicated by notificationUUID")
     }
 
+    @Test func theBackfillOfAnAppNeverReleasedReplaysTheSandbox() throws {
+        let flow = try AppStoreFlow(serverAPI: true)
+        flow.simulator.configureServerAPI { $0.neverReleased = true }
+        let reader = try flow.newReader()
+        let latest = try #require(try flow.simulator.signedTransactions(FlowFixtures.sandbox).last)
+        try #require(try flow.sendSignedTransactions([latest], for: reader).status == 200)
+        try #require(try flow.entitledIssues(reader) == ["2026-01", "2026-02", "2026-03"])
+        try flow.simulator.refund(transactionId: "20002", in: FlowFixtures.sandbox, at: FlowFixtures.at("2026-03-18T00:00:00Z"))
+        try flow.simulator.sendNotification(FlowFixtures.sandbox, type: "REFUND", transactionId: "20002", drop: true)
+        #expect(try #require(flow.runtime.backfill).pass(), "production's bare 401 is no failure when the sandbox answers")
+        #expect(try flow.entitledIssues(reader) == ["2026-01", "2026-02"])
+        #expect(try flow.store.serviceMark(NotificationBackfill.markName) == FlowFixtures.now)
+    }
+
     @Test func backfillRouteReplaysAChosenWindow() throws {
         let flow = try AppStoreFlow(serverAPI: true)
         let reader = try subscribedReader(flow)
