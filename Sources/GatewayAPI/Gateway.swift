@@ -30,6 +30,8 @@ public final class Gateway: Sendable {
     let accountCreationLimit: KeyedRateLimiter<String>
     /// Failed code redemptions, keyed `account:<id>` and `client:<ClientKey>` (E22).
     let redemptionFailures: KeyedRateLimiter<String>
+    /// Refreshes from Apple per account (issue #12).
+    let refreshLimit: KeyedRateLimiter<String>
 
     public struct StartError: Error, CustomStringConvertible {
         public var description: String
@@ -57,6 +59,7 @@ public final class Gateway: Sendable {
                                                       burst: configuration.accountCreationBurst))
         redemptionFailures = KeyedRateLimiter(.init(perMinute: configuration.redemptionFailuresPerMinute,
                                                     burst: configuration.redemptionFailuresBurst))
+        refreshLimit = KeyedRateLimiter(.init(perMinute: limits.refreshesPerMinute, burst: limits.refreshBurst))
         entitlementPolicy = configuration.entitlementPolicy
         do {
             signer = try TokenSigner(keys: tokenKeys, issuer: configuration.tokenIssuer,

@@ -16,6 +16,9 @@ extension Gateway {
     func registerServerAPIRoutes(_ router: APIRouterBuilder) {
         router.add("POST", "/v1/accounts/{accountId}/refresh", execution: .appStore, handler: apiHandler { [self] request throws(APIError) in
             let accountId = try requireAccount(request)
+            if case .limited(let seconds) = refreshLimit.take(accountId, now: clock.now()) {
+                throw .rateLimited(retryAfterSeconds: seconds)
+            }
             try appStore.refresh(accountId)
             return try entitlementsResponse(accountId)
         })

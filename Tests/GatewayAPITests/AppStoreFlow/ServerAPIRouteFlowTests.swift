@@ -74,6 +74,17 @@ import Wire
         #expect(try flow.entitledIssues(reader) == ["2026-01", "2026-02"])
     }
 
+    @Test func refreshesAreLimitedPerAccount() throws {
+        let flow = try AppStoreFlow(serverAPI: true)
+        let reader = try subscribedReader(flow)
+        let other = try flow.newReader()
+        for _ in 0..<3 { #expect(try flow.post("/v1/accounts/\(reader.id)/refresh", json: [:], bearer: reader.token).status == 200) }
+        let limited = try flow.post("/v1/accounts/\(reader.id)/refresh", json: [:], bearer: reader.token)
+        #expect(limited.status == 429)
+        #expect(limited.errorCode == "rate_limited")
+        #expect(try flow.post("/v1/accounts/\(other.id)/refresh", json: [:], bearer: other.token).status == 200)
+    }
+
     @Test func aTestNotificationComesBackThroughTheSandboxOfAnAppNeverReleased() throws {
         let flow = try AppStoreFlow(serverAPI: true)
         flow.simulator.configureServerAPI { $0.neverReleased = true }
