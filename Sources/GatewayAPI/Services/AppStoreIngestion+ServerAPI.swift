@@ -32,7 +32,12 @@ extension AppStoreIngestion {
         for key in missing where !out.historyFetched.contains(key) {
             guard let transactionId = facts.transactions.first(where: { $0.subscriptionKey == key })?.transactionId else { continue }
             do throws(APIError) {
-                out.append(try historyFacts(transactionId, in: key.environment))
+                // Apple answers the customer's whole history; only the subscriptions these facts
+                // prove are kept (E4 binds them to who proved them, never one they did not).
+                var history = try historyFacts(transactionId, in: key.environment)
+                history.transactions.removeAll { !keys.contains($0.subscriptionKey) }
+                history.historyFetched.removeAll { !keys.contains($0) }
+                out.append(history)
                 counters.historiesFetched.increment()
             } catch {
                 counters.serverAPIFailures.increment()

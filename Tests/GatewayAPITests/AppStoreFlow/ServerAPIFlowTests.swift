@@ -23,6 +23,19 @@ import Testing
         #expect(flow.runtime.gateway.counters.historiesFetched.value == 1)
     }
 
+    @Test func onlyTheProvedSubscriptionIsTakenFromTheCustomersHistory() throws {
+        let flow = try AppStoreFlow(serverAPI: true)
+        try flow.simulator.addTransaction(
+            ScriptedTransaction(transactionId: "90000", productId: "monthly.1m", purchaseDate: FlowFixtures.at("2025-01-10T00:00:00Z"),
+                                expiresDate: FlowFixtures.at("2025-02-10T00:00:00Z"), subscriptionGroupIdentifier: "g"),
+            to: FlowFixtures.production)
+        let reader = try flow.newReader()
+        let signed = try flow.simulator.signedTransactions(FlowFixtures.production)
+        try #require(signed.count == 4)
+        #expect(try flow.sendSignedTransactions([signed[2]], for: reader).status == 200)
+        #expect(try flow.storedTransactionIds(reader) == ["10000", "10001", "10002"], "not the other subscription 90000")
+    }
+
     @Test func withoutServerAPICredentialsOnlyTheSentPeriodCounts() throws {
         let flow = try AppStoreFlow()
         let reader = try flow.newReader()
