@@ -23,21 +23,18 @@ final class ScriptedServerAPI: ServerAPITransport, @unchecked Sendable {
         var body: String?
     }
 
-    private let lock = NSLock()
-    private var script: [Answer]
-    private var recorded: [Request] = []
+    private let queue: ScriptQueue<Answer, Request>
 
-    init(_ script: [Answer]) { self.script = script }
+    init(_ script: [Answer]) { queue = ScriptQueue(script) }
 
-    var requests: [Request] { lock.withLock { recorded } }
+    var requests: [Request] { queue.requests }
     var hosts: [String] { requests.map { $0.url.host ?? "" } }
 
     func send(method: String, url: URL, headers: [String: String], body: Data?, timeout: TimeInterval,
               maximumResponseBytes: Int) throws(TransportFailure) -> HTTPExchangeResult {
-        let answer: Answer = lock.withLock {
-            recorded.append(Request(method: method, url: url, headers: headers, body: body.map { String(decoding: $0, as: UTF8.self) }))
-            return script.isEmpty ? .failure(.connection("script exhausted")) : script.removeFirst()
-        }
+        let answer = queue.next(for: Request(method: method, url: url, headers: headers,
+                                             body: body.map { String(decoding: $0, as: UTF8.self) }),
+                                exhausted: .failure(.connection("script exhausted")))
         switch answer {
         case .ok(let body): return HTTPExchangeResult(statusCode: 200, body: Data(body.utf8))
         case .http(let status, let body, let headers): return HTTPExchangeResult(statusCode: status, body: Data(body.utf8), headers: headers)
