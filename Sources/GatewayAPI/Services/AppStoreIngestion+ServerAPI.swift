@@ -108,8 +108,9 @@ extension AppStoreIngestion {
         try save(facts, for: nil)
     }
 
-    /// A Server API failure as the API's answer: Apple unreachable or refusing is a 503 (only
-    /// an operator fixes credentials), an unknown transaction a 404.
+    /// A Server API failure as the API's answer: Apple unreachable, or refusing the gateway's
+    /// credentials (only an operator fixes them), is a 503; Apple refusing the request itself a
+    /// 502 `app_store_refused`; an unknown transaction a 404.
     static func answered<T>(_ call: () throws(ServerAPIError) -> T) throws(APIError) -> T {
         do { return try call() } catch {
             switch error {
