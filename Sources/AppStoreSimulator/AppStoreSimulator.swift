@@ -46,6 +46,10 @@ public final class AppStoreSimulator: Sendable {
     public let sharedSecret: String?
     private let clock: @Sendable () -> Instant
     private let state: Mutex<State>
+    /// The Server API's key, failure modes and sent notifications (`AppStoreSimulator+ServerAPI`).
+    let serverAPIState = Mutex(ServerAPIState())
+    /// Signalled on every recorded delivery attempt (`waitForDeliveryAttempts`).
+    let deliveryAttempts = NSCondition()
 
     public var bundleId: String { signer.bundleId }
 
@@ -185,6 +189,16 @@ public final class AppStoreSimulator: Sendable {
     /// purchase date) and its subscription's renewal info, signed by the test CA.
     public func notificationV2(_ receiptData: String, type: String, subtype: String? = nil, transactionId: String? = nil,
                                notificationUUID: String = UUID().uuidString.lowercased()) throws(Failure) -> Data {
+        let signedPayload = try signedNotificationV2(receiptData, type: type, subtype: subtype, transactionId: transactionId,
+                                                     notificationUUID: notificationUUID).signedPayload
+        return ReceiptRendering.json(["signedPayload": signedPayload])
+    }
+
+    /// The notification's `signedPayload` alone, and the environment it speaks for: what the
+    /// Server API's notification history holds.
+    public func signedNotificationV2(_ receiptData: String, type: String, subtype: String? = nil, transactionId: String? = nil,
+                                     notificationUUID: String = UUID().uuidString.lowercased())
+        throws(Failure) -> (signedPayload: String, environment: AppStoreEnvironment) {
         let receipt = try existing(receiptData)
         let transaction: ScriptedTransaction?
         if let transactionId {
@@ -201,11 +215,18 @@ public final class AppStoreSimulator: Sendable {
         let signedTransaction = transaction.flatMap { stamped.signedTransaction(ReceiptRendering.signedTransactionFields($0), signedDate: now) }
         let signedRenewal = renewal.flatMap { stamped.signedRenewalInfo(ReceiptRendering.signedRenewalFields($0), signedDate: now) }
         guard transaction == nil || signedTransaction != nil, renewal == nil || signedRenewal != nil,
-              let body = stamped.notificationBody(type: type, subtype: subtype, notificationUUID: notificationUUID, signedDate: now,
-                                                  signedTransactionInfo: signedTransaction, signedRenewalInfo: signedRenewal)
+              let signedPayload = stamped.signedNotification(type: type, subtype: subtype, notificationUUID: notificationUUID,
+                                                             signedDate: now, signedTransactionInfo: signedTransaction,
+                                                             signedRenewalInfo: signedRenewal)
         else { throw .signing }
-        return body
+        return (signedPayload, receipt.environment)
     }
+
+    /// Every receipt of the script as it stands now (the Server API looks transactions up across them).
+    var allReceipts: [String: ScriptedReceipt] { state.withLock { $0.receipts } }
+
+    /// The simulator's clock.
+    var now: Instant { clock() }
 
     private func existing(_ receiptData: String) throws(Failure) -> ScriptedReceipt {
         guard let receipt = receipt(receiptData) else { throw .unknownReceipt }

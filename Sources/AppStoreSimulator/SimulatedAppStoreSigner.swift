@@ -38,14 +38,22 @@ public struct SimulatedAppStoreSigner: Sendable {
     /// transaction and renewal info under `data`.
     public func notificationBody(type: String, subtype: String? = nil, notificationUUID: String, signedDate: Instant,
                                  signedTransactionInfo: String? = nil, signedRenewalInfo: String? = nil) -> Data? {
+        guard let signedPayload = signedNotification(type: type, subtype: subtype, notificationUUID: notificationUUID,
+                                                     signedDate: signedDate, signedTransactionInfo: signedTransactionInfo,
+                                                     signedRenewalInfo: signedRenewalInfo) else { return nil }
+        return try? JSONSerialization.data(withJSONObject: ["signedPayload": signedPayload], options: [.sortedKeys])
+    }
+
+    /// The notification's `signedPayload` JWS itself.
+    public func signedNotification(type: String, subtype: String? = nil, notificationUUID: String, signedDate: Instant,
+                                   signedTransactionInfo: String? = nil, signedRenewalInfo: String? = nil) -> String? {
         var data: [String: Any] = ["bundleId": bundleId, "appAppleId": appAppleId, "environment": environment]
         data["signedTransactionInfo"] = signedTransactionInfo
         data["signedRenewalInfo"] = signedRenewalInfo
         var notification: [String: Any] = ["notificationType": type, "notificationUUID": notificationUUID, "version": "2.0",
                                            "signedDate": signedDate.millisecondsSinceEpoch, "data": data]
         notification["subtype"] = subtype
-        guard let signedPayload = authority.sign(json: notification) else { return nil }
-        return try? JSONSerialization.data(withJSONObject: ["signedPayload": signedPayload], options: [.sortedKeys])
+        return authority.sign(json: notification)
     }
 }
 

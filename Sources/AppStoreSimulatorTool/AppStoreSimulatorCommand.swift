@@ -72,6 +72,8 @@ enum AppStoreSimulatorCommand {
                     ISSUE_GATEWAY_APPLE_ROOT_CERTS=\(URL(fileURLWithPath: rootPath).path)
                     ISSUE_GATEWAY_BUNDLE_ID=\(script.bundleId)
                     ISSUE_GATEWAY_APP_APPLE_ID=\(script.appAppleId)
+                    ISSUE_GATEWAY_APPSTORE_API_PRODUCTION_URL=\(server.serverAPIProductionURL)
+                    ISSUE_GATEWAY_APPSTORE_API_SANDBOX_URL=\(server.serverAPISandboxURL)
                     """)
             }
         } catch {

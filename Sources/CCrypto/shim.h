@@ -16,6 +16,7 @@
 #include <openssl/asn1.h>
 #include <openssl/core_names.h>
 #include <openssl/params.h>
+#include <openssl/cms.h>
 
 // HMAC-SHA-256 with the key schedule done once per key (tokens.md step 3 runs on every edge
 // request): `ccrypto_hmac_sha256_prepare` keys a context, `ccrypto_hmac_sha256_with` copies it per

@@ -22,12 +22,16 @@ public final class Gateway: Sendable {
     let random: any RandomBytesSource
     let entitlementPolicy: EntitlementPolicy
     let appStore: AppStoreIngestion
+    /// Replays Apple's notification history (issue #12); nil without Server API credentials.
+    let backfill: NotificationBackfill?
     let metrics: Metrics
     let counters: GatewayCounters
     /// Unauthenticated account creation per source address (issue #10, fairness).
     let accountCreationLimit: KeyedRateLimiter<String>
     /// Failed code redemptions, keyed `account:<id>` and `client:<ClientKey>` (E22).
     let redemptionFailures: KeyedRateLimiter<String>
+    /// Refreshes from Apple per account (issue #12).
+    let refreshLimit: KeyedRateLimiter<String>
 
     public struct StartError: Error, CustomStringConvertible {
         public var description: String
@@ -55,6 +59,7 @@ public final class Gateway: Sendable {
                                                       burst: configuration.accountCreationBurst))
         redemptionFailures = KeyedRateLimiter(.init(perMinute: configuration.redemptionFailuresPerMinute,
                                                     burst: configuration.redemptionFailuresBurst))
+        refreshLimit = KeyedRateLimiter(.init(perMinute: limits.refreshesPerMinute, burst: limits.refreshBurst))
         entitlementPolicy = configuration.entitlementPolicy
         do {
             signer = try TokenSigner(keys: tokenKeys, issuer: configuration.tokenIssuer,
@@ -70,8 +75,13 @@ public final class Gateway: Sendable {
                            ("principals", { [authenticator] in authenticator.stats }),
                            ("verified_tokens", { [tokenMemo] in tokenMemo.stats }),
                            ("compressed_lists", { [compressed] in compressed.stats })])
-        self.appStore = AppStoreIngestion(services: appStore, store: store, accounts: accounts,
+        let ingestion = AppStoreIngestion(services: appStore, store: store, accounts: accounts,
                                           ownership: configuration.transferPolicy, clock: clock, counters: counters)
+        self.appStore = ingestion
+        backfill = appStore.serverAPI.map {
+            NotificationBackfill(settings: .standard, ingestion: ingestion, serverAPI: $0,
+                                 environments: configuration.acceptSandbox ? [.production, .sandbox] : [.production])
+        }
     }
 
     /// Every route of http-api.md on one frozen router, answering the server's own errors in the
@@ -93,6 +103,7 @@ public final class Gateway: Sendable {
         registerHistoryRoutes(router)
         registerTimelineRoutes(router)
         registerConsoleRoutes(router)
+        registerServerAPIRoutes(router)
         return builder.freeze(errors: HTTPServerError.apiShape)
     }
 

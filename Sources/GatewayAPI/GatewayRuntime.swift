@@ -2,12 +2,15 @@ import Foundation
 import GatewayStore
 import HTTPServer
 
-/// Everything `issue-gateway serve` runs: the API on the HTTP server, the status poller and the
-/// catalog watcher. Tests build it the same way on an ephemeral port.
+/// Everything `issue-gateway serve` runs: the API on the HTTP server, the status poller, the
+/// notification backfill and the catalog watcher. Tests build it the same way on an ephemeral port.
 public struct GatewayRuntime: Sendable {
     let gateway: Gateway
     public let server: HTTPServer
     public let poller: StatusPoller?
+    /// Replays Apple's notification history on start and periodically; nil without App Store
+    /// Server API credentials.
+    public var backfill: NotificationBackfill? { gateway.backfill }
     public let catalogWatcher: CatalogWatcher
 
     /// What `issue-gateway serve` runs: the real App Store clients built from `configuration`
@@ -29,7 +32,8 @@ public struct GatewayRuntime: Sendable {
             services = appStore
         } else {
             let calls = GatewayCounters.appStoreCallObserver(metrics)
-            services = try AppStoreServices.from(configuration, clock: clock, counters: calls)
+            services = try AppStoreServices.from(configuration, clock: clock, counters: calls,
+                                                 serverAPICalls: GatewayCounters.serverAPICallObserver(metrics))
         }
         let gateway = try Gateway(configuration: configuration, store: store, appStore: services, metrics: metrics, clock: clock)
         var settings = http ?? HTTPServerConfiguration()

@@ -35,10 +35,10 @@ extension SQLiteReading {
             LEFT JOIN latest_receipts lr
                 ON lr.environment = s.environment AND lr.original_transaction_id = s.original_transaction_id
             LEFT JOIN receipt_contents rc ON rc.sha256 = lr.receipt_sha256
-            WHERE (s.latest >= ? AND s.latest < ?) OR r.is_in_billing_retry = 1
+            WHERE (s.latest >= ? AND s.latest < ?) OR r.is_in_billing_retry = 1 OR r.grace_period_expires_date >= ?
             ORDER BY s.latest, s.environment, s.original_transaction_id LIMIT ?
             """, [.integer(notBefore.millisecondsSinceEpoch), .integer(before.millisecondsSinceEpoch),
-                  .optional(max(0, limit))]) { row throws(StoreError) in
+                  .integer(notBefore.millisecondsSinceEpoch), .optional(max(0, limit))]) { row throws(StoreError) in
             PollTarget(
                 subscription: SubscriptionKey(environment: try row.decode(AppStoreEnvironment.self, 0, of: row.text(1)),
                                               originalTransactionId: row.text(1)),

@@ -122,6 +122,16 @@ enum SQLiteSchema {
         ) STRICT;
         CREATE INDEX history_events_by_account ON history_events (account_id, sequence);
         """),
+        // 5 (serverapi): subscriptions whose whole transaction history was fetched from the App
+        // Store Server API (fetched once); instants of background work's last success by name
+        // (the notification backfill's window starts there).
+        SQLiteMigration(schema: """
+        CREATE TABLE fetched_histories (
+            environment TEXT NOT NULL, original_transaction_id TEXT NOT NULL, fetched_at INTEGER NOT NULL,
+            PRIMARY KEY (environment, original_transaction_id)
+        ) STRICT;
+        CREATE TABLE service_marks (name TEXT PRIMARY KEY, at INTEGER NOT NULL) STRICT;
+        """),
     ]
 
     static var currentVersion: Int { migrations.count }

@@ -16,22 +16,18 @@ final class ScriptedAppStore: VerifyReceiptTransport, @unchecked Sendable {
         var body: String
     }
 
-    private let lock = NSLock()
-    private var script: [Answer]
-    private var recorded: [Request] = []
+    private let queue: ScriptQueue<Answer, Request>
 
-    init(_ script: [Answer]) { self.script = script }
+    init(_ script: [Answer]) { queue = ScriptQueue(script) }
 
-    var requests: [Request] { lock.withLock { recorded } }
+    var requests: [Request] { queue.requests }
     var hosts: [String] { requests.map { $0.url.host ?? "" } }
 
     func post(_ body: Data, to url: URL, timeout: TimeInterval,
               maximumResponseBytes: Int) throws(TransportFailure) -> HTTPExchangeResult {
-        let answer: Answer = lock.withLock {
-            let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:]
-            recorded.append(Request(url: url, fields: object.mapValues { "\($0)" }, body: String(decoding: body, as: UTF8.self)))
-            return script.isEmpty ? .failure(.connection("script exhausted")) : script.removeFirst()
-        }
+        let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:]
+        let answer = queue.next(for: Request(url: url, fields: object.mapValues { "\($0)" }, body: String(decoding: body, as: UTF8.self)),
+                                exhausted: .failure(.connection("script exhausted")))
         switch answer {
         case .status(let status, let extra):
             return HTTPExchangeResult(statusCode: 200, body: Data(#"{"status":\#(status)\#(extra)}"#.utf8))

@@ -29,14 +29,7 @@ enum ES256 {
         guard let r = BN_bin2bn(bytes, Int32(scalarLength), nil) else { return nil }
         guard let s = BN_bin2bn(Array(bytes[scalarLength...]), Int32(scalarLength), nil) else { BN_free(r); return nil }
         guard ECDSA_SIG_set0(signature, r, s) == 1 else { BN_free(r); BN_free(s); return nil }
-        let length = i2d_ECDSA_SIG(signature, nil)
-        guard length > 0 else { return nil }
-        var der = [UInt8](repeating: 0, count: Int(length))
-        der.withUnsafeMutableBufferPointer { buffer in
-            var cursor = buffer.baseAddress
-            _ = i2d_ECDSA_SIG(signature, &cursor)
-        }
-        return Data(der)
+        return DEREncoding.encode { i2d_ECDSA_SIG(signature, $0) }
     }
 
     /// DER → r‖s (each scalar left-padded to 32 bytes), or nil when the DER is not a signature.

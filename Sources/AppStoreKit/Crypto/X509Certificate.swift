@@ -30,16 +30,7 @@ public final class X509Certificate: @unchecked Sendable, Equatable {
     deinit { X509_free(pointer) }
 
     /// The DER encoding.
-    public var der: Data {
-        let length = i2d_X509(pointer, nil)
-        guard length > 0 else { return Data() }
-        var bytes = [UInt8](repeating: 0, count: Int(length))
-        bytes.withUnsafeMutableBufferPointer { buffer in
-            var cursor = buffer.baseAddress
-            _ = i2d_X509(pointer, &cursor)
-        }
-        return Data(bytes)
-    }
+    public var der: Data { DEREncoding.encode { i2d_X509(pointer, $0) } ?? Data() }
 
     /// Whether the certificate carries an extension with this dotted OID, critical or not.
     public func hasExtension(oid: String) -> Bool {

@@ -47,8 +47,7 @@ public struct VerifyReceiptConfiguration: Sendable, Equatable {
 
     /// The pause before retry `attempt` (1 = the first retry).
     func backoff(beforeRetry attempt: Int) -> TimeInterval {
-        let exponent = Double(min(max(attempt - 1, 0), 30))
-        return min(initialBackoff * pow(2, exponent), maximumBackoff)
+        ExponentialBackoff.delay(beforeRetry: attempt, initial: initialBackoff, maximum: maximumBackoff)
     }
 
     func url(for environment: VerifyReceiptEndpoint) -> URL {

@@ -73,6 +73,8 @@ public enum SimulatorControl {
         var notificationUUID: String?
         /// V1 only: overrides the script's shared secret (to see a gateway refuse it).
         var password: String?
+        /// V2 only: record a failed delivery in the notification history without sending it.
+        var drop: Bool = false
 
         public init(gateway: URL, receipt: String, version: Int, type: String, subtype: String? = nil, transactionId: String? = nil,
              notificationUUID: String? = nil, password: String? = nil) {
@@ -83,7 +85,7 @@ public enum SimulatorControl {
 
         public init(from decoder: any Decoder) throws {
             let f = try ScriptFields(decoder, known: ["gateway", "receipt", "version", "type", "subtype", "transactionId",
-                                                      "notificationUUID", "password"])
+                                                      "notificationUUID", "password", "drop"])
             let text: String = try f.required("gateway")
             guard let url = URL(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme.lowercased()) else {
                 throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "gateway must be an http(s) URL"))
@@ -95,6 +97,7 @@ public enum SimulatorControl {
             self.init(gateway: url, receipt: try f.required("receipt"), version: version, type: try f.required("type"),
                       subtype: try f.optional("subtype"), transactionId: try f.optional("transactionId"),
                       notificationUUID: try f.optional("notificationUUID"), password: try f.optional("password"))
+            drop = try f.optional("drop") ?? false
         }
 
         /// The JSON the CLI sends to the control route.
@@ -104,7 +107,46 @@ public enum SimulatorControl {
             fields["transactionId"] = transactionId
             fields["notificationUUID"] = notificationUUID
             fields["password"] = password
+            if drop { fields["drop"] = true }
             return ReceiptRendering.json(fields)
+        }
+    }
+
+    /// `POST /simulator/server-api`: the gateway's public key (base64 DER SubjectPublicKeyInfo),
+    /// key and issuer ids, failure modes, where notifications go. Absent fields stay as they are.
+    struct ServerAPI: Decodable {
+        var publicKey: String?
+        var keyId: String?
+        var issuerId: String?
+        var neverReleased: Bool?
+        var rateLimitedRequests: Int?
+        var notificationURL: URL?
+
+        init(from decoder: any Decoder) throws {
+            let f = try ScriptFields(decoder, known: ["publicKey", "keyId", "issuerId", "neverReleased", "rateLimitedRequests",
+                                                      "notificationURL"])
+            publicKey = try f.optional("publicKey"); keyId = try f.optional("keyId"); issuerId = try f.optional("issuerId")
+            neverReleased = try f.optional("neverReleased"); rateLimitedRequests = try f.optional("rateLimitedRequests")
+            notificationURL = try f.optional("notificationURL", as: String.self).flatMap(URL.init(string:))
+        }
+
+        func apply(to simulator: AppStoreSimulator) throws(AppStoreSimulator.Failure) {
+            var key: ES256PublicKey?
+            if let publicKey {
+                guard let der = Data(base64Encoded: publicKey), let parsed = ES256PublicKey(der: der) else {
+                    throw .invalid("publicKey must be base64 of a P-256 SubjectPublicKeyInfo")
+                }
+                key = parsed
+            }
+            guard (rateLimitedRequests ?? 0) >= 0 else { throw .invalid("rateLimitedRequests must be >= 0") }
+            simulator.configureServerAPI { settings in
+                if let key { settings.publicKey = key }
+                if let keyId { settings.keyId = keyId }
+                if let issuerId { settings.issuerId = issuerId }
+                if let neverReleased { settings.neverReleased = neverReleased }
+                if let rateLimitedRequests { settings.rateLimitedRequests = rateLimitedRequests }
+                if let notificationURL { settings.notificationURL = notificationURL }
+            }
         }
     }
 }

@@ -6,6 +6,8 @@ import Synchronization
 /// - `POST /verifyReceipt` (production) and `POST /sandbox/verifyReceipt` (sandbox): Apple's
 ///   verifyReceipt, answered from the script. Point `ISSUE_GATEWAY_APPSTORE_PRODUCTION_URL` and
 ///   `_SANDBOX_URL` at `productionURL` and `sandboxURL`.
+/// - `/inApps/…` (production) and `/sandbox/inApps/…` (sandbox): the App Store Server API, once
+///   the gateway's public key is registered (`/simulator/server-api` or `configureServerAPI`).
 /// - `/simulator/…`: scripted changes, signed transactions, notifications, the test root
 ///   (docs/appstore-simulator.md).
 public final class AppStoreSimulatorServer: Sendable {
@@ -46,6 +48,9 @@ public final class AppStoreSimulatorServer: Sendable {
     }
     public var productionURL: URL { baseURL.appendingPathComponent("verifyReceipt") }
     public var sandboxURL: URL { baseURL.appendingPathComponent("sandbox/verifyReceipt") }
+    /// The Server API's base URLs (`ISSUE_GATEWAY_APPSTORE_API_PRODUCTION_URL` / `_SANDBOX_URL`).
+    public var serverAPIProductionURL: URL { baseURL }
+    public var serverAPISandboxURL: URL { baseURL.appendingPathComponent(String(SimulatorRoutes.sandboxAPIPrefix.dropFirst())) }
 
     public func stop() { host.stop() }
 }

@@ -18,8 +18,12 @@ struct SimulatorRouterHost: Sendable {
         for route in routes {
             router.add(route.method, route.path, execution: route.blocks ? .worker : .inline,
                        maxBodyBytes: route.maxBodyBytes) { request in
-                let answer = route.handle(request.body)
-                return HTTPResponse(status: answer.status, headers: [("Content-Type", answer.contentType)], body: answer.body)
+                let answer = route.handleRequest(SimulatorRequest(body: request.body, parameters: request.pathParameters,
+                                                                  query: request.queryParameters(),
+                                                                  authorization: request.header("Authorization")))
+                var headers = answer.body.isEmpty && answer.status != 200 ? [] : [("Content-Type", answer.contentType)]
+                headers += answer.headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+                return HTTPResponse(status: answer.status, headers: headers, body: answer.body)
             }
         }
         server = HTTPServer(configuration: configuration, router: router.freeze(), metrics: Metrics(), accessLog: nil)

@@ -18,11 +18,11 @@ enum SimulatorRoutes {
                 .json(200, simulator.verifyReceipt(requestBody: body, at: environment))
             })
             // Apple answers 21000 to anything but a POST.
-            routes.append(SimulatorRoute(method: "GET", path: path, maxBodyBytes: nil, blocks: false) { _ in
+            routes.append(SimulatorRoute(method: "GET", path: path, maxBodyBytes: nil, blocks: false) { (_: [UInt8]) in
                 .json(200, Data(#"{"status":21000}"#.utf8))
             })
         }
-        routes.append(SimulatorRoute(method: "GET", path: "/simulator/root.pem", maxBodyBytes: nil, blocks: false) { _ in
+        routes.append(SimulatorRoute(method: "GET", path: "/simulator/root.pem", maxBodyBytes: nil, blocks: false) { (_: [UInt8]) in
             SimulatorResponse(status: 200, contentType: "application/x-pem-file", body: Array(simulator.signer.authority.root.pem.utf8))
         })
         routes.append(control("receipts") { (body: SimulatorControl.SetReceipt) throws(AppStoreSimulator.Failure) in
@@ -49,6 +49,11 @@ enum SimulatorRoutes {
         routes.append(control("signed-transactions") { (body: SimulatorControl.Receipt) throws(AppStoreSimulator.Failure) in
             ["signedTransactions": try simulator.signedTransactions(body.receipt)]
         })
+        routes += serverAPIRoutes(simulator)
+        routes.append(control("server-api") { (body: SimulatorControl.ServerAPI) throws(AppStoreSimulator.Failure) in
+            try body.apply(to: simulator)
+            return [:]
+        })
         routes.append(control("notifications") { (body: SimulatorControl.Notify) throws(AppStoreSimulator.Failure) in
             try deliver(body, simulator)
         })
@@ -59,15 +64,21 @@ enum SimulatorRoutes {
     private static func deliver(_ notify: SimulatorControl.Notify, _ simulator: AppStoreSimulator)
         throws(AppStoreSimulator.Failure) -> [String: Any] {
         let uuid = notify.notificationUUID ?? UUID().uuidString.lowercased()
-        let body = notify.version == 1
-            ? try simulator.notificationV1(notify.receipt, type: notify.type, password: notify.password)
-            : try simulator.notificationV2(notify.receipt, type: notify.type, subtype: notify.subtype,
-                                           transactionId: notify.transactionId, notificationUUID: uuid)
+        if notify.version == 2 {
+            // Recorded with its send attempts for the Server API's notification history.
+            let sent = try simulator.sendNotification(notify.receipt, type: notify.type, subtype: notify.subtype,
+                                                      transactionId: notify.transactionId, notificationUUID: uuid,
+                                                      to: notify.gateway, drop: notify.drop)
+            guard let answer = sent.answer else {
+                return ["notificationUUID": uuid, "delivered": false]
+            }
+            return ["gatewayStatus": answer.status, "gatewayBody": String(decoding: answer.body, as: UTF8.self),
+                    "notificationUUID": uuid]
+        }
+        let body = try simulator.notificationV1(notify.receipt, type: notify.type, password: notify.password)
         do {
             let answer = try NotificationPoster.post(body, to: notify.gateway)
-            var result: [String: Any] = ["gatewayStatus": answer.status, "gatewayBody": String(decoding: answer.body, as: UTF8.self)]
-            if notify.version == 2 { result["notificationUUID"] = uuid }
-            return result
+            return ["gatewayStatus": answer.status, "gatewayBody": String(decoding: answer.body, as: UTF8.self)]
         } catch {
             throw .invalid("the gateway could not be reached: \(error)")
         }

@@ -24,6 +24,13 @@ public struct Configuration: Sendable, Equatable {
     public var appleRootCertificatePaths: [String] = []
     public var bundleId: String?
     public var appAppleId: Int64?
+    /// App Store Server API credentials (`ISSUE_GATEWAY_APPSTORE_API_*`): all three or none;
+    /// none leaves the Server API off and the gateway works from receipts and signed data alone.
+    public var appStoreAPIKeyId: String?
+    public var appStoreAPIIssuerId: String?
+    public var appStoreAPIPrivateKeyPath: String?
+    public var appStoreAPIProductionURL = ServerAPIConfiguration.appleProductionURL.absoluteString
+    public var appStoreAPISandboxURL = ServerAPIConfiguration.appleSandboxURL.absoluteString
     public var acceptSandbox = true
     /// What the engine is told of this configuration (E3, E8): the server's and the CLI's.
     public var entitlementPolicy: EntitlementPolicy { EntitlementPolicy(acceptSandbox: acceptSandbox, graceDays: graceDays) }

@@ -56,6 +56,19 @@ extension Configuration {
         ("ISSUE_GATEWAY_ACCOUNT_CREATION_BURST", integer(\.accountCreationBurst, in: ConfigurationLimits.accountCreationBurst)),
         ("ISSUE_GATEWAY_REDEEM_FAILURES_RATE", integer(\.redemptionFailuresPerMinute, in: ConfigurationLimits.accountCreationRate)),
         ("ISSUE_GATEWAY_REDEEM_FAILURES_BURST", integer(\.redemptionFailuresBurst, in: ConfigurationLimits.accountCreationBurst)),
+        ("ISSUE_GATEWAY_APPSTORE_API_KEY_ID", { c, v throws(SettingParsers.Invalid) in c.appStoreAPIKeyId = try SettingParsers.nonEmpty(v) }),
+        ("ISSUE_GATEWAY_APPSTORE_API_ISSUER_ID", { c, v throws(SettingParsers.Invalid) in
+            c.appStoreAPIIssuerId = try SettingParsers.nonEmpty(v)
+        }),
+        ("ISSUE_GATEWAY_APPSTORE_API_PRIVATE_KEY", { c, v throws(SettingParsers.Invalid) in
+            c.appStoreAPIPrivateKeyPath = try SettingParsers.nonEmpty(v)
+        }),
+        ("ISSUE_GATEWAY_APPSTORE_API_PRODUCTION_URL", { c, v throws(SettingParsers.Invalid) in
+            c.appStoreAPIProductionURL = try SettingParsers.httpURL(v)
+        }),
+        ("ISSUE_GATEWAY_APPSTORE_API_SANDBOX_URL", { c, v throws(SettingParsers.Invalid) in
+            c.appStoreAPISandboxURL = try SettingParsers.httpURL(v)
+        }),
     ]
 
     public static let prefix = "ISSUE_GATEWAY_"

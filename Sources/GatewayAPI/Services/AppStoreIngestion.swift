@@ -10,11 +10,14 @@ struct VerifiedFacts: Sendable {
     var renewals: [RenewalInfo] = []
     /// The receipt to keep for status polling (Apple's `latest_receipt` when it sends one).
     var receiptData: String?
+    /// Subscriptions whose whole history (App Store Server API) is among the facts.
+    var historyFetched: [SubscriptionKey] = []
 
     mutating func append(_ other: VerifiedFacts) {
         transactions += other.transactions
         renewals += other.renewals
         receiptData = other.receiptData ?? receiptData
+        historyFetched += other.historyFetched
     }
 }
 
@@ -23,11 +26,11 @@ struct VerifiedFacts: Sendable {
 /// notifications through the shared secret. Blocking (it calls Apple): workers only.
 final class AppStoreIngestion: Sendable {
     let services: AppStoreServices
-    private let store: any GatewayStore
+    let store: any GatewayStore
     private let accounts: AccountFactsCache
     private let ownership: OwnershipPolicy
-    private let clock: any GatewayClock
-    private let counters: GatewayCounters
+    let clock: any GatewayClock
+    let counters: GatewayCounters
 
     init(services: AppStoreServices, store: any GatewayStore, accounts: AccountFactsCache,
          ownership: OwnershipPolicy, clock: any GatewayClock, counters: GatewayCounters) {
@@ -100,9 +103,10 @@ final class AppStoreIngestion: Sendable {
         guard !facts.transactions.isEmpty || !facts.renewals.isEmpty || notificationUUID != nil else {
             return IngestResult(owners: [:], previousOwners: [])
         }
-        let batch = IngestBatch(accountId: accountId, transactions: facts.transactions, renewalInfos: facts.renewals,
+        var batch = IngestBatch(accountId: accountId, transactions: facts.transactions, renewalInfos: facts.renewals,
                                 receiptData: facts.receiptData, notificationUUID: notificationUUID, at: clock.now(),
                                 source: source)
+        batch.historyFetched = facts.historyFetched
         let result = try stored { () throws(StoreError) in try store.ingest(batch, policy: ownership) }
         var touched = result.previousOwners
         for owner in result.owners.values { if let owner { touched.insert(owner) } }
@@ -141,7 +145,11 @@ final class AppStoreIngestion: Sendable {
         counters.notificationsTaken.increment()
     }
 
-    private func takeV2(_ signedPayload: String) throws(APIError) {
+    /// A V2 notification, from Apple's POST or replayed from the Server API's notification
+    /// history: verified (E2), its facts stored for their owner, deduplicated by UUID. Returns
+    /// what it was and what it changed (for the account history's recorder).
+    @discardableResult
+    func takeV2(_ signedPayload: String) throws(APIError) -> NotificationV2Outcome {
         guard let verifier = services.signedData else { throw .unauthorized("V2 notifications are not accepted: no Apple root certificates or bundle id are configured") }
         let verified: VerifiedNotification
         do { verified = try verifier.verifyNotification(signedPayload) } catch {
@@ -166,11 +174,16 @@ final class AppStoreIngestion: Sendable {
         } catch {
             throw .badRequest("malformed V2 notification: \(error)")
         }
+        // Issue #12: a subscription the gateway has not seen whole brings its whole history
+        // (Server API configured; best effort), stored in the same unit of work.
+        facts = withFullHistories(facts)
         // The UUID is recorded in the unit of work that stores the facts: a failure that may pass
         // (storage busy: 503) leaves it unrecorded, so Apple's retry is taken; a duplicate
         // changes nothing.
         // Its facts are signed payloads (`.signedTransaction`); the history names the notification.
         let result = try save(facts, for: nil, notificationUUID: notification.notificationUUID, source: .notificationV2)
         (result.duplicateNotification ? counters.notificationsDuplicate : counters.notificationsTaken).increment()
+        if !result.duplicateNotification { counters.notificationTaken(type: notification.notificationType) }
+        return NotificationV2Outcome(notification: notification, facts: facts, result: result)
     }
 }

@@ -5,6 +5,7 @@ import HTTPServer
 /// The gateway's own counters in `/metrics` (http-api.md: tokens issued and verified, App Store
 /// calls), beside the HTTP server's requests, latency and connections.
 final class GatewayCounters: Sendable {
+    private let metrics: Metrics
     let tokensIssued: Counter
     private let verified: [String: Counter]
     let notificationsTaken: Counter
@@ -12,8 +13,13 @@ final class GatewayCounters: Sendable {
     let pollRuns: Counter
     let pollChecks: Counter
     let pollFailures: Counter
+    /// App Store Server API work (issue #12).
+    let historiesFetched: Counter
+    let serverAPIFailures: Counter
+    let backfillReplayed: Counter
 
     init(_ metrics: Metrics) {
+        self.metrics = metrics
         tokensIssued = metrics.counter("issue_gateway_tokens_issued_total", help: "Download tokens issued")
         var verified: [String: Counter] = [:]
         verified["allow"] = metrics.counter("issue_gateway_tokens_verified_total", help: "Edge token checks by result",
@@ -32,6 +38,18 @@ final class GatewayCounters: Sendable {
         pollChecks = metrics.counter("issue_gateway_status_poll_checks_total", help: "Receipts re-verified by the status poller")
         pollFailures = metrics.counter("issue_gateway_status_poll_failures_total",
                                        help: "Status poller re-verifications that did not succeed")
+        historiesFetched = metrics.counter("issue_gateway_appstore_histories_fetched_total",
+                                           help: "Subscriptions whose whole history was fetched from the App Store Server API")
+        serverAPIFailures = metrics.counter("issue_gateway_appstore_server_api_failures_total",
+                                            help: "App Store Server API calls that gave no usable answer")
+        backfillReplayed = metrics.counter("issue_gateway_appstore_backfill_notifications_total",
+                                           help: "Notifications replayed from the App Store's notification history")
+    }
+
+    /// A V2 notification taken (not a duplicate), by type (`NotificationV2Types.label`).
+    func notificationTaken(type: String) {
+        metrics.counter("issue_gateway_appstore_notifications_by_type_total", help: "V2 notifications taken, by type",
+                        labels: [("type", NotificationV2Types.label(type))]).increment()
     }
 
     func tokenChecked(_ decision: EdgeDecision) {
@@ -52,6 +70,22 @@ final class GatewayCounters: Sendable {
             }
             metrics.counter("issue_gateway_appstore_calls_total", help: "verifyReceipt calls by endpoint and outcome",
                             labels: [("endpoint", attempt.endpoint.rawValue), ("outcome", outcome)]).increment()
+        }
+    }
+
+    /// Counts every App Store Server API request by endpoint, environment and what came of it.
+    static func serverAPICallObserver(_ metrics: Metrics) -> @Sendable (ServerAPIAttempt) -> Void {
+        { attempt in
+            let outcome = switch attempt.step {
+            case .success: "success"
+            case .tryOtherEnvironment: "otherEnvironment"
+            case .retry(.rateLimited): "rateLimited"
+            case .retry: "retry"
+            case .failure: "failure"
+            }
+            metrics.counter("issue_gateway_appstore_server_api_calls_total", help: "App Store Server API requests",
+                            labels: [("endpoint", attempt.endpoint), ("environment", attempt.environment.rawValue),
+                                     ("outcome", outcome)]).increment()
         }
     }
 }

@@ -1,3 +1,4 @@
+import Entitle
 import Foundation
 import GatewayStore
 import IssueCatalog
@@ -24,9 +25,11 @@ struct StatusPollerSettings: Sendable {
     static let standard = StatusPollerSettings()
 }
 
-/// Re-verifies the stored latest receipt of subscriptions near expiry or in billing retry, so
-/// renewals, recoveries and refunds arrive even when a notification is lost (E2: every fact still
-/// comes from verifyReceipt). Runs on its own thread, never on an event loop.
+/// Asks Apple about subscriptions near expiry, in billing retry or in grace, so renewals,
+/// recoveries and refunds arrive even when a notification is lost: with App Store Server API
+/// credentials through Get All Subscription Statuses (issue #12), otherwise by re-verifying the
+/// stored latest receipt (E2: every fact still comes from Apple). Runs on its own thread, never
+/// on an event loop.
 public final class StatusPoller: ThreadBackedService {
     private let settings: StatusPollerSettings
     private let store: any GatewayStore
@@ -58,8 +61,18 @@ public final class StatusPoller: ThreadBackedService {
         let failures = Atomic<Int>(0)
         let slots = DispatchSemaphore(value: max(1, settings.concurrency))
         let group = DispatchGroup()
+        let statuses = ingestion.serverAPI != nil
         for target in targets {
-            guard let receipt = target.receiptData else { continue }
+            // Issue #12: with Server API credentials every subscription is asked about by id
+            // (signed-data ones included); without, the stored latest receipt is re-verified.
+            let check: PollCheck
+            if statuses {
+                check = .statuses(target.subscription)
+            } else if let receipt = target.receiptData {
+                check = .receipt(receipt)
+            } else {
+                continue
+            }
             slots.wait()
             group.enter()
             DispatchQueue.global(qos: .utility).async { [self] in
@@ -69,7 +82,11 @@ public final class StatusPoller: ThreadBackedService {
                     // For nobody, as a notification's facts: the owner read before the slow call
                     // to Apple may have lost the subscription since (E4), and a poll never brings
                     // facts on an account's behalf; they go to whoever owns them now.
-                    try ingestion.save(try ingestion.verifyReceipt(receipt), for: nil, source: .poll)
+                    let facts = switch check {
+                    case .statuses(let key): try ingestion.statusFacts(key.originalTransactionId, in: key.environment)
+                    case .receipt(let receipt): try ingestion.verifyReceipt(receipt)
+                    }
+                    try ingestion.save(facts, for: nil, source: .poll)
                 } catch {
                     counters.pollFailures.increment()
                     if error.status == 503 { failures.wrappingAdd(1, ordering: .relaxed) }
@@ -89,4 +106,12 @@ public final class StatusPoller: ThreadBackedService {
             if stop.pause(for: pause) { break }
         }
     }
+}
+
+/// How the poller asks Apple about one subscription.
+private enum PollCheck: Sendable {
+    /// App Store Server API: Get All Subscription Statuses by original transaction id.
+    case statuses(SubscriptionKey)
+    /// verifyReceipt on the stored latest receipt.
+    case receipt(String)
 }

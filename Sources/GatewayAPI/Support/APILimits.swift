@@ -11,6 +11,10 @@ struct APILimits: Sendable {
     var signedTransactionsPerRequest = 200
     /// Body limit of `POST /v1/appstore/notifications` (V1 carries up to 100 transactions).
     var notificationBodyBytes = 2 << 20
+    /// `POST /v1/accounts/{id}/refresh` per account (issue #12): each one calls Apple, whose
+    /// rate limits are per app, so one reader may not spend them for everyone.
+    var refreshesPerMinute = 6
+    var refreshBurst = 3
 
     static let standard = APILimits()
 }

@@ -32,6 +32,7 @@ public struct FactIngestor: Sendable {
         for key in Set(batch.renewalInfos.map(\.subscriptionKey)).subtracting(bound) {
             result.owners[key] = try tx.owner(of: key)
         }
+        for key in Set(batch.historyFetched).sorted() { try tx.markHistoryFetched(key, at: batch.at) }
         if let data = batch.receiptData {
             try point(bound, to: try ReceiptContent(data: data), at: batch.at, tx)
         }

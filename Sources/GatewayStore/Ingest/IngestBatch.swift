@@ -16,6 +16,10 @@ public struct IngestBatch: Sendable {
     /// facts, so a notification is taken exactly once (a second delivery changes nothing) and one
     /// whose facts could not be stored is not marked, and is taken when Apple retries it.
     public var notificationUUID: String?
+    /// Subscriptions whose whole transaction history (App Store Server API) is among the facts:
+    /// marked fetched in the same unit of work, so a history is fetched once and a failed store
+    /// leaves it to be fetched again.
+    public var historyFetched: [SubscriptionKey] = []
     public var at: Instant
     /// Where the batch came from, for the history; nil: what its descriptions say
     /// (`FactHistory.source`).

@@ -62,7 +62,8 @@ public protocol ReadTransaction {
     /// The digest of the receipt a subscription points to, without its content.
     func latestReceiptDigest(for subscription: SubscriptionKey) throws(StoreError) -> String?
     /// Subscriptions whose latest `expiresDate` lies in `[notBefore, before)` or whose renewal info
-    /// says billing retry, oldest expiry first, at most `limit`; for the App Store status poller.
+    /// says billing retry or a grace period lasting until `notBefore` or later, oldest expiry
+    /// first, at most `limit`; for the App Store status poller.
     func subscriptionsToPoll(expiringBefore before: Instant, notBefore: Instant, limit: Int)
         throws(StoreError) -> [PollTarget]
 
@@ -71,4 +72,13 @@ public protocol ReadTransaction {
     /// The account's history events after `sequence` (nil: from its first), in order of arrival,
     /// at most `limit`.
     func history(ofAccount accountId: String, after sequence: Int64?, limit: Int) throws(StoreError) -> [HistoryEvent]
+
+    // MARK: App Store Server API
+
+    /// Whether the subscription's whole transaction history was fetched from the Server API.
+    func isHistoryFetched(_ subscription: SubscriptionKey) throws(StoreError) -> Bool
+    /// The instant recorded under `name` by `setServiceMark` (a background service's last success).
+    func serviceMark(_ name: String) throws(StoreError) -> Instant?
+    /// Stored receipts by digest after `digest` (nil: from the first), at most `limit`.
+    func storedReceipts(after digest: String?, limit: Int) throws(StoreError) -> [ReceiptContent]
 }

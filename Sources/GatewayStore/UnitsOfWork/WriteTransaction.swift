@@ -67,4 +67,10 @@ public protocol WriteTransaction: ReadTransaction {
 
     /// Appends one event to its account's history; the store gives it the next `sequence`.
     func append(_ event: HistoryEvent) throws(StoreError)
+
+    // MARK: App Store Server API
+
+    /// Records that the subscription's whole history was fetched (idempotent).
+    func markHistoryFetched(_ subscription: SubscriptionKey, at instant: Instant) throws(StoreError)
+    func setServiceMark(_ name: String, at instant: Instant) throws(StoreError)
 }

@@ -21,6 +21,7 @@ enum CommandLineTool {
           account explain ACCOUNT PUB/ISSUE
                                       why an account may or may not download an issue (E20)
           account history ACCOUNT     every fact as it arrived on the account, as the API answers
+          appstore migrate            move receipt-only subscriptions onto the App Store Server API
 
         --config FILE reads settings (NAME=value lines, the environment's names) from FILE;
         the environment wins over it. `issue-gateway <command> --help` tells more.
@@ -50,6 +51,7 @@ enum CommandLineTool {
         case "store": try StoreCommand.run(rest, context)
         case "token": try TokenCommand.run(rest, context)
         case "account": try AccountCommand.run(rest, context)
+        case "appstore": try AppStoreCommand.run(rest, context)
         default: throw .usage("unknown command \(command)")
         }
     }

@@ -8,6 +8,7 @@ import IssueCatalog
 @testable import GatewayAPI
 import SQLiteStore
 import TestSupport
+import Testing
 import Wire
 
 /// A real gateway on an ephemeral port, with a temporary SQLite store and a test clock, whose
@@ -41,8 +42,11 @@ final class AppStoreFlow: @unchecked Sendable {
 
     /// `gatewaySecret`: the shared secret the gateway sends and expects in V1 notifications;
     /// `wrapStore`: what the gateway sees of the store (a test's failing wrapper).
+    /// `serverAPI`: the gateway holds App Store Server API credentials whose public key the
+    /// simulator was given, and calls its Server API (issue #12); notifications it sends go to
+    /// the gateway.
     init(policy: OwnershipPolicy = .transfer, gatewaySecret: String = FlowFixtures.sharedSecret,
-         script: SimulatorScript = FlowFixtures.script,
+         script: SimulatorScript = FlowFixtures.script, serverAPI: Bool = false,
          wrapStore: (any GatewayStore) -> any GatewayStore = { $0 }) throws {
         store = try database.open()
         try store.importCatalog(FlowFixtures.catalog)
@@ -57,6 +61,17 @@ final class AppStoreFlow: @unchecked Sendable {
         let verifier = try SignedDataVerifier(
             roots: authority.trustedRoots,
             policy: SignedDataPolicy(bundleId: FlowFixtures.bundleId, appAppleId: FlowFixtures.appAppleId))
+        var serverAPIClient: ServerAPIClient?
+        if serverAPI {
+            let key = try #require(SigningKey())
+            let der = try #require(key.publicKeyDER)
+            simulator.configureServerAPI { $0.publicKey = ES256PublicKey(der: der); $0.keyId = "FLOWKEY" }
+            serverAPIClient = ServerAPIClient(
+                configuration: ServerAPIConfiguration(productionURL: apple.serverAPIProductionURL, sandboxURL: apple.serverAPISandboxURL,
+                                                      requestTimeout: 2, deadline: 5, initialBackoff: 0.01, maximumBackoff: 0.02),
+                credentials: ServerAPICredentials(keyId: "FLOWKEY", issuerId: "flow-issuer", bundleId: FlowFixtures.bundleId, key: key),
+                verifier: verifier, clock: { [clock] in clock.now() })
+        }
         var configuration = Configuration(threads: 1)
         configuration.adminKey = Self.adminKey
         configuration.tokenKeys = try TokenKeySet(parsing: "k1:" + Base64URL.encode(Data(repeating: 7, count: 32)))
@@ -73,9 +88,11 @@ final class AppStoreFlow: @unchecked Sendable {
         runtime = try GatewayRuntime.make(
             configuration: configuration, store: wrapStore(store), clock: clock,
             appStore: AppStoreServices(receipts: receipts, signedData: verifier, sharedSecret: gatewaySecret,
-                                       bundleId: FlowFixtures.bundleId),
+                                       bundleId: FlowFixtures.bundleId, serverAPI: serverAPIClient),
             http: http, pollerSettings: .standard)
         port = try runtime.server.start()
+        let notifications = URL(string: "http://127.0.0.1:\(port)/v1/appstore/notifications")!
+        simulator.configureServerAPI { $0.notificationURL = notifications }
     }
 
     deinit { stop() }

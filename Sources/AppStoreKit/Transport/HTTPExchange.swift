@@ -1,13 +1,17 @@
 import Foundation
 
-/// One HTTP answer, as the client needs it.
+/// One HTTP answer, as the App Store clients need it.
 public struct HTTPExchangeResult: Sendable, Equatable {
     public var statusCode: Int
     public var body: Data
+    /// Response header fields by lowercased name (the last value when a field repeats); only
+    /// the Server API reads one (`Retry-After`).
+    public var headers: [String: String]
 
-    public init(statusCode: Int, body: Data) {
+    public init(statusCode: Int, body: Data, headers: [String: String] = [:]) {
         self.statusCode = statusCode
         self.body = body
+        self.headers = headers
     }
 }
 

@@ -3,21 +3,19 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The real transport: one ephemeral `URLSession` per call (verifyReceipt calls are rare and
-/// must not share cookies or caches), the body read through a delegate so an oversized answer is
-/// cut off while it arrives instead of after it has filled memory.
-public struct URLSessionVerifyReceiptTransport: VerifyReceiptTransport {
+/// One request on an ephemeral `URLSession` (App Store calls must not share cookies or caches),
+/// the body read through a delegate so an oversized answer is cut off while it arrives instead
+/// of after it has filled memory. Both App Store transports send through here.
+enum URLSessionExchange {
     /// The deadline is kept here, not by URLSession: swift-corelibs-foundation truncates its
     /// timeouts to whole seconds (0.5 s fires at once), so URLSession gets the timeout rounded up
     /// plus this margin as a backstop, and the caller cancels the task at the exact deadline.
-    public static let sessionTimeoutMargin: TimeInterval = 1
+    static let sessionTimeoutMargin: TimeInterval = 1
 
-    public init() {}
-
-    public func post(_ body: Data, to url: URL, timeout: TimeInterval,
-                     maximumResponseBytes: Int) throws(TransportFailure) -> HTTPExchangeResult {
+    static func perform(_ request: URLRequest, timeout: TimeInterval,
+                        maximumResponseBytes: Int) throws(TransportFailure) -> HTTPExchangeResult {
         let configuration = URLSessionConfiguration.ephemeral
-        let sessionTimeout = timeout.rounded(.up) + Self.sessionTimeoutMargin
+        let sessionTimeout = timeout.rounded(.up) + sessionTimeoutMargin
         configuration.timeoutIntervalForRequest = sessionTimeout
         configuration.timeoutIntervalForResource = sessionTimeout
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
@@ -25,10 +23,9 @@ public struct URLSessionVerifyReceiptTransport: VerifyReceiptTransport {
         let collector = ResponseCollector(limit: maximumResponseBytes)
         let session = URLSession(configuration: configuration, delegate: collector, delegateQueue: nil)
         defer { session.finishTasksAndInvalidate() }
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: sessionTimeout)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = body
+        var request = request
+        request.cachePolicy = .reloadIgnoringLocalCacheData
+        request.timeoutInterval = sessionTimeout
         let task = session.dataTask(with: request)
         task.resume()
         guard collector.finished.wait(timeout: .now() + timeout) == .success else {
@@ -46,6 +43,7 @@ private final class ResponseCollector: NSObject, URLSessionDataDelegate, @unchec
     private let limit: Int
     private let lock = NSLock()
     private var statusCode: Int?
+    private var headers: [String: String] = [:]
     private var body = Data()
     private var exceeded = false
     private var failure: Error?
@@ -54,7 +52,12 @@ private final class ResponseCollector: NSObject, URLSessionDataDelegate, @unchec
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                     completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
-        lock.withLock { statusCode = (response as? HTTPURLResponse)?.statusCode }
+        let http = response as? HTTPURLResponse
+        var fields: [String: String] = [:]
+        for (name, value) in http?.allHeaderFields ?? [:] {
+            if let name = name as? String, let value = value as? String { fields[name.lowercased()] = value }
+        }
+        lock.withLock { statusCode = http?.statusCode; headers = fields }
         completionHandler(.allow)
     }
 
@@ -78,13 +81,15 @@ private final class ResponseCollector: NSObject, URLSessionDataDelegate, @unchec
     }
 
     func result() throws(TransportFailure) -> HTTPExchangeResult {
-        let (statusCode, body, exceeded, failure) = lock.withLock { (self.statusCode, self.body, self.exceeded, self.failure) }
+        let (statusCode, headers, body, exceeded, failure) = lock.withLock {
+            (self.statusCode, self.headers, self.body, self.exceeded, self.failure)
+        }
         if exceeded { throw .responseTooLarge(limit: limit) }
         if let failure {
             if let urlError = failure as? URLError, urlError.code == .timedOut { throw .timedOut }
             throw .connection(failure.localizedDescription)
         }
         guard let statusCode else { throw .connection("no HTTP response") }
-        return HTTPExchangeResult(statusCode: statusCode, body: body)
+        return HTTPExchangeResult(statusCode: statusCode, body: body, headers: headers)
     }
 }

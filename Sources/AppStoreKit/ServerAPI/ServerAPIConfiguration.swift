@@ -1,0 +1,51 @@
+import Entitle
+import Foundation
+
+/// Where and how the gateway calls the App Store Server API (http-api.md Configuration,
+/// `ISSUE_GATEWAY_APPSTORE_API_*`). Timeouts, retries and limits are named here, never literals
+/// at the call site.
+public struct ServerAPIConfiguration: Sendable, Equatable {
+    public var productionURL: URL
+    public var sandboxURL: URL
+    /// Per request, connect to last byte.
+    public var requestTimeout: TimeInterval
+    /// One call, every retry and `Retry-After` wait included, ends by this long after it began.
+    public var deadline: TimeInterval
+    /// Requests spent on retryable answers (429, 5000001, 4040002, 4040004, 4040006, 5xx,
+    /// timeouts, transport failures) before the call fails. Environment fallback does not count.
+    public var maximumAttempts: Int
+    /// Backoff before retry n (1-based): `initialBackoff · 2^(n-1)`, at most `maximumBackoff`.
+    public var initialBackoff: TimeInterval
+    public var maximumBackoff: TimeInterval
+    /// Largest answer read. A page holds at most 20 signed items of a few KiB each.
+    public var maximumResponseBytes: Int
+    /// Pages read per paged call (history, refunds, notification history): 20 items each.
+    public var maximumPages: Int
+
+    public static let appleProductionURL = URL(string: "https://api.storekit.apple.com")!
+    public static let appleSandboxURL = URL(string: "https://api.storekit-sandbox.apple.com")!
+
+    public init(productionURL: URL = appleProductionURL, sandboxURL: URL = appleSandboxURL,
+                requestTimeout: TimeInterval = 15, deadline: TimeInterval = 45, maximumAttempts: Int = 4,
+                initialBackoff: TimeInterval = 0.5, maximumBackoff: TimeInterval = 8,
+                maximumResponseBytes: Int = 2 << 20, maximumPages: Int = 100) {
+        self.productionURL = productionURL
+        self.sandboxURL = sandboxURL
+        self.requestTimeout = requestTimeout
+        self.deadline = deadline
+        self.maximumAttempts = max(1, maximumAttempts)
+        self.initialBackoff = initialBackoff
+        self.maximumBackoff = maximumBackoff
+        self.maximumResponseBytes = maximumResponseBytes
+        self.maximumPages = max(1, maximumPages)
+    }
+
+    /// The pause before retry `attempt` (1 = the first retry).
+    func backoff(beforeRetry attempt: Int) -> TimeInterval {
+        ExponentialBackoff.delay(beforeRetry: attempt, initial: initialBackoff, maximum: maximumBackoff)
+    }
+
+    func baseURL(for environment: AppStoreEnvironment) -> URL {
+        environment == .production ? productionURL : sandboxURL
+    }
+}

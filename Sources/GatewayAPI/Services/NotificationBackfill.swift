@@ -1,0 +1,147 @@
+import AppStoreKit
+import Entitle
+import Foundation
+import GatewayStore
+import IssueCatalog
+import Lifecycle
+import Wire
+
+/// Settings of the notification backfill (issue #12, "nothing lost").
+struct NotificationBackfillSettings: Sendable {
+    /// Pause between passes.
+    var interval: Duration = .seconds(3600)
+    /// The first pass of a gateway that never completed one looks back this far.
+    var initialWindow: Duration = .seconds(3 * 24 * 3600)
+    /// Each pass starts this long before the last success, so a notification Apple dated just
+    /// before it (and delivered late) is not missed; duplicates are dropped by UUID.
+    var overlap: Duration = .seconds(600)
+    /// Each pass also asks for `onlyFailures` this far back: Apple's own retries run 72 hours
+    /// (appstore.md), and what they never delivered is found here.
+    var failureLookback: Duration = .seconds(7 * 24 * 3600)
+    /// Apple keeps 180 days of history in production.
+    var maximumWindow: Duration = .seconds(180 * 24 * 3600)
+
+    static let standard = NotificationBackfillSettings()
+}
+
+/// Replays the App Store's notification history through the same V2 path as a delivered
+/// notification (verified, stored, deduplicated by UUID): on start, then periodically for the
+/// window since the last success (and failures only over a longer lookback), and on demand
+/// (`POST /v1/appstore/backfill`). Runs on its own thread and a serial queue, never an event loop.
+public final class NotificationBackfill: ThreadBackedService {
+    /// The `service_marks` name of the last successful pass's start.
+    static let markName = "appstore.notification-backfill"
+
+    private let settings: NotificationBackfillSettings
+    private let ingestion: AppStoreIngestion
+    private let serverAPI: ServerAPIClient
+    private let environments: [AppStoreEnvironment]
+    private let requests = DispatchQueue(label: "notification-backfill.requests")
+    private let finishedRequests = CompletionCount()
+    public let serviceThread = ServiceThread(name: "notification-backfill")
+
+    init(settings: NotificationBackfillSettings, ingestion: AppStoreIngestion, serverAPI: ServerAPIClient,
+         environments: [AppStoreEnvironment]) {
+        self.settings = settings; self.ingestion = ingestion; self.serverAPI = serverAPI; self.environments = environments
+    }
+
+    /// A window to replay, as asked.
+    struct Window: Sendable, Equatable {
+        var start: Instant
+        var end: Instant
+        var onlyFailures: Bool
+    }
+
+    /// One periodic pass: the window since the last success, then failures over the lookback.
+    /// Records the pass's start as the new last success only when every call succeeded.
+    @discardableResult
+    func pass() -> Bool {
+        let now = ingestion.clock.now()
+        let last = (try? ingestion.store.serviceMark(Self.markName)) ?? nil
+        let earliest = now.adding(milliseconds: -Int64(settings.maximumWindow.milliseconds))
+        let since = last?.adding(milliseconds: -Int64(settings.overlap.milliseconds))
+            ?? now.adding(milliseconds: -Int64(settings.initialWindow.milliseconds))
+        let failuresSince = now.adding(milliseconds: -Int64(settings.failureLookback.milliseconds))
+        let succeeded = replay(Window(start: max(since, earliest), end: now, onlyFailures: false))
+            && replay(Window(start: max(failuresSince, earliest), end: now, onlyFailures: true))
+        if succeeded { try? ingestion.store.setServiceMark(Self.markName, at: now) }
+        return succeeded
+    }
+
+    /// Replays one window in every environment; false when some call did not succeed.
+    /// Production's bare 401 counts as "never released there" (nothing to replay) when the
+    /// sandbox, asked with the same key, answered: a bad key fails both.
+    @discardableResult
+    func replay(_ window: Window) -> Bool {
+        var failures: [AppStoreEnvironment: ServerAPIError] = [:]
+        for environment in environments {
+            let query = ServerAPINotificationQuery(start: window.start, end: window.end, onlyFailures: window.onlyFailures)
+            do {
+                try serverAPI.notificationHistory(query, in: environment) { records in
+                    for record in records { take(record) }
+                }
+            } catch {
+                failures[environment] = error
+            }
+        }
+        if failures[.production] == .unauthorized, environments.contains(.sandbox), failures[.sandbox] == nil {
+            failures[.production] = nil
+        }
+        ingestion.counters.serverAPIFailures.increment(by: failures.count)
+        return failures.isEmpty
+    }
+
+    private func take(_ record: ServerAPINotificationRecord) {
+        do {
+            let outcome = try ingestion.takeV2(record.signedPayload)
+            if !outcome.result.duplicateNotification { ingestion.counters.backfillReplayed.increment() }
+        } catch {
+            // A notification that does not verify or cannot be stored now is left for the next
+            // pass (its UUID was not recorded).
+            ingestion.counters.serverAPIFailures.increment()
+        }
+    }
+
+    /// `POST /v1/appstore/backfill`: replays `window` on the backfill's queue and returns at once.
+    func request(_ window: Window) {
+        requests.async { [self] in
+            replay(window)
+            finishedRequests.increment()
+        }
+    }
+
+    /// Waits until `count` requested windows have been replayed (tests), or `timeout` passes.
+    func waitForRequests(_ count: Int, timeout: TimeInterval) -> Bool {
+        finishedRequests.wait(for: count, timeout: timeout)
+    }
+
+    /// A pass on start, then one per interval until stopped.
+    public func run(until stop: StopToken) {
+        while !stop.isStopRequested {
+            pass()
+            if stop.pause(for: settings.interval) { break }
+        }
+    }
+}
+
+/// A count that can be waited on: requested replays finish on the backfill's queue.
+private final class CompletionCount: @unchecked Sendable {
+    private let condition = NSCondition()
+    /// Guarded by `condition`.
+    private var count = 0
+
+    func increment() {
+        condition.withLock {
+            count += 1
+            condition.broadcast()
+        }
+    }
+
+    func wait(for target: Int, timeout: TimeInterval) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        return condition.withLock {
+            while count < target { if !condition.wait(until: deadline) { break } }
+            return count >= target
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import IssueCatalog
+import Wire
+@testable import AppStoreKit
+
+/// A Server API transport that answers from a script, one entry per request, and records what it
+/// was asked. Running past the script's end is answered as a hang-up (a test failure).
+final class ScriptedServerAPI: ServerAPITransport, @unchecked Sendable {
+    enum Answer {
+        case ok(String)
+        case http(Int, body: String = "", headers: [String: String] = [:])
+        case failure(TransportFailure)
+
+        static func error(_ status: Int, code: Int) -> Answer {
+            .http(status, body: #"{"errorCode":\#(code),"errorMessage":"scripted"}"#)
+        }
+    }
+
+    struct Request {
+        var method: String
+        var url: URL
+        var headers: [String: String]
+        var body: String?
+    }
+
+    private let queue: ScriptQueue<Answer, Request>
+
+    init(_ script: [Answer]) { queue = ScriptQueue(script) }
+
+    var requests: [Request] { queue.requests }
+    var hosts: [String] { requests.map { $0.url.host ?? "" } }
+
+    func send(method: String, url: URL, headers: [String: String], body: Data?, timeout: TimeInterval,
+              maximumResponseBytes: Int) throws(TransportFailure) -> HTTPExchangeResult {
+        let answer = queue.next(for: Request(method: method, url: url, headers: headers,
+                                             body: body.map { String(decoding: $0, as: UTF8.self) }),
+                                exhausted: .failure(.connection("script exhausted")))
+        switch answer {
+        case .ok(let body): return HTTPExchangeResult(statusCode: 200, body: Data(body.utf8))
+        case .http(let status, let body, let headers): return HTTPExchangeResult(statusCode: status, body: Data(body.utf8), headers: headers)
+        case .failure(let failure): throw failure
+        }
+    }
+}
+
+/// A clock the client's pauses move forward, so deadlines are tested without waiting.
+final class SteppingClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var current: Instant
+    private var paused: [TimeInterval] = []
+
+    init(_ start: Instant) { current = start }
+
+    func now() -> Instant { lock.withLock { current } }
+    var pauses: [TimeInterval] { lock.withLock { paused } }
+
+    func pause(_ seconds: TimeInterval) {
+        lock.withLock {
+            paused.append(seconds)
+            current = current.adding(milliseconds: Int64(seconds * 1000))
+        }
+    }
+}
