@@ -90,6 +90,7 @@ public final class Gateway: Sendable {
         registerExplanationRoutes(router)
         registerGrantRoutes(router)
         registerCodeRoutes(router)
+        registerDeviceRoutes(router)
         return builder.freeze(errors: HTTPServerError.apiShape)
     }
 

@@ -228,6 +228,23 @@ enum OpenAPIDocument {
     "responses": {"200": {"description": "the account's entitlements", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Entitlements"}}}}, "400": {"description": "bad body", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "401": {"description": "no or unknown secret", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "403": {"description": "may not act for the account", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "404": {"description": "code_not_found: unknown, used, expired or withdrawn; or no such account", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "409": {"description": "the code's issue was retracted", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "429": {"description": "rate_limited: too many failed redemptions", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}
    }
   },
+  "/v1/accounts/{accountId}/devices": {
+   "post": {
+    "operationId": "registerDevice",
+    "summary": "Register an APNs device token for background notifications of new issues (at most 20 per account)",
+    "parameters": [{"name": "accountId", "in": "path", "required": true, "example": "acct-unknown", "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$", "not": {"enum": [".", ".."]}}}],
+    "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object", "required": ["apnsToken"], "properties": {"platform": {"enum": ["ios"]}, "apnsToken": {"type": "string", "pattern": "^([0-9a-fA-F]{2}){32,100}$"}, "environment": {"enum": ["production", "sandbox"]}}}}}},
+    "responses": {"201": {"description": "registered", "content": {"application/json": {"schema": {"type": "object", "required": ["platform", "apnsToken", "environment", "registeredAt"], "properties": {"platform": {"enum": ["ios"]}, "apnsToken": {"type": "string", "pattern": "^[0-9a-f]{64,200}$"}, "environment": {"enum": ["production", "sandbox"]}, "registeredAt": {"type": "string", "format": "date-time"}}}}}}, "200": {"description": "already registered for this account", "content": {"application/json": {"schema": {"type": "object", "required": ["platform", "apnsToken", "environment", "registeredAt"], "properties": {"platform": {"enum": ["ios"]}, "apnsToken": {"type": "string", "pattern": "^[0-9a-f]{64,200}$"}, "environment": {"enum": ["production", "sandbox"]}, "registeredAt": {"type": "string", "format": "date-time"}}}}}}, "400": {"description": "bad body: platform, token or environment", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "401": {"description": "no or unknown secret", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "403": {"description": "this secret may not act for the account", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "404": {"description": "no such account", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "409": {"description": "the account has 20 devices already", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}
+   }
+  },
+  "/v1/accounts/{accountId}/devices/{apnsToken}": {
+   "delete": {
+    "operationId": "removeDevice",
+    "summary": "Remove a device token: no more notifications to it",
+    "parameters": [{"name": "accountId", "in": "path", "required": true, "example": "acct-unknown", "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$", "not": {"enum": [".", ".."]}}}, {"name": "apnsToken", "in": "path", "required": true, "example": "abababababababababababababababababababababababababababababababab", "schema": {"type": "string", "pattern": "^([0-9a-fA-F]{2}){32,100}$"}}],
+    "responses": {"200": {"description": "removed", "content": {"application/json": {"schema": {"type": "object", "required": ["apnsToken"], "properties": {"apnsToken": {"type": "string"}}}}}}, "401": {"description": "no or unknown secret", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "403": {"description": "this secret may not act for the account", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "404": {"description": "no such account or device", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}
+   }
+  },
   "/v1/lookup": {
    "get": {
     "operationId": "lookup",

@@ -65,4 +65,9 @@ public protocol ReadTransaction {
     /// says billing retry, oldest expiry first, at most `limit`; for the App Store status poller.
     func subscriptionsToPoll(expiringBefore before: Instant, notBefore: Instant, limit: Int)
         throws(StoreError) -> [PollTarget]
+
+    // MARK: Devices (push)
+
+    /// The account's APNs devices, by token.
+    func devices(ofAccount accountId: String) throws(StoreError) -> [Device]
 }

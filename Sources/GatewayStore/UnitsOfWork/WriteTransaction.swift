@@ -62,4 +62,12 @@ public protocol WriteTransaction: ReadTransaction {
     func deleteReceiptIfUnreferenced(_ digest: String) throws(StoreError)
     /// Records a notification UUID; false when it was recorded already.
     func insertProcessedNotification(_ uuid: String, at instant: Instant) throws(StoreError) -> Bool
+
+    // MARK: Devices (push)
+
+    /// Inserts or replaces by token (a token held by another account moves to this one).
+    func save(_ device: Device) throws(StoreError)
+    /// Deletes a token, of `accountId` only when given; false when there was none.
+    @discardableResult
+    func deleteDevice(_ apnsToken: String, ofAccount accountId: String?) throws(StoreError) -> Bool
 }
