@@ -28,6 +28,9 @@ public final class Gateway: Sendable {
     let accountCreationLimit: KeyedRateLimiter<String>
     /// Failed code redemptions, keyed `account:<id>` and `client:<ClientKey>` (E22).
     let redemptionFailures: KeyedRateLimiter<String>
+    /// Which events the store keeps for pushes and webhooks (issue #16); `.off` unless configured.
+    let events: EventPolicy
+    let pushCounters: PushCounters
 
     public struct StartError: Error, CustomStringConvertible {
         public var description: String
@@ -56,6 +59,8 @@ public final class Gateway: Sendable {
         redemptionFailures = KeyedRateLimiter(.init(perMinute: configuration.redemptionFailuresPerMinute,
                                                     burst: configuration.redemptionFailuresBurst))
         entitlementPolicy = configuration.entitlementPolicy
+        events = EventPolicy(webhooks: configuration.push.webhookURL != nil, pushes: configuration.push.apnsConfigured)
+        pushCounters = PushCounters(metrics)
         do {
             signer = try TokenSigner(keys: tokenKeys, issuer: configuration.tokenIssuer,
                                      lifetimeSeconds: Int64(configuration.tokenTTLSeconds))
@@ -71,7 +76,8 @@ public final class Gateway: Sendable {
                            ("verified_tokens", { [tokenMemo] in tokenMemo.stats }),
                            ("compressed_lists", { [compressed] in compressed.stats })])
         self.appStore = AppStoreIngestion(services: appStore, store: store, accounts: accounts,
-                                          ownership: configuration.transferPolicy, clock: clock, counters: counters)
+                                          ownership: configuration.transferPolicy, events: events, clock: clock,
+                                          counters: counters)
     }
 
     /// Every route of http-api.md on one frozen router, answering the server's own errors in the

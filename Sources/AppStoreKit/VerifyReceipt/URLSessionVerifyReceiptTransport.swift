@@ -16,6 +16,12 @@ public struct URLSessionVerifyReceiptTransport: VerifyReceiptTransport {
 
     public func post(_ body: Data, to url: URL, timeout: TimeInterval,
                      maximumResponseBytes: Int) throws(TransportFailure) -> HTTPExchangeResult {
+        try post(body, to: url, headers: [], timeout: timeout, maximumResponseBytes: maximumResponseBytes)
+    }
+
+    /// A JSON POST with extra header fields (the gateway's webhooks sign theirs).
+    public func post(_ body: Data, to url: URL, headers: [(String, String)], timeout: TimeInterval,
+                     maximumResponseBytes: Int) throws(TransportFailure) -> HTTPExchangeResult {
         let configuration = URLSessionConfiguration.ephemeral
         let sessionTimeout = timeout.rounded(.up) + Self.sessionTimeoutMargin
         configuration.timeoutIntervalForRequest = sessionTimeout
@@ -28,6 +34,7 @@ public struct URLSessionVerifyReceiptTransport: VerifyReceiptTransport {
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: sessionTimeout)
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         request.httpBody = body
         let task = session.dataTask(with: request)
         task.resume()

@@ -17,7 +17,7 @@ extension Gateway {
             let accountId = request.parameter("accountId")
             try requireServiceOrAdmin(request)
             let grant = try grantBody(RequestBody(request), accountId: accountId)
-            let outcome = try stored { () throws(StoreError) in try store.give(grant) }
+            let outcome = try stored { () throws(StoreError) in try store.give(grant, events: events) }
             switch outcome {
             case .created(let created):
                 accounts.invalidate([accountId])
@@ -33,7 +33,7 @@ extension Gateway {
             try requireServiceOrAdmin(request)
             let grantId = request.parameter("grantId")
             guard let revoked = try stored({ () throws(StoreError) in
-                try store.revokeGrant(grantId, ofAccount: accountId, at: clock.now())
+                try store.revokeGrant(grantId, ofAccount: accountId, at: clock.now(), events: events)
             }) else { throw .notFound("account \(accountId) has no grant \(grantId)") }
             accounts.invalidate([accountId])
             return .json(200) { w in w.grant(revoked) }

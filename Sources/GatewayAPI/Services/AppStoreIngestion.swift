@@ -26,11 +26,13 @@ final class AppStoreIngestion: Sendable {
     private let store: any GatewayStore
     private let accounts: AccountFactsCache
     private let ownership: OwnershipPolicy
+    private let events: EventPolicy
     private let clock: any GatewayClock
     private let counters: GatewayCounters
 
     init(services: AppStoreServices, store: any GatewayStore, accounts: AccountFactsCache,
-         ownership: OwnershipPolicy, clock: any GatewayClock, counters: GatewayCounters) {
+         ownership: OwnershipPolicy, events: EventPolicy = .off, clock: any GatewayClock, counters: GatewayCounters) {
+        self.events = events
         self.services = services; self.store = store; self.accounts = accounts
         self.ownership = ownership; self.clock = clock; self.counters = counters
     }
@@ -100,7 +102,7 @@ final class AppStoreIngestion: Sendable {
         }
         let batch = IngestBatch(accountId: accountId, transactions: facts.transactions, renewalInfos: facts.renewals,
                                 receiptData: facts.receiptData, notificationUUID: notificationUUID, at: clock.now())
-        let result = try stored { () throws(StoreError) in try store.ingest(batch, policy: ownership) }
+        let result = try stored { () throws(StoreError) in try store.ingest(batch, policy: ownership, events: events) }
         var touched = result.previousOwners
         for owner in result.owners.values { if let owner { touched.insert(owner) } }
         if let accountId { touched.insert(accountId) }

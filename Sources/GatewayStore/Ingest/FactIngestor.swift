@@ -7,8 +7,11 @@ import Wire
 /// receipt and bumps the facts version of every account whose facts changed.
 public struct FactIngestor: Sendable {
     public var policy: OwnershipPolicy
+    /// When webhooks are on, every account whose facts change gets `entitlement.changed` in the
+    /// same unit of work.
+    public var events: EventPolicy
 
-    public init(policy: OwnershipPolicy) { self.policy = policy }
+    public init(policy: OwnershipPolicy, events: EventPolicy = .off) { self.policy = policy; self.events = events }
 
     /// `.notFound` for an unknown account; `.ownedByOtherAccount` under `.keep` (the caller's unit
     /// of work then rolls everything back).
@@ -21,7 +24,8 @@ public struct FactIngestor: Sendable {
         if let uuid = batch.notificationUUID, try !tx.insertProcessedNotification(uuid, at: batch.at) {
             return IngestResult(owners: [:], previousOwners: [], duplicateNotification: true)
         }
-        var changed = try merge(batch, into: tx)
+        let merged = try merge(batch, into: tx)
+        var changed = merged.keys
         var result = IngestResult(owners: [:], previousOwners: [])
         let bound = Set(batch.transactions.map(\.subscriptionKey))
         for key in bound.sorted() {
@@ -34,6 +38,7 @@ public struct FactIngestor: Sendable {
             try point(bound, to: try ReceiptContent(data: data), at: batch.at, tx)
         }
         try bumpVersions(changed, &result, tx)
+        try recordChanges(merged, result, at: batch.at, tx)
         return result
     }
 
@@ -81,28 +86,54 @@ public struct FactIngestor: Sendable {
         }
     }
 
-    /// E1: stores each merged fact that differs from the stored one. Returns the subscriptions
-    /// whose facts changed, so a batch that brings nothing new changes no version.
-    private func merge(_ batch: IngestBatch, into tx: any WriteTransaction) throws(StoreError) -> Set<SubscriptionKey> {
+    /// `entitlement.changed` for every account whose facts version moved, with why: the changed
+    /// transactions of its subscriptions (purchase, renewal, refund), renewal information alone
+    /// (expiry), or a subscription that changed hands (transfer).
+    private func recordChanges(_ merged: MergedFacts, _ result: IngestResult, at instant: Instant,
+                               _ tx: any WriteTransaction) throws(StoreError) {
+        guard events.webhooks else { return }
+        for account in result.factsVersions.keys.sorted() {
+            var causes: Set<EntitlementChangeCause> = []
+            if result.previousOwners.contains(account) { causes.insert(.transfer) }
+            let owned = Set(merged.keys.filter { result.owners[$0] == account })
+            for transaction in merged.transactions where owned.contains(transaction.subscriptionKey) {
+                causes.insert(EntitlementChangeCause.of(transaction))
+            }
+            if causes.isEmpty { causes.insert(merged.transactions.isEmpty ? .expiry : .transfer) }
+            try EntitlementChangeEvent.record(accountId: account, causes: causes, at: instant, policy: events, tx)
+        }
+    }
+
+    /// What a batch changed: the merged transactions that differ from the stored ones, and every
+    /// subscription whose transactions or renewal information changed.
+    struct MergedFacts {
+        var transactions: [Transaction]
+        var keys: Set<SubscriptionKey>
+    }
+
+    /// E1: stores each merged fact that differs from the stored one. Returns what changed, so a
+    /// batch that brings nothing new changes no version.
+    private func merge(_ batch: IngestBatch, into tx: any WriteTransaction) throws(StoreError) -> MergedFacts {
         let transactions = try Self.merge(batch.transactions, stored: { (t) throws(StoreError) in try tx.transaction(t.key) },
                                           TransactionMerge.merge, save: { (t) throws(StoreError) in try tx.save(t) })
         let renewals = try Self.merge(batch.renewalInfos,
                                       stored: { (r) throws(StoreError) in try tx.renewalInfo(r.subscriptionKey) },
                                       TransactionMerge.merge, save: { (r) throws(StoreError) in try tx.save(r) })
-        return transactions.union(renewals)
+        return MergedFacts(transactions: transactions,
+                           keys: Set(transactions.map(\.subscriptionKey)).union(renewals.map(\.subscriptionKey)))
     }
 
     private static func merge<Fact: Equatable & SubscriptionFact>(
         _ incoming: [Fact], stored: (Fact) throws(StoreError) -> Fact?, _ merge: (Fact, Fact) -> Fact,
         save: (Fact) throws(StoreError) -> Void
-    ) throws(StoreError) -> Set<SubscriptionKey> {
-        var changed: Set<SubscriptionKey> = []
+    ) throws(StoreError) -> [Fact] {
+        var changed: [Fact] = []
         for fact in incoming {
             let old = try stored(fact)
             let merged = old.map { merge($0, fact) } ?? fact
             guard merged != old else { continue }
             try save(merged)
-            changed.insert(fact.subscriptionKey)
+            changed.append(merged)
         }
         return changed
     }

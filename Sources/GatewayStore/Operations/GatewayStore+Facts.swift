@@ -20,8 +20,8 @@ extension GatewayStore {
 
     /// Ingests a batch all-or-nothing (E1 merge, E4 binding, receipt, facts versions: see
     /// `FactIngestor`). `.ownedByOtherAccount` under `.keep` leaves everything unchanged.
-    public func ingest(_ batch: IngestBatch, policy: OwnershipPolicy) throws(StoreError) -> IngestResult {
-        try write { tx throws(StoreError) in try FactIngestor(policy: policy).ingest(batch, into: tx) }
+    public func ingest(_ batch: IngestBatch, policy: OwnershipPolicy, events: EventPolicy = .off) throws(StoreError) -> IngestResult {
+        try write { tx throws(StoreError) in try FactIngestor(policy: policy, events: events).ingest(batch, into: tx) }
     }
 
     /// The latest receipt stored for one subscription, with its owner.

@@ -70,4 +70,11 @@ public protocol ReadTransaction {
 
     /// The account's APNs devices, by token.
     func devices(ofAccount accountId: String) throws(StoreError) -> [Device]
+
+    // MARK: Webhook outbox (push)
+
+    /// The oldest event not yet delivered (lowest `seq`), whoever holds its lease.
+    func outboxHead() throws(StoreError) -> OutboxEvent?
+    /// How many events wait.
+    func outboxLength() throws(StoreError) -> Int
 }

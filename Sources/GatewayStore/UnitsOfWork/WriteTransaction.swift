@@ -70,4 +70,12 @@ public protocol WriteTransaction: ReadTransaction {
     /// Deletes a token, of `accountId` only when given; false when there was none.
     @discardableResult
     func deleteDevice(_ apnsToken: String, ofAccount accountId: String?) throws(StoreError) -> Bool
+
+    // MARK: Webhook outbox (push)
+
+    /// Appends an event (the store assigns `seq`); an `eventId` already waiting is left as it is.
+    func insert(_ event: OutboxEvent) throws(StoreError)
+    /// Writes an event's attempts, next attempt and lease.
+    func updateOutboxEvent(_ event: OutboxEvent) throws(StoreError)
+    func deleteOutboxEvent(seq: Int64) throws(StoreError)
 }
