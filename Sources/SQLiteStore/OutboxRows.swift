@@ -16,8 +16,8 @@ enum OutboxRows {
 }
 
 extension SQLiteReading {
-    func outboxHead() throws(StoreError) -> OutboxEvent? {
-        try connection.queryFirst(OutboxRows.columns + " ORDER BY seq LIMIT 1", [], OutboxRows.event)
+    func outboxEvents(limit: Int) throws(StoreError) -> [OutboxEvent] {
+        try connection.query(OutboxRows.columns + " ORDER BY seq LIMIT ?", [.integer(Int64(limit))], OutboxRows.event)
     }
 
     func outboxLength() throws(StoreError) -> Int {

@@ -17,7 +17,7 @@ extension GatewayStore {
     /// Leases the oldest event to `owner` for `lease` when it is due and nobody else holds it.
     public func claimOutboxHead(owner: String, now: Instant, lease: Duration) throws(StoreError) -> OutboxClaim {
         try write { tx throws(StoreError) in
-            guard var head = try tx.outboxHead() else { return .empty }
+            guard var head = try tx.outboxEvents(limit: 1).first else { return .empty }
             if let until = head.leaseUntil, until > now, head.leaseOwner != owner { return .wait(until: until) }
             guard head.nextAttemptAt <= now else { return .wait(until: head.nextAttemptAt) }
             head.leaseOwner = owner
@@ -42,6 +42,11 @@ extension GatewayStore {
             failed.leaseUntil = nil
             try tx.updateOutboxEvent(failed)
         }
+    }
+
+    /// The oldest waiting events, at most `limit`.
+    public func outboxEvents(limit: Int) throws(StoreError) -> [OutboxEvent] {
+        try read { tx throws(StoreError) in try tx.outboxEvents(limit: limit) }
     }
 
     public func outboxLength() throws(StoreError) -> Int {

@@ -78,4 +78,16 @@ public protocol WriteTransaction: ReadTransaction {
     /// Writes an event's attempts, next attempt and lease.
     func updateOutboxEvent(_ event: OutboxEvent) throws(StoreError)
     func deleteOutboxEvent(seq: Int64) throws(StoreError)
+
+    // MARK: Publication events and push jobs (push)
+
+    func setPublicationEventsBaseline(_ instant: Instant) throws(StoreError)
+    /// Records every issue published by `now` and not retracted as announced without pushes.
+    func skipPublishedIssues(publishedBy now: Instant, at instant: Instant) throws(StoreError)
+    /// Records an announcement; false when the issue had one already (it fires once, also when
+    /// several processes race: the row is the proof).
+    func insertPublicationEvent(_ ref: IssueRef, publishedAt: Instant, firedAt: Instant, pushed: Bool) throws(StoreError) -> Bool
+    func insert(_ job: PushJob) throws(StoreError)
+    /// Writes a job's cursor, end and lease.
+    func updatePushJob(_ job: PushJob) throws(StoreError)
 }

@@ -1,0 +1,26 @@
+import GatewayStore
+import IssueCatalog
+
+/// One background notification: this device, this issue.
+struct PushNotification: Sendable, Equatable {
+    var device: Device
+    var issue: IssueRef
+}
+
+/// What became of one notification, once its retries are spent.
+enum PushOutcome: Sendable, Equatable {
+    case sent
+    /// APNs 410: the token is no longer valid; the device is forgotten.
+    case unregistered
+    /// APNs refused it for good (400, 403, 404, 413 …) with Apple's `reason`.
+    case rejected(reason: String)
+    /// No answer or 429/5xx after every retry.
+    case failed
+}
+
+/// Sends notifications and returns one outcome per notification, in order. Blocking by contract:
+/// it runs on the push service's thread, never on an event loop (`APNsClient` sends over HTTP/2
+/// with bounded concurrency; tests may record instead).
+protocol PushSender: Sendable {
+    func send(_ pushes: [PushNotification]) -> [PushOutcome]
+}
