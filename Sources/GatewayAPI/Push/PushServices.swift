@@ -14,6 +14,9 @@ enum PushServices {
                 throw Gateway.StartError(description: "the webhook secret cannot be used: \(error)")
             }
         }
+        if gateway.events.pushes {
+            services.append(PushFanOut(gateway: gateway, sender: try apnsClient(configuration)))
+        }
         if gateway.events.publicationEvents {
             do {
                 services.append(try PublicationAnnouncer(store: gateway.store, clock: gateway.clock, policy: gateway.events,
@@ -23,6 +26,34 @@ enum PushServices {
             }
         }
         return services
+    }
+}
+
+extension PushServices {
+    /// The largest `.p8` file read (Apple's are about 250 bytes).
+    static let maximumKeyFileBytes = 16 << 10
+
+    /// Provider tokens are judged by Apple's clock, so they are stamped with the system's (never a
+    /// test's clock). `adjust` lets tests shorten the backoff.
+    static func apnsClient(_ configuration: PushSettings, adjust: (inout APNsClient.Settings) -> Void = { _ in })
+        throws(Gateway.StartError) -> APNsClient {
+        guard let path = configuration.apnsPrivateKeyPath, let keyId = configuration.apnsKeyId,
+              let teamId = configuration.apnsTeamId, let topic = configuration.apnsTopic else {
+            throw Gateway.StartError(description: "APNs needs its key id, team id, private key and topic")
+        }
+        guard let data = FileManager.default.contents(atPath: path), data.count <= maximumKeyFileBytes else {
+            throw Gateway.StartError(description: "cannot read the APNs key \(path) (ISSUE_GATEWAY_APNS_PRIVATE_KEY)")
+        }
+        do {
+            let token = try APNsProviderToken(keyPEM: String(decoding: data, as: UTF8.self), keyId: keyId, teamId: teamId)
+            var settings = APNsClient.Settings(productionURL: configuration.apnsURL, sandboxURL: configuration.apnsSandboxURL,
+                                               topic: topic)
+            settings.http.caFile = configuration.apnsCAFile
+            adjust(&settings)
+            return APNsClient(settings: settings, token: token, clock: SystemClock())
+        } catch {
+            throw Gateway.StartError(description: "\(error.description) (ISSUE_GATEWAY_APNS_PRIVATE_KEY \(path))")
+        }
     }
 }
 

@@ -36,7 +36,7 @@ extension GatewayHarness {
             c.push.apnsPrivateKeyPath = apnsKeyPath
             c.push.apnsTopic = apnsTopic
             c.push.apnsURL = apnsURL
-            c.push.apnsSandboxURL = apnsURL
+            c.push.apnsSandboxURL = apnsURL + "/sandbox"
             c.push.apnsCAFile = caFile
         })
     }
