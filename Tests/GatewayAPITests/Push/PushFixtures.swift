@@ -27,9 +27,10 @@ extension GatewayHarness {
 
     /// A gateway with webhooks and pushes on (the webhook and APNs endpoints lead nowhere unless a
     /// test says otherwise; these tests drive the services' steps themselves).
-    static func withPushes(apnsKeyPath: String, apnsURL: String = "https://127.0.0.1:9", caFile: String? = nil) throws -> GatewayHarness {
+    static func withPushes(apnsKeyPath: String, apnsURL: String = "https://127.0.0.1:9", caFile: String? = nil,
+                           webhookURL: String = "http://127.0.0.1:9/hooks") throws -> GatewayHarness {
         try GatewayHarness(configure: { c in
-            c.push.webhookURL = "http://127.0.0.1:9/hooks"
+            c.push.webhookURL = webhookURL
             c.push.webhookSecret = "webhook-secret-0123456789"
             c.push.apnsKeyId = apnsKeyId
             c.push.apnsTeamId = apnsTeamId
