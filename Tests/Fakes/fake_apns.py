@@ -177,6 +177,9 @@ def main():
     config.alpn_protocols = ["h2"]
     config.h2_max_concurrent_streams = 1000
     config.graceful_timeout = 0.2  # clients keep their connection open, as APNs asks
+    # APNs keeps a provider's connection for hours: no closing after N requests or a few idle seconds.
+    config.keep_alive_max_requests = 1 << 40
+    config.keep_alive_timeout = 3600
     config.accesslog = None
     config.errorlog = None
     stop = asyncio.Event()

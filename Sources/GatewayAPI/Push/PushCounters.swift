@@ -7,7 +7,6 @@ final class PushCounters: Sendable {
     let outboxLength: Gauge
     let publicationsFired: Counter
     let pushesSent: Counter
-    let pushRetries: Counter
     let pushesUnregistered: Counter
     let pushFailures: Counter
     let pushJobsPending: Gauge
@@ -23,7 +22,6 @@ final class PushCounters: Sendable {
         publicationsFired = metrics.counter("issue_gateway_publication_events_total",
                                             help: "Issues whose publication was announced (pushes and issue.published)")
         pushesSent = metrics.counter("issue_gateway_apns_pushes_total", help: "APNs pushes by result", labels: [("result", "sent")])
-        pushRetries = metrics.counter("issue_gateway_apns_pushes_total", help: "APNs pushes by result", labels: [("result", "retried")])
         pushesUnregistered = metrics.counter("issue_gateway_apns_pushes_total", help: "APNs pushes by result",
                                              labels: [("result", "unregistered")])
         pushFailures = metrics.counter("issue_gateway_apns_pushes_total", help: "APNs pushes by result", labels: [("result", "failed")])

@@ -15,8 +15,9 @@ final class PushFanOut: ThreadBackedService {
     struct Settings: Sendable {
         /// Accounts per page (one read unit of work for their facts and devices).
         var pageSize = 500
-        /// How long a page may take before another process may take the job over.
-        var lease: Duration = .seconds(300)
+        /// How long a page may take before another process (or this one, restarted) takes the job
+        /// over: past the APNs client's retries of one page (about 15 s of backoff plus timeouts).
+        var lease: Duration = .seconds(120)
         var idlePoll: Duration = .seconds(1)
     }
 
