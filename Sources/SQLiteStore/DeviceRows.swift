@@ -17,6 +17,10 @@ extension SQLiteReading {
         try connection.query(DeviceRows.columns + " WHERE account_id = ? ORDER BY apns_token", [.text(accountId)],
                              DeviceRows.device)
     }
+
+    func device(_ apnsToken: String) throws(StoreError) -> Device? {
+        try connection.queryFirst(DeviceRows.columns + " WHERE apns_token = ?", [.text(apnsToken)], DeviceRows.device)
+    }
 }
 
 extension SQLiteWriteTransaction {

@@ -74,10 +74,11 @@ final class APNsClient: PushSender {
     /// Apple's status table: 200 sent; 410 unregistered; 429, 5xx and no answer retried; 403 with
     /// an expired or invalid provider token retried with a new token; anything else refused.
     static func classify(_ answer: HTTP2Response) -> Verdict {
-        let reason = (try? JSONValue.parse(bytes: answer.body))?.objectValue?["reason"]?.stringValue ?? "status\(answer.status)"
+        let object = (try? JSONValue.parse(bytes: answer.body))?.objectValue
+        let reason = object?["reason"]?.stringValue ?? "status\(answer.status)"
         switch answer.status {
         case 200: return .done(.sent)
-        case 410: return .done(.unregistered)
+        case 410: return .done(.unregistered(since: object?["timestamp"]?.integerValue.map(Instant.init(millisecondsSinceEpoch:))))
         case 0, 429, 500...599: return .retry(renewToken: false)
         case 403 where reason == "ExpiredProviderToken": return .retry(renewToken: true)
         default: return .done(.rejected(reason: reason))

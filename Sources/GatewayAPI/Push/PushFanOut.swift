@@ -82,9 +82,9 @@ final class PushFanOut: ThreadBackedService {
         for (push, outcome) in zip(pushes, sender.send(pushes)) {
             switch outcome {
             case .sent: counters.pushesSent.increment()
-            case .unregistered:
+            case .unregistered(let since):
                 counters.pushesUnregistered.increment()
-                try store.forgetDeviceToken(push.device.apnsToken)
+                try store.forgetDeviceToken(push.device.apnsToken, unregisteredAt: since)
             case .rejected(let reason): counters.pushRejected(reason: reason)
             case .failed: counters.pushFailures.increment()
             }

@@ -1,5 +1,6 @@
 import GatewayStore
 import IssueCatalog
+import Wire
 
 /// One background notification: this device, this issue.
 struct PushNotification: Sendable, Equatable {
@@ -10,8 +11,9 @@ struct PushNotification: Sendable, Equatable {
 /// What became of one notification, once its retries are spent.
 enum PushOutcome: Sendable, Equatable {
     case sent
-    /// APNs 410: the token is no longer valid; the device is forgotten.
-    case unregistered
+    /// APNs 410: the token is no longer valid since `since` (Apple's `timestamp`, when given); the
+    /// device is forgotten unless it was registered again after that.
+    case unregistered(since: Instant?)
     /// APNs refused it for good (400, 403, 404, 413 …) with Apple's `reason`.
     case rejected(reason: String)
     /// No answer or 429/5xx after every retry.

@@ -38,9 +38,15 @@ extension GatewayStore {
         try write { tx throws(StoreError) in try tx.deleteDevice(apnsToken, ofAccount: accountId) }
     }
 
-    /// Removes a token APNs called unregistered (410), whichever account holds it.
-    public func forgetDeviceToken(_ apnsToken: String) throws(StoreError) {
-        try write { tx throws(StoreError) in try tx.deleteDevice(apnsToken, ofAccount: nil) }
+    /// Removes a token APNs called unregistered (410), whichever account holds it, unless it was
+    /// registered again after `unregisteredAt` (Apple: compare the 410's timestamp with when the
+    /// token was last received from the device).
+    public func forgetDeviceToken(_ apnsToken: String, unregisteredAt: Instant?) throws(StoreError) {
+        try write { tx throws(StoreError) in
+            guard let device = try tx.device(apnsToken) else { return }
+            if let unregisteredAt, device.registeredAt > unregisteredAt { return }
+            try tx.deleteDevice(apnsToken, ofAccount: nil)
+        }
     }
 
     public func devices(ofAccount accountId: String) throws(StoreError) -> [Device] {

@@ -70,6 +70,7 @@ public protocol ReadTransaction {
 
     /// The account's APNs devices, by token.
     func devices(ofAccount accountId: String) throws(StoreError) -> [Device]
+    func device(_ apnsToken: String) throws(StoreError) -> Device?
 
     // MARK: Webhook outbox (push)
 

@@ -92,7 +92,10 @@ import Wire
             HTTP2Response(status: status, body: reason.map { Array(#"{"reason":"\#($0)"}"#.utf8) } ?? [], httpVersion: 3, transportError: nil)
         }
         #expect(APNsClient.classify(answer(200)) == .done(.sent))
-        #expect(APNsClient.classify(answer(410, "Unregistered")) == .done(.unregistered))
+        #expect(APNsClient.classify(answer(410, "Unregistered")) == .done(.unregistered(since: nil)))
+        let gone = HTTP2Response(status: 410, body: Array(#"{"reason":"Unregistered","timestamp":1790000000000}"#.utf8),
+                                 httpVersion: 3, transportError: nil)
+        #expect(APNsClient.classify(gone) == .done(.unregistered(since: Instant(millisecondsSinceEpoch: 1_790_000_000_000))))
         #expect(APNsClient.classify(answer(429, "TooManyRequests")) == .retry(renewToken: false))
         #expect(APNsClient.classify(answer(503, "ServiceUnavailable")) == .retry(renewToken: false))
         #expect(APNsClient.classify(answer(0)) == .retry(renewToken: false), "no answer")

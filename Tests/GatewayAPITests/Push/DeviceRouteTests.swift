@@ -83,4 +83,17 @@ import Testing
         #expect(try h.client.post("/v1/accounts/\(other.id)/devices", as: other.token, json: Self.body(Self.token(1))).status == 201)
         #expect(try h.runtime.gateway.store.devices(ofAccount: reader.id).map(\.apnsToken) == [Self.token(2)])
     }
+
+    @Test func aTokenAPNsCalledUnregisteredIsKeptWhenTheDeviceRegisteredItAgainLater() throws {
+        let h = try H()
+        let reader = try h.createAccount()
+        let token = Self.token(9)
+        #expect(try h.client.post("/v1/accounts/\(reader.id)/devices", as: reader.token, json: Self.body(token)).status == 201)
+        let store = h.runtime.gateway.store
+        let registered = H.start
+        try store.forgetDeviceToken(token, unregisteredAt: registered.adding(seconds: -60))
+        #expect(try store.devices(ofAccount: reader.id).count == 1, "registered again after APNs's timestamp: kept")
+        try store.forgetDeviceToken(token, unregisteredAt: registered.adding(seconds: 60))
+        #expect(try store.devices(ofAccount: reader.id).isEmpty)
+    }
 }
