@@ -1,6 +1,7 @@
 import Foundation
 import GatewayStore
 import IssueCatalog
+import Lifecycle
 import Wire
 
 /// The APNs provider (Apple: "Sending notification requests to APNs"): a background notification
@@ -36,18 +37,21 @@ final class APNsClient: PushSender {
         FileHandle.standardError.write(Data("issue-gateway: apns: \(line)\n".utf8))
     }
 
-    func send(_ pushes: [PushNotification]) -> [PushOutcome] {
+    func send(_ pushes: [PushNotification], stop: StopToken?) -> [PushOutcome] {
         var outcomes = [PushOutcome](repeating: .failed, count: pushes.count)
         var waiting = Array(pushes.indices)
         var renewToken = false
         for attempt in 1...max(1, settings.attempts) where !waiting.isEmpty {
-            if attempt > 1 { Thread.sleep(forTimeInterval: Double(settings.backoff.delay(afterFailures: attempt - 1).milliseconds) / 1000) }
+            if attempt > 1 {
+                let delay = settings.backoff.delay(afterFailures: attempt - 1)
+                if let stop { if stop.pause(for: delay) { return outcomes } } else { Thread.sleep(forTimeInterval: Double(delay.milliseconds) / 1000) }
+            }
             guard let bearer = token.bearer(unixSeconds: clock.now().secondsSinceEpoch, renew: renewToken) else {
                 log("the provider token could not be signed")
                 return outcomes
             }
             renewToken = false
-            let answers = http.perform(waiting.map { request(pushes[$0], bearer: bearer) })
+            let answers = http.perform(waiting.map { request(pushes[$0], bearer: bearer) }) { stop?.isStopRequested ?? false }
             var retry: [Int] = []
             for (index, answer) in zip(waiting, answers) {
                 switch Self.classify(answer) {

@@ -58,18 +58,26 @@ final class CurlHTTP2Client: @unchecked Sendable {
 
     deinit { if let multi { curl_multi_cleanup(multi) } }
 
-    /// Every request, answered in order.
-    func perform(_ requests: [HTTP2Request]) -> [HTTP2Response] {
-        lock.withLock { performLocked(requests) }
+    /// Every request, answered in order. Once `stopping` says so (it is asked about every 100 ms),
+    /// transfers still running are abandoned and answered as failed.
+    func perform(_ requests: [HTTP2Request], stopping: () -> Bool = { false }) -> [HTTP2Response] {
+        lock.withLock { performLocked(requests, stopping) }
     }
 
-    private func performLocked(_ requests: [HTTP2Request]) -> [HTTP2Response] {
+    private func performLocked(_ requests: [HTTP2Request], _ stopping: () -> Bool) -> [HTTP2Response] {
         let failed = HTTP2Response(status: 0, body: [], httpVersion: 0, transportError: "libcurl could not start")
         guard let multi else { return requests.map { _ in failed } }
         var responses = requests.map { _ in failed }
         var active: [UnsafeMutableRawPointer: Transfer] = [:]
         var next = 0
         while next < requests.count || !active.isEmpty {
+            if stopping() {
+                for (easy, transfer) in active {
+                    curl_multi_remove_handle(multi, easy)
+                    transfer.finish()
+                }
+                return responses
+            }
             while active.count < settings.maxConcurrent, next < requests.count {
                 let transfer = Transfer(index: next, limit: settings.maximumResponseBytes)
                 if let easy = transfer.start(requests[next], settings), curl_multi_add_handle(multi, easy) == CURLM_OK {

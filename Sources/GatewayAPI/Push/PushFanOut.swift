@@ -37,13 +37,14 @@ final class PushFanOut: ThreadBackedService {
 
     func run(until stop: StopToken) {
         while !stop.isStopRequested {
-            let pause = (try? step()) ?? settings.idlePoll
+            let pause = (try? step(stop: stop)) ?? settings.idlePoll
             if pause > .zero, stop.pause(for: pause) { return }
         }
     }
 
-    /// One page of the oldest open job; how long to pause before the next (0: more to do).
-    func step() throws(StoreError) -> Duration {
+    /// One page of the oldest open job; how long to pause before the next (0: more to do). A page
+    /// cut short by `stop` is not recorded as sent: the next process sends it again.
+    func step(stop: StopToken? = nil) throws(StoreError) -> Duration {
         guard let job = try store.claimPushJob(owner: owner, now: clock.now(), lease: settings.lease) else {
             counters.pushJobsPending.set(0)
             return settings.idlePoll
@@ -57,7 +58,8 @@ final class PushFanOut: ThreadBackedService {
             return .zero
         }
         let page = try store.pushCandidates(Self.audience(of: issue, state.snapshot), after: job.cursor, limit: settings.pageSize)
-        try send(to: page, issue, state)
+        try send(to: page, issue, state, stop)
+        if stop?.isStopRequested == true { return .zero }
         _ = try store.advancePushJob(job, cursor: page.last, finished: page.count < settings.pageSize, now: clock.now(),
                                      lease: settings.lease)
         return .zero
@@ -69,7 +71,7 @@ final class PushFanOut: ThreadBackedService {
         return PushAudience(publicationId: issue.publicationId, productIds: products.map(\.id).sorted(), everyone: issue.free)
     }
 
-    private func send(to accountIds: [String], _ issue: Issue, _ state: CatalogState) throws(StoreError) {
+    private func send(to accountIds: [String], _ issue: Issue, _ state: CatalogState, _ stop: StopToken?) throws(StoreError) {
         guard !accountIds.isEmpty else { return }
         let now = clock.now()
         var pushes: [PushNotification] = []
@@ -79,7 +81,7 @@ final class PushFanOut: ThreadBackedService {
             guard gateway.evaluate(facts, state, now).isEntitled(issue.ref) else { continue }
             pushes += target.devices.map { PushNotification(device: $0, issue: issue.ref) }
         }
-        for (push, outcome) in zip(pushes, sender.send(pushes)) {
+        for (push, outcome) in zip(pushes, sender.send(pushes, stop: stop)) {
             switch outcome {
             case .sent: counters.pushesSent.increment()
             case .unregistered(let since):

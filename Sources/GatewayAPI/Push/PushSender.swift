@@ -1,5 +1,6 @@
 import GatewayStore
 import IssueCatalog
+import Lifecycle
 import Wire
 
 /// One background notification: this device, this issue.
@@ -23,6 +24,8 @@ enum PushOutcome: Sendable, Equatable {
 /// Sends notifications and returns one outcome per notification, in order. Blocking by contract:
 /// it runs on the push service's thread, never on an event loop (`APNsClient` sends over HTTP/2
 /// with bounded concurrency; tests may record instead).
+/// When `stop` is asked to stop, it returns soon, with `.failed` for what it did not finish (the
+/// caller then leaves the page to be sent again).
 protocol PushSender: Sendable {
-    func send(_ pushes: [PushNotification]) -> [PushOutcome]
+    func send(_ pushes: [PushNotification], stop: StopToken?) -> [PushOutcome]
 }

@@ -103,4 +103,27 @@ import Wire
         #expect(APNsClient.classify(answer(400, "BadDeviceToken")) == .done(.rejected(reason: "BadDeviceToken")))
         #expect(APNsClient.classify(answer(413, "PayloadTooLarge")) == .done(.rejected(reason: "PayloadTooLarge")))
     }
+
+    @Test func stoppingWhileAPNsDoesNotAnswerEndsPromptlyAndLeavesThePageToBeSentAgain() throws {
+        let key = try APNsTestKey()
+        let silent = try LocalHTTPListener { _ in .silence }
+        defer { silent.stop() }
+        let h = try H.withPushes(apnsKeyPath: key.path, apnsURL: "http://127.0.0.1:\(silent.port)")
+        try h.seedCatalog()
+        let reader = try h.createAccount()
+        try h.subscribe(reader.id)
+        _ = try h.registerDevice(reader, 1)
+        let client = try PushServices.apnsClient(h.runtime.gateway.configuration.push)
+        let fanOut = PushFanOut(gateway: h.runtime.gateway, sender: client)
+        let before = try h.runtime.gateway.store.openPushJobs()
+        try fanOut.start()
+        #expect(silent.requests(atLeast: 1).count >= 1, "the push is on its way and gets no answer")
+        let started = Date()
+        fanOut.stop()
+        fanOut.join()
+        #expect(Date().timeIntervalSince(started) < 3, "not held up by the 30 s APNs timeout or the retries")
+        let after = try h.runtime.gateway.store.openPushJobs()
+        #expect(Set(after.map(\.issue)) == Set(before.map(\.issue)), "the page cut short is not recorded as sent")
+        #expect(after.allSatisfy { $0.cursor == nil })
+    }
 }

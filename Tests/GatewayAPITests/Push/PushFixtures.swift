@@ -2,6 +2,7 @@ import Entitle
 import Foundation
 import GatewayStore
 @testable import GatewayAPI
+import Lifecycle
 import Synchronization
 import Wire
 
@@ -14,7 +15,7 @@ final class RecordingPushSender: PushSender {
 
     var pushes: [PushNotification] { sent.withLock { $0 } }
 
-    func send(_ pushes: [PushNotification]) -> [PushOutcome] {
+    func send(_ pushes: [PushNotification], stop: StopToken?) -> [PushOutcome] {
         sent.withLock { $0 += pushes }
         return pushes.map(answer)
     }
