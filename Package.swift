@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // issue-gateway: no Swift package dependencies by design; system C libraries only
-// (SQLite, OpenSSL's libcrypto, libcurl through FoundationNetworking).
+// (SQLite, OpenSSL's libcrypto, libcurl through FoundationNetworking and, for APNs over HTTP/2, directly).
 import PackageDescription
 
 let package = Package(
