@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // issue-gateway: no Swift package dependencies by design; system C libraries only
-// (SQLite, OpenSSL's libcrypto, libcurl through FoundationNetworking).
+// (SQLite, OpenSSL's libcrypto, libcurl through FoundationNetworking and, for APNs over HTTP/2, directly).
 import PackageDescription
 
 let package = Package(
@@ -28,6 +28,10 @@ let package = Package(
         // gzip content coding of JSON answers (RFC 9110 §8.4.1.3).
         .systemLibrary(name: "CZlib", pkgConfig: "zlib",
                        providers: [.apt(["zlib1g-dev"])]),
+        // libcurl for the APNs provider: HTTP/2 over TLS with multiplexing and a trusted CA file of
+        // our choosing, which FoundationNetworking's URLSession cannot be told (README, choices).
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl",
+                       providers: [.apt(["libcurl4-openssl-dev"])]),
         // Linux headers Glibc's module does not export (epoll, eventfd) and tiny wrappers for macros.
         .target(name: "CSystem"),
 
@@ -68,7 +72,7 @@ let package = Package(
         // configuration, and the runtime that puts them on the HTTP server.
         .target(name: "GatewayAPI",
                 dependencies: ["Wire", "IssueCatalog", "Entitle", "GatewayStore", "SQLiteStore", "HTTPServer",
-                               "AppStoreKit", "Lifecycle", "CCrypto", "CSystem", "CZlib"],
+                               "AppStoreKit", "Lifecycle", "CCrypto", "CSystem", "CZlib", "CCurl"],
                 // The web console's files (issue #13), compiled in: no files to ship beside the binary.
                 resources: [.embedInCode("Console/Assets")]),
 

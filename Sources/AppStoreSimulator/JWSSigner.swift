@@ -11,8 +11,6 @@ public enum JWSSigner {
     public static func sign(payload: Data, key: SigningKey, chain: [Data], algorithm: String = "ES256") -> String? {
         let header: [String: Any] = ["alg": algorithm, "typ": "JWT", "x5c": chain.map { $0.base64EncodedString() }]
         guard let headerJSON = try? JSONSerialization.data(withJSONObject: header, options: [.sortedKeys]) else { return nil }
-        let signingInput = Base64URL.encode(headerJSON) + "." + Base64URL.encode(payload)
-        guard let signature = key.signES256(Data(signingInput.utf8)) else { return nil }
-        return signingInput + "." + Base64URL.encode(signature)
+        return key.compactES256(header: Array(headerJSON), claims: Array(payload))
     }
 }

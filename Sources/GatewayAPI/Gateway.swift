@@ -32,6 +32,9 @@ public final class Gateway: Sendable {
     let redemptionFailures: KeyedRateLimiter<String>
     /// Refreshes from Apple per account (issue #12).
     let refreshLimit: KeyedRateLimiter<String>
+    /// Which events the store keeps for pushes and webhooks (issue #16); `.off` unless configured.
+    let events: EventPolicy
+    let pushCounters: PushCounters
 
     public struct StartError: Error, CustomStringConvertible {
         public var description: String
@@ -61,6 +64,8 @@ public final class Gateway: Sendable {
                                                     burst: configuration.redemptionFailuresBurst))
         refreshLimit = KeyedRateLimiter(.init(perMinute: limits.refreshesPerMinute, burst: limits.refreshBurst))
         entitlementPolicy = configuration.entitlementPolicy
+        events = EventPolicy(webhooks: configuration.push.webhookURL != nil, pushes: configuration.push.apnsConfigured)
+        pushCounters = PushCounters(metrics)
         do {
             signer = try TokenSigner(keys: tokenKeys, issuer: configuration.tokenIssuer,
                                      lifetimeSeconds: Int64(configuration.tokenTTLSeconds))
@@ -76,7 +81,8 @@ public final class Gateway: Sendable {
                            ("verified_tokens", { [tokenMemo] in tokenMemo.stats }),
                            ("compressed_lists", { [compressed] in compressed.stats })])
         let ingestion = AppStoreIngestion(services: appStore, store: store, accounts: accounts,
-                                          ownership: configuration.transferPolicy, clock: clock, counters: counters)
+                                          ownership: configuration.transferPolicy, events: events, clock: clock,
+                                          counters: counters)
         self.appStore = ingestion
         backfill = appStore.serverAPI.map {
             NotificationBackfill(settings: .standard, ingestion: ingestion, serverAPI: $0,
@@ -104,6 +110,7 @@ public final class Gateway: Sendable {
         registerTimelineRoutes(router)
         registerConsoleRoutes(router)
         registerServerAPIRoutes(router)
+        registerDeviceRoutes(router)
         return builder.freeze(errors: HTTPServerError.apiShape)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import GatewayStore
 import HTTPServer
+import Lifecycle
 
 /// Everything `issue-gateway serve` runs: the API on the HTTP server, the status poller, the
 /// notification backfill and the catalog watcher. Tests build it the same way on an ephemeral port.
@@ -12,6 +13,8 @@ public struct GatewayRuntime: Sendable {
     /// Server API credentials.
     public var backfill: NotificationBackfill? { gateway.backfill }
     public let catalogWatcher: CatalogWatcher
+    /// Pushes and webhooks (issue #16): empty unless configured, so nothing is sent.
+    public let pushServices: [any BackgroundService]
 
     /// What `issue-gateway serve` runs: the real App Store clients built from `configuration`
     /// (whose secrets must be resolved), the system clock, the status poller with its standard
@@ -56,6 +59,7 @@ public struct GatewayRuntime: Sendable {
             StatusPoller(settings: $0, store: store, ingestion: gateway.appStore, clock: clock, counters: gateway.counters)
         }
         return GatewayRuntime(gateway: gateway, server: server, poller: poller,
-                              catalogWatcher: CatalogWatcher(catalog: gateway.catalog))
+                              catalogWatcher: CatalogWatcher(catalog: gateway.catalog),
+                              pushServices: try PushServices.make(gateway, configuration: configuration.push))
     }
 }

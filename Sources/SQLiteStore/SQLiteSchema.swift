@@ -132,6 +132,36 @@ enum SQLiteSchema {
         ) STRICT;
         CREATE TABLE service_marks (name TEXT PRIMARY KEY, at INTEGER NOT NULL) STRICT;
         """),
+        // 6 (push): reader devices for APNs (a token names one install, so one account); the
+        // webhook outbox, delivered in `seq` order; publication events fired once per issue (the
+        // row is the proof, also across processes); push jobs that page through entitled
+        // accounts with a resumable cursor. Leases let one process at a time work a row.
+        SQLiteMigration(schema: """
+        CREATE TABLE devices (
+            apns_token TEXT PRIMARY KEY, account_id TEXT NOT NULL REFERENCES accounts(id),
+            environment TEXT NOT NULL, platform TEXT NOT NULL, registered_at INTEGER NOT NULL
+        ) STRICT;
+        CREATE INDEX devices_by_account ON devices (account_id);
+
+        CREATE TABLE outbox (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT, event_id TEXT NOT NULL UNIQUE, kind TEXT NOT NULL,
+            account_id TEXT, body TEXT NOT NULL, created_at INTEGER NOT NULL,
+            attempts INTEGER NOT NULL DEFAULT 0, next_attempt_at INTEGER NOT NULL,
+            lease_owner TEXT, lease_until INTEGER
+        ) STRICT;
+
+        CREATE TABLE publication_events (
+            publication_id TEXT NOT NULL, issue_id TEXT NOT NULL, published_at INTEGER NOT NULL,
+            fired_at INTEGER NOT NULL, pushed INTEGER NOT NULL,
+            PRIMARY KEY (publication_id, issue_id)
+        ) STRICT;
+
+        CREATE TABLE push_jobs (
+            job_id INTEGER PRIMARY KEY AUTOINCREMENT, publication_id TEXT NOT NULL, issue_id TEXT NOT NULL,
+            cursor TEXT, created_at INTEGER NOT NULL, finished_at INTEGER,
+            lease_owner TEXT, lease_until INTEGER
+        ) STRICT;
+        """),
     ]
 
     static var currentVersion: Int { migrations.count }

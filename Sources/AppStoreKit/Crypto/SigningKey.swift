@@ -1,9 +1,10 @@
 import CCrypto
 import Foundation
+import Wire
 
 /// An EC private key, owning its `EVP_PKEY`: generated for the App Store simulator's test CA, or
-/// read from the App Store Server API's `.p8` file (`init(pkcs8PEM:)`), which signs the gateway's
-/// requests to Apple.
+/// read from a `.p8` file (`init(pkcs8PEM:)`): the App Store Server API's, which signs the
+/// gateway's requests to Apple, and the APNs provider's.
 public final class SigningKey: @unchecked Sendable {
     package let pointer: OpaquePointer
 
@@ -30,4 +31,13 @@ public final class SigningKey: @unchecked Sendable {
 
     /// ES256 over `message`, as raw r‖s.
     public func signES256(_ message: Data) -> Data? { ES256.sign(message: message, privateKey: pointer) }
+
+    /// A compact JWS signed ES256 (RFC 7515 §7.1): `BASE64URL(header) '.' BASE64URL(claims) '.'
+    /// BASE64URL(r‖s)`, for the bearer tokens the gateway sends Apple (Server API, APNs); nil when
+    /// libcrypto could not sign.
+    public func compactES256(header: [UInt8], claims: [UInt8]) -> String? {
+        let input = Base64URL.encode(header) + "." + Base64URL.encode(claims)
+        guard let signature = signES256(Data(input.utf8)) else { return nil }
+        return input + "." + Base64URL.encode(signature)
+    }
 }

@@ -10,8 +10,8 @@ public enum ServerAPIToken {
     /// Apple allows up to 60 minutes; its libraries use 5.
     public static let lifetimeSeconds: Int64 = 300
 
-    /// `BASE64URL(header) '.' BASE64URL(claims)`: what the signature covers.
-    static func signingInput(_ credentials: ServerAPICredentials, issuedAt: Instant) -> String {
+    /// The header and claims of a token issued at `issuedAt`.
+    static func parts(_ credentials: ServerAPICredentials, issuedAt: Instant) -> (header: [UInt8], claims: [UInt8]) {
         var header = JSONWriter(capacity: 64)
         header.object { w in
             w.field("alg", "ES256")
@@ -27,13 +27,12 @@ public enum ServerAPIToken {
             w.field("aud", audience)
             w.field("bid", credentials.bundleId)
         }
-        return Base64URL.encode(header.bytes) + "." + Base64URL.encode(claims.bytes)
+        return (header.bytes, claims.bytes)
     }
 
     /// The compact token, or nil when libcrypto could not sign.
     public static func make(_ credentials: ServerAPICredentials, issuedAt: Instant) -> String? {
-        let input = signingInput(credentials, issuedAt: issuedAt)
-        guard let signature = credentials.key.signES256(Data(input.utf8)) else { return nil }
-        return input + "." + Base64URL.encode(signature)
+        let (header, claims) = parts(credentials, issuedAt: issuedAt)
+        return credentials.key.compactES256(header: header, claims: claims)
     }
 }

@@ -3,15 +3,23 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The real verifyReceipt transport: a JSON POST through `URLSessionExchange`.
+/// The real verifyReceipt transport: a JSON POST through `URLSessionExchange`. The gateway's
+/// webhooks post through it too, with their signature header.
 public struct URLSessionVerifyReceiptTransport: VerifyReceiptTransport {
     public init() {}
 
     public func post(_ body: Data, to url: URL, timeout: TimeInterval,
                      maximumResponseBytes: Int) throws(TransportFailure) -> HTTPExchangeResult {
+        try post(body, to: url, headers: [], timeout: timeout, maximumResponseBytes: maximumResponseBytes)
+    }
+
+    /// A JSON POST with extra header fields.
+    public func post(_ body: Data, to url: URL, headers: [(String, String)], timeout: TimeInterval,
+                     maximumResponseBytes: Int) throws(TransportFailure) -> HTTPExchangeResult {
         var request = URLRequest(url: url)
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         request.httpBody = body
         return try URLSessionExchange.perform(request, timeout: timeout, maximumResponseBytes: maximumResponseBytes)
     }

@@ -64,6 +64,8 @@ public struct Configuration: Sendable, Equatable {
     /// bits, and this keeps guessing slower still.
     public var redemptionFailuresPerMinute = 10
     public var redemptionFailuresBurst = 10
+    /// APNs and webhooks (issue #16): off unless configured.
+    public var push = PushSettings()
 
     public init(threads: Int = Configuration.defaultThreads) {
         self.threads = threads

@@ -24,6 +24,8 @@ enum ConfigurationLimits {
     /// `ISSUE_GATEWAY_ACCOUNT_CREATION_RATE` (per minute) and `_BURST`, per source address.
     static let accountCreationRate = 1...100_000_000
     static let accountCreationBurst = 1...100_000_000
+    /// `ISSUE_GATEWAY_WEBHOOK_SECRET`: the HMAC key of webhook signatures.
+    static let webhookSecretBytes = 16
     /// A `--config` file larger than this is refused before parsing.
     static let maxConfigFileBytes = 1 << 20
 }

@@ -69,6 +69,21 @@ extension Configuration {
         ("ISSUE_GATEWAY_APPSTORE_API_SANDBOX_URL", { c, v throws(SettingParsers.Invalid) in
             c.appStoreAPISandboxURL = try SettingParsers.httpURL(v)
         }),
+        ("ISSUE_GATEWAY_APNS_KEY_ID", { c, v throws(SettingParsers.Invalid) in c.push.apnsKeyId = try SettingParsers.nonEmpty(v) }),
+        ("ISSUE_GATEWAY_APNS_TEAM_ID", { c, v throws(SettingParsers.Invalid) in c.push.apnsTeamId = try SettingParsers.nonEmpty(v) }),
+        ("ISSUE_GATEWAY_APNS_PRIVATE_KEY", { c, v throws(SettingParsers.Invalid) in
+            c.push.apnsPrivateKeyPath = try SettingParsers.nonEmpty(v)
+        }),
+        ("ISSUE_GATEWAY_APNS_TOPIC", { c, v throws(SettingParsers.Invalid) in c.push.apnsTopic = try SettingParsers.nonEmpty(v) }),
+        ("ISSUE_GATEWAY_APNS_URL", { c, v throws(SettingParsers.Invalid) in c.push.apnsURL = try SettingParsers.httpURL(v) }),
+        ("ISSUE_GATEWAY_APNS_SANDBOX_URL", { c, v throws(SettingParsers.Invalid) in
+            c.push.apnsSandboxURL = try SettingParsers.httpURL(v)
+        }),
+        ("ISSUE_GATEWAY_APNS_CA_FILE", { c, v throws(SettingParsers.Invalid) in c.push.apnsCAFile = try SettingParsers.nonEmpty(v) }),
+        ("ISSUE_GATEWAY_WEBHOOK_URL", { c, v throws(SettingParsers.Invalid) in c.push.webhookURL = try SettingParsers.httpURL(v) }),
+        ("ISSUE_GATEWAY_WEBHOOK_SECRET", { c, v throws(SettingParsers.Invalid) in
+            c.push.webhookSecret = try SettingParsers.secret(v, minimumBytes: ConfigurationLimits.webhookSecretBytes)
+        }),
     ]
 
     public static let prefix = "ISSUE_GATEWAY_"
@@ -105,6 +120,7 @@ extension Configuration {
                 throw ConfigurationError(setting: setting.name, message: error.message, origin: entry.origin)
             }
         }
+        try configuration.push.check()
         return configuration
     }
 }

@@ -44,6 +44,13 @@ enum SettingParsers {
         return text
     }
 
+    /// A shared secret: at least `minimumBytes`, so that it cannot be guessed.
+    static func secret(_ text: String, minimumBytes: Int) throws(Invalid) -> String {
+        let value = try nonEmpty(text)
+        guard value.utf8.count >= minimumBytes else { throw Invalid(message: "must be at least \(minimumBytes) bytes") }
+        return value
+    }
+
     /// An absolute http(s) URL; a trailing `/` is dropped so paths can be appended.
     static func httpURL(_ text: String) throws(Invalid) -> String {
         guard let url = URLComponents(string: text), let scheme = url.scheme?.lowercased(),

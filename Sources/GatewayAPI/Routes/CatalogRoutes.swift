@@ -130,6 +130,7 @@ extension Gateway {
     func changeCatalog<T>(_ change: () throws(StoreError) -> T) throws(APIError) -> T {
         let result = try stored(change)
         try stored { () throws(StoreError) in try catalog.reload() }
+        announceDuePublications()
         return result
     }
 

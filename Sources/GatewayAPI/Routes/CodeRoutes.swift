@@ -61,7 +61,7 @@ extension Gateway {
             let outcome: RedemptionOutcome
             if let hash = try Self.normalizedCodeHash(text) {
                 let grantId = "grant-" + (try newIdentifier())
-                outcome = try stored { () throws(StoreError) in try store.redeem(codeHash: hash, for: accountId, grantId: grantId, at: now) }
+                outcome = try stored { () throws(StoreError) in try store.redeem(codeHash: hash, for: accountId, grantId: grantId, at: now, events: events) }
             } else {
                 outcome = .notFound
             }

@@ -17,7 +17,7 @@ extension Gateway {
             let accountId = request.parameter("accountId")
             let actor = try requireServiceOrAdmin(request).actor
             let grant = try grantBody(RequestBody(request), accountId: accountId)
-            let outcome = try stored { () throws(StoreError) in try store.give(grant, by: actor) }
+            let outcome = try stored { () throws(StoreError) in try store.give(grant, by: actor, events: events) }
             switch outcome {
             case .created(let created):
                 accounts.invalidate([accountId])
@@ -35,7 +35,7 @@ extension Gateway {
             let actor = try requireServiceOrAdmin(request).actor
             let grantId = request.parameter("grantId")
             guard let revoked = try stored({ () throws(StoreError) in
-                try store.revokeGrant(grantId, ofAccount: accountId, at: clock.now(), by: actor)
+                try store.revokeGrant(grantId, ofAccount: accountId, at: clock.now(), by: actor, events: events)
             }) else { throw .notFound("account \(accountId) has no grant \(grantId)") }
             accounts.invalidate([accountId])
             return .json(200) { w in w.grant(revoked, withNote: true) }

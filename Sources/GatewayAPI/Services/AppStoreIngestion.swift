@@ -29,11 +29,13 @@ final class AppStoreIngestion: Sendable {
     let store: any GatewayStore
     private let accounts: AccountFactsCache
     private let ownership: OwnershipPolicy
+    private let events: EventPolicy
     let clock: any GatewayClock
     let counters: GatewayCounters
 
     init(services: AppStoreServices, store: any GatewayStore, accounts: AccountFactsCache,
-         ownership: OwnershipPolicy, clock: any GatewayClock, counters: GatewayCounters) {
+         ownership: OwnershipPolicy, events: EventPolicy = .off, clock: any GatewayClock, counters: GatewayCounters) {
+        self.events = events
         self.services = services; self.store = store; self.accounts = accounts
         self.ownership = ownership; self.clock = clock; self.counters = counters
     }
@@ -107,7 +109,7 @@ final class AppStoreIngestion: Sendable {
                                 receiptData: facts.receiptData, notificationUUID: notificationUUID, at: clock.now(),
                                 source: source)
         batch.historyFetched = facts.historyFetched
-        let result = try stored { () throws(StoreError) in try store.ingest(batch, policy: ownership) }
+        let result = try stored { () throws(StoreError) in try store.ingest(batch, policy: ownership, events: events) }
         var touched = result.previousOwners
         for owner in result.owners.values { if let owner { touched.insert(owner) } }
         if let accountId { touched.insert(accountId) }

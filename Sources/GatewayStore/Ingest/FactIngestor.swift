@@ -8,8 +8,11 @@ import Wire
 /// to the history of the account it concerns (`FactHistory`), all in the caller's unit of work.
 public struct FactIngestor: Sendable {
     public var policy: OwnershipPolicy
+    /// When webhooks are on, every account whose facts change gets `entitlement.changed` in the
+    /// same unit of work.
+    public var events: EventPolicy
 
-    public init(policy: OwnershipPolicy) { self.policy = policy }
+    public init(policy: OwnershipPolicy, events: EventPolicy = .off) { self.policy = policy; self.events = events }
 
     /// `.notFound` for an unknown account; `.ownedByOtherAccount` under `.keep` (the caller's unit
     /// of work then rolls everything back).
@@ -38,7 +41,26 @@ public struct FactIngestor: Sendable {
         }
         try bumpVersions(changed, &result, tx)
         try record(changes, owners: result.owners, batch, tx)
+        try recordEntitlementChanges(changes, result, at: batch.at, tx)
         return result
+    }
+
+    /// `entitlement.changed` for every account whose facts version moved, with why: the changed
+    /// transactions of its subscriptions (purchase, renewal, refund), renewal information alone
+    /// (expiry), or a subscription that changed hands (transfer).
+    private func recordEntitlementChanges(_ changes: FactChanges, _ result: IngestResult, at instant: Instant,
+                                          _ tx: any WriteTransaction) throws(StoreError) {
+        guard events.webhooks else { return }
+        let changed = changes.transactions.values.flatMap { $0.map(\.new) }
+        for account in result.factsVersions.keys.sorted() {
+            var causes: Set<EntitlementChangeCause> = []
+            if result.previousOwners.contains(account) { causes.insert(.transfer) }
+            for transaction in changed where result.owners[transaction.subscriptionKey] == account {
+                causes.insert(EntitlementChangeCause.of(transaction))
+            }
+            if causes.isEmpty { causes.insert(changed.isEmpty ? .expiry : .transfer) }
+            try EntitlementChangeEvent.record(accountId: account, causes: causes, at: instant, policy: events, tx)
+        }
     }
 
     /// Appends the batch's events to the history of the account each concerns: per subscription,

@@ -41,8 +41,8 @@ extension GatewayStore {
 
     /// Redeems the code with this hash for the account at `instant`: a grant named `grantId` of
     /// one issue for good, or of the batch's duration from now.
-    public func redeem(codeHash: String, for accountId: String, grantId: String, at instant: Instant)
-        throws(StoreError) -> RedemptionOutcome {
+    public func redeem(codeHash: String, for accountId: String, grantId: String, at instant: Instant,
+                       events: EventPolicy = .off) throws(StoreError) -> RedemptionOutcome {
         try write { tx throws(StoreError) in
             guard try tx.account(id: accountId) != nil else { throw .notFound("account \(accountId)") }
             guard let code = try tx.code(hash: codeHash), code.redeemedBy == nil,
@@ -67,6 +67,7 @@ extension GatewayStore {
             var details = FactHistory.grant(grant)
             details.set("batchId", .string(batch.batchId))
             try tx.append(HistoryEvent(accountId: accountId, at: instant, kind: .codeRedeemed, source: .code, details: details))
+            try EntitlementChangeEvent.record(accountId: accountId, causes: [.codeRedeemed], at: instant, policy: events, tx)
             return .redeemed(grant)
         }
     }

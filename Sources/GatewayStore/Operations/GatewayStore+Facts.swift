@@ -5,12 +5,14 @@ import Wire
 extension GatewayStore {
     /// An account's transactions, renewal infos and facts version from one snapshot.
     public func accountFacts(_ accountId: String) throws(StoreError) -> AccountFactsSnapshot {
-        try read { tx throws(StoreError) in
-            AccountFactsSnapshot(transactions: try tx.transactions(ofAccount: accountId),
-                                 renewals: try tx.renewalInfos(ofAccount: accountId),
-                                 grants: try tx.grants(ofAccount: accountId),
-                                 version: try tx.factsVersion(ofAccount: accountId))
-        }
+        try read { tx throws(StoreError) in try Self.facts(of: accountId, tx) }
+    }
+
+    static func facts(of accountId: String, _ tx: any ReadTransaction) throws(StoreError) -> AccountFactsSnapshot {
+        AccountFactsSnapshot(transactions: try tx.transactions(ofAccount: accountId),
+                             renewals: try tx.renewalInfos(ofAccount: accountId),
+                             grants: try tx.grants(ofAccount: accountId),
+                             version: try tx.factsVersion(ofAccount: accountId))
     }
 
     /// Who owns a subscription or single purchase, if anyone.
@@ -20,8 +22,8 @@ extension GatewayStore {
 
     /// Ingests a batch all-or-nothing (E1 merge, E4 binding, receipt, facts versions: see
     /// `FactIngestor`). `.ownedByOtherAccount` under `.keep` leaves everything unchanged.
-    public func ingest(_ batch: IngestBatch, policy: OwnershipPolicy) throws(StoreError) -> IngestResult {
-        try write { tx throws(StoreError) in try FactIngestor(policy: policy).ingest(batch, into: tx) }
+    public func ingest(_ batch: IngestBatch, policy: OwnershipPolicy, events: EventPolicy = .off) throws(StoreError) -> IngestResult {
+        try write { tx throws(StoreError) in try FactIngestor(policy: policy, events: events).ingest(batch, into: tx) }
     }
 
     /// The latest receipt stored for one subscription, with its owner.

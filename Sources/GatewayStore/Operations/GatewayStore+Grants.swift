@@ -13,7 +13,7 @@ public enum GrantOutcome: Sendable, Equatable {
 /// together, so every cache of the account's answer is invalidated with the same commit.
 extension GatewayStore {
     /// `actor` (who gave it: `admin`, `service:<keyId>`) goes into the history event as `by`.
-    public func give(_ grant: Grant, by actor: String? = nil) throws(StoreError) -> GrantOutcome {
+    public func give(_ grant: Grant, by actor: String? = nil, events: EventPolicy = .off) throws(StoreError) -> GrantOutcome {
         try write { tx throws(StoreError) in
             guard try tx.account(id: grant.accountId) != nil else { throw .notFound("account \(grant.accountId)") }
             if let existing = try tx.grant(source: grant.source, externalId: grant.externalId) {
@@ -25,6 +25,8 @@ extension GatewayStore {
             try tx.bumpFactsVersion(ofAccount: grant.accountId)
             try tx.append(HistoryEvent(accountId: grant.accountId, at: grant.createdAt, kind: .grantGiven, source: .grant,
                                        details: FactHistory.grant(grant, by: actor)))
+            try EntitlementChangeEvent.record(accountId: grant.accountId, causes: [.grant], at: grant.createdAt,
+                                              policy: events, tx)
             return .created(grant)
         }
     }
@@ -32,12 +34,13 @@ extension GatewayStore {
     /// Revokes one of the account's grants (E6 for grants); nil when the account holds no such
     /// grant. Revoking a revoked grant changes nothing.
     public func revokeGrant(_ grantId: String, ofAccount accountId: String, at instant: Instant,
-                            by actor: String? = nil) throws(StoreError) -> Grant? {
+                            by actor: String? = nil, events: EventPolicy = .off) throws(StoreError) -> Grant? {
         try write { tx throws(StoreError) in
             guard let grant = try tx.grant(id: grantId), grant.accountId == accountId else { return nil }
             guard grant.revokedAt == nil else { return grant }
             try tx.setRevoked(grantId: grantId, at: instant)
             try tx.bumpFactsVersion(ofAccount: accountId)
+            try EntitlementChangeEvent.record(accountId: accountId, causes: [.grantRevoked], at: instant, policy: events, tx)
             var revoked = grant
             revoked.revokedAt = instant
             try tx.append(HistoryEvent(accountId: accountId, at: instant, kind: .grantRevoked, source: .grant,

@@ -81,4 +81,33 @@ public protocol ReadTransaction {
     func serviceMark(_ name: String) throws(StoreError) -> Instant?
     /// Stored receipts by digest after `digest` (nil: from the first), at most `limit`.
     func storedReceipts(after digest: String?, limit: Int) throws(StoreError) -> [ReceiptContent]
+
+    // MARK: Devices (push)
+
+    /// The account's APNs devices, by token.
+    func devices(ofAccount accountId: String) throws(StoreError) -> [Device]
+    func device(_ apnsToken: String) throws(StoreError) -> Device?
+
+    // MARK: Webhook outbox (push)
+
+    /// The oldest events not yet delivered (lowest `seq` first), whoever holds their leases.
+    func outboxEvents(limit: Int) throws(StoreError) -> [OutboxEvent]
+    /// How many events wait.
+    func outboxLength() throws(StoreError) -> Int
+
+    // MARK: Publication events and push jobs (push)
+
+    /// When publication events were first recorded (issues published before then are never
+    /// announced); nil before the first time.
+    func publicationEventsBaseline() throws(StoreError) -> Instant?
+    /// Issues published by `now`, not retracted, never announced; oldest first, at most `limit`.
+    func unannouncedIssues(publishedBy now: Instant, limit: Int) throws(StoreError) -> [IssueRef]
+    /// The earliest `publishedAt` after `now` of an issue not retracted and never announced.
+    func nextUnannouncedPublication(after now: Instant) throws(StoreError) -> Instant?
+    /// True when the issue's publication was announced (or skipped at the baseline).
+    func isAnnounced(_ ref: IssueRef) throws(StoreError) -> Bool
+    /// Unfinished push jobs, oldest first.
+    func openPushJobs(limit: Int) throws(StoreError) -> [PushJob]
+    /// Accounts with at least one device that `audience` names, by account id after `after`, at most `limit`.
+    func pushCandidates(_ audience: PushAudience, after: String?, limit: Int) throws(StoreError) -> [String]
 }

@@ -73,4 +73,32 @@ public protocol WriteTransaction: ReadTransaction {
     /// Records that the subscription's whole history was fetched (idempotent).
     func markHistoryFetched(_ subscription: SubscriptionKey, at instant: Instant) throws(StoreError)
     func setServiceMark(_ name: String, at instant: Instant) throws(StoreError)
+
+    // MARK: Devices (push)
+
+    /// Inserts or replaces by token (a token held by another account moves to this one).
+    func save(_ device: Device) throws(StoreError)
+    /// Deletes a token, of `accountId` only when given; false when there was none.
+    @discardableResult
+    func deleteDevice(_ apnsToken: String, ofAccount accountId: String?) throws(StoreError) -> Bool
+
+    // MARK: Webhook outbox (push)
+
+    /// Appends an event (the store assigns `seq`); an `eventId` already waiting is left as it is.
+    func insert(_ event: OutboxEvent) throws(StoreError)
+    /// Writes an event's attempts, next attempt and lease.
+    func updateOutboxEvent(_ event: OutboxEvent) throws(StoreError)
+    func deleteOutboxEvent(seq: Int64) throws(StoreError)
+
+    // MARK: Publication events and push jobs (push)
+
+    func setPublicationEventsBaseline(_ instant: Instant) throws(StoreError)
+    /// Records every issue published by `now` and not retracted as announced without pushes.
+    func skipPublishedIssues(publishedBy now: Instant, at instant: Instant) throws(StoreError)
+    /// Records an announcement; false when the issue had one already (it fires once, also when
+    /// several processes race: the row is the proof).
+    func insertPublicationEvent(_ ref: IssueRef, publishedAt: Instant, firedAt: Instant, pushed: Bool) throws(StoreError) -> Bool
+    func insert(_ job: PushJob) throws(StoreError)
+    /// Writes a job's cursor, end and lease.
+    func updatePushJob(_ job: PushJob) throws(StoreError)
 }

@@ -32,7 +32,7 @@ enum ServeCommand {
         // Started in this order, stopped in reverse once the server has finished in-flight requests
         // (SIGTERM/SIGINT): the poller and the watcher, then the access log, flushed last.
         let services = ServiceGroup([AccessLogService(accessLog), runtime.catalogWatcher] + (runtime.poller.map { [$0] } ?? [])
-                                    + (runtime.backfill.map { [$0] } ?? []))
+                                    + (runtime.backfill.map { [$0] } ?? []) + runtime.pushServices)
         do {
             try services.run {
                 try runtime.server.runUntilSignalled { port in

@@ -1,0 +1,48 @@
+import Wire
+
+/// The webhook events of http-api.md (pushes and webhooks).
+public enum WebhookEventKind: String, Sendable, CaseIterable {
+    case issuePublished = "issue.published"
+    case entitlementChanged = "entitlement.changed"
+}
+
+/// One webhook event waiting in the store's outbox until the publisher's backend answers 2xx.
+/// Events leave in `seq` order (so in order per account); a process works one only while it holds
+/// its lease, so several gateway processes on one database never deliver an event at once.
+public struct OutboxEvent: Hashable, Sendable {
+    /// Assigned by the store when the event is written; 0 before.
+    public var seq: Int64
+    /// Deterministic, so the same change never makes two events (and receivers may dedupe on it):
+    /// `issue.published/<publication>/<issue>`, `entitlement.changed/<account>/<facts version>`.
+    public var eventId: String
+    public var kind: WebhookEventKind
+    public var accountId: String?
+    /// The event's `data` member, a JSON object.
+    public var data: String
+    public var createdAt: Instant
+    public var attempts: Int
+    public var nextAttemptAt: Instant
+    public var leaseOwner: String?
+    public var leaseUntil: Instant?
+
+    public init(seq: Int64 = 0, eventId: String, kind: WebhookEventKind, accountId: String?, data: String,
+                createdAt: Instant, attempts: Int = 0, nextAttemptAt: Instant? = nil, leaseOwner: String? = nil,
+                leaseUntil: Instant? = nil) {
+        self.seq = seq; self.eventId = eventId; self.kind = kind; self.accountId = accountId; self.data = data
+        self.createdAt = createdAt; self.attempts = attempts; self.nextAttemptAt = nextAttemptAt ?? createdAt
+        self.leaseOwner = leaseOwner; self.leaseUntil = leaseUntil
+    }
+
+    /// The body POSTed to the webhook URL: `{"id","type","createdAt","data"}`.
+    public var body: String {
+        var w = JSONWriter()
+        w.object { w in
+            w.field("id", eventId)
+            w.field("type", kind.rawValue)
+            w.field("createdAt", createdAt.rfc3339)
+            w.key("data")
+            w.rawValue(Array(data.utf8))
+        }
+        return String(decoding: w.bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,138 @@
+import Entitle
+import Foundation
+import GatewayStore
+@testable import GatewayAPI
+import Synchronization
+import Testing
+import TestSupport
+import Wire
+
+/// Webhooks to the publisher's backend (http-api.md, pushes and webhooks; issue #16): events kept in
+/// the store's outbox, signed, retried until a 2xx, in order, across a restart.
+@Suite struct WebhookDeliveryTests {
+    typealias H = GatewayHarness
+    static let secret = "webhook-secret-0123456789"
+
+    static func harness(webhooks: Bool = true) throws -> H {
+        try H(configure: { c in
+            if webhooks {
+                c.push.webhookURL = "http://127.0.0.1:9/hooks"
+                c.push.webhookSecret = secret
+            }
+        })
+    }
+
+    static func deliverer(_ store: any GatewayStore, _ listener: LocalHTTPListener, _ h: H) throws -> WebhookDeliverer {
+        var settings = WebhookSettings(url: listener.url("/hooks"), secret: secret)
+        settings.backoff = RetryBackoff(base: .milliseconds(5), maximum: .milliseconds(40))
+        settings.idlePoll = .milliseconds(10)
+        settings.timeout = 5
+        return try WebhookDeliverer(settings: settings, store: store, clock: SystemClock(), counters: h.runtime.gateway.pushCounters)
+    }
+
+    /// The receiver's check: `t=<unix>,v1=<hex HMAC-SHA256 of "t.body">` with the shared secret.
+    static func signatureIsValid(_ request: LocalHTTPListener.Request) -> Bool {
+        guard let header = request.headers["issue-gateway-signature"] else { return false }
+        let parts = header.split(separator: ",").map { $0.split(separator: "=", maxSplits: 1).map(String.init) }
+        guard parts.count == 2, parts[0].first == "t", parts[1].first == "v1", let t = parts[0].last, Int64(t) != nil,
+              let mac = try? HMACSHA256.authenticationCode(key: Array(secret.utf8), message: Array("\(t).".utf8) + Array(request.body))
+        else { return false }
+        return Hex.encode(mac) == parts[1].last && abs(Int64(t)! - Int64(Date().timeIntervalSince1970)) < 300
+    }
+
+    static func event(_ request: LocalHTTPListener.Request) -> (id: String, type: String, account: String?) {
+        let object = (try? JSONSerialization.jsonObject(with: request.body)) as? [String: Any] ?? [:]
+        let data = object["data"] as? [String: Any]
+        return (object["id"] as? String ?? "", object["type"] as? String ?? "", data?["accountId"] as? String)
+    }
+
+    static let grantBody = #"{"source":"print","externalId":"X","publications":["monthly"],"start":"2026-01-10T00:00:00Z"}"#
+
+    @Test func eventsAreSignedRetriedUntilA2xxInOrderAndSurviveARestart() throws {
+        let h = try Self.harness()
+        try h.seedCatalog()
+        let store = h.runtime.gateway.store
+        // The seeded issues were published as they were posted: three issue.published events first.
+        #expect(try store.outboxEvents(limit: 100).map(\.kind) == [.issuePublished, .issuePublished, .issuePublished])
+        let alice = try h.createAccount(), bob = try h.createAccount()
+        // Four changes, four events: alice gains, bob gains, alice loses, alice gains again.
+        let first = try h.client.post("/v1/accounts/\(alice.id)/grants", as: H.adminKey, json: Self.grantBody.replacingOccurrences(of: "X", with: "a1"))
+        _ = try h.client.post("/v1/accounts/\(bob.id)/grants", as: H.adminKey, json: Self.grantBody.replacingOccurrences(of: "X", with: "b1"))
+        let grantId = try #require(first.json["grantId"] as? String)
+        #expect(try h.client.delete("/v1/accounts/\(alice.id)/grants/\(grantId)", as: H.adminKey).status == 200)
+        _ = try h.client.post("/v1/accounts/\(alice.id)/grants", as: H.adminKey, json: Self.grantBody.replacingOccurrences(of: "X", with: "a2"))
+        #expect(try store.outboxLength() == 7)
+
+        // A receiver that is down: the oldest event is retried, nothing later goes, nothing is lost.
+        let down = try LocalHTTPListener { _ in .respond(status: 500, body: Data()) }
+        defer { down.stop() }
+        let before = try Self.deliverer(store, down, h)
+        try before.start()
+        let refused = down.requests(atLeast: 3)
+        before.stop(); before.join()
+        #expect(refused.count >= 3)
+        #expect(Set(refused.map { Self.event($0).id }).count == 1, "only the oldest event is tried while it fails")
+        #expect(refused.allSatisfy(Self.signatureIsValid))
+        #expect(try store.outboxLength() == 7)
+
+        // Restart: a new store on the same file, a new deliverer; the receiver fails every other call.
+        let reopened = try h.database.open()
+        let calls = Mutex(0)
+        let flaky = try LocalHTTPListener { request in
+            let n = calls.withLock { $0 += 1; return $0 }
+            guard Self.signatureIsValid(request) else { return .respond(status: 401, body: Data()) }
+            return .respond(status: n % 2 == 1 ? 503 : 204, body: Data())
+        }
+        defer { flaky.stop() }
+        let after = try Self.deliverer(reopened, flaky, h)
+        try after.start()
+        defer { after.stop(); after.join() }
+        let seen = flaky.requests(atLeast: 14)
+        #expect(seen.count >= 14)
+        #expect(eventually(seconds: 10) { (try? reopened.outboxLength()) == 0 })
+        // Delivered are the even calls (2xx); they are the seven events, oldest first, each once.
+        let delivered = Array(seen.enumerated().filter { $0.offset % 2 == 1 }.map { Self.event($0.element) }.prefix(7))
+        #expect(delivered.map(\.type) == Array(repeating: "issue.published", count: 3) + Array(repeating: "entitlement.changed", count: 4))
+        #expect(delivered.suffix(4).map(\.account) == [alice.id, bob.id, alice.id, alice.id])
+        #expect(Set(delivered.map(\.id)).count == 7)
+        #expect(seen.allSatisfy(Self.signatureIsValid))
+        #expect(Self.event(seen[0]).id == Self.event(refused[0]).id, "the event in flight before the restart goes first")
+    }
+
+    @Test func purchasesAndRefundsFromTheAppStoreMakeEntitlementChangedInTheSameUnitOfWork() throws {
+        let h = try Self.harness()
+        try h.seedCatalog()
+        let reader = try h.createAccount()
+        try h.subscribe(reader.id)
+        let store = h.runtime.gateway.store
+        let head = try #require(try store.outboxEvents(limit: 100).first { $0.kind == .entitlementChanged })
+        #expect(head.kind == .entitlementChanged && head.accountId == reader.id)
+        #expect(head.data.contains(#""causes":["purchase"]"#))
+        #expect(head.eventId == "entitlement.changed/\(reader.id)/\(try store.accountFacts(reader.id).version)")
+        try h.subscribe(reader.id)  // the same facts again: nothing changed, no event
+        #expect(try store.outboxEvents(limit: 100).filter { $0.kind == .entitlementChanged }.count == 1)
+    }
+
+    @Test func withoutWebhookSettingsNothingIsKept() throws {
+        let h = try Self.harness(webhooks: false)
+        try h.seedCatalog()
+        let reader = try h.createAccount()
+        try h.subscribe(reader.id)
+        #expect(try h.client.post("/v1/accounts/\(reader.id)/grants", as: H.adminKey, json: Self.grantBody).status == 201)
+        #expect(try h.runtime.gateway.store.outboxLength() == 0)
+        #expect(h.runtime.pushServices.isEmpty)
+    }
+
+    @Test func aWebhookURLWithoutItsSecretIsRefused() {
+        #expect(throws: ConfigurationError.self) {
+            try Configuration.load(environment: ["ISSUE_GATEWAY_WEBHOOK_URL": "https://hooks.example/x"])
+        }
+        #expect(throws: ConfigurationError.self) {
+            try Configuration.load(environment: ["ISSUE_GATEWAY_WEBHOOK_URL": "https://hooks.example/x",
+                                                       "ISSUE_GATEWAY_WEBHOOK_SECRET": "short"])
+        }
+        #expect(throws: ConfigurationError.self) {
+            try Configuration.load(environment: ["ISSUE_GATEWAY_APNS_KEY_ID": "ABC123"])
+        }
+    }
+}
