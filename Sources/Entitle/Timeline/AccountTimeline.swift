@@ -58,7 +58,10 @@ extension AccountEntitlements {
 
     /// The timeline of one publication over `[from, to)` (each defaulting to the window around
     /// the account's periods and now: `TimelineWindow`); nil for an unknown publication.
-    public func timeline(of publicationId: String, from: Instant? = nil, to: Instant? = nil) -> AccountTimeline? {
+    /// `visibleOnly`: only issues a reader may see (E16: no scheduled or retracted one), for a
+    /// reader's own picture; support staff see every issue with its reason.
+    public func timeline(of publicationId: String, from: Instant? = nil, to: Instant? = nil,
+                         visibleOnly: Bool = false) -> AccountTimeline? {
         guard let number = catalog.publicationNumbers[publicationId] else { return nil }
         let p = publication(number)
         let paid = IntervalMerge.merged(p.servicePeriods + p.grantedPeriods)
@@ -69,7 +72,7 @@ extension AccountEntitlements {
         bars.sort { ($0.start, $0.end, $0.kind.rawValue) < ($1.start, $1.end, $1.kind.rawValue) }
         let window = TimelineWindow.around(bars.map { ActivePeriod(start: $0.start, end: $0.end) }, now: now, from: from, to: to)
         let marks = catalog.snapshot.issues(of: publicationId, from: window.start, to: window.end).compactMap { issue in
-            explanation(for: issue.ref).map {
+            (visibleOnly ? entitlement(for: issue.ref) : explanation(for: issue.ref)).map {
                 TimelineMark(issueId: issue.id, title: issue.title, publishedAt: issue.publishedAt, entitled: $0.entitled,
                              reasons: $0.reasons)
             }

@@ -50,7 +50,7 @@ extension Gateway {
             // A service key is a publisher's backend redeeming for all its readers from one
             // address: limiting that address would let ten readers' typos lock out every other
             // reader, so its failures count per account only.
-            let byAddress = if case .account = try authenticator.principal(request) { true } else { false }
+            let byAddress = try authenticator.principal(request).isReader
             let address = byAddress ? request.sourceAddress.map { ["client:" + ClientKey.of($0)] } ?? [] : []
             let keys = ["account:" + accountId] + address
             let now = clock.now()

@@ -17,13 +17,15 @@ extension Gateway {
             // own token is answered as if it did not exist (as the token route does); service
             // and admin keys, which support staff use, see it with the reason `scheduled` or
             // `retracted`.
-            let readerOnly = if case .account = try authenticator.principal(request) { true } else { false }
+            let readerOnly = try authenticator.principal(request).isReader
             guard let explanation = try explain(ref, for: accountId),
                   !readerOnly || explanation.issue.state(at: now) == .published else {
                 throw .notFound("no issue \(ref.issueId) in \(ref.publicationId)")
             }
             let history = try evidenceHistory(explanation, of: accountId)
-            return .json(200) { w in w.explanation(explanation, history: history, now: now) }
+            return .json(200) { w in
+                w.explanation(explanation, history: history, view: readerOnly ? .reader : .staff, now: now)
+            }
         })
     }
 
@@ -53,7 +55,8 @@ extension Gateway {
 }
 
 extension JSONWriter {
-    mutating func explanation(_ e: IssueExplanation, history: [HistoryEvent] = [], now: Instant) {
+    mutating func explanation(_ e: IssueExplanation, history: [HistoryEvent] = [], view: HistoryView = .staff,
+                              now: Instant) {
         object { w in
             w.key("issue")
             w.catalogIssue(e.issue, now: now)
@@ -71,7 +74,7 @@ extension JSONWriter {
                 w.key("grant")
                 if let grant = e.grant { w.grant(grant, withNote: false) } else { w.null() }
                 w.key("history")
-                w.array { w in for event in history { w.historyEvent(event) } }
+                w.array { w in for event in history { w.historyEvent(event, view: view) } }
             }
         }
     }

@@ -10,7 +10,10 @@ extension Gateway {
         router.add("GET", "/v1/accounts/{accountId}/history", execution: .store, handler: apiHandler { [self] request throws(APIError) in
             let accountId = try requireAccount(request)
             let body: [UInt8]?
-            do throws(HistoryJSON.Failure) { body = try HistoryJSON.body(ofAccount: accountId, query: request.queryParameters(), store: store) } catch {
+            let view: HistoryView = try authenticator.principal(request).isReader ? .reader : .staff
+            do throws(HistoryJSON.Failure) {
+                body = try HistoryJSON.body(ofAccount: accountId, query: request.queryParameters(), store: store, view: view)
+            } catch {
                 switch error {
                 case .badPage(let message): throw .badRequest(message)
                 case .storage(let failure): throw APIError(failure)

@@ -14,7 +14,7 @@ extension Gateway {
         router.add("GET", "/v1/accounts/{accountId}/timeline.svg", execution: .store, handler: apiHandler { [self] request throws(APIError) in
             let accountId = try requireAccount(request)
             let query = try TimelineQuery(request.queryParameters())
-            let svg = try timelineSVG(of: accountId, query)
+            let svg = try timelineSVG(of: accountId, query, visibleOnly: try authenticator.principal(request).isReader)
             return HTTPResponse(status: 200, headers: [("Content-Type", "image/svg+xml; charset=utf-8"),
                                                        ("Content-Security-Policy", "default-src 'none'"),
                                                        ("X-Content-Type-Options", "nosniff")],
@@ -25,13 +25,14 @@ extension Gateway {
     /// The picture for one account now: `query.publication`, or the first publication the account
     /// touches (the catalog's first by id when it touches none). 404 for an unknown publication
     /// or a catalog without one.
-    func timelineSVG(of accountId: String, _ query: TimelineQuery) throws(APIError) -> String {
+    func timelineSVG(of accountId: String, _ query: TimelineQuery, visibleOnly: Bool = false) throws(APIError) -> String {
         let entitlements = try entitlements(of: accountId)
         let snapshot = catalog.state.snapshot
         guard let publicationId = query.publication ?? entitlements.touchedPublications.first
                 ?? snapshot.publications.map(\.id).min() else { throw .notFound("the catalog has no publication") }
         guard let publication = snapshot.publication(publicationId),
-              let timeline = entitlements.timeline(of: publicationId, from: query.from, to: query.to) else {
+              let timeline = entitlements.timeline(of: publicationId, from: query.from, to: query.to,
+                                                   visibleOnly: visibleOnly) else {
             throw .notFound("no publication \(publicationId)")
         }
         guard !TimelineQuery.tooWide(timeline.from, timeline.to) else {

@@ -27,6 +27,10 @@ enum Principal: Sendable, Equatable {
 
     var isAdmin: Bool { self == .admin }
 
+    /// A reader's own token: sees what E16 lets a reader see (no scheduled or retracted issue) and
+    /// no staff-only detail (a publisher's or operator's note, who acted, another account's id).
+    var isReader: Bool { if case .account = self { true } else { false } }
+
     /// Who did something, as the account history names it: `admin`, `service:<keyId>`,
     /// `editor:<keyId>` or `account`.
     var actor: String {

@@ -43,8 +43,9 @@ import Testing
             return try h.client.post("/v1/appstore/notifications", json: String(decoding: body, as: UTF8.self))
         }
 
-        func history(_ account: (id: String, token: String), query: String = "") throws -> [[String: Any]] {
-            let answer = try h.client.get("/v1/accounts/\(account.id)/history\(query)", as: account.token)
+        /// As support staff see it (admin key); `asReader`: with the account's own token.
+        func history(_ account: (id: String, token: String), query: String = "", asReader: Bool = false) throws -> [[String: Any]] {
+            let answer = try h.client.get("/v1/accounts/\(account.id)/history\(query)", as: asReader ? account.token : H.adminKey)
             #expect(answer.status == 200, "\(answer.text)")
             return answer.objects("events")
         }
@@ -105,6 +106,10 @@ import Testing
         let loser = try w.history(first)
         #expect(Self.kinds(loser).last == "ownershipTransferredAway")
         #expect(loser.last?["toAccountId"] as? String == second.id)
+        // A reader's own token never learns the other reader's account id.
+        #expect(try w.history(second, asReader: true).first?["fromAccountId"] == nil)
+        #expect(try w.history(first, asReader: true).last?["toAccountId"] == nil)
+        #expect(Self.kinds(try w.history(first, asReader: true)) == Self.kinds(loser))
 
         let kept = try World(policy: .keep)
         let owner = try kept.h.createAccount(), latecomer = try kept.h.createAccount()
@@ -127,13 +132,17 @@ import Testing
         let made = try h.client.post("/v1/publications/monthly/codes", as: H.adminKey, json: #"{"count":1,"issueId":"2026-01"}"#)
         let code = try #require((made.json["codes"] as? [String])?.first)
         #expect(try h.client.post("/v1/accounts/\(reader.id)/codes/redeem", as: reader.token, json: #"{"code":"\#(code)"}"#).status == 200)
-        let events = try h.client.get("/v1/accounts/\(reader.id)/history", as: reader.token).objects("events")
+        let events = try h.client.get("/v1/accounts/\(reader.id)/history", as: H.adminKey).objects("events")
         #expect(Self.kinds(events) == ["grantGiven", "grantRevoked", "codeRedeemed"])
         #expect(events.map { $0["source"] as? String } == ["grant", "grant", "code"])
         #expect(events[0]["grantId"] as? String == grantId && events[0]["grantSource"] as? String == "print")
         #expect(events[0]["note"] as? String == "<img src=x>" && events[0]["end"] is NSNull)
         #expect(events[1]["revokedAt"] is String)
         #expect(events[0]["by"] as? String == "admin" && events[1]["by"] as? String == "admin")
+        // The reader sees the same events without the publisher's note or who acted.
+        let own = try h.client.get("/v1/accounts/\(reader.id)/history", as: reader.token).objects("events")
+        #expect(Self.kinds(own) == Self.kinds(events))
+        #expect(own.allSatisfy { $0["note"] == nil && $0["by"] == nil } && own[0]["grantId"] as? String == grantId)
         #expect(events[2]["issueId"] as? String == "2026-01" && events[2]["batchId"] as? String == made.json["batchId"] as? String)
         // The explanation of the code's issue names its grant and that grant's history.
         let explained = try h.client.get("/v1/accounts/\(reader.id)/publications/monthly/issues/2026-01/explanation", as: reader.token)
@@ -152,7 +161,7 @@ import Testing
             let body = #"{"source":"comp","externalId":"c\#(i)","publications":["monthly"],"start":"2026-01-10T00:00:00Z"}"#
             #expect(try h.client.post("/v1/accounts/\(reader.id)/grants", as: service.secret, json: body).status == 201)
         }
-        let byService = try h.client.get("/v1/accounts/\(reader.id)/history?limit=1", as: reader.token).objects("events")
+        let byService = try h.client.get("/v1/accounts/\(reader.id)/history?limit=1", as: service.secret).objects("events")
         #expect(byService.first?["by"] as? String == "service:\(service.id)")
         var seen: [String] = []
         var path = "/v1/accounts/\(reader.id)/history?limit=2"

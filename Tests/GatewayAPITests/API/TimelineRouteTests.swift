@@ -126,6 +126,24 @@ import Wire
                 "an account holding nothing gets the catalog's first publication")
     }
 
+    /// E16: a reader's own picture holds no scheduled or retracted issue (no title, no date);
+    /// support staff's shows them with their reason.
+    @Test func readersDoNotSeeScheduledOrRetractedIssues() throws {
+        let h = try H()
+        try h.seedCatalog()  // 2026-04 is scheduled at the harness's now
+        #expect(try h.client.delete("/v1/publications/monthly/issues/2026-01", as: H.adminKey).status == 200)
+        let reader = try h.createAccount()
+        let path = "/v1/accounts/\(reader.id)/timeline.svg?publication=monthly&from=2025-12-01T00:00:00Z&to=2026-06-01T00:00:00Z"
+        let titles = { (secret: String) in
+            try SVGElements.parse(try h.client.get(path, as: secret).text).elements
+                .filter { $0.attributes["class"]?.hasPrefix("issue") == true }.map(\.title)
+        }
+        let own = try titles(reader.token), staff = try titles(H.adminKey)
+        #expect(!own.contains { $0.contains("(2026-04)") || $0.contains("(2026-01)") }, "\(own)")
+        #expect(own.contains { $0.contains("(2026-02)") })
+        #expect(staff.contains { $0.contains("(2026-04)") } && staff.contains { $0.contains("(2026-01)") }, "\(staff)")
+    }
+
     @Test func aGrantIsABarLabelledGranted() throws {
         let (h, reader) = try Self.magazine()
         let grant = #"{"source":"print","externalId":"p1","publications":["mag"],"start":"2012-05-10T00:00:00Z","end":"2012-05-20T00:00:00Z"}"#
