@@ -20,11 +20,12 @@ extension GatewayStore {
             guard try tx.account(id: device.accountId) != nil else { throw .notFound("account \(device.accountId)") }
             let held = try tx.devices(ofAccount: device.accountId)
             if var known = held.first(where: { $0.apnsToken == device.apnsToken }) {
-                if known.environment != device.environment || known.platform != device.platform {
-                    known.environment = device.environment
-                    known.platform = device.platform
-                    try tx.save(known)
-                }
+                // Saved again even unchanged: `registeredAt` is when the device last sent the
+                // token, which an APNs 410 is compared with (`forgetDeviceToken`).
+                known.environment = device.environment
+                known.platform = device.platform
+                known.registeredAt = max(known.registeredAt, device.registeredAt)
+                try tx.save(known)
                 return .known(known)
             }
             guard held.count < limit else { return .limitReached(limit: limit) }

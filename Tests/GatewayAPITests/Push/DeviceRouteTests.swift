@@ -93,7 +93,13 @@ import Testing
         let registered = H.start
         try store.forgetDeviceToken(token, unregisteredAt: registered.adding(seconds: -60))
         #expect(try store.devices(ofAccount: reader.id).count == 1, "registered again after APNs's timestamp: kept")
+        // The app sends its token again at a later launch (a 200): a 410 dated between the two
+        // registrations no longer removes it.
+        h.clock.advance(seconds: 3600)
+        #expect(try h.client.post("/v1/accounts/\(reader.id)/devices", as: reader.token, json: Self.body(token)).status == 200)
         try store.forgetDeviceToken(token, unregisteredAt: registered.adding(seconds: 60))
+        #expect(try store.devices(ofAccount: reader.id).count == 1, "registered again after the 410: kept")
+        try store.forgetDeviceToken(token, unregisteredAt: registered.adding(seconds: 3660))
         #expect(try store.devices(ofAccount: reader.id).isEmpty)
     }
 }
