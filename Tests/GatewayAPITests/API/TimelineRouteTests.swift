@@ -113,6 +113,9 @@ import Wire
         let narrow = try h.client.get(path + "?from=2012-03-15T00:00:00Z&to=2012-06-15T00:00:00Z", as: reader.token)
         let marks = try SVGElements.parse(narrow.text).elements.filter { $0.attributes["class"]?.hasPrefix("issue") == true }
         #expect(marks.map { $0.title.prefix(13) } == ["Issue 2012-04", "Issue 2012-05", "Issue 2012-06"])
+        // A `to` alone, before the account's first period, is honoured: the year up to it.
+        let early = try h.client.get(path + "?to=2011-06-01T00:00:00Z", as: reader.token)
+        #expect(early.status == 200 && early.text.contains("1 June 2010 to 1 June 2011"), "\(early.text.prefix(600))")
         for query in ["from=yesterday", "to=2012-13-01T00:00:00Z", "from=2012-06-01T00:00:00Z&to=2012-05-01T00:00:00Z",
                       "from=1900-01-01T00:00:00Z&to=2100-01-01T00:00:00Z", "publication=mag&publication=mag"] {
             let answer = try h.client.get(path + "?" + query, as: reader.token)
