@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "Entitle", targets: ["Entitle"]),
         .library(name: "GatewayStore", targets: ["GatewayStore"]),
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
+        .library(name: "PostgresStore", targets: ["PostgresStore"]),
         .library(name: "AppStoreKit", targets: ["AppStoreKit"]),
         .library(name: "AppStoreSimulator", targets: ["AppStoreSimulator"]),
         .executable(name: "issue-gateway-bench", targets: ["Benchmarks"]),
@@ -28,6 +29,9 @@ let package = Package(
         // gzip content coding of JSON answers (RFC 9110 §8.4.1.3).
         .systemLibrary(name: "CZlib", pkgConfig: "zlib",
                        providers: [.apt(["zlib1g-dev"])]),
+        // The PostgreSQL client library (several gateway processes on one database, issue 11).
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq",
+                       providers: [.apt(["libpq-dev"])]),
         // Linux headers Glibc's module does not export (epoll, eventfd) and tiny wrappers for macros.
         .target(name: "CSystem"),
 
@@ -43,6 +47,8 @@ let package = Package(
         // every backend (E1 merge, E4 ownership, facts versions); then the SQLite backend (row access).
         .target(name: "GatewayStore", dependencies: ["Wire", "IssueCatalog", "Entitle"]),
         .target(name: "SQLiteStore", dependencies: ["GatewayStore", "Wire", "IssueCatalog", "Entitle", "CSQLite"]),
+        // The PostgreSQL backend (row access over libpq): several processes on one database.
+        .target(name: "PostgresStore", dependencies: ["GatewayStore", "Wire", "IssueCatalog", "Entitle", "CLibPQ"]),
 
         // The HTTP/1.1 server: epoll loops, RFC 9112 parser, frozen router, worker pools. Knows no
         // application: the router brings the error renderer.
@@ -80,13 +86,14 @@ let package = Package(
 
         // Helpers the test targets share (a seeded generator, the PyJWT runner, temporary databases,
         // the built executable, a socket client); tests only.
-        .target(name: "TestSupport", dependencies: ["SQLiteStore", "CSystem"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["SQLiteStore", "PostgresStore", "CLibPQ", "CSystem"],
+                path: "Tests/TestSupport"),
 
         .testTarget(name: "IssueCatalogTests", dependencies: ["Wire", "IssueCatalog"]),
         .testTarget(name: "EntitleTests", dependencies: ["Wire", "Entitle", "IssueCatalog", "TestSupport"]),
         .testTarget(name: "StoreTests",
-                    dependencies: ["GatewayStore", "SQLiteStore", "Wire", "Entitle", "IssueCatalog", "CSQLite",
-                                   "TestSupport"]),
+                    dependencies: ["GatewayStore", "SQLiteStore", "PostgresStore", "Wire", "Entitle", "IssueCatalog",
+                                   "CSQLite", "TestSupport"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPServerTesting", "Wire", "CSystem", "TestSupport"]),
         .testTarget(name: "AppStoreKitTests",
                     dependencies: ["AppStoreKit", "AppStoreSimulator", "AppStoreSimulatorTool", "CommandLineSupport", "Wire",

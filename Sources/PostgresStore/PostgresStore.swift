@@ -1,0 +1,81 @@
+import Foundation
+import GatewayStore
+
+/// The PostgreSQL backend of `GatewayStore`, for several gateway processes on one database:
+/// a bounded connection pool (`PostgresPool`), reads in `REPEATABLE READ READ ONLY` snapshots,
+/// writes in `SERIALIZABLE` transactions run again (up to `PostgresSettings.writeAttempts`) when
+/// the server reports a serialization failure or a deadlock, which it rolled back.
+public final class PostgresStore: GatewayStore {
+    private let pool: PostgresPool
+    private let settings: PostgresSettings
+    private let log: StoreLog
+
+    /// Connects to `url` and brings the schema up to date. What PostgreSQL says when it fails goes
+    /// to `log`, never into the thrown error; an unreachable server is `.busy`.
+    public init(url: String, settings: PostgresSettings = PostgresSettings(), log: StoreLog = .standardError)
+        throws(StoreError) {
+        self.settings = settings
+        self.log = log
+        pool = PostgresPool(url: url, settings: settings, log: log)
+        try pool.withConnection { c throws(StoreError) in try PostgresSchema.migrate(c) }
+    }
+
+    /// True for the URLs this backend takes (`postgresql://` or `postgres://`, RFC 3986 scheme,
+    /// case-insensitive).
+    public static func handles(_ location: String) -> Bool {
+        let lower = location.lowercased()
+        return lower.hasPrefix("postgresql://") || lower.hasPrefix("postgres://")
+    }
+
+    /// The number of migrations the database has had.
+    public func schemaVersion() throws(StoreError) -> Int {
+        try pool.withConnection { c throws(StoreError) in try PostgresSchema.version(c) }
+    }
+
+    public func read<R>(_ body: (any ReadTransaction) throws(StoreError) -> R) throws(StoreError) -> R {
+        // A read is safe to run again: once more on a fresh connection when the server dropped
+        // the pooled one (a restart), so the first request after it does not fail.
+        var attempt = 0
+        while true {
+            attempt += 1
+            var lost = false
+            do throws(StoreError) {
+                return try pool.withConnection { c throws(StoreError) in
+                    do throws(StoreError) {
+                        return try c.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { () throws(StoreError) in
+                            try body(PostgresReadTransaction(connection: c))
+                        }
+                    } catch {
+                        lost = !c.isConnected
+                        throw error
+                    }
+                }
+            } catch .busy where lost && attempt < 2 {
+                continue
+            }
+        }
+    }
+
+    public func write<R>(_ body: (any WriteTransaction) throws(StoreError) -> R) throws(StoreError) -> R {
+        var attempt = 0
+        while true {
+            attempt += 1
+            var rolledBack = false
+            do throws(StoreError) {
+                return try pool.withConnection { c throws(StoreError) in
+                    do throws(StoreError) {
+                        return try c.transaction("BEGIN ISOLATION LEVEL SERIALIZABLE") { () throws(StoreError) in
+                            try body(PostgresWriteTransaction(connection: c))
+                        }
+                    } catch {
+                        rolledBack = c.lastSQLState.map(PostgresFailure.rollbackStates.contains) ?? false
+                        throw error
+                    }
+                }
+            } catch .busy where rolledBack && attempt < settings.writeAttempts {
+                // A short random pause so the transactions that collided do not collide again.
+                Thread.sleep(forTimeInterval: Double.random(in: 0.001...0.002) * Double(min(attempt, 10)))
+            }
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import CLibPQ
+import Foundation
+import PostgresStore
+
+/// A fresh schema on the throw-away cluster `scripts/test` starts (`ISSUE_GATEWAY_TEST_DATABASE_URL`),
+/// dropped with everything in it when this goes away: each test gets its own tables.
+public final class TemporaryPostgresSchema: Sendable {
+    /// The variable `scripts/test` sets to the cluster's URL.
+    public static let urlVariable = "ISSUE_GATEWAY_TEST_DATABASE_URL"
+
+    /// The cluster's URL, nil when the tests run without one (a developer's bare `swift test`).
+    public static var clusterURL: String? {
+        guard let url = ProcessInfo.processInfo.environment[urlVariable], !url.isEmpty else { return nil }
+        return url
+    }
+
+    public let name: String
+    /// The cluster's URL with this schema first on the search path.
+    public let url: String
+    private let clusterURL: String
+
+    public struct Unreachable: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Creates the schema; throws when the cluster cannot be reached (a test then fails: the
+    /// variable says a server should be there).
+    public init(clusterURL: String) throws {
+        self.clusterURL = clusterURL
+        name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let separator = clusterURL.contains("?") ? "&" : "?"
+        url = clusterURL + separator + "options=-csearch_path%3D" + name
+        try Self.execute("CREATE SCHEMA \(name)", on: clusterURL)
+    }
+
+    /// A store on this schema.
+    public func open(settings: PostgresSettings = PostgresSettings(poolSize: 4)) throws -> PostgresStore {
+        try PostgresStore(url: url, settings: settings)
+    }
+
+    /// Runs `sql` on a connection of its own (as another process would).
+    public func execute(_ sql: String) throws { try Self.execute(sql, on: url) }
+
+    deinit { try? Self.execute("DROP SCHEMA \(name) CASCADE", on: clusterURL) }
+
+    public static func execute(_ sql: String, on url: String) throws {
+        let connection = PQconnectdb(url)
+        defer { PQfinish(connection) }
+        guard PQstatus(connection) == CONNECTION_OK else {
+            throw Unreachable(description: "PostgreSQL at \(url) unreachable: \(String(cString: PQerrorMessage(connection)))")
+        }
+        let result = PQexec(connection, sql)
+        defer { PQclear(result) }
+        let status = PQresultStatus(result)
+        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
+            throw Unreachable(description: "\(sql): \(String(cString: PQerrorMessage(connection)))")
+        }
+    }
+}
