@@ -148,7 +148,10 @@ final class PostgresConnection: @unchecked Sendable {
         let state = clibpq_sqlstate(result).map { String(cString: $0) }
         lastSQLState = state
         let error = PostgresFailure.classify(sqlState: state, connectionLost: PQstatus(conn) != CONNECTION_OK)
+        // A conflict is the operation's to name; a serialization failure or deadlock is run again
+        // by the store, which logs only when it gives up.
         if case .conflict = error { throw error }
+        if let state, PostgresFailure.rollbackStates.contains(state) { throw error }
         log.failure("\(sql.prefix(60).replacingOccurrences(of: "\n", with: " ")): "
                     + "\(Self.trimmed(PQerrorMessage(conn))) (SQLSTATE \(state ?? "none"))")
         throw error

@@ -56,6 +56,8 @@ public final class PostgresStore: GatewayStore {
         }
     }
 
+    /// Runs `body` again from the start after a serialization failure or deadlock: the server
+    /// rolled the transaction back, and every write body is a function of what it reads in it.
     public func write<R>(_ body: (any WriteTransaction) throws(StoreError) -> R) throws(StoreError) -> R {
         var attempt = 0
         while true {
@@ -72,7 +74,11 @@ public final class PostgresStore: GatewayStore {
                         throw error
                     }
                 }
-            } catch .busy where rolledBack && attempt < settings.writeAttempts {
+            } catch .busy where rolledBack {
+                guard attempt < settings.writeAttempts else {
+                    log.failure("a write collided with others \(attempt) times (serialization failure or deadlock); giving up")
+                    throw .busy
+                }
                 // A short random pause so the transactions that collided do not collide again.
                 Thread.sleep(forTimeInterval: Double.random(in: 0.001...0.002) * Double(min(attempt, 10)))
             }

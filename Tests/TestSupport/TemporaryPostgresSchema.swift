@@ -57,3 +57,27 @@ public final class TemporaryPostgresSchema: Sendable {
         }
     }
 }
+
+/// A session of its own that runs `sql` (say, `BEGIN; SELECT … FOR UPDATE`) and keeps the
+/// transaction open until `release()`: another process holding locks.
+public final class PostgresLockHolder: @unchecked Sendable {
+    private let connection: OpaquePointer?
+
+    public init(url: String, sql: String) throws {
+        connection = PQconnectdb(url)
+        guard PQstatus(connection) == CONNECTION_OK else {
+            let message = String(cString: PQerrorMessage(connection))
+            PQfinish(connection)
+            throw TemporaryPostgresSchema.Unreachable(description: message)
+        }
+        let result = PQexec(connection, sql)
+        defer { PQclear(result) }
+        guard PQresultStatus(result) == PGRES_TUPLES_OK || PQresultStatus(result) == PGRES_COMMAND_OK else {
+            let message = String(cString: PQerrorMessage(connection))
+            PQfinish(connection)
+            throw TemporaryPostgresSchema.Unreachable(description: message)
+        }
+    }
+
+    public func release() { PQfinish(connection) }
+}
