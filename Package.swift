@@ -73,7 +73,7 @@ let package = Package(
         // The API of http-api.md: routes, principals, caches, App Store ingestion, the status poller,
         // configuration, and the runtime that puts them on the HTTP server.
         .target(name: "GatewayAPI",
-                dependencies: ["Wire", "IssueCatalog", "Entitle", "GatewayStore", "SQLiteStore", "HTTPServer",
+                dependencies: ["Wire", "IssueCatalog", "Entitle", "GatewayStore", "SQLiteStore", "PostgresStore", "HTTPServer",
                                "AppStoreKit", "Lifecycle", "CCrypto", "CSystem", "CZlib"]),
 
         // The `issue-gateway` executable: the command line only.
@@ -100,7 +100,7 @@ let package = Package(
                                    "Entitle", "IssueCatalog", "TestSupport"]),
         .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle"]),
         .testTarget(name: "GatewayAPITests",
-                    dependencies: ["GatewayAPI", "GatewayStore", "SQLiteStore", "HTTPServer", "HTTPServerTesting",
+                    dependencies: ["GatewayAPI", "GatewayStore", "SQLiteStore", "PostgresStore", "HTTPServer", "HTTPServerTesting",
                                    "AppStoreKit", "AppStoreSimulator", "Lifecycle", "Wire", "Entitle", "IssueCatalog",
                                    "CSystem", "CZlib", "TestSupport"]),
         .testTarget(name: "IssueGatewayTests",

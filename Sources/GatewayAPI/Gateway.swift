@@ -28,6 +28,8 @@ public final class Gateway: Sendable {
     let accountCreationLimit: KeyedRateLimiter<String>
     /// Failed code redemptions, keyed `account:<id>` and `client:<ClientKey>` (E22).
     let redemptionFailures: KeyedRateLimiter<String>
+    /// Whether the store answers (`/healthz`, issue 11).
+    let storeHealth: StoreHealthMonitor
 
     public struct StartError: Error, CustomStringConvertible {
         public var description: String
@@ -56,6 +58,7 @@ public final class Gateway: Sendable {
         redemptionFailures = KeyedRateLimiter(.init(perMinute: configuration.redemptionFailuresPerMinute,
                                                     burst: configuration.redemptionFailuresBurst))
         entitlementPolicy = configuration.entitlementPolicy
+        storeHealth = StoreHealthMonitor(store: store)
         do {
             signer = try TokenSigner(keys: tokenKeys, issuer: configuration.tokenIssuer,
                                      lifetimeSeconds: Int64(configuration.tokenTTLSeconds))

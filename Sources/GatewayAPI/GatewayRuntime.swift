@@ -1,6 +1,7 @@
 import Foundation
 import GatewayStore
 import HTTPServer
+import Lifecycle
 
 /// Everything `issue-gateway serve` runs: the API on the HTTP server, the status poller and the
 /// catalog watcher. Tests build it the same way on an ephemeral port.
@@ -9,6 +10,13 @@ public struct GatewayRuntime: Sendable {
     public let server: HTTPServer
     public let poller: StatusPoller?
     public let catalogWatcher: CatalogWatcher
+    /// Probes the store for `/healthz`.
+    public var storeHealth: StoreHealthMonitor { gateway.storeHealth }
+
+    /// The background services `serve` runs beside the server, in start order.
+    public var backgroundServices: [any BackgroundService] {
+        [catalogWatcher, storeHealth] + (poller.map { [$0] } ?? [])
+    }
 
     /// What `issue-gateway serve` runs: the real App Store clients built from `configuration`
     /// (whose secrets must be resolved), the system clock, the status poller with its standard

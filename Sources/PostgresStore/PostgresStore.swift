@@ -27,6 +27,14 @@ public final class PostgresStore: GatewayStore {
         return lower.hasPrefix("postgresql://") || lower.hasPrefix("postgres://")
     }
 
+    /// `url` without a password (`user:secret@` becomes `user@`), for messages.
+    public static func redacted(_ url: String) -> String {
+        guard let scheme = url.range(of: "://"), let at = url[scheme.upperBound...].firstIndex(of: "@") else { return url }
+        let userInfo = url[scheme.upperBound..<at]
+        guard let colon = userInfo.firstIndex(of: ":") else { return url }
+        return String(url[..<colon]) + String(url[at...])
+    }
+
     /// The number of migrations the database has had.
     public func schemaVersion() throws(StoreError) -> Int {
         try pool.withConnection { c throws(StoreError) in try PostgresSchema.version(c) }

@@ -23,15 +23,36 @@ public final class TemporaryPostgresSchema: Sendable {
         public let description: String
     }
 
+    /// Whether the schema's stores log in as a role of their own (`cutOff()`, `restore()`).
+    private let ownRole: Bool
+
     /// Creates the schema; throws when the cluster cannot be reached (a test then fails: the
-    /// variable says a server should be there).
-    public init(clusterURL: String) throws {
+    /// variable says a server should be there). With `ownRole`, stores log in as a role made for
+    /// this schema, which `cutOff()` can lock out as if the server had gone away.
+    public init(clusterURL: String, ownRole: Bool = false) throws {
         self.clusterURL = clusterURL
+        self.ownRole = ownRole
         name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         let separator = clusterURL.contains("?") ? "&" : "?"
-        url = clusterURL + separator + "options=-csearch_path%3D" + name
-        try Self.execute("CREATE SCHEMA \(name)", on: clusterURL)
+        url = clusterURL + separator + "options=-csearch_path%3D" + name + (ownRole ? "&user=" + name : "")
+        if ownRole {
+            try Self.execute("CREATE ROLE \(name) LOGIN; CREATE SCHEMA \(name) AUTHORIZATION \(name)", on: clusterURL)
+        } else {
+            try Self.execute("CREATE SCHEMA \(name)", on: clusterURL)
+        }
     }
+
+    /// The database becomes unreachable for this schema's stores: their role may no longer log
+    /// in and its sessions are ended (a server that went away, without stopping the shared cluster).
+    public func cutOff() throws {
+        try Self.execute("""
+            ALTER ROLE \(name) NOLOGIN;
+            SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = '\(name)'
+            """, on: clusterURL)
+    }
+
+    /// The database is reachable again.
+    public func restore() throws { try Self.execute("ALTER ROLE \(name) LOGIN", on: clusterURL) }
 
     /// A store on this schema.
     public func open(settings: PostgresSettings = PostgresSettings(poolSize: 4)) throws -> PostgresStore {
@@ -41,7 +62,15 @@ public final class TemporaryPostgresSchema: Sendable {
     /// Runs `sql` on a connection of its own (as another process would).
     public func execute(_ sql: String) throws { try Self.execute(sql, on: url) }
 
-    deinit { try? Self.execute("DROP SCHEMA \(name) CASCADE", on: clusterURL) }
+    deinit {
+        try? Self.execute("DROP SCHEMA \(name) CASCADE", on: clusterURL)
+        if ownRole {
+            try? Self.execute("""
+                SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = '\(name)';
+                DROP ROLE \(name)
+                """, on: clusterURL)
+        }
+    }
 
     public static func execute(_ sql: String, on url: String) throws {
         let connection = PQconnectdb(url)

@@ -55,6 +55,10 @@ extension Configuration {
         ("ISSUE_GATEWAY_ACCOUNT_CREATION_BURST", integer(\.accountCreationBurst, in: ConfigurationLimits.accountCreationBurst)),
         ("ISSUE_GATEWAY_REDEEM_FAILURES_RATE", integer(\.redemptionFailuresPerMinute, in: ConfigurationLimits.accountCreationRate)),
         ("ISSUE_GATEWAY_REDEEM_FAILURES_BURST", integer(\.redemptionFailuresBurst, in: ConfigurationLimits.accountCreationBurst)),
+        ("ISSUE_GATEWAY_DATABASE_URL", { c, v throws(SettingParsers.Invalid) in c.databaseURL = try SettingParsers.postgresURL(v) }),
+        ("ISSUE_GATEWAY_DATABASE_POOL", integer(\.databasePoolSize, in: ConfigurationLimits.databasePool)),
+        ("ISSUE_GATEWAY_DATABASE_STATEMENT_TIMEOUT", integer(\.databaseStatementTimeoutMilliseconds,
+                                                             in: ConfigurationLimits.databaseStatementTimeoutMilliseconds)),
     ]
 
     public static let prefix = "ISSUE_GATEWAY_"
