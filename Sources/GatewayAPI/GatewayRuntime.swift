@@ -10,12 +10,14 @@ public struct GatewayRuntime: Sendable {
     public let server: HTTPServer
     public let poller: StatusPoller?
     public let catalogWatcher: CatalogWatcher
+    /// On a store several processes share: keeps this process's caches coherent with theirs.
+    public let changeFeedFollower: ChangeFeedFollower?
     /// Probes the store for `/healthz`.
     public var storeHealth: StoreHealthMonitor { gateway.storeHealth }
 
     /// The background services `serve` runs beside the server, in start order.
     public var backgroundServices: [any BackgroundService] {
-        [catalogWatcher, storeHealth] + (poller.map { [$0] } ?? [])
+        [catalogWatcher, storeHealth] + (changeFeedFollower.map { [$0] } ?? []) + (poller.map { [$0] } ?? [])
     }
 
     /// What `issue-gateway serve` runs: the real App Store clients built from `configuration`
@@ -58,7 +60,11 @@ public struct GatewayRuntime: Sendable {
         let poller = pollerSettings.map {
             StatusPoller(settings: $0, store: store, ingestion: gateway.appStore, clock: clock, counters: gateway.counters)
         }
+        let follower = (store as? any SharedGatewayStore).map {
+            ChangeFeedFollower(feed: $0.makeChangeFeed(), catalog: gateway.catalog, accounts: gateway.accounts,
+                               authenticator: gateway.authenticator, coherence: gateway.coherence, clock: clock)
+        }
         return GatewayRuntime(gateway: gateway, server: server, poller: poller,
-                              catalogWatcher: CatalogWatcher(catalog: gateway.catalog))
+                              catalogWatcher: CatalogWatcher(catalog: gateway.catalog), changeFeedFollower: follower)
     }
 }

@@ -60,6 +60,7 @@ extension PostgresWriteTransaction {
 
     func bumpFactsVersion(ofAccount accountId: String) throws(StoreError) {
         try connection.run("UPDATE accounts SET facts_version = facts_version + 1 WHERE id = $1", [.text(accountId)])
+        try recordChange(.accountFacts(accountId: accountId))
     }
 
     func insert(_ key: APIKey) throws(StoreError) {
@@ -67,9 +68,12 @@ extension PostgresWriteTransaction {
             INSERT INTO api_keys (key_id, role, publications, secret_hash, created_at) VALUES ($1, $2, $3, $4, $5)
             """, [.text(key.keyId), .text(key.role.rawValue), CatalogRows.join(key.publications),
                   .text(key.secretHash), .instant(key.createdAt)])
+        try recordChange(.apiKey(keyId: key.keyId))
     }
 
     func deleteAPIKey(keyId: String) throws(StoreError) -> Bool {
-        try connection.run("DELETE FROM api_keys WHERE key_id = $1", [.text(keyId)]) > 0
+        guard try connection.run("DELETE FROM api_keys WHERE key_id = $1", [.text(keyId)]) > 0 else { return false }
+        try recordChange(.apiKey(keyId: keyId))
+        return true
     }
 }

@@ -138,5 +138,6 @@ extension PostgresWriteTransaction {
 
     func bumpCatalogRevision() throws(StoreError) {
         try connection.run("UPDATE meta SET value = value + 1 WHERE key = 'catalog_revision'")
+        try recordChange(.catalog)
     }
 }

@@ -104,6 +104,14 @@ enum PostgresSchema {
         );
         CREATE INDEX access_codes_by_batch ON access_codes (batch_id);
         """,
+        // 2 (change feed): every change other processes' caches must hear of, in commit order
+        // (`ChangeRows`); committed_at (the server's clock, ms) only for pruning.
+        """
+        CREATE TABLE change_log (
+            sequence BIGSERIAL PRIMARY KEY, kind TEXT NOT NULL, key TEXT NOT NULL, committed_at BIGINT NOT NULL
+        );
+        CREATE INDEX change_log_by_time ON change_log (committed_at);
+        """,
     ]
 
     static var currentVersion: Int { migrations.count }

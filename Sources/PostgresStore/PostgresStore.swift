@@ -6,7 +6,7 @@ import GatewayStore
 /// writes in `SERIALIZABLE` transactions run again (up to `PostgresSettings.writeAttempts`) when
 /// the server reports a serialization failure or a deadlock, which it rolled back.
 public final class PostgresStore: GatewayStore {
-    private let pool: PostgresPool
+    let pool: PostgresPool
     private let settings: PostgresSettings
     private let log: StoreLog
 
@@ -41,6 +41,16 @@ public final class PostgresStore: GatewayStore {
     }
 
     public func read<R>(_ body: (any ReadTransaction) throws(StoreError) -> R) throws(StoreError) -> R {
+        try readRows { tx throws(StoreError) in try body(tx) }
+    }
+
+    public func write<R>(_ body: (any WriteTransaction) throws(StoreError) -> R) throws(StoreError) -> R {
+        try writeRows { tx throws(StoreError) in try body(tx) }
+    }
+
+    /// `read` with this backend's transaction type, for row access beyond `ReadTransaction`
+    /// (the change feed).
+    func readRows<R>(_ body: (PostgresReadTransaction) throws(StoreError) -> R) throws(StoreError) -> R {
         // A read is safe to run again: once more on a fresh connection when the server dropped
         // the pooled one (a restart), so the first request after it does not fail.
         var attempt = 0
@@ -66,7 +76,7 @@ public final class PostgresStore: GatewayStore {
 
     /// Runs `body` again from the start after a serialization failure or deadlock: the server
     /// rolled the transaction back, and every write body is a function of what it reads in it.
-    public func write<R>(_ body: (any WriteTransaction) throws(StoreError) -> R) throws(StoreError) -> R {
+    func writeRows<R>(_ body: (PostgresWriteTransaction) throws(StoreError) -> R) throws(StoreError) -> R {
         var attempt = 0
         while true {
             attempt += 1
