@@ -111,4 +111,26 @@ struct PostgresStoreTests {
                                          at: Fixtures.t0), policy: .transfer)
         }
     }
+
+    /// One holder of a job's lease at a time; when the holder's session ends (its process died)
+    /// or it lets go, the next asker gets it.
+    @Test func aJobLeaseHasOneHolderAndPassesOnWhenItsSessionEnds() throws {
+        let (first, second) = (try schema.open(), try schema.open())
+        let leaseA = first.makeJobLease(name: "poller")
+        let leaseB = second.makeJobLease(name: "poller")
+        #expect(leaseA.tryHold())
+        #expect(leaseA.tryHold())
+        #expect(!leaseB.tryHold())
+        #expect(second.makeJobLease(name: "other job").tryHold())
+        leaseA.release()
+        #expect(leaseB.tryHold())
+        #expect(!leaseA.tryHold())
+        // B's session is killed, as when its process dies: A gets the lease on its next ask.
+        try TemporaryPostgresSchema.execute("""
+            SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted
+            AND pid <> pg_backend_pid() AND objid = (hashtextextended('\(schema.name):issue-gateway job poller', 0) & 4294967295)::oid
+            """, on: schema.url)
+        #expect(leaseA.tryHold())
+        #expect(!leaseB.tryHold())
+    }
 }

@@ -19,4 +19,6 @@ public protocol ChangeFeed: AnyObject, Sendable {
 public protocol SharedGatewayStore: GatewayStore {
     /// A feed of its own (with its own notification connection) for one follower.
     func makeChangeFeed() -> any ChangeFeed
+    /// The lease of the job called `name`, with a session of its own.
+    func makeJobLease(name: String) -> any JobLease
 }

@@ -88,4 +88,12 @@ final class ThreeGatewayFlowTests {
         let owners = try readers.filter { try !a.storedTransactionIds($0).isEmpty }
         #expect(owners.count == 1)
     }
+
+    /// The status poller runs in one of the three at a time (its lease; takeover is
+    /// `PostgresStoreTests.aJobLeaseHasOneHolderAndPassesOnWhenItsSessionEnds`).
+    @Test func theStatusPollerRunsInOneGatewayAtATime() throws {
+        let pollers = try [a, b, c].map { try #require($0.runtime.poller) }
+        #expect(pollers.filter(\.holdsLease).count == 1)
+        #expect(pollers.filter(\.holdsLease).count == 1)
+    }
 }
