@@ -104,7 +104,7 @@ let package = Package(
                                    "AppStoreKit", "AppStoreSimulator", "Lifecycle", "Wire", "Entitle", "IssueCatalog",
                                    "CSystem", "CZlib", "TestSupport"]),
         .testTarget(name: "IssueGatewayTests",
-                    dependencies: ["IssueGateway", "GatewayAPI", "GatewayStore", "SQLiteStore", "HTTPServer",
+                    dependencies: ["IssueGateway", "GatewayAPI", "GatewayStore", "SQLiteStore", "PostgresStore", "HTTPServer",
                                    "CommandLineSupport", "Lifecycle", "Wire", "Entitle", "IssueCatalog", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
