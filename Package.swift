@@ -78,7 +78,7 @@ let package = Package(
 
         // The `issue-gateway` executable: the command line only.
         .executableTarget(name: "IssueGateway",
-                          dependencies: ["GatewayAPI", "Wire", "IssueCatalog", "Entitle", "GatewayStore", "SQLiteStore",
+                          dependencies: ["GatewayAPI", "Wire", "IssueCatalog", "Entitle", "GatewayStore", "SQLiteStore", "PostgresStore",
                                          "HTTPServer", "AppStoreKit", "Lifecycle", "CommandLineSupport"]),
 
         // Benchmarks (release mode): `swift run -c release issue-gateway-bench <name>`.

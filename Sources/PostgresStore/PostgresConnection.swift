@@ -53,6 +53,17 @@ final class PostgresConnection: @unchecked Sendable {
         try check(result, sql)
     }
 
+    /// Runs SQL text that cannot be prepared (`FETCH` from a cursor) and maps every row.
+    func queryUnprepared<T>(_ sql: String, _ map: (PGRow) throws(StoreError) -> T) throws(StoreError) -> [T] {
+        let result = PQexec(conn, sql)
+        defer { PQclear(result) }
+        try check(result, sql)
+        guard let result else { throw .failed }
+        return try (0..<PQntuples(result)).map { (index) throws(StoreError) in
+            try map(PGRow(result: result, row: index, connection: self))
+        }
+    }
+
     /// Runs a prepared statement for `sql` with `values`; `body` reads the result before it is cleared.
     func withResult<R>(_ sql: String, _ values: [PGValue],
                        _ body: (OpaquePointer) throws(StoreError) -> R) throws(StoreError) -> R {
@@ -94,10 +105,16 @@ final class PostgresConnection: @unchecked Sendable {
 
     /// Runs `body` between `begin` and COMMIT; any error rolls everything back.
     func transaction<R>(_ begin: String, _ body: () throws(StoreError) -> R) throws(StoreError) -> R {
+        try transaction(begin, keep: { _ in true }, body)
+    }
+
+    /// Runs `body` between `begin` and COMMIT, or ROLLBACK when it throws or `keep` refuses what
+    /// it returned.
+    func transaction<R>(_ begin: String, keep: (R) -> Bool, _ body: () throws(StoreError) -> R) throws(StoreError) -> R {
         try execute(begin)
         do {
             let result = try body()
-            try execute("COMMIT")
+            try execute(keep(result) ? "COMMIT" : "ROLLBACK")
             return result
         } catch {
             let state = lastSQLState  // what failed, not the ROLLBACK's outcome

@@ -16,6 +16,7 @@ enum CommandLineTool {
           catalog list                list publications and products, or one publication's issues
           catalog publish             add (or with --replace correct) one issue
           store exercise              commit numbered writes until stopped (durability check)
+          store copy --to URL         copy the SQLite database into an empty PostgreSQL one
           token verify TOKEN --path P check a download token as an edge would
           account explain ACCOUNT PUB/ISSUE
                                       why an account may or may not download an issue (E20)
