@@ -4,35 +4,19 @@ import IssueCatalog
 import Wire
 
 /// E21's rows: grants, found by id, by `(source, external_id)` or by account.
-enum GrantRows {
-    static let columns = """
-        SELECT grant_id, account_id, source, external_id, publications, start, end_at, revoked_at, note, created_at,
-               issue_id FROM grants
-        """
-
-    static func grant(_ row: PGRow) -> Grant {
-        let publications = CatalogRows.split(row.text(4))
-        return Grant(grantId: row.text(0), accountId: row.text(1), source: row.text(2), externalId: row.text(3),
-                     publications: publications,
-                     issue: row.optionalText(10).map { IssueRef(publicationId: publications.first ?? "", issueId: $0) },
-                     start: row.instant(5), end: row.optionalInstant(6),
-                     revokedAt: row.optionalInstant(7), note: row.optionalText(8), createdAt: row.instant(9))
-    }
-}
-
 extension PostgresReading {
     func grants(ofAccount accountId: String) throws(StoreError) -> [Grant] {
-        try connection.query(GrantRows.columns + " WHERE account_id = $1 ORDER BY start, grant_id", [.text(accountId)],
-                             GrantRows.grant)
+        try connection.query(RecordRows.grantColumns + " WHERE account_id = $1 ORDER BY start, grant_id", [.text(accountId)],
+                             RecordRows.grant)
     }
 
     func grant(id: String) throws(StoreError) -> Grant? {
-        try connection.queryFirst(GrantRows.columns + " WHERE grant_id = $1", [.text(id)], GrantRows.grant)
+        try connection.queryFirst(RecordRows.grantColumns + " WHERE grant_id = $1", [.text(id)], RecordRows.grant)
     }
 
     func grant(source: String, externalId: String) throws(StoreError) -> Grant? {
-        try connection.queryFirst(GrantRows.columns + " WHERE source = $1 AND external_id = $2",
-                                  [.text(source), .text(externalId)], GrantRows.grant)
+        try connection.queryFirst(RecordRows.grantColumns + " WHERE source = $1 AND external_id = $2",
+                                  [.text(source), .text(externalId)], RecordRows.grant)
     }
 }
 

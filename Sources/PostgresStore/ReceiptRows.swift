@@ -38,13 +38,7 @@ extension PostgresReading {
             LEFT JOIN receipt_contents rc ON rc.sha256 = lr.receipt_sha256
             WHERE (s.latest >= $1 AND s.latest < $2) OR r.is_in_billing_retry
             ORDER BY s.latest NULLS FIRST, s.environment, s.original_transaction_id LIMIT $3
-            """, [.instant(notBefore), .instant(before), .optional(max(0, limit))]) { row throws(StoreError) in
-            PollTarget(
-                subscription: SubscriptionKey(environment: try row.decode(AppStoreEnvironment.self, 0, of: row.text(1)),
-                                              originalTransactionId: row.text(1)),
-                accountId: row.optionalText(4), latestExpiresDate: row.optionalInstant(2),
-                isInBillingRetry: row.bool(3), receiptData: row.optionalText(5))
-        }
+            """, [.instant(notBefore), .instant(before), .optional(max(0, limit))]) { row throws(StoreError) in try RecordRows.pollTarget(row) }
     }
 }
 
