@@ -27,12 +27,19 @@ public final class PostgresStore: GatewayStore {
         return lower.hasPrefix("postgresql://") || lower.hasPrefix("postgres://")
     }
 
-    /// `url` without a password (`user:secret@` becomes `user@`), for messages.
+    /// `url` without a password (`user:secret@` becomes `user@`, a `password=` parameter is
+    /// dropped), for messages.
     public static func redacted(_ url: String) -> String {
-        guard let scheme = url.range(of: "://"), let at = url[scheme.upperBound...].firstIndex(of: "@") else { return url }
-        let userInfo = url[scheme.upperBound..<at]
-        guard let colon = userInfo.firstIndex(of: ":") else { return url }
-        return String(url[..<colon]) + String(url[at...])
+        var text = url
+        if let query = text.firstIndex(of: "?") {
+            let parameters = text[text.index(after: query)...].split(separator: "&")
+                .filter { !$0.lowercased().hasPrefix("password=") }
+            text = String(text[..<query]) + (parameters.isEmpty ? "" : "?" + parameters.joined(separator: "&"))
+        }
+        guard let scheme = text.range(of: "://"), let at = text[scheme.upperBound...].firstIndex(of: "@") else { return text }
+        let userInfo = text[scheme.upperBound..<at]
+        guard let colon = userInfo.firstIndex(of: ":") else { return text }
+        return String(text[..<colon]) + String(text[at...])
     }
 
     /// The number of migrations the database has had.

@@ -16,6 +16,9 @@ import PostgresStore
         #expect(configured.databaseURL == url)
         #expect(configured.postgresSettings == PostgresSettings(poolSize: 25, statementTimeoutMilliseconds: 1500))
         #expect(configured.storeDescription == "PostgreSQL at postgresql://gw@db.example:5432/gateway?sslmode=require")
+        let inQuery = try Configuration.load(environment: [
+            "ISSUE_GATEWAY_DATABASE_URL": "postgresql://db.example/gateway?user=gw&password=secret&sslmode=require"])
+        #expect(inQuery.storeDescription == "PostgreSQL at postgresql://db.example/gateway?user=gw&sslmode=require")
     }
 
     @Test(arguments: [("ISSUE_GATEWAY_DATABASE_URL", "mysql://gw:secret@db/gateway"),
