@@ -17,6 +17,9 @@ public final class TemporaryPostgresSchema: Sendable {
     public let name: String
     /// The cluster's URL with this schema first on the search path.
     public let url: String
+    /// The same as the cluster's own user, whom `cutOff()` never locks out (another process that
+    /// still reaches the database).
+    public let ownerURL: String
     private let clusterURL: String
 
     public struct Unreachable: Error, CustomStringConvertible {
@@ -34,7 +37,8 @@ public final class TemporaryPostgresSchema: Sendable {
         self.ownRole = ownRole
         name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         let separator = clusterURL.contains("?") ? "&" : "?"
-        url = clusterURL + separator + "options=-csearch_path%3D" + name + (ownRole ? "&user=" + name : "")
+        ownerURL = clusterURL + separator + "options=-csearch_path%3D" + name
+        url = ownerURL + (ownRole ? "&user=" + name : "")
         if ownRole {
             try Self.execute("CREATE ROLE \(name) LOGIN; CREATE SCHEMA \(name) AUTHORIZATION \(name)", on: clusterURL)
         } else {
