@@ -45,8 +45,9 @@ extension PostgresWriteTransaction {
     }
 
     func bumpFactsVersion(ofAccount accountId: String) throws(StoreError) {
-        try connection.run("UPDATE accounts SET facts_version = facts_version + 1 WHERE id = $1", [.text(accountId)])
+        // The change log's lock before the row's: see `recordChange`.
         try recordChange(.accountFacts(accountId: accountId))
+        try connection.run("UPDATE accounts SET facts_version = facts_version + 1 WHERE id = $1", [.text(accountId)])
     }
 
     func insert(_ key: APIKey) throws(StoreError) {

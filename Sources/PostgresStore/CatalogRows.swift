@@ -101,7 +101,7 @@ extension PostgresWriteTransaction {
     }
 
     func bumpCatalogRevision() throws(StoreError) {
+        try recordChange(.catalog)  // the change log's lock before the row's: see `recordChange`
         try connection.run("UPDATE meta SET value = value + 1 WHERE key = 'catalog_revision'")
-        try recordChange(.catalog)
     }
 }

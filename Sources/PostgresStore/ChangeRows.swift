@@ -34,7 +34,9 @@ extension PostgresWriteTransaction {
     /// Sequences are handed out in commit order: the advisory lock, held until this transaction
     /// ends, is taken before `nextval`, so a transaction that takes a sequence after another
     /// commits after it. A reader that has seen sequence n has seen every change before n: no
-    /// gap is ever filled later.
+    /// gap is ever filled later. Callers record the change before updating the version rows it
+    /// announces, so no transaction waits for this lock while holding a row another holder of it
+    /// is about to update (a deadlock PostgreSQL would only break after `deadlock_timeout`).
     func recordChange(_ change: StoreChange) throws(StoreError) {
         let (kind, key) = ChangeRows.columns(change)
         try connection.run("SELECT pg_advisory_xact_lock(\(ChangeRows.orderLock))")
