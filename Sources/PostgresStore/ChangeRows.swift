@@ -40,10 +40,11 @@ extension PostgresWriteTransaction {
     func recordChange(_ change: StoreChange) throws(StoreError) {
         let (kind, key) = ChangeRows.columns(change)
         try connection.run("SELECT pg_advisory_xact_lock(\(ChangeRows.orderLock))")
-        try connection.run("""
+        let sequence = try connection.queryFirst("""
             INSERT INTO change_log (kind, key, committed_at)
-            VALUES ($1, $2, (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT)
-            """, [.text(kind), .text(key)])
+            VALUES ($1, $2, (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT) RETURNING sequence
+            """, [.text(kind), .text(key)]) { $0.int64(0) }
+        if let sequence { recorded.sequences.append(sequence) }
         try connection.run("SELECT pg_notify('\(ChangeRows.channel)', '')")
     }
 }

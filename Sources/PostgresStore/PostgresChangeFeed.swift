@@ -26,6 +26,8 @@ final class PostgresChangeFeed: ChangeFeed {
         try store.readRows { tx throws(StoreError) in try tx.changes(after: sequence, limit: limit) }
     }
 
+    func madeHere(_ sequence: Int64) -> Bool { store.takeOwnChange(sequence) }
+
     func prune(before instant: Instant) throws(StoreError) {
         try store.writeRows { tx throws(StoreError) in try tx.pruneChanges(before: instant) }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import GatewayStore
+import Synchronization
 
 /// The PostgreSQL backend of `GatewayStore`, for several gateway processes on one database:
 /// a bounded connection pool (`PostgresPool`), reads in `REPEATABLE READ READ ONLY` snapshots,
@@ -7,6 +8,11 @@ import GatewayStore
 /// the server reports a serialization failure or a deadlock, which it rolled back.
 public final class PostgresStore: GatewayStore {
     let pool: PostgresPool
+    /// Change-log sequences this process committed and its change feed has not read yet: the
+    /// caches above were told of those changes by the code that made them (`ChangeFeed.madeHere`).
+    private let ownChanges = Mutex<Set<Int64>>([])
+    /// Past this many unread own changes (no follower reads them: a CLI command) they are forgotten.
+    static let ownChangesKept = 100_000
     private let settings: PostgresSettings
     private let log: StoreLog
 
@@ -26,6 +32,17 @@ public final class PostgresStore: GatewayStore {
         let lower = location.lowercased()
         return lower.hasPrefix("postgresql://") || lower.hasPrefix("postgres://")
     }
+
+    private func noteCommitted(_ sequences: [Int64]) {
+        guard !sequences.isEmpty else { return }
+        ownChanges.withLock { own in
+            if own.count + sequences.count > Self.ownChangesKept { own.removeAll() }
+            own.formUnion(sequences)
+        }
+    }
+
+    /// True (once) when this process committed the change-log entry `sequence`.
+    func takeOwnChange(_ sequence: Int64) -> Bool { ownChanges.withLock { $0.remove(sequence) != nil } }
 
     /// `url` without a password (`user:secret@` becomes `user@`, a `password=` parameter is
     /// dropped), for messages.
@@ -91,9 +108,12 @@ public final class PostgresStore: GatewayStore {
             do throws(StoreError) {
                 return try pool.withConnection { c throws(StoreError) in
                     do throws(StoreError) {
-                        return try c.transaction("BEGIN ISOLATION LEVEL SERIALIZABLE") { () throws(StoreError) in
-                            try body(PostgresWriteTransaction(connection: c))
+                        let tx = PostgresWriteTransaction(connection: c)
+                        let result = try c.transaction("BEGIN ISOLATION LEVEL SERIALIZABLE") { () throws(StoreError) in
+                            try body(tx)
                         }
+                        noteCommitted(tx.recorded.sequences)
+                        return result
                     } catch {
                         rolledBack = c.lastSQLState.map(PostgresFailure.rollbackStates.contains) ?? false
                         throw error

@@ -16,4 +16,11 @@ struct PostgresReadTransaction: PostgresReading {
 /// and run again).
 struct PostgresWriteTransaction: PostgresReading, WriteTransaction {
     let connection: PostgresConnection
+    /// The change-log sequences this unit of work wrote (`recordChange`).
+    let recorded = RecordedChanges()
+}
+
+/// The change-log sequences one unit of work wrote; handed to the store once it committed.
+final class RecordedChanges {
+    var sequences: [Int64] = []
 }

@@ -133,4 +133,24 @@ struct PostgresStoreTests {
         #expect(leaseA.tryHold())
         #expect(!leaseB.tryHold())
     }
+
+    /// The change log in commit order, and which entries this process wrote.
+    @Test func theChangeLogListsEveryInvalidatingChangeAndKnowsItsOwn() throws {
+        let (writer, other) = (try schema.open(), try schema.open())
+        let (writerFeed, otherFeed) = (writer.makeChangeFeed(), other.makeChangeFeed())
+        let start = try otherFeed.latestSequence()
+        try writer.importCatalog(Fixtures.catalog)
+        try writer.createAccount(Fixtures.account("alice"))
+        try writer.createAPIKey(APIKey(keyId: "k", role: .service, secretHash: "h", createdAt: Fixtures.t0))
+        try writer.ingest(IngestBatch(accountId: "alice", transactions: [Fixtures.transaction("1", original: "1")],
+                                      at: Fixtures.t0), policy: .transfer)
+        try writer.deleteAPIKey(keyId: "k")
+        let batch = try otherFeed.changes(after: start, limit: 100)
+        #expect(batch.changes.map(\.change) == [.catalog, .apiKey(keyId: "k"), .accountFacts(accountId: "alice"),
+                                                 .apiKey(keyId: "k")])
+        #expect(batch.changes.map(\.sequence) == batch.changes.map(\.sequence).sorted())
+        #expect(batch.changes.allSatisfy { !otherFeed.madeHere($0.sequence) })
+        #expect(batch.changes.allSatisfy { writerFeed.madeHere($0.sequence) })
+        #expect(batch.changes.allSatisfy { !writerFeed.madeHere($0.sequence) }, "asked once per entry")
+    }
 }

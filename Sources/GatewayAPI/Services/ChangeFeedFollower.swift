@@ -80,7 +80,8 @@ public final class ChangeFeedFollower: ThreadBackedService {
         if let oldest = batch.oldestKept, oldest > after + 1 {
             forgetEverything()  // entries this process never read were pruned
         }
-        apply(batch.changes.map(\.change))
+        // This process's own changes invalidated its caches when they were made.
+        apply(batch.changes.filter { !feed.madeHere($0.sequence) }.map(\.change))
         position = batch.changes.last?.sequence ?? after
         return batch.changes.count < settings.batchLimit
     }

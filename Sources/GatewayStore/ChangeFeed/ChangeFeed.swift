@@ -13,6 +13,9 @@ public protocol ChangeFeed: AnyObject, Sendable {
     func waitForChanges(timeout: Duration)
     /// Drops entries committed before `instant` (readers that were away longer start afresh).
     func prune(before instant: Instant) throws(StoreError)
+    /// True when this process committed the entry: the code that made the change told this
+    /// process's caches already, so a follower passes over it (asked once per entry).
+    func madeHere(_ sequence: Int64) -> Bool
 }
 
 /// A store shared by several processes: it offers a change feed.

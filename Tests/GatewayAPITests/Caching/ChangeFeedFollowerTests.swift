@@ -29,6 +29,10 @@ import Wire
             }
         }
 
+        /// Sequences this process wrote.
+        let own = Mutex<Set<Int64>>([])
+
+        func madeHere(_ sequence: Int64) -> Bool { own.withLock { $0.remove(sequence) != nil } }
         func waitForChanges(timeout: Duration) { Thread.sleep(forTimeInterval: 0.005) }
         func prune(before instant: Instant) throws(StoreError) {}
 
@@ -70,12 +74,15 @@ import Wire
         #expect(eventually { f.coherence.isTrusted })
         _ = try f.accounts.load("a")
         _ = try f.accounts.load("b")
-        f.feed.append(2, .accountFacts(accountId: "a"))
+        // An entry this process wrote (its writer told the caches already) is passed over.
+        f.feed.own.withLock { _ = $0.insert(2) }
+        f.feed.append(2, .accountFacts(accountId: "b"))
+        f.feed.append(3, .accountFacts(accountId: "a"))
         #expect(eventually { !f.cached("a") })
         #expect(f.cached("b"))
         _ = try f.accounts.load("a")
-        // Entries 3 and 4 were pruned before this process read them: anything may have changed.
-        f.feed.state.withLock { $0.changes = [SequencedChange(sequence: 5, change: .catalog)]; $0.oldest = 5 }
+        // Entries 4 and 5 were pruned before this process read them: anything may have changed.
+        f.feed.state.withLock { $0.changes = [SequencedChange(sequence: 6, change: .catalog)]; $0.oldest = 6 }
         #expect(eventually { !f.cached("a") && !f.cached("b") })
     }
 
