@@ -109,7 +109,7 @@ public final class PostgresStore: GatewayStore {
                 return try pool.withConnection { c throws(StoreError) in
                     do throws(StoreError) {
                         let tx = PostgresWriteTransaction(connection: c)
-                        let result = try c.transaction("BEGIN ISOLATION LEVEL SERIALIZABLE") { () throws(StoreError) in
+                        let result = try c.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ") { () throws(StoreError) in
                             try body(tx)
                         }
                         noteCommitted(tx.recorded.sequences)
