@@ -14,7 +14,8 @@ extension PostgresWriteTransaction {
     /// E4 across processes: a write unit of work that asks who owns a subscription takes the
     /// subscription's advisory lock first (held until it commits), so units of work deciding one
     /// subscription's owner queue behind each other instead of both deciding from the same state;
-    /// `SERIALIZABLE` then makes a queued one that read before the other's commit run again.
+    /// `REPEATABLE READ` then makes a queued one that read before the other's commit run again
+    /// (its write of the owner row fails with 40001).
     /// Under `keep`, two processes can never both bind one subscription.
     func owner(of subscription: SubscriptionKey) throws(StoreError) -> String? {
         try connection.run("SELECT pg_advisory_xact_lock(hashtextextended($1 || ':' || $2, 0))",

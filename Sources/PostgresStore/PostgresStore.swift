@@ -4,7 +4,7 @@ import Synchronization
 
 /// The PostgreSQL backend of `GatewayStore`, for several gateway processes on one database:
 /// a bounded connection pool (`PostgresPool`), reads in `REPEATABLE READ READ ONLY` snapshots,
-/// writes in `SERIALIZABLE` transactions run again (up to `PostgresSettings.writeAttempts`) when
+/// writes in `REPEATABLE READ` transactions run again (up to `PostgresSettings.writeAttempts`) when
 /// the server reports a serialization failure or a deadlock, which it rolled back.
 public final class PostgresStore: GatewayStore {
     let pool: PostgresPool

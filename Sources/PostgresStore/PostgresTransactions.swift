@@ -11,9 +11,12 @@ struct PostgresReadTransaction: PostgresReading {
     let connection: PostgresConnection
 }
 
-/// A write unit of work: a `SERIALIZABLE` transaction, so that units of work running at once in
-/// several processes have the effect of some order of them (a conflict makes one fail with 40001
-/// and run again).
+/// A write unit of work: a `REPEATABLE READ` transaction. Every race the rules above care
+/// about (two ingests of one fact, two owners for one subscription, one notification or code
+/// taken twice, two edits of one issue) ends in a write to the same row, which PostgreSQL refuses
+/// to the later transaction with a serialization failure (40001); the store then runs the whole
+/// unit of work again, on a fresh snapshot. (`SERIALIZABLE` would add predicate locks, whose
+/// page-level false conflicts on small tables made unrelated ingests fail each other.)
 struct PostgresWriteTransaction: PostgresReading, WriteTransaction {
     let connection: PostgresConnection
     /// The change-log sequences this unit of work wrote (`recordChange`).
