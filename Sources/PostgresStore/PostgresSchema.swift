@@ -112,6 +112,59 @@ enum PostgresSchema {
         );
         CREATE INDEX change_log_by_time ON change_log (committed_at);
         """,
+        // 3 (history; SQLite's 4): every fact as it arrived on an account, appended in the unit of
+        // work that stores the fact (sequence: order of arrival, the history's cursor; why it is
+        // also commit order within an account: `append` in `HistoryRows`). Databases older than
+        // this have no history of their past: it starts with this migration.
+        """
+        CREATE TABLE history_events (
+            sequence BIGSERIAL PRIMARY KEY, account_id TEXT COLLATE "C" NOT NULL REFERENCES accounts(id),
+            at BIGINT NOT NULL, kind TEXT NOT NULL, source TEXT NOT NULL, details TEXT NOT NULL
+        );
+        CREATE INDEX history_events_by_account ON history_events (account_id, sequence);
+        """,
+        // 4 (serverapi; SQLite's 5): subscriptions whose whole transaction history was fetched from
+        // the App Store Server API (fetched once); instants of background work's last success by
+        // name (the notification backfill's window starts there).
+        """
+        CREATE TABLE fetched_histories (
+            environment TEXT COLLATE "C" NOT NULL, original_transaction_id TEXT COLLATE "C" NOT NULL,
+            fetched_at BIGINT NOT NULL,
+            PRIMARY KEY (environment, original_transaction_id)
+        );
+        CREATE TABLE service_marks (name TEXT COLLATE "C" PRIMARY KEY, at BIGINT NOT NULL);
+        """,
+        // 5 (push; SQLite's 6): reader devices for APNs (a token names one install, so one
+        // account); the webhook outbox, delivered in `seq` order; publication events fired once per
+        // issue (the row is the proof, also across processes); push jobs that page through
+        // entitled accounts with a resumable cursor. Leases let one process at a time work a row.
+        // The publication events' baseline is a row of `meta`.
+        """
+        CREATE TABLE devices (
+            apns_token TEXT COLLATE "C" PRIMARY KEY, account_id TEXT COLLATE "C" NOT NULL REFERENCES accounts(id),
+            environment TEXT NOT NULL, platform TEXT NOT NULL, registered_at BIGINT NOT NULL
+        );
+        CREATE INDEX devices_by_account ON devices (account_id);
+
+        CREATE TABLE outbox (
+            seq BIGSERIAL PRIMARY KEY, event_id TEXT NOT NULL UNIQUE, kind TEXT NOT NULL,
+            account_id TEXT, body TEXT NOT NULL, created_at BIGINT NOT NULL,
+            attempts BIGINT NOT NULL DEFAULT 0, next_attempt_at BIGINT NOT NULL,
+            lease_owner TEXT, lease_until BIGINT
+        );
+
+        CREATE TABLE publication_events (
+            publication_id TEXT COLLATE "C" NOT NULL, issue_id TEXT COLLATE "C" NOT NULL, published_at BIGINT NOT NULL,
+            fired_at BIGINT NOT NULL, pushed BOOLEAN NOT NULL,
+            PRIMARY KEY (publication_id, issue_id)
+        );
+
+        CREATE TABLE push_jobs (
+            job_id BIGSERIAL PRIMARY KEY, publication_id TEXT COLLATE "C" NOT NULL, issue_id TEXT COLLATE "C" NOT NULL,
+            cursor TEXT, created_at BIGINT NOT NULL, finished_at BIGINT,
+            lease_owner TEXT, lease_until BIGINT
+        );
+        """,
     ]
 
     static var currentVersion: Int { migrations.count }

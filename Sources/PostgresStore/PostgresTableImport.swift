@@ -48,11 +48,27 @@ extension PostgresStore: TableImporting {
                     try c.run(insert, row.map { $0.map(PGValue.text) ?? .null })
                 }
             }
+            try advanceSequences(of: table, c)
             let stored = try checksum(of: table, c)
             guard stored == sent else { return .failure(.mismatch(table: table.name, source: sent, destination: stored)) }
             copied.append(CopiedTable(name: table.name, source: sent, destination: stored))
         }
         return .success(copied)
+    }
+
+    /// Rows copied with their own `bigserial` values (history's sequence, the outbox's seq, push
+    /// jobs' ids) leave the column's sequence where it was: each is moved past the largest value
+    /// copied, so the next row the gateway writes follows them (a history cursor a client holds
+    /// stays valid and the next event comes after it).
+    private static func advanceSequences(of table: CopyTable, _ c: PostgresConnection) throws(StoreError) {
+        for column in table.columns {
+            guard let sequence = try c.queryFirst("SELECT pg_get_serial_sequence($1, $2)",
+                                                  [.text(identifier(table.name)), .text(column)], { $0.optionalText(0) }) ?? nil
+            else { continue }
+            try c.run("""
+                SELECT setval($1::regclass, COALESCE(MAX(\(identifier(column))), 0) + 1, false) FROM \(identifier(table.name))
+                """, [.text(sequence)])
+        }
     }
 
     /// The table's rows as stored, in the source's text form (booleans as 0 or 1), read in

@@ -36,7 +36,7 @@ extension PostgresReading {
             LEFT JOIN latest_receipts lr
                 ON lr.environment = s.environment AND lr.original_transaction_id = s.original_transaction_id
             LEFT JOIN receipt_contents rc ON rc.sha256 = lr.receipt_sha256
-            WHERE (s.latest >= $1 AND s.latest < $2) OR r.is_in_billing_retry
+            WHERE (s.latest >= $1 AND s.latest < $2) OR r.is_in_billing_retry OR r.grace_period_expires_date >= $1
             ORDER BY s.latest NULLS FIRST, s.environment, s.original_transaction_id LIMIT $3
             """, [.instant(notBefore), .instant(before), .optional(max(0, limit))]) { row throws(StoreError) in try RecordRows.pollTarget(row) }
     }
