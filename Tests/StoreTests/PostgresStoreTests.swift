@@ -62,8 +62,8 @@ struct PostgresStoreTests {
     @Test func aNotificationIsTakenOnceAcrossProcesses() throws {
         let stores = [try schema.open(), try schema.open()]
         try stores[0].createAccount(Fixtures.account("alice"))
-        try stores[0].ingest(IngestBatch(accountId: "alice", transactions: [Fixtures.transaction("1", original: "1")],
-                                         at: Fixtures.t0), policy: .transfer)
+        _ = try stores[0].ingest(IngestBatch(accountId: "alice", transactions: [Fixtures.transaction("1", original: "1")],
+                                             at: Fixtures.t0), policy: .transfer)
         let taken = Atomic<Int>(0)
         concurrently(10) { index in
             var refund = Fixtures.transaction("1", original: "1")
@@ -142,8 +142,8 @@ struct PostgresStoreTests {
         try writer.importCatalog(Fixtures.catalog)
         try writer.createAccount(Fixtures.account("alice"))
         try writer.createAPIKey(APIKey(keyId: "k", role: .service, secretHash: "h", createdAt: Fixtures.t0))
-        try writer.ingest(IngestBatch(accountId: "alice", transactions: [Fixtures.transaction("1", original: "1")],
-                                      at: Fixtures.t0), policy: .transfer)
+        _ = try writer.ingest(IngestBatch(accountId: "alice", transactions: [Fixtures.transaction("1", original: "1")],
+                                          at: Fixtures.t0), policy: .transfer)
         try writer.deleteAPIKey(keyId: "k")
         let batch = try otherFeed.changes(after: start, limit: 100)
         #expect(batch.changes.map(\.change) == [.catalog, .apiKey(keyId: "k"), .accountFacts(accountId: "alice"),
@@ -152,5 +152,43 @@ struct PostgresStoreTests {
         #expect(batch.changes.allSatisfy { !otherFeed.madeHere($0.sequence) })
         #expect(batch.changes.allSatisfy { writerFeed.madeHere($0.sequence) })
         #expect(batch.changes.allSatisfy { !writerFeed.madeHere($0.sequence) }, "asked once per entry")
+    }
+
+    /// A history cursor never passes an event still to commit: two processes append operator
+    /// actions to one account at once while a reader follows the history by cursor; the reader
+    /// ends up with every event (a sequence committed after a higher one would be skipped).
+    @Test func aHistoryReaderFollowingTheCursorMissesNoConcurrentEvent() throws {
+        let writers = [try schema.open(settings: PostgresSettings(poolSize: 4)),
+                       try schema.open(settings: PostgresSettings(poolSize: 4))]
+        let reader = try schema.open(settings: PostgresSettings(poolSize: 1))
+        try writers[0].createAccount(Fixtures.account("alice"))
+        let writerCount = 8, perWriter = 40
+        let written = Atomic<Int>(0)
+        let finishedWriters = Atomic<Int>(0)
+        let seen = Mutex<[Int64]>([])
+        concurrently(writerCount + 1) { index in
+            guard index < writerCount else {
+                var cursor: Int64?
+                var all: [Int64] = []
+                while true {
+                    // Read after the writers are done once more, so the last page is complete.
+                    let finished = finishedWriters.load(ordering: .acquiring) == writerCount
+                    guard let page = try? reader.history(ofAccount: "alice", after: cursor, limit: 50) else { break }
+                    all += page.events.map(\.sequence)
+                    cursor = all.last ?? cursor
+                    if finished && page.next == nil { break }
+                }
+                seen.withLock { $0 = all }
+                return
+            }
+            for n in 0..<perWriter {
+                if (try? writers[index % 2].recordOperatorAction("action-\(index)-\(n)", on: "alice", at: Fixtures.t0)) != nil {
+                    written.add(1, ordering: .relaxed)
+                }
+            }
+            finishedWriters.add(1, ordering: .releasing)
+        }
+        #expect(written.load(ordering: .relaxed) == writerCount * perWriter)
+        #expect(seen.withLock { $0.count } == writerCount * perWriter)
     }
 }
