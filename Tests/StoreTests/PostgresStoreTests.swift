@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import Entitle
 import GatewayStore
+import IssueCatalog
 import PostgresStore
 import TestSupport
 
@@ -190,5 +191,34 @@ struct PostgresStoreTests {
         }
         #expect(written.load(ordering: .relaxed) == writerCount * perWriter)
         #expect(seen.withLock { $0.count } == writerCount * perWriter)
+    }
+
+    /// Publication events across processes: two processes announce the due issues at once, each
+    /// issue fires once (one webhook event, one push job); then the outbox head, claimed by ten
+    /// workers of both at once, is leased to exactly one of them.
+    @Test func anIssueIsAnnouncedOnceAndTheOutboxHeadLeasedOnceAcrossProcesses() throws {
+        let stores = [try schema.open(), try schema.open()]
+        try stores[0].importCatalog(Fixtures.catalog)
+        let policy = EventPolicy(webhooks: true, pushes: true)
+        let now = Fixtures.instant("2100-01-01T00:00:00Z")
+        let announced = Mutex<[IssueRef]>([])
+        concurrently(6) { index in
+            let issues = (try? stores[index % 2].announceDueIssues(now: now, policy: policy, limit: 100)) ?? []
+            announced.withLock { $0 += issues.map(\.ref) }
+        }
+        let refs = announced.withLock { $0 }
+        let due = Fixtures.catalog.issues.filter { $0.retractedAt == nil }.map(\.ref)
+        #expect(!due.isEmpty)
+        #expect(refs.count == due.count && Set(refs) == Set(due))
+        #expect(try stores[1].outboxLength() == due.count)
+        #expect(try stores[1].openPushJobs().count == due.count)
+
+        let delivered = Atomic<Int>(0)
+        concurrently(10) { index in
+            if case .deliver = try? stores[index % 2].claimOutboxHead(owner: "worker-\(index)", now: now, lease: .seconds(60)) {
+                delivered.add(1, ordering: .relaxed)
+            }
+        }
+        #expect(delivered.load(ordering: .relaxed) == 1)
     }
 }
