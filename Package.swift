@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "Entitle", targets: ["Entitle"]),
         .library(name: "GatewayStore", targets: ["GatewayStore"]),
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
+        .library(name: "PostgresStore", targets: ["PostgresStore"]),
         .library(name: "AppStoreKit", targets: ["AppStoreKit"]),
         .library(name: "AppStoreSimulator", targets: ["AppStoreSimulator"]),
         .executable(name: "issue-gateway-bench", targets: ["Benchmarks"]),
@@ -32,6 +33,9 @@ let package = Package(
         // our choosing, which FoundationNetworking's URLSession cannot be told (README, choices).
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl",
                        providers: [.apt(["libcurl4-openssl-dev"])]),
+        // The PostgreSQL client library (several gateway processes on one database, issue 11).
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq",
+                       providers: [.apt(["libpq-dev"])]),
         // Linux headers Glibc's module does not export (epoll, eventfd) and tiny wrappers for macros.
         .target(name: "CSystem"),
 
@@ -47,6 +51,8 @@ let package = Package(
         // every backend (E1 merge, E4 ownership, facts versions); then the SQLite backend (row access).
         .target(name: "GatewayStore", dependencies: ["Wire", "IssueCatalog", "Entitle"]),
         .target(name: "SQLiteStore", dependencies: ["GatewayStore", "Wire", "IssueCatalog", "Entitle", "CSQLite"]),
+        // The PostgreSQL backend (row access over libpq): several processes on one database.
+        .target(name: "PostgresStore", dependencies: ["GatewayStore", "Wire", "IssueCatalog", "Entitle", "CLibPQ"]),
 
         // The HTTP/1.1 server: epoll loops, RFC 9112 parser, frozen router, worker pools. Knows no
         // application: the router brings the error renderer.
@@ -71,14 +77,14 @@ let package = Package(
         // The API of http-api.md: routes, principals, caches, App Store ingestion, the status poller,
         // configuration, and the runtime that puts them on the HTTP server.
         .target(name: "GatewayAPI",
-                dependencies: ["Wire", "IssueCatalog", "Entitle", "GatewayStore", "SQLiteStore", "HTTPServer",
+                dependencies: ["Wire", "IssueCatalog", "Entitle", "GatewayStore", "SQLiteStore", "PostgresStore", "HTTPServer",
                                "AppStoreKit", "Lifecycle", "CCrypto", "CSystem", "CZlib", "CCurl"],
                 // The web console's files (issue #13), compiled in: no files to ship beside the binary.
                 resources: [.embedInCode("Console/Assets")]),
 
         // The `issue-gateway` executable: the command line only.
         .executableTarget(name: "IssueGateway",
-                          dependencies: ["GatewayAPI", "Wire", "IssueCatalog", "Entitle", "GatewayStore", "SQLiteStore",
+                          dependencies: ["GatewayAPI", "Wire", "IssueCatalog", "Entitle", "GatewayStore", "SQLiteStore", "PostgresStore",
                                          "HTTPServer", "AppStoreKit", "Lifecycle", "CommandLineSupport"]),
 
         // Benchmarks (release mode): `swift run -c release issue-gateway-bench <name>`.
@@ -86,24 +92,25 @@ let package = Package(
 
         // Helpers the test targets share (a seeded generator, the PyJWT runner, temporary databases,
         // the built executable, a socket client); tests only.
-        .target(name: "TestSupport", dependencies: ["SQLiteStore", "CSystem"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["SQLiteStore", "PostgresStore", "CLibPQ", "CSystem"],
+                path: "Tests/TestSupport"),
 
         .testTarget(name: "IssueCatalogTests", dependencies: ["Wire", "IssueCatalog"]),
         .testTarget(name: "EntitleTests", dependencies: ["Wire", "Entitle", "IssueCatalog", "TestSupport"]),
         .testTarget(name: "StoreTests",
-                    dependencies: ["GatewayStore", "SQLiteStore", "Wire", "Entitle", "IssueCatalog", "CSQLite",
-                                   "TestSupport"]),
+                    dependencies: ["GatewayStore", "SQLiteStore", "PostgresStore", "Wire", "Entitle", "IssueCatalog",
+                                   "CSQLite", "TestSupport"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPServerTesting", "Wire", "CSystem", "TestSupport"]),
         .testTarget(name: "AppStoreKitTests",
                     dependencies: ["AppStoreKit", "AppStoreSimulator", "AppStoreSimulatorTool", "CommandLineSupport", "Wire",
                                    "Entitle", "IssueCatalog", "TestSupport"]),
         .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle"]),
         .testTarget(name: "GatewayAPITests",
-                    dependencies: ["GatewayAPI", "GatewayStore", "SQLiteStore", "HTTPServer", "HTTPServerTesting",
+                    dependencies: ["GatewayAPI", "GatewayStore", "SQLiteStore", "PostgresStore", "HTTPServer", "HTTPServerTesting",
                                    "AppStoreKit", "AppStoreSimulator", "Lifecycle", "Wire", "Entitle", "IssueCatalog",
                                    "CSystem", "CZlib", "TestSupport"]),
         .testTarget(name: "IssueGatewayTests",
-                    dependencies: ["IssueGateway", "GatewayAPI", "GatewayStore", "SQLiteStore", "HTTPServer",
+                    dependencies: ["IssueGateway", "GatewayAPI", "GatewayStore", "SQLiteStore", "PostgresStore", "HTTPServer",
                                    "CommandLineSupport", "Lifecycle", "Wire", "Entitle", "IssueCatalog", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

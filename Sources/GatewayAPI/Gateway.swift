@@ -35,6 +35,11 @@ public final class Gateway: Sendable {
     /// Which events the store keeps for pushes and webhooks (issue #16); `.off` unless configured.
     let events: EventPolicy
     let pushCounters: PushCounters
+    /// Whether the store answers (`/healthz`, issue 11).
+    let storeHealth: StoreHealthMonitor
+    /// Whether caches may be served from: always on a store one process owns, while the change
+    /// feed is followed on a shared one (issue 11).
+    let coherence = CacheCoherence()
 
     public struct StartError: Error, CustomStringConvertible {
         public var description: String
@@ -66,15 +71,17 @@ public final class Gateway: Sendable {
         entitlementPolicy = configuration.entitlementPolicy
         events = EventPolicy(webhooks: configuration.push.webhookURL != nil, pushes: configuration.push.apnsConfigured)
         pushCounters = PushCounters(metrics)
+        storeHealth = StoreHealthMonitor(store: store)
         do {
             signer = try TokenSigner(keys: tokenKeys, issuer: configuration.tokenIssuer,
                                      lifetimeSeconds: Int64(configuration.tokenTTLSeconds))
-            authenticator = try Authenticator(store: store, adminKey: adminKey, cacheBytes: budget.principalBytes)
+            authenticator = try Authenticator(store: store, adminKey: adminKey, cacheBytes: budget.principalBytes,
+                                              coherence: coherence)
             catalog = try CatalogCache(store: store)
         } catch {
             throw StartError(description: "\(error)")
         }
-        accounts = AccountFactsCache(store: store, budget: budget)
+        accounts = AccountFactsCache(store: store, budget: budget, coherence: coherence)
         metrics.addCaches([("account_answers", { [accounts] in accounts.answerStats }),
                            ("account_facts", { [accounts] in accounts.factsStats }),
                            ("principals", { [authenticator] in authenticator.stats }),

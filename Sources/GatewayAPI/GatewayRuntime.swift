@@ -15,6 +15,16 @@ public struct GatewayRuntime: Sendable {
     public let catalogWatcher: CatalogWatcher
     /// Pushes and webhooks (issue #16): empty unless configured, so nothing is sent.
     public let pushServices: [any BackgroundService]
+    /// On a store several processes share: keeps this process's caches coherent with theirs.
+    public let changeFeedFollower: ChangeFeedFollower?
+    /// Probes the store for `/healthz`.
+    public var storeHealth: StoreHealthMonitor { gateway.storeHealth }
+
+    /// The background services `serve` runs beside the server, in start order.
+    public var backgroundServices: [any BackgroundService] {
+        [catalogWatcher, storeHealth] + (changeFeedFollower.map { [$0] } ?? []) + (poller.map { [$0] } ?? [])
+            + (backfill.map { [$0] } ?? []) + pushServices
+    }
 
     /// What `issue-gateway serve` runs: the real App Store clients built from `configuration`
     /// (whose secrets must be resolved), the system clock, the status poller with its standard
@@ -58,8 +68,13 @@ public struct GatewayRuntime: Sendable {
         let poller = pollerSettings.map {
             StatusPoller(settings: $0, store: store, ingestion: gateway.appStore, clock: clock, counters: gateway.counters)
         }
+        let follower = (store as? any SharedGatewayStore).map {
+            ChangeFeedFollower(feed: $0.makeChangeFeed(), catalog: gateway.catalog, accounts: gateway.accounts,
+                               authenticator: gateway.authenticator, coherence: gateway.coherence, clock: clock)
+        }
         return GatewayRuntime(gateway: gateway, server: server, poller: poller,
                               catalogWatcher: CatalogWatcher(catalog: gateway.catalog),
-                              pushServices: try PushServices.make(gateway, configuration: configuration.push))
+                              pushServices: try PushServices.make(gateway, configuration: configuration.push),
+                              changeFeedFollower: follower)
     }
 }

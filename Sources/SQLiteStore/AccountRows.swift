@@ -2,20 +2,6 @@ import GatewayStore
 import Wire
 
 /// Accounts (with their facts version) and API keys. Secrets never reach the store: only hashes.
-enum AccountRows {
-    static let accountColumns = "SELECT id, token_hash, app_account_token, created_at FROM accounts"
-    static let keyColumns = "SELECT key_id, role, publications, secret_hash, created_at FROM api_keys"
-
-    static func account(_ row: SQLiteRow) -> Account {
-        Account(id: row.text(0), tokenHash: row.text(1), appAccountToken: row.optionalText(2), createdAt: row.instant(3))
-    }
-
-    static func apiKey(_ row: SQLiteRow) throws(StoreError) -> APIKey {
-        APIKey(keyId: row.text(0), role: try row.decode(APIKey.Role.self, 1, of: row.text(0)),
-               publications: CatalogRows.split(row.text(2)), secretHash: row.text(3), createdAt: row.instant(4))
-    }
-}
-
 extension SQLiteReading {
     func account(id: String) throws(StoreError) -> Account? { try findAccount(where: "id", equals: id) }
 
@@ -29,7 +15,7 @@ extension SQLiteReading {
 
     /// `column` is one of this file's literals, never caller input.
     private func findAccount(where column: StaticString, equals value: String) throws(StoreError) -> Account? {
-        try connection.queryFirst(AccountRows.accountColumns + " WHERE \(column) = ?", [.text(value)], AccountRows.account)
+        try connection.queryFirst(RecordRows.accountColumns + " WHERE \(column) = ?", [.text(value)], RecordRows.account)
     }
 
     func factsVersion(ofAccount accountId: String) throws(StoreError) -> Int64 {
@@ -39,14 +25,14 @@ extension SQLiteReading {
     }
 
     func apiKey(secretHash: String) throws(StoreError) -> APIKey? {
-        try connection.queryFirst(AccountRows.keyColumns + " WHERE secret_hash = ?", [.text(secretHash)]) {
-            row throws(StoreError) in try AccountRows.apiKey(row)
+        try connection.queryFirst(RecordRows.keyColumns + " WHERE secret_hash = ?", [.text(secretHash)]) {
+            row throws(StoreError) in try RecordRows.apiKey(row)
         }
     }
 
     func apiKeys() throws(StoreError) -> [APIKey] {
-        try connection.query(AccountRows.keyColumns + " ORDER BY key_id") {
-            row throws(StoreError) in try AccountRows.apiKey(row)
+        try connection.query(RecordRows.keyColumns + " ORDER BY key_id") {
+            row throws(StoreError) in try RecordRows.apiKey(row)
         }
     }
 }

@@ -2,43 +2,10 @@ import GatewayStore
 import IssueCatalog
 import Wire
 
-/// The catalog's rows. Grants and key scopes are publication ids joined by `grantSeparator`
-/// (ids are `[A-Za-z0-9._-]`, so never hold one).
+/// The catalog's rows (read with `RecordRows`). Grants and key scopes are publication ids joined
+/// by `RecordRows.idSeparator`.
 enum CatalogRows {
-    static let grantSeparator: Character = ","
-
-    static func join(_ ids: [String]) -> SQLValue { .text(ids.joined(separator: String(grantSeparator))) }
-    static func split(_ text: String) -> [String] { text.split(separator: grantSeparator).map(String.init) }
-
-    static let issueColumns = "SELECT publication_id, id, title, published_at, free, retracted_at FROM issues"
-    static let assetColumns = "SELECT publication_id, issue_id, path, bytes, sha256 FROM issue_assets"
-
-    static func issue(_ row: SQLiteRow) -> Issue {
-        Issue(publicationId: row.text(0), id: row.text(1), title: row.text(2), publishedAt: row.instant(3),
-              free: row.bool(4), retractedAt: row.optionalInstant(5))
-    }
-
-    static func asset(_ row: SQLiteRow) -> (IssueRef, Asset) {
-        (IssueRef(publicationId: row.text(0), issueId: row.text(1)),
-         Asset(path: row.text(2), bytes: row.optionalInt64(3), sha256: row.optionalText(4)))
-    }
-
-    static func product(_ row: SQLiteRow) throws(StoreError) -> Product {
-        let id = row.text(0)
-        let kind = try row.decode(Product.Kind.self, 1, of: id)
-        var duration: ISODuration?
-        if let text = row.optionalText(5) {
-            guard let parsed = ISODuration(text) else { throw row.corrupt("product \(id): bad duration \(text)") }
-            duration = parsed
-        }
-        var issue: IssueRef?
-        if let publicationId = row.optionalText(6), let issueId = row.optionalText(7) {
-            issue = IssueRef(publicationId: publicationId, issueId: issueId)
-        }
-        return Product(id: id, kind: kind, grants: split(row.text(2)), subscriptionGroup: row.optionalText(3),
-                       level: row.optionalInt(4), duration: duration, issue: issue, platform: row.optionalText(8),
-                       discontinuedAt: row.optionalInstant(9))
-    }
+    static func join(_ ids: [String]) -> SQLValue { .text(RecordRows.joinIds(ids)) }
 
     static func key(_ ref: IssueRef) -> [SQLValue] { [.text(ref.publicationId), .text(ref.issueId)] }
 }
@@ -46,20 +13,17 @@ enum CatalogRows {
 extension SQLiteReading {
     func catalog() throws(StoreError) -> Catalog {
         let c = connection
-        let publications = try c.query("SELECT id, title FROM publications ORDER BY id") {
-            Publication(id: $0.text(0), title: $0.text(1))
+        let publications = try c.query(RecordRows.publicationColumns + " ORDER BY id", [], RecordRows.publication)
+        let products = try c.query(RecordRows.productColumns + " ORDER BY id") { row throws(StoreError) in
+            try RecordRows.product(row)
         }
-        let products = try c.query("""
-            SELECT id, kind, grants, subscription_group, level, duration, issue_publication_id, issue_id,
-                   platform, discontinued_at FROM products ORDER BY id
-            """) { row throws(StoreError) in try CatalogRows.product(row) }
         var assets: [IssueRef: [Asset]] = [:]
-        for (ref, asset) in try c.query(CatalogRows.assetColumns + " ORDER BY publication_id, issue_id, position", [],
-                                        CatalogRows.asset) {
+        for (ref, asset) in try c.query(RecordRows.assetColumns + " ORDER BY publication_id, issue_id, position", [],
+                                        RecordRows.asset) {
             assets[ref, default: []].append(asset)
         }
-        var issues = try c.query(CatalogRows.issueColumns + " ORDER BY publication_id, published_at, id", [],
-                                 CatalogRows.issue)
+        var issues = try c.query(RecordRows.issueColumns + " ORDER BY publication_id, published_at, id", [],
+                                 RecordRows.issue)
         for index in issues.indices { issues[index].assets = assets[issues[index].ref] ?? [] }
         return Catalog(publications: publications, products: products, issues: issues)
     }
@@ -78,11 +42,11 @@ extension SQLiteReading {
 
     func issue(_ ref: IssueRef) throws(StoreError) -> Issue? {
         let key = CatalogRows.key(ref)
-        guard var issue = try connection.queryFirst(CatalogRows.issueColumns + " WHERE publication_id = ? AND id = ?",
-                                                    key, CatalogRows.issue) else { return nil }
+        guard var issue = try connection.queryFirst(RecordRows.issueColumns + " WHERE publication_id = ? AND id = ?",
+                                                    key, RecordRows.issue) else { return nil }
         issue.assets = try connection.query(
-            CatalogRows.assetColumns + " WHERE publication_id = ? AND issue_id = ? ORDER BY position", key) {
-            CatalogRows.asset($0).1
+            RecordRows.assetColumns + " WHERE publication_id = ? AND issue_id = ? ORDER BY position", key) {
+            RecordRows.asset($0).1
         }
         return issue
     }

@@ -2,31 +2,17 @@ import GatewayStore
 import Wire
 
 /// E22's rows: code batches, and codes by hash only.
-enum CodeRows {
-    static let batchColumns = "SELECT batch_id, publication_id, issue_id, duration, expires_at, created_at, revoked_at FROM code_batches"
-    static let codeColumns = "SELECT code_hash, batch_id, redeemed_by, redeemed_at FROM access_codes"
-
-    static func batch(_ row: SQLiteRow) -> CodeBatch {
-        CodeBatch(batchId: row.text(0), publicationId: row.text(1), issueId: row.optionalText(2), duration: row.optionalText(3),
-                  expiresAt: row.optionalInstant(4), createdAt: row.instant(5), revokedAt: row.optionalInstant(6))
-    }
-
-    static func code(_ row: SQLiteRow) -> AccessCode {
-        AccessCode(codeHash: row.text(0), batchId: row.text(1), redeemedBy: row.optionalText(2), redeemedAt: row.optionalInstant(3))
-    }
-}
-
 extension SQLiteReading {
     func codeBatch(id: String) throws(StoreError) -> CodeBatch? {
-        try connection.queryFirst(CodeRows.batchColumns + " WHERE batch_id = ?", [.text(id)], CodeRows.batch)
+        try connection.queryFirst(RecordRows.batchColumns + " WHERE batch_id = ?", [.text(id)], RecordRows.batch)
     }
 
     func codes(ofBatch batchId: String) throws(StoreError) -> [AccessCode] {
-        try connection.query(CodeRows.codeColumns + " WHERE batch_id = ? ORDER BY code_hash", [.text(batchId)], CodeRows.code)
+        try connection.query(RecordRows.codeColumns + " WHERE batch_id = ? ORDER BY code_hash", [.text(batchId)], RecordRows.code)
     }
 
     func code(hash: String) throws(StoreError) -> AccessCode? {
-        try connection.queryFirst(CodeRows.codeColumns + " WHERE code_hash = ?", [.text(hash)], CodeRows.code)
+        try connection.queryFirst(RecordRows.codeColumns + " WHERE code_hash = ?", [.text(hash)], RecordRows.code)
     }
 }
 

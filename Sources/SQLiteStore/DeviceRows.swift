@@ -1,25 +1,15 @@
 import GatewayStore
 import Wire
 
-/// Reader devices for APNs, by token and by account.
-enum DeviceRows {
-    static let columns = "SELECT account_id, apns_token, environment, platform, registered_at FROM devices"
-
-    static func device(_ row: SQLiteRow) -> Device {
-        Device(accountId: row.text(0), apnsToken: row.text(1),
-               environment: PushEnvironment(rawValue: row.text(2)) ?? .production, platform: row.text(3),
-               registeredAt: row.instant(4))
-    }
-}
-
+/// Reader devices for APNs, by token and by account (read with `RecordRows.device`).
 extension SQLiteReading {
     func devices(ofAccount accountId: String) throws(StoreError) -> [Device] {
-        try connection.query(DeviceRows.columns + " WHERE account_id = ? ORDER BY apns_token", [.text(accountId)],
-                             DeviceRows.device)
+        try connection.query(RecordRows.deviceColumns + " WHERE account_id = ? ORDER BY apns_token", [.text(accountId)],
+                             RecordRows.device)
     }
 
     func device(_ apnsToken: String) throws(StoreError) -> Device? {
-        try connection.queryFirst(DeviceRows.columns + " WHERE apns_token = ?", [.text(apnsToken)], DeviceRows.device)
+        try connection.queryFirst(RecordRows.deviceColumns + " WHERE apns_token = ?", [.text(apnsToken)], RecordRows.device)
     }
 }
 

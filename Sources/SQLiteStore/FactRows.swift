@@ -4,87 +4,44 @@ import Wire
 
 /// Mapping between App Store facts (transactions, renewal info) and their rows.
 enum FactRows {
-    static let transactionColumns = """
-        SELECT t.environment, t.transaction_id, t.original_transaction_id, t.product_id, t.purchase_date,
-               t.original_purchase_date, t.expires_date, t.revocation_date, t.revocation_reason, t.is_upgraded,
-               t.offer, t.ownership, t.web_order_line_item_id, t.subscription_group, t.app_account_token,
-               t.source, t.observed_at FROM transactions t
-        """
-
-    static let renewalColumns = """
-        SELECT r.environment, r.original_transaction_id, r.product_id, r.auto_renew_status,
-               r.auto_renew_product_id, r.expiration_intent, r.is_in_billing_retry,
-               r.grace_period_expires_date, r.price_consent_status, r.source, r.observed_at
-        FROM renewal_infos r
-        """
-
     static func key(_ subscription: SubscriptionKey) -> [SQLValue] {
         [.text(subscription.environment.rawValue), .text(subscription.originalTransactionId)]
-    }
-
-    static func transaction(_ row: SQLiteRow) throws(StoreError) -> Transaction {
-        let id = row.text(1)
-        return Transaction(
-            environment: try row.decode(AppStoreEnvironment.self, 0, of: id),
-            transactionId: id, originalTransactionId: row.text(2), productId: row.text(3),
-            purchaseDate: row.instant(4), originalPurchaseDate: row.optionalInstant(5),
-            expiresDate: row.optionalInstant(6), revocationDate: row.optionalInstant(7),
-            revocationReason: row.optionalInt(8), isUpgraded: row.bool(9),
-            offer: row.isNull(10) ? nil : try row.decode(OfferKind.self, 10, of: id),
-            ownership: try row.decode(Ownership.self, 11, of: id), webOrderLineItemId: row.optionalText(12),
-            subscriptionGroup: row.optionalText(13), appAccountToken: row.optionalText(14),
-            source: try row.decode(TransactionSource.self, 15, of: id), observedAt: row.optionalInstant(16))
-    }
-
-    static func renewalInfo(_ row: SQLiteRow) throws(StoreError) -> RenewalInfo {
-        let id = row.text(1)
-        var intent: ExpirationIntent?
-        if let raw = row.optionalInt(5) {
-            guard let parsed = ExpirationIntent(rawValue: raw) else { throw row.corrupt("renewal info \(id): bad intent") }
-            intent = parsed
-        }
-        return RenewalInfo(
-            environment: try row.decode(AppStoreEnvironment.self, 0, of: id), originalTransactionId: id,
-            productId: row.optionalText(2), autoRenewStatus: row.bool(3), autoRenewProductId: row.optionalText(4),
-            expirationIntent: intent, isInBillingRetry: row.bool(6), gracePeriodExpiresDate: row.optionalInstant(7),
-            priceConsentStatus: row.optionalInt(8), source: try row.decode(TransactionSource.self, 9, of: id),
-            observedAt: row.optionalInstant(10))
     }
 }
 
 /// Transactions and renewal infos, keyed as E1 identifies them.
 extension SQLiteReading {
     func transactions(ofAccount accountId: String) throws(StoreError) -> [Transaction] {
-        try connection.query(FactRows.transactionColumns + """
+        try connection.query(RecordRows.transactionColumns + """
              JOIN owners o ON o.environment = t.environment AND o.original_transaction_id = t.original_transaction_id
              WHERE o.account_id = ? ORDER BY t.environment, t.original_transaction_id, t.purchase_date, t.transaction_id
-            """, [.text(accountId)]) { row throws(StoreError) in try FactRows.transaction(row) }
+            """, [.text(accountId)]) { row throws(StoreError) in try RecordRows.transaction(row) }
     }
 
     func renewalInfos(ofAccount accountId: String) throws(StoreError) -> [RenewalInfo] {
-        try connection.query(FactRows.renewalColumns + """
+        try connection.query(RecordRows.renewalColumns + """
              JOIN owners o ON o.environment = r.environment AND o.original_transaction_id = r.original_transaction_id
              WHERE o.account_id = ? ORDER BY r.environment, r.original_transaction_id
-            """, [.text(accountId)]) { row throws(StoreError) in try FactRows.renewalInfo(row) }
+            """, [.text(accountId)]) { row throws(StoreError) in try RecordRows.renewalInfo(row) }
     }
 
     func transactions(of subscription: SubscriptionKey) throws(StoreError) -> [Transaction] {
-        try connection.query(FactRows.transactionColumns + """
+        try connection.query(RecordRows.transactionColumns + """
              WHERE t.environment = ? AND t.original_transaction_id = ? ORDER BY t.purchase_date, t.transaction_id
-            """, FactRows.key(subscription)) { row throws(StoreError) in try FactRows.transaction(row) }
+            """, FactRows.key(subscription)) { row throws(StoreError) in try RecordRows.transaction(row) }
     }
 
     func transaction(_ key: TransactionKey) throws(StoreError) -> Transaction? {
-        try connection.queryFirst(FactRows.transactionColumns + " WHERE t.environment = ? AND t.transaction_id = ?",
+        try connection.queryFirst(RecordRows.transactionColumns + " WHERE t.environment = ? AND t.transaction_id = ?",
                                   [.text(key.environment.rawValue), .text(key.transactionId)]) {
-            row throws(StoreError) in try FactRows.transaction(row)
+            row throws(StoreError) in try RecordRows.transaction(row)
         }
     }
 
     func renewalInfo(_ key: SubscriptionKey) throws(StoreError) -> RenewalInfo? {
-        try connection.queryFirst(FactRows.renewalColumns + " WHERE r.environment = ? AND r.original_transaction_id = ?",
+        try connection.queryFirst(RecordRows.renewalColumns + " WHERE r.environment = ? AND r.original_transaction_id = ?",
                                   FactRows.key(key)) {
-            row throws(StoreError) in try FactRows.renewalInfo(row)
+            row throws(StoreError) in try RecordRows.renewalInfo(row)
         }
     }
 }

@@ -1,23 +1,11 @@
 import GatewayStore
 import Wire
 
-/// The webhook outbox: events in `seq` order, each with its attempts and lease.
-enum OutboxRows {
-    static let columns = """
-        SELECT seq, event_id, kind, account_id, body, created_at, attempts, next_attempt_at, lease_owner, lease_until
-        FROM outbox
-        """
-
-    static func event(_ row: SQLiteRow) -> OutboxEvent {
-        OutboxEvent(seq: row.int64(0), eventId: row.text(1), kind: WebhookEventKind(rawValue: row.text(2)) ?? .entitlementChanged,
-                    accountId: row.optionalText(3), data: row.text(4), createdAt: row.instant(5), attempts: row.int(6),
-                    nextAttemptAt: row.instant(7), leaseOwner: row.optionalText(8), leaseUntil: row.optionalInstant(9))
-    }
-}
-
+/// The webhook outbox: events in `seq` order, each with its attempts and lease (read with
+/// `RecordRows.outboxEvent`).
 extension SQLiteReading {
     func outboxEvents(limit: Int) throws(StoreError) -> [OutboxEvent] {
-        try connection.query(OutboxRows.columns + " ORDER BY seq LIMIT ?", [.integer(Int64(limit))], OutboxRows.event)
+        try connection.query(RecordRows.outboxColumns + " ORDER BY seq LIMIT ?", [.integer(Int64(limit))], RecordRows.outboxEvent)
     }
 
     func outboxLength() throws(StoreError) -> Int {

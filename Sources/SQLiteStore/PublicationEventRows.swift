@@ -2,35 +2,17 @@ import GatewayStore
 import IssueCatalog
 import Wire
 
-/// Publication events (one row per announced issue, the proof it fired) and push jobs.
-enum PublicationEventRows {
-    static let baselineKey = "publication_events_baseline"
-    static let jobColumns = """
-        SELECT job_id, publication_id, issue_id, cursor, created_at, finished_at, lease_owner, lease_until FROM push_jobs
-        """
-
-    static func job(_ row: SQLiteRow) -> PushJob {
-        PushJob(jobId: row.int64(0), issue: IssueRef(publicationId: row.text(1), issueId: row.text(2)),
-                cursor: row.optionalText(3), createdAt: row.instant(4), finishedAt: row.optionalInstant(5),
-                leaseOwner: row.optionalText(6), leaseUntil: row.optionalInstant(7))
-    }
-
-    /// Issues not retracted and never announced.
-    static let unannounced = """
-        FROM issues i WHERE i.retracted_at IS NULL AND NOT EXISTS (
-            SELECT 1 FROM publication_events e WHERE e.publication_id = i.publication_id AND e.issue_id = i.id)
-        """
-}
-
+/// Publication events (one row per announced issue, the proof it fired) and push jobs (read with
+/// `RecordRows.pushJob`).
 extension SQLiteReading {
     func publicationEventsBaseline() throws(StoreError) -> Instant? {
-        try connection.queryFirst("SELECT value FROM meta WHERE key = ?", [.text(PublicationEventRows.baselineKey)]) {
+        try connection.queryFirst("SELECT value FROM meta WHERE key = ?", [.text(RecordRows.publicationEventsBaselineKey)]) {
             $0.instant(0)
         }
     }
 
     func unannouncedIssues(publishedBy now: Instant, limit: Int) throws(StoreError) -> [IssueRef] {
-        try connection.query("SELECT i.publication_id, i.id " + PublicationEventRows.unannounced
+        try connection.query("SELECT i.publication_id, i.id " + RecordRows.unannouncedIssues
                              + " AND i.published_at <= ? ORDER BY i.published_at, i.publication_id, i.id LIMIT ?",
                              [.integer(now.millisecondsSinceEpoch), .integer(Int64(limit))]) {
             IssueRef(publicationId: $0.text(0), issueId: $0.text(1))
@@ -38,7 +20,7 @@ extension SQLiteReading {
     }
 
     func nextUnannouncedPublication(after now: Instant) throws(StoreError) -> Instant? {
-        try connection.queryFirst("SELECT MIN(i.published_at) " + PublicationEventRows.unannounced + " AND i.published_at > ?",
+        try connection.queryFirst("SELECT MIN(i.published_at) " + RecordRows.unannouncedIssues + " AND i.published_at > ?",
                                   [.integer(now.millisecondsSinceEpoch)]) { $0.optionalInstant(0) } ?? nil
     }
 
@@ -48,8 +30,8 @@ extension SQLiteReading {
     }
 
     func openPushJobs(limit: Int) throws(StoreError) -> [PushJob] {
-        try connection.query(PublicationEventRows.jobColumns + " WHERE finished_at IS NULL ORDER BY job_id LIMIT ?",
-                             [.integer(Int64(limit))], PublicationEventRows.job)
+        try connection.query(RecordRows.pushJobColumns + " WHERE finished_at IS NULL ORDER BY job_id LIMIT ?",
+                             [.integer(Int64(limit))], RecordRows.pushJob)
     }
 
     func pushCandidates(_ audience: PushAudience, after: String?, limit: Int) throws(StoreError) -> [String] {
@@ -73,14 +55,14 @@ extension SQLiteReading {
 extension SQLiteWriteTransaction {
     func setPublicationEventsBaseline(_ instant: Instant) throws(StoreError) {
         try connection.run("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                           [.text(PublicationEventRows.baselineKey), .integer(instant.millisecondsSinceEpoch)])
+                           [.text(RecordRows.publicationEventsBaselineKey), .integer(instant.millisecondsSinceEpoch)])
     }
 
     func skipPublishedIssues(publishedBy now: Instant, at instant: Instant) throws(StoreError) {
         try connection.run("""
             INSERT INTO publication_events (publication_id, issue_id, published_at, fired_at, pushed)
             SELECT i.publication_id, i.id, i.published_at, ?, 0 
-            """ + PublicationEventRows.unannounced + " AND i.published_at <= ?",
+            """ + RecordRows.unannouncedIssues + " AND i.published_at <= ?",
             [.integer(instant.millisecondsSinceEpoch), .integer(now.millisecondsSinceEpoch)])
     }
 

@@ -38,13 +38,7 @@ extension SQLiteReading {
             WHERE (s.latest >= ? AND s.latest < ?) OR r.is_in_billing_retry = 1 OR r.grace_period_expires_date >= ?
             ORDER BY s.latest, s.environment, s.original_transaction_id LIMIT ?
             """, [.integer(notBefore.millisecondsSinceEpoch), .integer(before.millisecondsSinceEpoch),
-                  .integer(notBefore.millisecondsSinceEpoch), .optional(max(0, limit))]) { row throws(StoreError) in
-            PollTarget(
-                subscription: SubscriptionKey(environment: try row.decode(AppStoreEnvironment.self, 0, of: row.text(1)),
-                                              originalTransactionId: row.text(1)),
-                accountId: row.optionalText(4), latestExpiresDate: row.optionalInstant(2),
-                isInBillingRetry: row.bool(3), receiptData: row.optionalText(5))
-        }
+                  .integer(notBefore.millisecondsSinceEpoch), .optional(max(0, limit))]) { row throws(StoreError) in try RecordRows.pollTarget(row) }
     }
 }
 

@@ -60,33 +60,19 @@ final class SQLiteStatement {
     func finalize() { sqlite3_finalize(raw) }
 }
 
-/// The current row of a stepping statement, read by column index.
-struct SQLiteRow {
+/// The current row of a stepping statement, read by column index (the accessors `RecordRows`
+/// maps records with).
+struct SQLiteRow: StoredRow {
     let statement: SQLiteStatement
 
     func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement.raw, column) == SQLITE_NULL }
     func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(statement.raw, column) }
-    func int(_ column: Int32) -> Int { Int(int64(column)) }
     func bool(_ column: Int32) -> Bool { int64(column) != 0 }
     func text(_ column: Int32) -> String {
         guard let p = sqlite3_column_text(statement.raw, column) else { return "" }
         return String(cString: p)
     }
-    func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
-    func optionalInt64(_ column: Int32) -> Int64? { isNull(column) ? nil : int64(column) }
-    func optionalInt(_ column: Int32) -> Int? { isNull(column) ? nil : int(column) }
-    func optionalInstant(_ column: Int32) -> Instant? {
-        optionalInt64(column).map(Instant.init(millisecondsSinceEpoch:))
-    }
-    func instant(_ column: Int32) -> Instant { Instant(millisecondsSinceEpoch: int64(column)) }
 
     /// A value this gateway cannot have written: logged, and the unit of work fails.
     func corrupt(_ detail: String) -> StoreError { statement.connection.corrupt(detail) }
-
-    /// A stored enumeration's raw value, or `corrupt` when it names no case.
-    func decode<T: RawRepresentable<String>>(_ type: T.Type, _ column: Int32, of id: String) throws(StoreError) -> T {
-        let raw = text(column)
-        guard let value = T(rawValue: raw) else { throw corrupt("row \(id): unknown \(T.self) \(raw)") }
-        return value
-    }
 }

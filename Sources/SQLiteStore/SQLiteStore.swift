@@ -51,7 +51,7 @@ public final class SQLiteStore: GatewayStore {
         }
     }
 
-    private func onReader<R>(_ body: (SQLiteConnection) throws(StoreError) -> R) throws(StoreError) -> R {
+    func onReader<R>(_ body: (SQLiteConnection) throws(StoreError) -> R) throws(StoreError) -> R {
         let connection = try takeReader()
         defer { returnReader(connection) }
         return try connection.readTransaction { () throws(StoreError) in try body(connection) }

@@ -49,8 +49,17 @@ final class ServeProcess: @unchecked Sendable {
     var stderr: String { errorText.withLock { $0 } }
 
     /// One GET over a fresh connection; the status code and body.
-    func get(_ path: String) throws -> (status: Int, body: String) {
+    func get(_ path: String, bearer: String? = nil) throws -> (status: Int, body: String) {
+        try send("GET", path, bearer: bearer)
+    }
+
+    /// One request over a fresh connection; the status code and body (status 0: no answer came).
+    func send(_ method: String, _ path: String, body: String? = nil, bearer: String? = nil) throws -> (status: Int, body: String) {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+        request.httpMethod = method
+        request.httpBody = body.map { Data($0.utf8) }
+        if body != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
+        if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
         request.timeoutInterval = 10
         let done = DispatchSemaphore(value: 0)
         let result = Mutex<(Int, String)?>(nil)

@@ -6,19 +6,26 @@ import GatewayStore
 import TestSupport
 import Wire
 
-/// A backend the contract suites run against: today SQLite; the PostgreSQL backend adds its
-/// factory to `all`.
+/// A backend the contract suites run against: SQLite, and PostgreSQL when `scripts/test` started
+/// its throw-away cluster (`ISSUE_GATEWAY_TEST_DATABASE_URL`; `PostgresAvailabilityTests` fails when
+/// that is set and unreachable, and says it skipped when it is not set).
 struct StoreBackend: Sendable, CustomTestStringConvertible {
     let name: String
     let open: @Sendable () throws -> OpenedStore
 
     var testDescription: String { name }
 
-    static let all: [StoreBackend] = [.sqlite]
+    static let all: [StoreBackend] = TemporaryPostgresSchema.clusterURL == nil ? [.sqlite] : [.sqlite, .postgres]
 
     static let sqlite = StoreBackend(name: "SQLite") {
         let database = TemporaryDatabase()
         return OpenedStore(store: try database.open(), resources: database)
+    }
+
+    /// A fresh schema on the throw-away cluster for every store.
+    static let postgres = StoreBackend(name: "PostgreSQL") {
+        let schema = try TemporaryPostgresSchema(clusterURL: try #require(TemporaryPostgresSchema.clusterURL))
+        return OpenedStore(store: try schema.open(), resources: schema)
     }
 }
 

@@ -17,6 +17,8 @@
 # to ACCOUNTS); KEEP_STATE=DIR keeps the database, secrets and "accountId token" lines of a
 # run in DIR, and FROM_STATE=DIR starts from them instead of creating accounts (to read the same
 # accounts with another build: the creation through the App Store is by far the longest part).
+# DATABASE_URL=postgresql://… runs the gateway on that PostgreSQL database instead of SQLite
+# (benchmarks/postgres/run.sh).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -55,6 +57,7 @@ env ISSUE_GATEWAY_LISTEN="127.0.0.1:$GATEWAY_PORT" ISSUE_GATEWAY_DATABASE="$WORK
   ISSUE_GATEWAY_APPSTORE_SHARED_SECRET=benchmark-secret \
   ISSUE_GATEWAY_ACCOUNT_CREATION_RATE=100000000 ISSUE_GATEWAY_ACCOUNT_CREATION_BURST="$ACCOUNTS" \
   ${CACHE_MEMORY:+ISSUE_GATEWAY_CACHE_MEMORY="$CACHE_MEMORY"} \
+  ${DATABASE_URL:+ISSUE_GATEWAY_DATABASE_URL="$DATABASE_URL"} \
   "$GATEWAY" serve >/dev/null 2>"$WORK/gateway.log" &
 GATEWAY_PID=$!
 PIDS+=("$GATEWAY_PID")

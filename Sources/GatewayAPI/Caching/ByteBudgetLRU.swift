@@ -102,6 +102,16 @@ struct ByteBudgetLRU<Key: Hashable, Value> {
         return value
     }
 
+    /// Forgets every entry (the counts of hits and misses stay).
+    mutating func removeAll() {
+        slots.removeAll()
+        nodes.removeAll()
+        freeNodes.removeAll()
+        bytes = 0
+        newest = Self.none
+        oldest = Self.none
+    }
+
     /// Least recently used first (for tests and diagnostics).
     var keysOldestFirst: [Key] {
         var keys: [Key] = []

@@ -35,6 +35,13 @@ struct InvalidationLog<Key: Hashable> {
         }
     }
 
+    /// Refuses every ticket taken before: nothing loaded before now is kept.
+    mutating func invalidateAll() {
+        epoch &+= 1
+        latest.removeAll(keepingCapacity: true)
+        floor = epoch
+    }
+
     /// Whether nothing invalidated `key` since `ticket` was taken.
     func isCurrent(_ ticket: Ticket, for key: Key) -> Bool {
         ticket.epoch >= floor && (latest[key] ?? 0) <= ticket.epoch

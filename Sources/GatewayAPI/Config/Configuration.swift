@@ -2,12 +2,19 @@ import AppStoreKit
 import Entitle
 import HTTPServer
 import IssueCatalog
+import PostgresStore
 
 /// Every setting of the gateway (http-api.md, Configuration), parsed and validated once at start.
 /// Loaded by `Configuration.load(environment:configFile:)`; the defaults below are the spec's.
 public struct Configuration: Sendable, Equatable {
     public var listen = ListenAddress(host: "127.0.0.1", port: 8080)
     public var databasePath = "data/issue-gateway.sqlite"
+    /// A `postgresql://` URL: the PostgreSQL store, for several gateway processes on one
+    /// database (issue 11); nil: the SQLite file `databasePath`.
+    public var databaseURL: String?
+    /// The PostgreSQL store's connections per process, and its `statement_timeout`.
+    public var databasePoolSize = PostgresSettings.defaultPoolSize
+    public var databaseStatementTimeoutMilliseconds = PostgresSettings.defaultStatementTimeoutMilliseconds
     /// The folder imported when the database has no publications; nil (`none`) skips it.
     public var catalogFolder: String? = "catalog"
     /// nil: generated on first start and kept beside the database (`GeneratedSecrets`).

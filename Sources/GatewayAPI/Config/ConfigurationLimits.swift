@@ -26,6 +26,13 @@ enum ConfigurationLimits {
     static let accountCreationBurst = 1...100_000_000
     /// `ISSUE_GATEWAY_WEBHOOK_SECRET`: the HMAC key of webhook signatures.
     static let webhookSecretBytes = 16
+    /// `ISSUE_GATEWAY_DATABASE_POOL`: PostgreSQL connections per process (the server's
+    /// `max_connections` is shared by every process).
+    static let databasePool = 1...1000
+    /// `ISSUE_GATEWAY_DATABASE_STATEMENT_TIMEOUT`, milliseconds: from 10 ms to an hour.
+    static let databaseStatementTimeoutMilliseconds = 10...3_600_000
+    /// A URL longer than this is refused (libpq takes connection strings, not documents).
+    static let maxDatabaseURLBytes = 4096
     /// A `--config` file larger than this is refused before parsing.
     static let maxConfigFileBytes = 1 << 20
 }

@@ -84,6 +84,10 @@ extension Configuration {
         ("ISSUE_GATEWAY_WEBHOOK_SECRET", { c, v throws(SettingParsers.Invalid) in
             c.push.webhookSecret = try SettingParsers.secret(v, minimumBytes: ConfigurationLimits.webhookSecretBytes)
         }),
+        ("ISSUE_GATEWAY_DATABASE_URL", { c, v throws(SettingParsers.Invalid) in c.databaseURL = try SettingParsers.postgresURL(v) }),
+        ("ISSUE_GATEWAY_DATABASE_POOL", integer(\.databasePoolSize, in: ConfigurationLimits.databasePool)),
+        ("ISSUE_GATEWAY_DATABASE_STATEMENT_TIMEOUT", integer(\.databaseStatementTimeoutMilliseconds,
+                                                             in: ConfigurationLimits.databaseStatementTimeoutMilliseconds)),
     ]
 
     public static let prefix = "ISSUE_GATEWAY_"

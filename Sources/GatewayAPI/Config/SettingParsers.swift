@@ -2,6 +2,7 @@ import HTTPServer
 import Entitle
 import Foundation
 import IssueCatalog
+import PostgresStore
 
 /// Parsers for one setting's text each. They throw a message; the loader adds the setting's name.
 enum SettingParsers {
@@ -59,6 +60,17 @@ enum SettingParsers {
             throw Invalid(message: "\(quoted(text)) must be an http:// or https:// URL without query or fragment")
         }
         return text.hasSuffix("/") ? String(text.dropLast()) : text
+    }
+
+    /// A PostgreSQL URL (`postgresql://` or `postgres://`, libpq's URI form). The text is never
+    /// echoed: it may hold a password.
+    static func postgresURL(_ text: String) throws(Invalid) -> String {
+        guard PostgresStore.handles(text), text.utf8.count <= ConfigurationLimits.maxDatabaseURLBytes,
+              !text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7f }) else {
+            throw Invalid(message: "must be a postgresql:// URL without spaces or control characters, "
+                          + "at most \(ConfigurationLimits.maxDatabaseURLBytes) bytes")
+        }
+        return text
     }
 
     static func policy(_ text: String) throws(Invalid) -> OwnershipPolicy {

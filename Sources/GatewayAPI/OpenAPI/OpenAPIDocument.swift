@@ -14,7 +14,7 @@ enum OpenAPIDocument {
    "get": {
     "operationId": "health",
     "summary": "Liveness",
-    "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object", "properties": {"status": {"const": "ok"}}}}}}}
+    "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object", "properties": {"status": {"const": "ok"}}}}}}, "503": {"description": "storage_unavailable: the database cannot be reached", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}
    }
   },
   "/metrics": {

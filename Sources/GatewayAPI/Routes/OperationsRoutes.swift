@@ -4,7 +4,11 @@ import HTTPServer
 extension Gateway {
     func registerOperationsRoutes(_ router: APIRouterBuilder) {
         let health = HTTPResponse.json(200, Array(#"{"status":"ok"}"#.utf8))
-        router.add("GET", "/healthz") { _ in health }
+        let storeUnreachable = APIError.storageUnavailable.response
+        let storeHealth = self.storeHealth
+        // From memory (`StoreHealthMonitor`): 503 while the database cannot be reached, 200 again
+        // once it answers.
+        router.add("GET", "/healthz") { _ in storeHealth.isReachable ? health : storeUnreachable }
         let metrics = self.metrics
         router.add("GET", "/metrics") { _ in
             .text(200, metrics.render(), contentType: "text/plain; version=0.0.4; charset=utf-8")

@@ -56,22 +56,25 @@ final class AccountFactsCache: Sendable {
 
     private let loader: AccountFactsLoader
     private let state: Mutex<State>
+    /// While not trusted, nothing is served from or kept in memory (issue 11).
+    private let coherence: CacheCoherence
 
     init(loader: @escaping AccountFactsLoader, factsBytes: Int, answerBytes: Int,
-         rememberedInvalidations: Int = AccountFactsCache.rememberedInvalidations) {
+         rememberedInvalidations: Int = AccountFactsCache.rememberedInvalidations, coherence: CacheCoherence = CacheCoherence()) {
         self.loader = loader
+        self.coherence = coherence
         state = Mutex(State(facts: ByteBudgetLRU(budget: factsBytes), answers: ByteBudgetLRU(budget: answerBytes),
                             invalidations: InvalidationLog(capacity: rememberedInvalidations)))
     }
 
-    convenience init(store: any GatewayStore, budget: CacheBudget) {
+    convenience init(store: any GatewayStore, budget: CacheBudget, coherence: CacheCoherence = CacheCoherence()) {
         // One read unit of work: the facts and the version they were read at come from one snapshot.
         self.init(loader: { id throws(StoreError) in
             let snapshot = try store.accountFacts(id)
             return VersionedFacts(facts: AccountFacts(transactions: snapshot.transactions, renewals: snapshot.renewals,
                                                              grants: snapshot.grants),
                                   version: UInt64(clamping: snapshot.version))
-        }, factsBytes: budget.factsBytes, answerBytes: budget.answerBytes)
+        }, factsBytes: budget.factsBytes, answerBytes: budget.answerBytes, coherence: coherence)
     }
 
     /// Invalidations remembered to refuse racing loads; past it, loads in flight are not kept.
@@ -80,12 +83,13 @@ final class AccountFactsCache: Sendable {
     func facts(of accountId: String) throws(StoreError) -> AccountFacts { try load(accountId).facts }
 
     func load(_ accountId: String) throws(StoreError) -> Loaded {
-        let (cached, ticket) = state.withLock { ($0.facts.value(for: accountId), $0.invalidations.ticket()) }
+        let trusted = coherence.isTrusted
+        let (cached, ticket) = state.withLock { (trusted ? $0.facts.value(for: accountId) : nil, $0.invalidations.ticket()) }
         if let cached { return Loaded(facts: cached.facts, ticket: ticket) }
         let loaded = try loader(accountId)
         let bytes = MemoryFootprint.string(accountId) + loaded.facts.heapBytes
         state.withLock { s in
-            guard s.invalidations.isCurrent(ticket, for: accountId) else { return }
+            guard coherence.isTrusted, s.invalidations.isCurrent(ticket, for: accountId) else { return }
             // Two loads of one account may race; the store's version keeps the newer facts.
             if let kept = s.facts.peek(accountId)?.version, let version = loaded.version, kept > version { return }
             s.facts.insert(loaded, for: accountId, bytes: bytes)
@@ -95,12 +99,14 @@ final class AccountFactsCache: Sendable {
 
     /// The facts kept for an account, from memory only (nil: they would need the store).
     func cachedFacts(_ accountId: String) -> AccountFacts? {
-        state.withLock { $0.facts.value(for: accountId)?.facts }
+        guard coherence.isTrusted else { return nil }
+        return state.withLock { $0.facts.value(for: accountId)?.facts }
     }
 
     /// The answer kept for an account, when it holds for this catalog revision and list at `now`.
     func answer(_ accountId: String, _ key: IssueListKey, catalogRevision: Int64, now: Instant) -> IssueListAnswer? {
-        state.withLock { s in
+        guard coherence.isTrusted else { return nil }
+        return state.withLock { s in
             s.answers.value(for: accountId) { kept in
                 kept.catalogRevision == catalogRevision && now < kept.answer.issuesStableUntil(publicationId: key.publicationId)
             }?.answer
@@ -113,7 +119,7 @@ final class AccountFactsCache: Sendable {
                   ticket: InvalidationLog<String>.Ticket) {
         let bytes = MemoryFootprint.string(accountId) + answer.heapBytes
         state.withLock { s in
-            guard s.invalidations.isCurrent(ticket, for: accountId) else { return }
+            guard coherence.isTrusted, s.invalidations.isCurrent(ticket, for: accountId) else { return }
             s.answers.insert(KeptAnswer(catalogRevision: catalogRevision, answer: answer), for: accountId, bytes: bytes)
         }
     }
@@ -126,6 +132,15 @@ final class AccountFactsCache: Sendable {
                 s.facts.removeValue(for: id)
                 s.answers.removeValue(for: id)
             }
+        }
+    }
+
+    /// Forgets every account (a change feed that lost entries: any of them may have changed).
+    func invalidateAll() {
+        state.withLock { s in
+            s.invalidations.invalidateAll()
+            s.facts.removeAll()
+            s.answers.removeAll()
         }
     }
 

@@ -40,9 +40,13 @@ final class Authenticator: Sendable {
     private let store: any GatewayStore
     private let adminKeyDigest: SecretDigest
     private let cache: Mutex<Cache>
+    /// While not trusted, resolutions are neither served from nor kept in memory (issue 11).
+    private let coherence: CacheCoherence
 
-    init(store: any GatewayStore, adminKey: String, cacheBytes: Int) throws(CryptoError) {
+    init(store: any GatewayStore, adminKey: String, cacheBytes: Int, coherence: CacheCoherence = CacheCoherence())
+        throws(CryptoError) {
         self.store = store
+        self.coherence = coherence
         self.adminKeyDigest = try SecretDigest(of: adminKey)
         cache = Mutex(Cache(principals: ByteBudgetLRU(budget: cacheBytes),
                             revocations: InvalidationLog(capacity: AccountFactsCache.rememberedInvalidations)))
@@ -72,6 +76,7 @@ final class Authenticator: Sendable {
         // One SHA-256 per request, compared with the admin key's and looked up as it is.
         guard let secret = Self.bearerSecret(request), let digest = try? SecretDigest(of: secret) else { return nil }
         if digest.matches(adminKeyDigest) { return .admin }
+        guard coherence.isTrusted else { return nil }
         return cache.withLock { $0.principals.value(for: digest)?.principal }
     }
 
@@ -83,13 +88,23 @@ final class Authenticator: Sendable {
         }
     }
 
+    /// Forgets every resolution (a change feed that lost entries).
+    func forgetAll() {
+        cache.withLock { cache in
+            cache.revocations.invalidateAll()
+            cache.keyHashes.removeAll()
+            cache.principals.removeAll()
+        }
+    }
+
     var stats: CacheStats { cache.withLock { $0.principals.stats } }
 
     private func resolve(_ secret: String) throws(APIError) -> Principal? {
         let digest: SecretDigest
         do { digest = try SecretDigest(of: secret) } catch { throw .internalError("hashing failed") }
         if digest.matches(adminKeyDigest) { return .admin }
-        let (cached, ticket) = cache.withLock { ($0.principals.value(for: digest), $0.revocations.ticket()) }
+        let trusted = coherence.isTrusted
+        let (cached, ticket) = cache.withLock { (trusted ? $0.principals.value(for: digest) : nil, $0.revocations.ticket()) }
         if let cached { return cached.principal }
         let found: Resolved?
         do {
@@ -113,6 +128,7 @@ final class Authenticator: Sendable {
         guard let found else { return nil }
         let bytes = found.heapBytes
         cache.withLock { cache in
+            guard coherence.isTrusted else { return }
             if let keyId = found.keyId {
                 guard cache.revocations.isCurrent(ticket, for: keyId) else { return }
                 cache.keyHashes[keyId] = digest

@@ -21,6 +21,9 @@ struct StatusPollerSettings: Sendable {
     var concurrency = 4
     /// The longest pause after passes where Apple could not be reached (doubling from `interval`).
     var maximumBackoff: Duration = .seconds(3600)
+    /// On a shared store, how often a process that does not hold the poller's lease asks for it:
+    /// when the holder dies, another takes over within this (issue 11: within a minute).
+    var leaseRetry: Duration = .seconds(15)
 
     static let standard = StatusPollerSettings()
 }
@@ -36,13 +39,20 @@ public final class StatusPoller: ThreadBackedService {
     private let ingestion: AppStoreIngestion
     private let clock: any GatewayClock
     private let counters: GatewayCounters
+    /// On a store several processes share, only the holder of this lease polls (issue 11).
+    private let lease: (any JobLease)?
     public let serviceThread = ServiceThread(name: "status-poller")
 
     init(settings: StatusPollerSettings, store: any GatewayStore, ingestion: AppStoreIngestion,
          clock: any GatewayClock, counters: GatewayCounters) {
         self.settings = settings; self.store = store; self.ingestion = ingestion
         self.clock = clock; self.counters = counters
+        lease = (store as? any SharedGatewayStore)?.makeJobLease(name: "status-poller")
     }
+
+    /// Whether this process polls now: always on a store it owns; on a shared one while it holds
+    /// the poller's lease.
+    public var holdsLease: Bool { lease?.tryHold() ?? true }
 
     /// One pass: returns how many re-verifications could not reach Apple.
     @discardableResult
@@ -97,13 +107,24 @@ public final class StatusPoller: ThreadBackedService {
         return failures.load(ordering: .relaxed)
     }
 
-    /// Passes until stopped; a pass in progress finishes its batch first.
+    /// Passes until stopped; a pass in progress finishes its batch first. On a shared store,
+    /// passes run only while this process holds the lease; the others ask for it every
+    /// `leaseRetry`, and the holder gives it up when it stops.
     public func run(until stop: StopToken) {
+        defer { lease?.release() }
         var pause = settings.interval
+        var nextPass = ContinuousClock.now
         while !stop.isStopRequested {
-            let unreachable = pass()
-            pause = unreachable > 0 ? min(pause * 2, settings.maximumBackoff) : settings.interval
-            if stop.pause(for: pause) { break }
+            if ContinuousClock.now >= nextPass {
+                if holdsLease {
+                    let unreachable = pass()
+                    pause = unreachable > 0 ? min(pause * 2, settings.maximumBackoff) : settings.interval
+                    nextPass = .now + pause
+                } else {
+                    nextPass = .now + settings.leaseRetry
+                }
+            }
+            if stop.pause(for: max(.zero, nextPass - .now)) { break }
         }
     }
 }

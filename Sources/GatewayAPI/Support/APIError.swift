@@ -29,6 +29,9 @@ struct APIError: Error, Sendable {
     }
     static let storageBusy = APIError(status: 503, code: "storage_busy",
                                       message: "the gateway's database is busy; try again shortly")
+    /// `/healthz` while the database cannot be reached (issue 11).
+    static let storageUnavailable = APIError(status: 503, code: "storage_unavailable",
+                                             message: "the gateway's database cannot be reached")
     static func internalError(_ message: String) -> APIError {
         APIError(status: 500, code: "internal_error", message: message)
     }

@@ -2,7 +2,6 @@ import GatewayAPI
 import CommandLineSupport
 import Foundation
 import GatewayStore
-import SQLiteStore
 
 /// The `issue-gateway` command line: dispatches to the commands, turns errors into messages on
 /// stderr and exit statuses (0 success, 1 failure, 2 usage). `main.swift` only calls `run`.
@@ -17,6 +16,7 @@ enum CommandLineTool {
           catalog list                list publications and products, or one publication's issues
           catalog publish             add (or with --replace correct) one issue
           store exercise              commit numbered writes until stopped (durability check)
+          store copy --to URL         copy the SQLite database into an empty PostgreSQL one
           token verify TOKEN --path P check a download token as an edge would
           account explain ACCOUNT PUB/ISSUE
                                       why an account may or may not download an issue (E20)
@@ -104,11 +104,12 @@ struct CommandContext {
         }
     }
 
-    func openStore(_ configuration: Configuration) throws(CLIError) -> SQLiteStore {
+    /// The configured store: SQLite, or PostgreSQL when `ISSUE_GATEWAY_DATABASE_URL` is set.
+    func openStore(_ configuration: Configuration) throws(CLIError) -> any GatewayStore {
         do {
-            return try SQLiteStore(path: configuration.databasePath)
+            return try configuration.openStore()
         } catch {
-            throw .failure("\(error)")
+            throw .failure("cannot open the store (\(configuration.storeDescription)): \(error)")
         }
     }
 

@@ -2,14 +2,13 @@ import GatewayAPI
 import CommandLineSupport
 import GatewayStore
 import IssueCatalog
-import SQLiteStore
 
 /// What `serve` does before it serves: fill in generated secrets (printing a new admin key once),
 /// open the store, and import the catalog folder when the store holds no publications (issue #2).
 /// The HTTP server starts from the value this returns.
 struct GatewayStartup {
     var configuration: Configuration
-    var store: SQLiteStore
+    var store: any GatewayStore
 
     static func prepare(_ configuration: Configuration, _ context: CommandContext) throws(CLIError) -> GatewayStartup {
         let resolved = try resolveSecrets(configuration, context)
@@ -36,7 +35,7 @@ struct GatewayStartup {
         }
     }
 
-    private static func importCatalogIfEmpty(_ store: SQLiteStore, folder: String?, _ context: CommandContext) throws(CLIError) {
+    private static func importCatalogIfEmpty(_ store: any GatewayStore, folder: String?, _ context: CommandContext) throws(CLIError) {
         let current = try context.store { () throws(StoreError) in try store.loadCatalog() }
         guard current.publications.isEmpty else { return }
         guard let folder else {

@@ -30,9 +30,9 @@ enum ServeCommand {
             throw .failure("cannot start: \(error)")
         }
         // Started in this order, stopped in reverse once the server has finished in-flight requests
-        // (SIGTERM/SIGINT): the poller and the watcher, then the access log, flushed last.
-        let services = ServiceGroup([AccessLogService(accessLog), runtime.catalogWatcher] + (runtime.poller.map { [$0] } ?? [])
-                                    + (runtime.backfill.map { [$0] } ?? []) + runtime.pushServices)
+        // (SIGTERM/SIGINT): the runtime's services (watcher, store health, poller), then the access
+        // log, flushed last.
+        let services = ServiceGroup([AccessLogService(accessLog)] + runtime.backgroundServices)
         do {
             try services.run {
                 try runtime.server.runUntilSignalled { port in

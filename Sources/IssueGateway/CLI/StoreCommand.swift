@@ -9,6 +9,7 @@ import GatewayStore
 enum StoreCommand {
     static let help = """
         usage: issue-gateway store exercise [--count N]
+               issue-gateway store copy --to postgresql://…   (see store copy --help)
 
         Creates accounts named exercise-<run>-<n>, n = 1, 2, …, one transaction each, printing
         "committed exercise-<run>-<n>" after each commit, until N (default: until stopped).
@@ -16,9 +17,10 @@ enum StoreCommand {
         """
 
     static func run(_ words: ArraySlice<String>, _ context: CommandContext) throws(CLIError) {
+        if words.first == "copy" { return try StoreCopyCommand.run(words.dropFirst(), context) }
         guard words.first == "exercise" else {
             if words.first == "--help" || words.first == "-h" { return context.console.out(help) }
-            throw .usage("store needs the subcommand exercise")
+            throw .usage("store needs the subcommand exercise or copy")
         }
         let arguments = try Arguments.parse(words.dropFirst(), options: ["count"])
         if arguments.wantsHelp { return context.console.out(help) }

@@ -41,9 +41,10 @@ final class GatewayHarness: @unchecked Sendable {
         return boundPort
     }
 
-    /// `wrapStore` may put a test double around the real store.
+    /// `wrapStore` may put a test double around the real store; `store`, when given, is used
+    /// instead of the SQLite file (a PostgreSQL store shared with another harness).
     init(transport: Transport = .inProcess, wrapStore: (SQLiteStore) -> any GatewayStore = { $0 },
-         configure: (inout Configuration) -> Void = { _ in }) throws {
+         store: (any GatewayStore)? = nil, configure: (inout Configuration) -> Void = { _ in }) throws {
         var configuration = Configuration(threads: 2)
         configuration.catalogFolder = nil
         configuration.adminKey = Self.adminKey
@@ -61,7 +62,8 @@ final class GatewayHarness: @unchecked Sendable {
         http.timerResolution = .milliseconds(20)
         http.lingerTimeout = .milliseconds(200)
         http.shutdownGracePeriod = .seconds(2)
-        runtime = try GatewayRuntime.make(configuration: configuration, store: wrapStore(try database.open()), clock: clock,
+        runtime = try GatewayRuntime.make(configuration: configuration, store: try store ?? wrapStore(try database.open()),
+                                          clock: clock,
                                           http: http, pollerSettings: nil)
         switch transport {
         case .socket:

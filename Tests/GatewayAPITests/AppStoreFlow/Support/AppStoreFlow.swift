@@ -32,10 +32,13 @@ final class AppStoreFlow: @unchecked Sendable {
     static let adminKey = "flow-admin-key-0123456789abcdef"
 
     let database = TemporaryDatabase()
-    let store: SQLiteStore
+    let store: any GatewayStore
     let clock = TestClock(FlowFixtures.now)
+    let authority: TestCertificateAuthority
     let simulator: AppStoreSimulator
     let apple: AppStoreSimulatorServer
+    /// False for a peer: the App Store belongs to the flow it was made from.
+    private let ownsApple: Bool
     let runtime: GatewayRuntime
     let port: Int
     private var stopped = false
@@ -47,12 +50,14 @@ final class AppStoreFlow: @unchecked Sendable {
     /// the gateway.
     init(policy: OwnershipPolicy = .transfer, gatewaySecret: String = FlowFixtures.sharedSecret,
          script: SimulatorScript = FlowFixtures.script, serverAPI: Bool = false,
-         wrapStore: (any GatewayStore) -> any GatewayStore = { $0 }) throws {
-        store = try database.open()
-        try store.importCatalog(FlowFixtures.catalog)
-        let authority = try TestCertificateAuthority(options: .init(issuedAt: FlowFixtures.at("2025-06-01T00:00:00Z")))
-        simulator = AppStoreSimulator(script: script, authority: authority, clock: clock.now)
-        apple = try AppStoreSimulatorServer(simulator: simulator).start()
+         wrapStore: (any GatewayStore) -> any GatewayStore = { $0 }, store given: (any GatewayStore)? = nil,
+         peerOf peer: AppStoreFlow? = nil) throws {
+        store = try given ?? database.open()
+        if peer == nil { try store.importCatalog(FlowFixtures.catalog) }
+        authority = try peer?.authority ?? TestCertificateAuthority(options: .init(issuedAt: FlowFixtures.at("2025-06-01T00:00:00Z")))
+        simulator = peer?.simulator ?? AppStoreSimulator(script: script, authority: authority, clock: clock.now)
+        apple = try peer?.apple ?? AppStoreSimulatorServer(simulator: simulator).start()
+        ownsApple = peer == nil
         let receipts = VerifyReceiptClient(
             configuration: VerifyReceiptConfiguration(productionURL: apple.productionURL, sandboxURL: apple.sandboxURL,
                                                       sharedSecret: gatewaySecret, requestTimeout: 2, maximumAttempts: 3,
@@ -102,7 +107,9 @@ final class AppStoreFlow: @unchecked Sendable {
         stopped = true
         runtime.server.shutdown()
         runtime.server.waitUntilStopped()
-        apple.stop()
+        runtime.changeFeedFollower?.stop()
+        runtime.changeFeedFollower?.join()
+        if ownsApple { apple.stop() }
     }
 
     // MARK: HTTP

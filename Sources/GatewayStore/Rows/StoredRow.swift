@@ -1,0 +1,30 @@
+import Wire
+
+/// One result row as a backend reads it, by column index: what the record mappings of
+/// `RecordRows` need, so each record is read from its columns once for every backend.
+public protocol StoredRow {
+    func isNull(_ column: Int32) -> Bool
+    func text(_ column: Int32) -> String
+    func int64(_ column: Int32) -> Int64
+    func bool(_ column: Int32) -> Bool
+    /// A value this gateway cannot have written: the backend logs it and the unit of work fails.
+    func corrupt(_ detail: String) -> StoreError
+}
+
+extension StoredRow {
+    public func int(_ column: Int32) -> Int { Int(int64(column)) }
+    public func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
+    public func optionalInt64(_ column: Int32) -> Int64? { isNull(column) ? nil : int64(column) }
+    public func optionalInt(_ column: Int32) -> Int? { isNull(column) ? nil : int(column) }
+    public func instant(_ column: Int32) -> Instant { Instant(millisecondsSinceEpoch: int64(column)) }
+    public func optionalInstant(_ column: Int32) -> Instant? {
+        optionalInt64(column).map(Instant.init(millisecondsSinceEpoch:))
+    }
+
+    /// A stored enumeration's raw value, or `corrupt` when it names no case.
+    public func decode<T: RawRepresentable<String>>(_ type: T.Type, _ column: Int32, of id: String) throws(StoreError) -> T {
+        let raw = text(column)
+        guard let value = T(rawValue: raw) else { throw corrupt("row \(id): unknown \(T.self) \(raw)") }
+        return value
+    }
+}

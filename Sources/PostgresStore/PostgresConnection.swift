@@ -1,0 +1,214 @@
+import CLibPQ
+import Foundation
+import GatewayStore
+
+/// One libpq connection with its prepared statements (`PQprepare` once per SQL text, then
+/// `PQexecPrepared`). Not thread-safe by itself: the pool hands each connection to one thread at a
+/// time.
+final class PostgresConnection: @unchecked Sendable {
+    private let conn: OpaquePointer
+    /// Statement names by SQL text, prepared on first use on this connection.
+    private var prepared: [String: String] = [:]
+    let log: StoreLog
+    /// The SQLSTATE of the last failure, for the store's retry decision (40001, 40P01).
+    private(set) var lastSQLState: String?
+
+    /// Opens a connection to `url` (a `postgresql://` URI or a libpq connection string) and sets
+    /// the session's statement timeout.
+    init(url: String, settings: PostgresSettings, log: StoreLog) throws(StoreError) {
+        self.log = log
+        // Defaults first, the URL last: with expand_dbname its own settings win over ours.
+        let keywords = ["connect_timeout", "application_name", "dbname"]
+        let values = [String(settings.connectTimeoutSeconds), "issue-gateway", url]
+        let handle: OpaquePointer? = Self.withCStrings(keywords) { k in
+            Self.withCStrings(values) { v in PQconnectdbParams(k, v, 1) }
+        }
+        guard let handle else {
+            log.failure("cannot connect to PostgreSQL: out of memory")
+            throw .busy
+        }
+        guard PQstatus(handle) == CONNECTION_OK else {
+            log.failure("cannot connect to PostgreSQL: \(Self.trimmed(PQerrorMessage(handle)))")
+            PQfinish(handle)
+            throw .busy
+        }
+        conn = handle
+        clibpq_silence_notices(conn)
+        try execute("SET statement_timeout = \(max(0, settings.statementTimeoutMilliseconds))")
+    }
+
+    deinit { PQfinish(conn) }
+
+    /// True while the connection is usable for the next unit of work: connected and outside any
+    /// transaction.
+    var isReusable: Bool { PQstatus(conn) == CONNECTION_OK && PQtransactionStatus(conn) == PQTRANS_IDLE }
+
+    var isConnected: Bool { PQstatus(conn) == CONNECTION_OK }
+
+    /// Runs SQL text without parameters (schema, transaction control); several statements may be
+    /// given at once.
+    func execute(_ sql: String) throws(StoreError) {
+        let result = PQexec(conn, sql)
+        defer { PQclear(result) }
+        try check(result, sql)
+    }
+
+    /// Runs SQL text that cannot be prepared (`FETCH` from a cursor) and maps every row.
+    func queryUnprepared<T>(_ sql: String, _ map: (PGRow) throws(StoreError) -> T) throws(StoreError) -> [T] {
+        let result = PQexec(conn, sql)
+        defer { PQclear(result) }
+        try check(result, sql)
+        guard let result else { throw .failed }
+        return try (0..<PQntuples(result)).map { (index) throws(StoreError) in
+            try map(PGRow(result: result, row: index, connection: self))
+        }
+    }
+
+    /// Runs a prepared statement for `sql` with `values`; `body` reads the result before it is cleared.
+    func withResult<R>(_ sql: String, _ values: [PGValue],
+                       _ body: (OpaquePointer) throws(StoreError) -> R) throws(StoreError) -> R {
+        let name = try statementName(sql, parameters: values.count)
+        let texts = values.map(\.text)
+        let result: OpaquePointer? = Self.withOptionalCStrings(texts) { pointers in
+            PQexecPrepared(conn, name, Int32(texts.count), pointers, nil, nil, 0)
+        }
+        defer { PQclear(result) }
+        try check(result, sql)
+        guard let result else { throw .failed }
+        return try body(result)
+    }
+
+    /// Runs a statement that returns no rows; returns the number of rows it changed.
+    @discardableResult
+    func run(_ sql: String, _ values: [PGValue] = []) throws(StoreError) -> Int {
+        try withResult(sql, values) { result in Int(String(cString: PQcmdTuples(result))) ?? 0 }
+    }
+
+    /// Runs a query and maps every row.
+    func query<T>(_ sql: String, _ values: [PGValue] = [],
+                  _ map: (PGRow) throws(StoreError) -> T) throws(StoreError) -> [T] {
+        try withResult(sql, values) { result throws(StoreError) in
+            var rows: [T] = []
+            let count = PQntuples(result)
+            rows.reserveCapacity(Int(count))
+            for index in 0..<count { rows.append(try map(PGRow(result: result, row: index, connection: self))) }
+            return rows
+        }
+    }
+
+    func queryFirst<T>(_ sql: String, _ values: [PGValue] = [],
+                       _ map: (PGRow) throws(StoreError) -> T) throws(StoreError) -> T? {
+        try withResult(sql, values) { result throws(StoreError) in
+            PQntuples(result) > 0 ? try map(PGRow(result: result, row: 0, connection: self)) : nil
+        }
+    }
+
+    /// Runs `body` between `begin` and COMMIT; any error rolls everything back.
+    func transaction<R>(_ begin: String, _ body: () throws(StoreError) -> R) throws(StoreError) -> R {
+        try transaction(begin, keep: { _ in true }, body)
+    }
+
+    /// Runs `body` between `begin` and COMMIT, or ROLLBACK when it throws or `keep` refuses what
+    /// it returned.
+    func transaction<R>(_ begin: String, keep: (R) -> Bool, _ body: () throws(StoreError) -> R) throws(StoreError) -> R {
+        try execute(begin)
+        do {
+            let result = try body()
+            try execute(keep(result) ? "COMMIT" : "ROLLBACK")
+            return result
+        } catch {
+            let state = lastSQLState  // what failed, not the ROLLBACK's outcome
+            if isConnected { try? execute("ROLLBACK") }
+            lastSQLState = state
+            throw error
+        }
+    }
+
+    /// The socket, for waiting on notifications (`LISTEN`).
+    var socket: Int32 { PQsocket(conn) }
+
+    /// Reads what the server sent and returns the pending notifications' payloads; false when
+    /// the connection is lost.
+    func consumeNotifications() -> (alive: Bool, payloads: [String]) {
+        guard PQconsumeInput(conn) == 1 else { return (false, []) }
+        var payloads: [String] = []
+        while let notification = PQnotifies(conn) {
+            payloads.append(String(cString: notification.pointee.extra))
+            PQfreemem(notification)
+        }
+        return (PQstatus(conn) == CONNECTION_OK, payloads)
+    }
+
+    /// A row PostgreSQL returned that this gateway cannot have written.
+    func corrupt(_ detail: String) -> StoreError {
+        log.failure("unreadable row: \(detail)")
+        return .failed
+    }
+
+    private func statementName(_ sql: String, parameters: Int) throws(StoreError) -> String {
+        if let name = prepared[sql] { return name }
+        let name = "s\(prepared.count + 1)"
+        let result = PQprepare(conn, name, sql, Int32(parameters), nil)
+        defer { PQclear(result) }
+        try check(result, sql)
+        prepared[sql] = name
+        return name
+    }
+
+    /// Turns a failed result into the error a caller may see, logging what the server said.
+    private func check(_ result: OpaquePointer?, _ sql: String) throws(StoreError) {
+        let status = result.map(PQresultStatus) ?? PGRES_FATAL_ERROR
+        guard status != PGRES_COMMAND_OK, status != PGRES_TUPLES_OK else {
+            lastSQLState = nil
+            return
+        }
+        let state = clibpq_sqlstate(result).map { String(cString: $0) }
+        lastSQLState = state
+        let error = PostgresFailure.classify(sqlState: state, connectionLost: PQstatus(conn) != CONNECTION_OK)
+        // A conflict is the operation's to name; a serialization failure or deadlock is run again
+        // by the store, which logs only when it gives up.
+        if case .conflict = error { throw error }
+        if let state, PostgresFailure.rollbackStates.contains(state) { throw error }
+        log.failure("\(sql.prefix(60).replacingOccurrences(of: "\n", with: " ")): "
+                    + "\(Self.trimmed(PQerrorMessage(conn))) (SQLSTATE \(state ?? "none"))")
+        throw error
+    }
+
+    private static func trimmed(_ message: UnsafePointer<CChar>?) -> String {
+        message.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
+    }
+
+    private static func withCStrings<R>(_ strings: [String], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
+        withOptionalCStrings(strings.map(Optional.some)) { body($0 + [nil]) }
+    }
+
+    /// C strings for `strings` (NULL for nil), valid while `body` runs.
+    private static func withOptionalCStrings<R>(_ strings: [String?], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
+        let copies = strings.map { $0.map { UnsafePointer(strdup($0)!) } }
+        defer { for copy in copies { free(UnsafeMutablePointer(mutating: copy)) } }
+        return body(copies)
+    }
+}
+
+/// Which PostgreSQL failures a client may retry (PostgreSQL Appendix A, error codes).
+enum PostgresFailure {
+    /// Serialization failure and deadlock: the server rolled the transaction back, so running the
+    /// whole unit of work again is safe.
+    static let rollbackStates: Set<String> = ["40001", "40P01"]
+
+    static func classify(sqlState: String?, connectionLost: Bool) -> StoreError {
+        if connectionLost { return .busy }
+        guard let state = sqlState else { return .failed }
+        if state.hasPrefix("23") { return .conflict("a record with the same identity exists") }  // integrity constraints
+        if rollbackStates.contains(state) { return .busy }
+        switch state {
+        case "55P03",  // lock_not_available (lock_timeout)
+             "57014",  // query_canceled (statement_timeout)
+             "57P01", "57P02", "57P03",  // the server is shutting down or starting
+             "53300":  // too_many_connections
+            return .busy
+        default:
+            return state.hasPrefix("08") ? .busy : .failed  // connection exceptions
+        }
+    }
+}

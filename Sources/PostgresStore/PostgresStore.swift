@@ -1,0 +1,132 @@
+import Foundation
+import GatewayStore
+import Synchronization
+
+/// The PostgreSQL backend of `GatewayStore`, for several gateway processes on one database:
+/// a bounded connection pool (`PostgresPool`), reads in `REPEATABLE READ READ ONLY` snapshots,
+/// writes in `REPEATABLE READ` transactions run again (up to `PostgresSettings.writeAttempts`) when
+/// the server reports a serialization failure or a deadlock, which it rolled back.
+public final class PostgresStore: GatewayStore {
+    let pool: PostgresPool
+    /// Change-log sequences this process committed and its change feed has not read yet: the
+    /// caches above were told of those changes by the code that made them (`ChangeFeed.madeHere`).
+    private let ownChanges = Mutex<Set<Int64>>([])
+    /// Past this many unread own changes (no follower reads them: a CLI command) they are forgotten.
+    static let ownChangesKept = 100_000
+    private let settings: PostgresSettings
+    private let log: StoreLog
+
+    /// Connects to `url` and brings the schema up to date. What PostgreSQL says when it fails goes
+    /// to `log`, never into the thrown error; an unreachable server is `.busy`.
+    public init(url: String, settings: PostgresSettings = PostgresSettings(), log: StoreLog = .standardError)
+        throws(StoreError) {
+        self.settings = settings
+        self.log = log
+        pool = PostgresPool(url: url, settings: settings, log: log)
+        try pool.withConnection { c throws(StoreError) in try PostgresSchema.migrate(c) }
+    }
+
+    /// True for the URLs this backend takes (`postgresql://` or `postgres://`, RFC 3986 scheme,
+    /// case-insensitive).
+    public static func handles(_ location: String) -> Bool {
+        let lower = location.lowercased()
+        return lower.hasPrefix("postgresql://") || lower.hasPrefix("postgres://")
+    }
+
+    private func noteCommitted(_ sequences: [Int64]) {
+        guard !sequences.isEmpty else { return }
+        ownChanges.withLock { own in
+            if own.count + sequences.count > Self.ownChangesKept { own.removeAll() }
+            own.formUnion(sequences)
+        }
+    }
+
+    /// True (once) when this process committed the change-log entry `sequence`.
+    func takeOwnChange(_ sequence: Int64) -> Bool { ownChanges.withLock { $0.remove(sequence) != nil } }
+
+    /// `url` without a password (`user:secret@` becomes `user@`, a `password=` parameter is
+    /// dropped), for messages.
+    public static func redacted(_ url: String) -> String {
+        var text = url
+        if let query = text.firstIndex(of: "?") {
+            let parameters = text[text.index(after: query)...].split(separator: "&")
+                .filter { !$0.lowercased().hasPrefix("password=") }
+            text = String(text[..<query]) + (parameters.isEmpty ? "" : "?" + parameters.joined(separator: "&"))
+        }
+        guard let scheme = text.range(of: "://"), let at = text[scheme.upperBound...].firstIndex(of: "@") else { return text }
+        let userInfo = text[scheme.upperBound..<at]
+        guard let colon = userInfo.firstIndex(of: ":") else { return text }
+        return String(text[..<colon]) + String(text[at...])
+    }
+
+    /// The number of migrations the database has had.
+    public func schemaVersion() throws(StoreError) -> Int {
+        try pool.withConnection { c throws(StoreError) in try PostgresSchema.version(c) }
+    }
+
+    public func read<R>(_ body: (any ReadTransaction) throws(StoreError) -> R) throws(StoreError) -> R {
+        try readRows { tx throws(StoreError) in try body(tx) }
+    }
+
+    public func write<R>(_ body: (any WriteTransaction) throws(StoreError) -> R) throws(StoreError) -> R {
+        try writeRows { tx throws(StoreError) in try body(tx) }
+    }
+
+    /// `read` with this backend's transaction type, for row access beyond `ReadTransaction`
+    /// (the change feed).
+    func readRows<R>(_ body: (PostgresReadTransaction) throws(StoreError) -> R) throws(StoreError) -> R {
+        // A read is safe to run again: once more on a fresh connection when the server dropped
+        // the pooled one (a restart), so the first request after it does not fail.
+        var attempt = 0
+        while true {
+            attempt += 1
+            var lost = false
+            do throws(StoreError) {
+                return try pool.withConnection { c throws(StoreError) in
+                    do throws(StoreError) {
+                        return try c.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { () throws(StoreError) in
+                            try body(PostgresReadTransaction(connection: c))
+                        }
+                    } catch {
+                        lost = !c.isConnected
+                        throw error
+                    }
+                }
+            } catch .busy where lost && attempt < 2 {
+                continue
+            }
+        }
+    }
+
+    /// Runs `body` again from the start after a serialization failure or deadlock: the server
+    /// rolled the transaction back, and every write body is a function of what it reads in it.
+    func writeRows<R>(_ body: (PostgresWriteTransaction) throws(StoreError) -> R) throws(StoreError) -> R {
+        var attempt = 0
+        while true {
+            attempt += 1
+            var rolledBack = false
+            do throws(StoreError) {
+                return try pool.withConnection { c throws(StoreError) in
+                    do throws(StoreError) {
+                        let tx = PostgresWriteTransaction(connection: c)
+                        let result = try c.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ") { () throws(StoreError) in
+                            try body(tx)
+                        }
+                        noteCommitted(tx.recorded.sequences)
+                        return result
+                    } catch {
+                        rolledBack = c.lastSQLState.map(PostgresFailure.rollbackStates.contains) ?? false
+                        throw error
+                    }
+                }
+            } catch .busy where rolledBack {
+                guard attempt < settings.writeAttempts else {
+                    log.failure("a write collided with others \(attempt) times (serialization failure or deadlock); giving up")
+                    throw .busy
+                }
+                // A short random pause so the transactions that collided do not collide again.
+                Thread.sleep(forTimeInterval: Double.random(in: 0.001...0.002) * Double(min(attempt, 10)))
+            }
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import GatewayStore
+
+/// The SQLite store as the source of `issue-gateway store copy`: its tables from `sqlite_master`,
+/// their columns and foreign keys from `PRAGMA table_info` / `foreign_key_list`, rows by rowid in
+/// batches, all read from one snapshot.
+extension SQLiteStore: TableExporting {
+    static let copyBatchRows = 5_000
+
+    public func copyTables() throws(StoreError) -> [CopyTable] {
+        try onReader { c throws(StoreError) in
+            let names = try c.query("""
+                SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid
+                """) { $0.text(0) }
+            var tables: [CopyTable] = []
+            for name in names {
+                let quoted = Self.quoted(name)
+                let columns = try c.query("SELECT name FROM pragma_table_info(\(quoted)) ORDER BY cid") { $0.text(0) }
+                let references = try c.query("SELECT DISTINCT \"table\" FROM pragma_foreign_key_list(\(quoted))") { $0.text(0) }
+                tables.append(CopyTable(name: name, columns: columns, references: references))
+            }
+            return CopyTable.dependencyOrdered(tables)
+        }
+    }
+
+    public func forEachRowBatch(of table: CopyTable, _ batch: ([[String?]]) throws(StoreError) -> Void) throws(StoreError) {
+        try onReader { c throws(StoreError) in
+            let columns = table.columns.map(Self.identifier).joined(separator: ", ")
+            var after = Int64.min
+            while true {
+                let rows = try c.query("""
+                    SELECT rowid, \(columns) FROM \(Self.identifier(table.name)) WHERE rowid > ? ORDER BY rowid LIMIT ?
+                    """, [.integer(after), .optional(Self.copyBatchRows)]) { row in
+                    (row.int64(0), (1...table.columns.count).map { row.optionalText(Int32($0)) })
+                }
+                guard let last = rows.last else { return }
+                try batch(rows.map(\.1))
+                after = last.0
+            }
+        }
+    }
+
+    /// A name from this database's own catalog as an SQL string literal (for pragma functions).
+    private static func quoted(_ name: String) -> String { "'" + name.replacingOccurrences(of: "'", with: "''") + "'" }
+
+    static func identifier(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+}

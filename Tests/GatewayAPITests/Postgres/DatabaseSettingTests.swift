@@ -1,0 +1,36 @@
+import Testing
+@testable import GatewayAPI
+import PostgresStore
+
+/// `ISSUE_GATEWAY_DATABASE_URL`, `_DATABASE_POOL`, `_DATABASE_STATEMENT_TIMEOUT` (issue 11).
+@Suite struct DatabaseSettingTests {
+    @Test func sqliteIsTheDefaultAndAURLSelectsPostgreSQL() throws {
+        let defaults = try Configuration.load(environment: [:])
+        #expect(defaults.databaseURL == nil)
+        #expect(defaults.postgresSettings == PostgresSettings())
+        let url = "postgresql://gw:secret@db.example:5432/gateway?sslmode=require"
+        let configured = try Configuration.load(environment: [
+            "ISSUE_GATEWAY_DATABASE_URL": url, "ISSUE_GATEWAY_DATABASE_POOL": "25",
+            "ISSUE_GATEWAY_DATABASE_STATEMENT_TIMEOUT": "1500",
+        ])
+        #expect(configured.databaseURL == url)
+        #expect(configured.postgresSettings == PostgresSettings(poolSize: 25, statementTimeoutMilliseconds: 1500))
+        #expect(configured.storeDescription == "PostgreSQL at postgresql://gw@db.example:5432/gateway?sslmode=require")
+        let inQuery = try Configuration.load(environment: [
+            "ISSUE_GATEWAY_DATABASE_URL": "postgresql://db.example/gateway?user=gw&password=secret&sslmode=require"])
+        #expect(inQuery.storeDescription == "PostgreSQL at postgresql://db.example/gateway?user=gw&sslmode=require")
+    }
+
+    @Test(arguments: [("ISSUE_GATEWAY_DATABASE_URL", "mysql://gw:secret@db/gateway"),
+                      ("ISSUE_GATEWAY_DATABASE_URL", "postgresql://gw:secret@db/gate way"),
+                      ("ISSUE_GATEWAY_DATABASE_URL", ""),
+                      ("ISSUE_GATEWAY_DATABASE_POOL", "0"),
+                      ("ISSUE_GATEWAY_DATABASE_STATEMENT_TIMEOUT", "5")])
+    func nonsenseIsRefusedNamingTheVariableButNotThePassword(_ name: String, _ value: String) {
+        #expect {
+            try Configuration.load(environment: [name: value])
+        } throws: { error in
+            (error as? ConfigurationError)?.setting == name && !"\(error)".contains("secret")
+        }
+    }
+}

@@ -1,0 +1,224 @@
+import Foundation
+import Synchronization
+import Testing
+import Entitle
+import GatewayStore
+import IssueCatalog
+import PostgresStore
+import TestSupport
+
+/// What only the PostgreSQL backend promises: several processes (here, several stores, each with
+/// its own pool, as processes would have) on one database; migrations; an unreachable server.
+@Suite(.enabled(if: TemporaryPostgresSchema.clusterURL != nil, "ISSUE_GATEWAY_TEST_DATABASE_URL is not set"))
+struct PostgresStoreTests {
+    let schema: TemporaryPostgresSchema
+
+    init() throws { schema = try TemporaryPostgresSchema(clusterURL: try #require(TemporaryPostgresSchema.clusterURL)) }
+
+    /// Runs `count` bodies on threads of their own at once (the cooperative pool has one thread per core).
+    private func concurrently(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+        let group = DispatchGroup()
+        for index in 0..<count {
+            group.enter()
+            Thread { body(index); group.leave() }.start()
+        }
+        group.wait()
+    }
+
+    /// E4 under `keep` across processes: 50 receipts for one subscription, half brought by alice
+    /// through one store, half by bob through another, at once: exactly one account owns it, every
+    /// accepted ingest says so, every other was refused for that owner.
+    @Test func fiftyConcurrentReceiptsUnderKeepLeaveExactlyOneOwner() throws {
+        let a = try schema.open(settings: PostgresSettings(poolSize: 8))
+        let b = try schema.open(settings: PostgresSettings(poolSize: 8))
+        for id in ["alice", "bob"] { try a.createAccount(Fixtures.account(id)) }
+        let outcomes = Mutex<[Result<String?, StoreError>]>([])
+        let key = SubscriptionKey(environment: .production, originalTransactionId: "1")
+        concurrently(50) { index in
+            let (store, account) = index % 2 == 0 ? (a, "alice") : (b, "bob")
+            let batch = IngestBatch(accountId: account, transactions: [Fixtures.transaction("t\(index)", original: "1")],
+                                    at: Fixtures.t0)
+            let outcome: Result<String?, StoreError>
+            do { outcome = .success(try store.ingest(batch, policy: .keep).owners[key] ?? nil) }
+            catch let error as StoreError { outcome = .failure(error) }
+            catch { outcome = .failure(.failed) }
+            outcomes.withLock { $0.append(outcome) }
+        }
+        let owner = try #require(try a.owner(of: key))
+        let all = outcomes.withLock { $0 }
+        #expect(all.count == 50)
+        for outcome in all {
+            switch outcome {
+            case .success(let bound): #expect(bound == owner)
+            case .failure(let error): #expect(error == .ownedByOtherAccount(accountId: owner))
+            }
+        }
+        let accepted = all.filter { if case .success = $0 { true } else { false } }.count
+        #expect(accepted == 25)  // every receipt of the owner's, none of the other's
+        #expect(try b.accountFacts(owner).transactions.count == 25)
+        #expect(try b.accountFacts(owner == "alice" ? "bob" : "alice").transactions.isEmpty)
+    }
+
+    /// A notification delivered to two processes at once is taken by exactly one.
+    @Test func aNotificationIsTakenOnceAcrossProcesses() throws {
+        let stores = [try schema.open(), try schema.open()]
+        try stores[0].createAccount(Fixtures.account("alice"))
+        _ = try stores[0].ingest(IngestBatch(accountId: "alice", transactions: [Fixtures.transaction("1", original: "1")],
+                                             at: Fixtures.t0), policy: .transfer)
+        let taken = Atomic<Int>(0)
+        concurrently(10) { index in
+            var refund = Fixtures.transaction("1", original: "1")
+            refund.revocationDate = Fixtures.instant("2026-01-10T00:00:00Z")
+            let batch = IngestBatch(accountId: nil, transactions: [refund], notificationUUID: "uuid-refund", at: Fixtures.t0)
+            if let result = try? stores[index % 2].ingest(batch, policy: .transfer), !result.duplicateNotification {
+                taken.add(1, ordering: .relaxed)
+            }
+        }
+        #expect(taken.load(ordering: .relaxed) == 1)
+        #expect(try stores[1].accountFacts("alice").version == 2)
+    }
+
+    @Test func reopeningAppliesNoMigrationTwiceAndANewerSchemaIsRefused() throws {
+        let first = try schema.open()
+        let version = try first.schemaVersion()
+        #expect(version >= 1)
+        #expect(try schema.open().schemaVersion() == version)
+        try schema.execute("INSERT INTO gateway_migrations (version, applied_at) VALUES (\(version + 1), 0)")
+        #expect(throws: StoreError.failed) { try schema.open() }
+    }
+
+    /// A server that cannot be reached is retryable (`busy`), and what libpq said goes to the log only.
+    @Test func anUnreachableServerIsBusyAndItsWordsStayInTheLog() throws {
+        let logged = Mutex<[String]>([])
+        let log = StoreLog { line in logged.withLock { $0.append(line) } }
+        #expect(throws: StoreError.busy) {
+            _ = try PostgresStore(url: "postgresql://gateway@127.0.0.1:1/postgres", log: log)
+        }
+        #expect(logged.withLock { $0.contains { $0.contains("127.0.0.1") } })
+        #expect(!StoreError.busy.description.contains("127.0.0.1"))
+    }
+
+    /// A statement running past `statement_timeout` is cancelled and reported as retryable.
+    @Test func aStatementPastItsTimeoutIsBusy() throws {
+        var settings = PostgresSettings(poolSize: 2, statementTimeoutMilliseconds: 100)
+        settings.acquireTimeoutMilliseconds = 5_000
+        let store = try schema.open(settings: settings)
+        try store.createAccount(Fixtures.account("alice"))
+        // Another session holds the account's row lock while the store tries to change it.
+        let holder = try PostgresLockHolder(url: schema.url, sql: "BEGIN; SELECT 1 FROM accounts WHERE id = 'alice' FOR UPDATE")
+        defer { holder.release() }
+        #expect(throws: StoreError.busy) {
+            try store.ingest(IngestBatch(accountId: "alice", transactions: [Fixtures.transaction("1", original: "1")],
+                                         at: Fixtures.t0), policy: .transfer)
+        }
+    }
+
+    /// One holder of a job's lease at a time; when the holder's session ends (its process died)
+    /// or it lets go, the next asker gets it.
+    @Test func aJobLeaseHasOneHolderAndPassesOnWhenItsSessionEnds() throws {
+        let (first, second) = (try schema.open(), try schema.open())
+        let leaseA = first.makeJobLease(name: "poller")
+        let leaseB = second.makeJobLease(name: "poller")
+        #expect(leaseA.tryHold())
+        #expect(leaseA.tryHold())
+        #expect(!leaseB.tryHold())
+        #expect(second.makeJobLease(name: "other job").tryHold())
+        leaseA.release()
+        #expect(leaseB.tryHold())
+        #expect(!leaseA.tryHold())
+        // B's session is killed, as when its process dies: A gets the lease on its next ask.
+        try TemporaryPostgresSchema.execute("""
+            SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted
+            AND pid <> pg_backend_pid() AND objid = (hashtextextended('\(schema.name):issue-gateway job poller', 0) & 4294967295)::oid
+            """, on: schema.url)
+        #expect(leaseA.tryHold())
+        #expect(!leaseB.tryHold())
+    }
+
+    /// The change log in commit order, and which entries this process wrote.
+    @Test func theChangeLogListsEveryInvalidatingChangeAndKnowsItsOwn() throws {
+        let (writer, other) = (try schema.open(), try schema.open())
+        let (writerFeed, otherFeed) = (writer.makeChangeFeed(), other.makeChangeFeed())
+        let start = try otherFeed.latestSequence()
+        try writer.importCatalog(Fixtures.catalog)
+        try writer.createAccount(Fixtures.account("alice"))
+        try writer.createAPIKey(APIKey(keyId: "k", role: .service, secretHash: "h", createdAt: Fixtures.t0))
+        _ = try writer.ingest(IngestBatch(accountId: "alice", transactions: [Fixtures.transaction("1", original: "1")],
+                                          at: Fixtures.t0), policy: .transfer)
+        try writer.deleteAPIKey(keyId: "k")
+        let batch = try otherFeed.changes(after: start, limit: 100)
+        #expect(batch.changes.map(\.change) == [.catalog, .apiKey(keyId: "k"), .accountFacts(accountId: "alice"),
+                                                 .apiKey(keyId: "k")])
+        #expect(batch.changes.map(\.sequence) == batch.changes.map(\.sequence).sorted())
+        #expect(batch.changes.allSatisfy { !otherFeed.madeHere($0.sequence) })
+        #expect(batch.changes.allSatisfy { writerFeed.madeHere($0.sequence) })
+        #expect(batch.changes.allSatisfy { !writerFeed.madeHere($0.sequence) }, "asked once per entry")
+    }
+
+    /// A history cursor never passes an event still to commit: two processes append operator
+    /// actions to one account at once while a reader follows the history by cursor; the reader
+    /// ends up with every event (a sequence committed after a higher one would be skipped).
+    @Test func aHistoryReaderFollowingTheCursorMissesNoConcurrentEvent() throws {
+        let writers = [try schema.open(settings: PostgresSettings(poolSize: 4)),
+                       try schema.open(settings: PostgresSettings(poolSize: 4))]
+        let reader = try schema.open(settings: PostgresSettings(poolSize: 1))
+        try writers[0].createAccount(Fixtures.account("alice"))
+        let writerCount = 8, perWriter = 40
+        let written = Atomic<Int>(0)
+        let finishedWriters = Atomic<Int>(0)
+        let seen = Mutex<[Int64]>([])
+        concurrently(writerCount + 1) { index in
+            guard index < writerCount else {
+                var cursor: Int64?
+                var all: [Int64] = []
+                while true {
+                    // Read after the writers are done once more, so the last page is complete.
+                    let finished = finishedWriters.load(ordering: .acquiring) == writerCount
+                    guard let page = try? reader.history(ofAccount: "alice", after: cursor, limit: 50) else { break }
+                    all += page.events.map(\.sequence)
+                    cursor = all.last ?? cursor
+                    if finished && page.next == nil { break }
+                }
+                seen.withLock { $0 = all }
+                return
+            }
+            for n in 0..<perWriter {
+                if (try? writers[index % 2].recordOperatorAction("action-\(index)-\(n)", on: "alice", at: Fixtures.t0)) != nil {
+                    written.add(1, ordering: .relaxed)
+                }
+            }
+            finishedWriters.add(1, ordering: .releasing)
+        }
+        #expect(written.load(ordering: .relaxed) == writerCount * perWriter)
+        #expect(seen.withLock { $0.count } == writerCount * perWriter)
+    }
+
+    /// Publication events across processes: two processes announce the due issues at once, each
+    /// issue fires once (one webhook event, one push job); then the outbox head, claimed by ten
+    /// workers of both at once, is leased to exactly one of them.
+    @Test func anIssueIsAnnouncedOnceAndTheOutboxHeadLeasedOnceAcrossProcesses() throws {
+        let stores = [try schema.open(), try schema.open()]
+        try stores[0].importCatalog(Fixtures.catalog)
+        let policy = EventPolicy(webhooks: true, pushes: true)
+        let now = Fixtures.instant("2100-01-01T00:00:00Z")
+        let announced = Mutex<[IssueRef]>([])
+        concurrently(6) { index in
+            let issues = (try? stores[index % 2].announceDueIssues(now: now, policy: policy, limit: 100)) ?? []
+            announced.withLock { $0 += issues.map(\.ref) }
+        }
+        let refs = announced.withLock { $0 }
+        let due = Fixtures.catalog.issues.filter { $0.retractedAt == nil }.map(\.ref)
+        #expect(!due.isEmpty)
+        #expect(refs.count == due.count && Set(refs) == Set(due))
+        #expect(try stores[1].outboxLength() == due.count)
+        #expect(try stores[1].openPushJobs().count == due.count)
+
+        let delivered = Atomic<Int>(0)
+        concurrently(10) { index in
+            if case .deliver = try? stores[index % 2].claimOutboxHead(owner: "worker-\(index)", now: now, lease: .seconds(60)) {
+                delivered.add(1, ordering: .relaxed)
+            }
+        }
+        #expect(delivered.load(ordering: .relaxed) == 1)
+    }
+}
