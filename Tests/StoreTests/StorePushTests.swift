@@ -20,9 +20,9 @@ import Wire
         defer { withExtendedLifetime(opened) {} }
         let store = opened.store
         for id in ["a1", "a2"] { try store.createAccount(Fixtures.account(id)) }
-        try store.give(Grant(grantId: "g1", accountId: "a1", source: "print", externalId: "1", publications: ["monthly"],
+        _ = try store.give(Grant(grantId: "g1", accountId: "a1", source: "print", externalId: "1", publications: ["monthly"],
                              start: Fixtures.t0, end: nil, createdAt: Fixtures.t0), events: Self.events)
-        try store.give(Grant(grantId: "g2", accountId: "a2", source: "print", externalId: "2", publications: ["monthly"],
+        _ = try store.give(Grant(grantId: "g2", accountId: "a2", source: "print", externalId: "2", publications: ["monthly"],
                              start: Fixtures.t0, end: nil, createdAt: Fixtures.t0), events: Self.events)
         let now = Fixtures.t0
         guard case .deliver(let first) = try store.claimOutboxHead(owner: "A", now: now, lease: .seconds(60)) else {
@@ -77,9 +77,9 @@ import Wire
                              policy: .transfer)
         _ = try store.ingest(IngestBatch(accountId: "a2", transactions: [Fixtures.transaction("t2", original: "t2", product: "bundle")],
                                          at: Fixtures.t0), policy: .transfer)
-        try store.give(Grant(grantId: "g3", accountId: "a3", source: "print", externalId: "3", publications: ["monthly"],
+        _ = try store.give(Grant(grantId: "g3", accountId: "a3", source: "print", externalId: "3", publications: ["monthly"],
                              start: Fixtures.t0, end: nil, createdAt: Fixtures.t0))
-        try store.give(Grant(grantId: "g4", accountId: "a4", source: "print", externalId: "4", publications: ["weekly"],
+        _ = try store.give(Grant(grantId: "g4", accountId: "a4", source: "print", externalId: "4", publications: ["weekly"],
                              start: Fixtures.t0, end: nil, createdAt: Fixtures.t0))
         for (n, id) in ["a1", "a2", "a3", "a4", "a5"].enumerated() {
             _ = try store.registerDevice(Self.device(id, n), limit: 20)

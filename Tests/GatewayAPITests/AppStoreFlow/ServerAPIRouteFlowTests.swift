@@ -108,7 +108,7 @@ import Wire
         #expect(try flow.subscriptions(reader).first?["expiresAt"] as? String == "2026-04-17T00:00:00.000Z")
         // Recorded in the account's history (http-api.md), as the operator's action; the new
         // status came from the Server API.
-        let history = try flow.call("GET", "/v1/accounts/\(reader.id)/history", bearer: reader.token)
+        let history = try flow.call("GET", "/v1/accounts/\(reader.id)/history")  // support staff's view: the note too
         let events = history.json["events"] as? [[String: Any]] ?? []
         let action = try #require(events.last { $0["kind"] as? String == "operatorAction" })
         #expect(action["source"] as? String == "admin" && action["action"] as? String == "extendRenewalDate")
