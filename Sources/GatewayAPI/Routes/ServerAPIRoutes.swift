@@ -33,7 +33,10 @@ extension Gateway {
             let window = try backfillWindow(RequestBody(request))
             _ = try appStore.requireServerAPI()
             guard let backfill else { throw .appStoreUnavailable("the notification backfill is not running") }
-            backfill.request(window)
+            guard backfill.request(window) else {
+                throw APIError(status: 429, code: "rate_limited", message: "backfill windows are already being replayed; ask again later",
+                               headers: [("Retry-After", "60")])
+            }
             return .json(202) { w in
                 w.object { w in
                     w.field("status", "accepted")

@@ -4,6 +4,7 @@ import Foundation
 import GatewayStore
 import IssueCatalog
 import Lifecycle
+import Synchronization
 import Wire
 
 /// Settings of the notification backfill (issue #12, "nothing lost").
@@ -20,6 +21,9 @@ struct NotificationBackfillSettings: Sendable {
     var failureLookback: Duration = .seconds(7 * 24 * 3600)
     /// Apple keeps 180 days of history in production.
     var maximumWindow: Duration = .seconds(180 * 24 * 3600)
+    /// Windows asked by `POST /v1/appstore/backfill` waiting or running at once; past it the
+    /// route answers 429 (each may be 180 days of Apple's history).
+    var maximumPendingRequests = 2
 
     static let standard = NotificationBackfillSettings()
 }
@@ -38,6 +42,7 @@ public final class NotificationBackfill: ThreadBackedService {
     private let environments: [AppStoreEnvironment]
     private let requests = DispatchQueue(label: "notification-backfill.requests")
     private let finishedRequests = CompletionCount()
+    private let pendingRequests = Mutex(0)
     public let serviceThread = ServiceThread(name: "notification-backfill")
 
     init(settings: NotificationBackfillSettings, ingestion: AppStoreIngestion, serverAPI: ServerAPIClient,
@@ -74,11 +79,12 @@ public final class NotificationBackfill: ThreadBackedService {
     @discardableResult
     func replay(_ window: Window) -> Bool {
         var failures: [AppStoreEnvironment: ServerAPIError] = [:]
+        var allTaken = true
         for environment in environments {
             let query = ServerAPINotificationQuery(start: window.start, end: window.end, onlyFailures: window.onlyFailures)
             do {
                 try serverAPI.notificationHistory(query, in: environment) { records in
-                    for record in records { take(record) }
+                    for record in records where !take(record) { allTaken = false }
                 }
             } catch {
                 failures[environment] = error
@@ -88,26 +94,38 @@ public final class NotificationBackfill: ThreadBackedService {
             failures[.production] = nil
         }
         ingestion.counters.serverAPIFailures.increment(by: failures.count)
-        return failures.isEmpty
+        return failures.isEmpty && allTaken
     }
 
-    private func take(_ record: ServerAPINotificationRecord) {
+    /// Takes one replayed notification; false when it could not be stored for a reason that may
+    /// pass (a 503: storage busy), so the pass is not counted a success and the window is asked
+    /// again. One that will never verify (a 4xx) counts as taken: asking again cannot help.
+    private func take(_ record: ServerAPINotificationRecord) -> Bool {
         do {
             let outcome = try ingestion.takeV2(record.signedPayload)
             if !outcome.result.duplicateNotification { ingestion.counters.backfillReplayed.increment() }
+            return true
         } catch {
-            // A notification that does not verify or cannot be stored now is left for the next
-            // pass (its UUID was not recorded).
             ingestion.counters.serverAPIFailures.increment()
+            return error.status != 503
         }
     }
 
-    /// `POST /v1/appstore/backfill`: replays `window` on the backfill's queue and returns at once.
-    func request(_ window: Window) {
+    /// `POST /v1/appstore/backfill`: replays `window` on the backfill's queue and returns at once;
+    /// false (nothing queued) while `maximumPendingRequests` windows wait or run.
+    func request(_ window: Window) -> Bool {
+        let admitted = pendingRequests.withLock { pending in
+            guard pending < settings.maximumPendingRequests else { return false }
+            pending += 1
+            return true
+        }
+        guard admitted else { return false }
         requests.async { [self] in
             replay(window)
+            pendingRequests.withLock { $0 -= 1 }
             finishedRequests.increment()
         }
+        return true
     }
 
     /// Waits until `count` requested windows have been replayed (tests), or `timeout` passes.

@@ -1,6 +1,7 @@
 import AppStoreSimulator
 import Foundation
 import GatewayStore
+import Synchronization
 import Testing
 import Wire
 @testable import GatewayAPI
@@ -45,6 +46,23 @@ import Wire
         #expect(try #require(flow.runtime.backfill).pass(), "production's bare 401 is no failure when the sandbox answers")
         #expect(try flow.entitledIssues(reader) == ["2026-01", "2026-02"])
         #expect(try flow.store.serviceMark(NotificationBackfill.markName) == FlowFixtures.now)
+    }
+
+    /// A replayed notification that could not be stored (storage busy: it may pass) leaves the
+    /// pass unfinished: the mark does not move, and the next pass takes the notification.
+    @Test func aBackfillPassWhoseNotificationCouldNotBeStoredIsNotASuccess() throws {
+        let failures = NotificationFlowTests.Countdown()
+        let flow = try AppStoreFlow(serverAPI: true, wrapStore: { NotificationFlowTests.BusyWrites($0, failures: failures) })
+        let reader = try subscribedReader(flow)
+        try flow.simulator.refund(transactionId: "10002", in: FlowFixtures.production, at: FlowFixtures.at("2026-03-18T00:00:00Z"))
+        try flow.simulator.sendNotification(FlowFixtures.production, type: "REFUND", transactionId: "10002", drop: true)
+        let backfill = try #require(flow.runtime.backfill)
+        failures.remaining.withLock { $0 = 100 }
+        #expect(!backfill.pass())
+        #expect(try flow.store.serviceMark(NotificationBackfill.markName) == nil)
+        failures.remaining.withLock { $0 = 0 }
+        #expect(backfill.pass())
+        #expect(try flow.entitledIssues(reader) == ["2026-01", "2026-02"])
     }
 
     @Test func backfillRouteReplaysAChosenWindow() throws {
