@@ -34,7 +34,10 @@ final class CurlHTTP2Client: @unchecked Sendable {
     struct Settings: Sendable {
         var caFile: String?
         var maxConcurrent = 100
-        var timeout: Duration = .seconds(30)
+        /// One request's whole time (APNs answers in well under a second). Kept short so that a
+        /// page's worst case, every attempt timing out, stays within the push job's lease
+        /// (`PushFanOut.Settings.lease`).
+        var timeout: Duration = .seconds(10)
         /// Answers longer than this are cut (APNs answers a small JSON reason).
         var maximumResponseBytes = 16 << 10
     }

@@ -16,7 +16,9 @@ final class PushFanOut: ThreadBackedService {
         /// Accounts per page (one read unit of work for their facts and devices).
         var pageSize = 500
         /// How long a page may take before another process (or this one, restarted) takes the job
-        /// over: past the APNs client's retries of one page (about 15 s of backoff plus timeouts).
+        /// over. It must exceed a page's worst case, or a second process sends the same page
+        /// again: `APNsClient`'s 5 attempts × `CurlHTTP2Client`'s 10 s timeout + 1+2+4+8 s of
+        /// backoff = 65 s (a test checks the bound).
         var lease: Duration = .seconds(120)
         var idlePoll: Duration = .seconds(1)
     }
