@@ -53,7 +53,11 @@ extension Gateway {
             let asked = try extensionBody(body)
             let outcome = try appStore.extendRenewalDate(request.parameter("originalTransactionId"), asked,
                                                          note: try body.optionalString("note"))
-            try recordExtension(outcome, asked)
+            // Apple has extended: recording it must not turn that into an error a retry would
+            // repeat (the history is best effort once Apple said yes).
+            do throws(APIError) { try recordExtension(outcome, asked) } catch {
+                VerifyReceiptClient.logToStandardError("the extension of \(outcome.originalTransactionId) is not in the history: \(error.message)")
+            }
             return .json(200) { w in
                 w.object { w in
                     w.field("originalTransactionId", outcome.originalTransactionId)
@@ -105,6 +109,14 @@ extension Gateway {
         if let note = try body.optionalString("note"), note.utf8.count > Self.extensionNoteLimit {
             throw .badRequest("note must be at most \(Self.extensionNoteLimit) bytes")
         }
-        return ServerAPIExtension(days: Int(days), reasonCode: Int(reason), requestIdentifier: UUID().uuidString.lowercased())
+        // Apple deduplicates on the request identifier: an operator retrying after a timeout sends
+        // the same one (optional `requestIdentifier`, a UUID) and Apple extends once; without
+        // one, every request is a new extension.
+        var identifier = UUID().uuidString.lowercased()
+        if let given = try body.optionalString("requestIdentifier") {
+            guard let uuid = UUID(uuidString: given) else { throw .badRequest("requestIdentifier must be a UUID") }
+            identifier = uuid.uuidString.lowercased()
+        }
+        return ServerAPIExtension(days: Int(days), reasonCode: Int(reason), requestIdentifier: identifier)
     }
 }

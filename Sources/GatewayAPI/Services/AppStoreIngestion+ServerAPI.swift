@@ -160,7 +160,13 @@ extension AppStoreIngestion {
         }
         var facts = VerifiedFacts()
         if result.success { facts = (try? statusFacts(originalTransactionId, in: environment)) ?? VerifiedFacts() }
-        let saved = try save(facts, for: nil, source: .serverApi)
+        // Apple has answered: a failure to store the new status (storage busy) must not become an
+        // error whose retry extends again; the status arrives with RENEWAL_EXTENDED or the poller.
+        let saved: IngestResult
+        do { saved = try save(facts, for: nil, source: .serverApi) } catch {
+            VerifyReceiptClient.logToStandardError("the extended status of \(originalTransactionId) was not stored: \(error.message)")
+            saved = IngestResult(owners: [:], previousOwners: [])
+        }
         let key = SubscriptionKey(environment: environment, originalTransactionId: originalTransactionId)
         let stillOwned = try stored { () throws(StoreError) in try store.owner(of: key) }
         let owner = saved.owners[key] ?? stillOwned

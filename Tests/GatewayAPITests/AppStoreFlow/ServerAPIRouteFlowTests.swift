@@ -133,6 +133,8 @@ import Wire
         #expect(action["days"] as? Int == 7 && action["note"] as? String == "missed issue")
         #expect(events.contains { $0["kind"] as? String == "transactionChanged" && $0["source"] as? String == "serverApi" })
         #expect(try flow.post("/v1/appstore/subscriptions/10000/extend", json: ["days": 91, "reasonCode": 1]).status == 400)
+        #expect(try flow.post("/v1/appstore/subscriptions/10000/extend",
+                              json: ["days": 1, "reasonCode": 1, "requestIdentifier": "not-a-uuid"]).status == 400)
         #expect(try flow.post("/v1/appstore/subscriptions/99999/extend", json: ["days": 1, "reasonCode": 1]).status == 404)
     }
 
