@@ -111,7 +111,8 @@ let package = Package(
                                    "CSystem", "CZlib", "TestSupport"]),
         .testTarget(name: "IssueGatewayTests",
                     dependencies: ["IssueGateway", "GatewayAPI", "GatewayStore", "SQLiteStore", "PostgresStore", "HTTPServer",
-                                   "CommandLineSupport", "Lifecycle", "Wire", "Entitle", "IssueCatalog", "TestSupport"]),
+                                   "CommandLineSupport", "Lifecycle", "Wire", "Entitle", "IssueCatalog", "TestSupport",
+                                   "AppStoreSimulator"]),
     ],
     swiftLanguageModes: [.v6]
 )

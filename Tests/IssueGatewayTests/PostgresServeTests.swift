@@ -3,14 +3,14 @@ import Synchronization
 import Testing
 import TestSupport
 
-/// `issue-gateway serve` processes on one PostgreSQL database (issue 11): both serve; a `kill -9`
-/// of one under load loses nothing it acknowledged, and the other keeps serving throughout.
+/// `issue-gateway serve` processes on one PostgreSQL database (issue 11): all serve; a `kill -9`
+/// of one under load loses nothing it acknowledged, and the others keep serving throughout.
 @Suite(.enabled(if: TemporaryPostgresSchema.clusterURL != nil, "ISSUE_GATEWAY_TEST_DATABASE_URL is not set"))
 struct PostgresServeTests {
     static let adminKey = String(repeating: "a", count: 40)
 
     /// What every process of one deployment is given: the database and the shared secrets.
-    private static func environment(_ schema: TemporaryPostgresSchema, _ folder: TemporaryDatabase) -> [String: String] {
+    static func environment(_ schema: TemporaryPostgresSchema, _ folder: TemporaryDatabase) -> [String: String] {
         ["ISSUE_GATEWAY_DATABASE_URL": schema.url, "ISSUE_GATEWAY_DATABASE": folder.path,
          "ISSUE_GATEWAY_CATALOG": CLIHarness.sampleCatalog, "ISSUE_GATEWAY_ADMIN_KEY": adminKey,
          "ISSUE_GATEWAY_TOKEN_KEYS": CLITokenTests.keys, "ISSUE_GATEWAY_THREADS": "2",
@@ -49,36 +49,41 @@ struct PostgresServeTests {
                 "C still accepts a key revoked through A a second ago")
     }
 
-    @Test func aKill9UnderLoadLosesNothingAcknowledgedAndTheOtherKeepsServing() throws {
+    /// Three processes: writers create accounts on A, B and C until A is killed with SIGKILL
+    /// mid-load; every account any of them acknowledged (A's included) is then found through both
+    /// survivors, and B and C answered every request sent to them meanwhile.
+    @Test func aKill9UnderLoadLosesNothingAcknowledgedAndTheOthersKeepServing() throws {
         let schema = try TemporaryPostgresSchema(clusterURL: try #require(TemporaryPostgresSchema.clusterURL))
         let folder = TemporaryDatabase()  // where secrets would go; every secret is given here
         let environment = Self.environment(schema, folder)
         let a = try ServeProcess(environment: environment)
         let b = try ServeProcess(environment: environment)
-        defer { _ = b.stop() }
-        #expect(a.stderr.contains("imported") && !b.stderr.contains("imported"))
-        #expect(try b.get("/v1/publications").body.contains(#""id":"monthly""#))
+        let c = try ServeProcess(environment: environment)
+        defer { for survivor in [b, c] { _ = survivor.stop() } }
+        #expect(a.stderr.contains("imported") && !b.stderr.contains("imported") && !c.stderr.contains("imported"))
+        #expect(try c.get("/v1/publications").body.contains(#""id":"monthly""#))
 
-        // Writers create accounts on both until told to stop; A is killed while they run.
+        // Writers create accounts on all three until told to stop; A is killed while they run.
+        let processes = [a, b, c]
         let acknowledged = Mutex<[(id: String, token: String)]>([])
-        let failuresOnB = Atomic<Int>(0)
+        let failuresOnSurvivors = Mutex<[String]>([])
         let running = Atomic<Bool>(true)
         let createdOnA = Atomic<Int>(0)
         let group = DispatchGroup()
-        for writer in 0..<4 {
+        for writer in 0..<6 {
             group.enter()
             Thread {
                 defer { group.leave() }
                 var round = 0
                 while running.load(ordering: .acquiring) {
                     round += 1
-                    let onB = (writer + round) % 2 == 0
-                    let answer = (try? (onB ? b : a).send("POST", "/v1/accounts", body: "{}")) ?? (status: 0, body: "")
+                    let target = (writer + round) % processes.count
+                    let answer = (try? processes[target].send("POST", "/v1/accounts", body: "{}")) ?? (status: 0, body: "")
                     if answer.status == 201, let account = Self.account(answer.body) {
                         acknowledged.withLock { $0.append(account) }
-                        if !onB { createdOnA.add(1, ordering: .relaxed) }
-                    } else if onB {
-                        failuresOnB.add(1, ordering: .relaxed)
+                        if target == 0 { createdOnA.add(1, ordering: .relaxed) }
+                    } else if target != 0 {
+                        failuresOnSurvivors.withLock { $0.append("\(target == 1 ? "B" : "C"): \(answer.status) \(answer.body)") }
                     }
                 }
             }.start()
@@ -86,18 +91,20 @@ struct PostgresServeTests {
         #expect(eventually(seconds: 30) { createdOnA.load(ordering: .relaxed) >= 20 })
         #expect(a.stop(with: SIGKILL) == SIGKILL)
         let atKill = acknowledged.withLock { $0.count }
-        #expect(eventually(seconds: 30) { acknowledged.withLock { $0.count } >= atKill + 20 })
+        #expect(eventually(seconds: 30) { acknowledged.withLock { $0.count } >= atKill + 40 })
         running.store(false, ordering: .releasing)
         group.wait()
 
-        #expect(failuresOnB.load(ordering: .relaxed) == 0, "B failed requests while A died")
+        #expect(failuresOnSurvivors.withLock { $0 } == [], "a survivor failed requests while A died")
         for account in acknowledged.withLock({ $0 }) {
-            let answer = try b.get("/v1/accounts/\(account.id)/entitlements", bearer: account.token)
-            #expect(answer.status == 200, "account \(account.id) was acknowledged but is gone")
+            for survivor in [b, c] {
+                let answer = try survivor.get("/v1/accounts/\(account.id)/entitlements", bearer: account.token)
+                #expect(answer.status == 200, "account \(account.id) was acknowledged but is gone")
+            }
         }
     }
 
-    private static func account(_ body: String) -> (id: String, token: String)? {
+    static func account(_ body: String) -> (id: String, token: String)? {
         guard let object = try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any],
               let id = object["accountId"] as? String, let token = object["accountToken"] as? String else { return nil }
         return (id, token)
