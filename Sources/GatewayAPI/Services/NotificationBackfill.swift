@@ -24,6 +24,9 @@ struct NotificationBackfillSettings: Sendable {
     /// Windows asked by `POST /v1/appstore/backfill` waiting or running at once; past it the
     /// route answers 429 (each may be 180 days of Apple's history).
     var maximumPendingRequests = 2
+    /// On a shared store, how often a process that does not hold the backfill's lease asks for it
+    /// (the holder's death frees it with its session: another takes over within this).
+    var leaseRetry: Duration = .seconds(15)
 
     static let standard = NotificationBackfillSettings()
 }
@@ -43,12 +46,19 @@ public final class NotificationBackfill: ThreadBackedService {
     private let requests = DispatchQueue(label: "notification-backfill.requests")
     private let finishedRequests = CompletionCount()
     private let pendingRequests = Mutex(0)
+    /// On a store several processes share, only the holder of this lease runs the periodic passes
+    /// (issue 11: periodic jobs run in one process at a time); asked windows run where asked.
+    private let lease: (any JobLease)?
     public let serviceThread = ServiceThread(name: "notification-backfill")
 
     init(settings: NotificationBackfillSettings, ingestion: AppStoreIngestion, serverAPI: ServerAPIClient,
          environments: [AppStoreEnvironment]) {
         self.settings = settings; self.ingestion = ingestion; self.serverAPI = serverAPI; self.environments = environments
+        lease = (ingestion.store as? any SharedGatewayStore)?.makeJobLease(name: "notification-backfill")
     }
+
+    /// True when this process may run the periodic passes now (always on a store it owns alone).
+    public var holdsLease: Bool { lease?.tryHold() ?? true }
 
     /// A window to replay, as asked.
     struct Window: Sendable, Equatable {
@@ -133,11 +143,15 @@ public final class NotificationBackfill: ThreadBackedService {
         finishedRequests.wait(for: count, timeout: timeout)
     }
 
-    /// A pass on start, then one per interval until stopped.
+    /// A pass on start, then one per interval until stopped; on a shared store only while this
+    /// process holds the lease (the others ask every `leaseRetry`; the holder gives it up when it
+    /// stops).
     public func run(until stop: StopToken) {
+        defer { lease?.release() }
         while !stop.isStopRequested {
-            pass()
-            if stop.pause(for: settings.interval) { break }
+            let held = holdsLease
+            if held { pass() }
+            if stop.pause(for: held ? settings.interval : settings.leaseRetry) { break }
         }
     }
 }

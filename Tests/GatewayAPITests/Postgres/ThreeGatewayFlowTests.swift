@@ -86,4 +86,15 @@ final class ThreeGatewayFlowTests {
         #expect(pollers.filter(\.holdsLease).count == 1)
         #expect(pollers.filter(\.holdsLease).count == 1)
     }
+
+    /// The notification backfill's periodic passes too (issue 11: "the status poller, the
+    /// notification backfill and any periodic job run in one process at a time").
+    @Test func theNotificationBackfillRunsInOneGatewayAtATime() throws {
+        let first = try AppStoreFlow(policy: .keep, serverAPI: true, store: try schema.open())
+        let others = try (0..<2).map { _ in try AppStoreFlow(policy: .keep, serverAPI: true, store: try schema.open(), peerOf: first) }
+        defer { for flow in others + [first] { flow.stop() } }
+        let backfills = try ([first] + others).map { try #require($0.runtime.backfill) }
+        #expect(backfills.filter(\.holdsLease).count == 1)
+        #expect(backfills.filter(\.holdsLease).count == 1)
+    }
 }
