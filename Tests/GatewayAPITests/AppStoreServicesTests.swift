@@ -1,6 +1,10 @@
 import AppStoreKit
+@testable import GatewayConfiguration
+@testable import GatewayCore
+@testable import GatewayHTTP
+@testable import GatewayPush
+import Metrics
 import Testing
-@testable import GatewayAPI
 
 /// The App Store clients the gateway builds from its configuration.
 @Suite struct AppStoreServicesTests {

@@ -1,5 +1,9 @@
+@testable import GatewayConfiguration
+@testable import GatewayCore
+@testable import GatewayHTTP
+@testable import GatewayPush
+import Metrics
 import Testing
-@testable import GatewayAPI
 
 /// The fairness limits are settings (issue #10 item 3), with defaults and bounds.
 @Suite struct ClientLimitSettingsTests {

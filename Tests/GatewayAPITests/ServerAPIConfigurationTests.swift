@@ -1,10 +1,14 @@
 @testable import AppStoreKit
-import HTTPServer
 import AppStoreSimulator
 import Foundation
+@testable import GatewayConfiguration
+@testable import GatewayCore
+@testable import GatewayHTTP
+@testable import GatewayPush
+import HTTPServer
+import Metrics
 import Testing
 import Wire
-@testable import GatewayAPI
 
 /// `ISSUE_GATEWAY_APPSTORE_API_*` (http-api.md Configuration; issue #12): read from the
 /// environment, the `.p8` checked at start with a clear error, and nothing built without them.

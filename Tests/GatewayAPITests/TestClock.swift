@@ -1,6 +1,10 @@
+@testable import GatewayConfiguration
+@testable import GatewayCore
+@testable import GatewayHTTP
+@testable import GatewayPush
 import IssueCatalog
+import Metrics
 import Synchronization
-@testable import GatewayAPI
 import Wire
 
 /// A `GatewayClock` whose time only the test moves: token expiry, scheduled issues and E16 are

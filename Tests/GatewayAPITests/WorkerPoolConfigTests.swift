@@ -1,10 +1,14 @@
 import Entitle
 import Foundation
+@testable import GatewayConfiguration
+@testable import GatewayCore
+@testable import GatewayHTTP
+@testable import GatewayPush
 import HTTPServer
-import Testing
-@testable import GatewayAPI
+import Metrics
 import SQLiteStore
 import TestSupport
+import Testing
 
 /// `ISSUE_GATEWAY_STORE_*` and `ISSUE_GATEWAY_APPSTORE_*`: the API's worker pools (bulkheads).
 @Suite struct WorkerPoolConfigTests {

@@ -1,10 +1,14 @@
 import CommandLineSupport
 import Foundation
+@testable import GatewayConfiguration
+@testable import GatewayCore
+@testable import GatewayHTTP
+@testable import GatewayPush
+import IssueCatalog
+@testable import IssueGateway
+import Metrics
 import SQLiteStore
 import Testing
-import IssueCatalog
-@testable import GatewayAPI
-@testable import IssueGateway
 import Wire
 
 @Suite struct CLICatalogTests {

@@ -1,8 +1,12 @@
 import CommandLineSupport
 import Foundation
-import Synchronization
-@testable import GatewayAPI
+@testable import GatewayConfiguration
+@testable import GatewayCore
+@testable import GatewayHTTP
+@testable import GatewayPush
 @testable import IssueGateway
+import Metrics
+import Synchronization
 import TestSupport
 
 /// Runs the CLI in-process against a temporary database, capturing what it prints.

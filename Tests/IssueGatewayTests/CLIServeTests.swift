@@ -1,11 +1,15 @@
 import CommandLineSupport
 import Foundation
-import SQLiteStore
-import Testing
+@testable import GatewayConfiguration
+@testable import GatewayCore
+@testable import GatewayHTTP
+@testable import GatewayPush
 import IssueCatalog
-@testable import GatewayAPI
 @testable import IssueGateway
+import Metrics
+import SQLiteStore
 import TestSupport
+import Testing
 
 @Suite struct CLIServeTests {
     @Test func serveImportsTheCatalogOnlyIntoAnEmptyStoreServesAndStopsOnSIGTERM() throws {

@@ -1,9 +1,13 @@
 import Entitle
 import Foundation
+@testable import GatewayConfiguration
+@testable import GatewayCore
+@testable import GatewayHTTP
+@testable import GatewayPush
 import IssueCatalog
-import Testing
-@testable import GatewayAPI
 @testable import IssueGateway
+import Metrics
+import Testing
 import Wire
 
 /// `issue-gateway token verify`: the edge's decision for support staff, reading keys only.

@@ -1,11 +1,15 @@
-import HTTPServer
 import CommandLineSupport
-import Foundation
 import Entitle
-import Testing
-@testable import GatewayAPI
+import Foundation
+@testable import GatewayConfiguration
+@testable import GatewayCore
+@testable import GatewayHTTP
+@testable import GatewayPush
+import HTTPServer
 @testable import IssueGateway
+import Metrics
 import TestSupport
+import Testing
 import Wire
 
 @Suite struct ConfigTests {

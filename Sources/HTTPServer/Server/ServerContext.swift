@@ -1,3 +1,4 @@
+import Metrics
 import Synchronization
 
 /// What every event loop of one server shares: read-only configuration and router, the worker

@@ -1,6 +1,7 @@
-import GatewayAPI
 import CommandLineSupport
 import Foundation
+import GatewayConfiguration
+import GatewayCore
 
 /// `issue-gateway appstore migrate`: moves subscriptions known only by stored receipts onto the
 /// App Store Server API (issue #12), resumably.

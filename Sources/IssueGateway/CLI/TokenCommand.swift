@@ -1,7 +1,8 @@
-import GatewayAPI
 import CommandLineSupport
 import Entitle
 import Foundation
+import GatewayConfiguration
+import GatewayCore
 import IssueCatalog
 import Wire
 

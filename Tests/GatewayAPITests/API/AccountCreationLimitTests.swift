@@ -1,5 +1,9 @@
+@testable import GatewayConfiguration
+@testable import GatewayCore
+@testable import GatewayHTTP
+@testable import GatewayPush
+import Metrics
 import Testing
-@testable import GatewayAPI
 
 /// Fairness (issue #10 item 3): anyone may create accounts, so `POST /v1/accounts` is
 /// rate-limited per source address, answered 429 `rate_limited` with `Retry-After`.

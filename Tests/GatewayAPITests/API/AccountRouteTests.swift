@@ -1,7 +1,11 @@
 import Foundation
+@testable import GatewayConfiguration
+@testable import GatewayCore
+@testable import GatewayHTTP
+@testable import GatewayPush
 import IssueCatalog
+import Metrics
 import Testing
-@testable import GatewayAPI
 import Wire
 
 /// Accounts, entitlements and the reader's issue list (http-api.md, Accounts and entitlements),

@@ -1,7 +1,11 @@
 import Foundation
+@testable import GatewayConfiguration
+@testable import GatewayCore
+@testable import GatewayHTTP
+@testable import GatewayPush
 import IssueCatalog
+import Metrics
 import Testing
-@testable import GatewayAPI
 import Wire
 
 /// The catalog routes of http-api.md over real sockets: who may change what, the answers' shapes,

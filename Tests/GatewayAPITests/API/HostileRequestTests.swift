@@ -1,7 +1,11 @@
 import Foundation
+@testable import GatewayConfiguration
+@testable import GatewayCore
+@testable import GatewayHTTP
+@testable import GatewayPush
+import Metrics
 import TestSupport
 import Testing
-@testable import GatewayAPI
 
 /// Requests no client should send: bad paths, control characters, broken framing. Each is
 /// refused with the spec's error shape, changes nothing, and the gateway keeps serving.

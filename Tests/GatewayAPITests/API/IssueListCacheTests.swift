@@ -1,7 +1,11 @@
 import Foundation
+@testable import GatewayConfiguration
+@testable import GatewayCore
+@testable import GatewayHTTP
+@testable import GatewayPush
 import IssueCatalog
+import Metrics
 import Testing
-@testable import GatewayAPI
 import Wire
 
 /// The reader's issue list is kept rendered between requests; it must change the moment anything

@@ -1,7 +1,11 @@
 import Foundation
+@testable import GatewayConfiguration
+@testable import GatewayCore
+@testable import GatewayHTTP
+@testable import GatewayPush
 import HTTPServer
+import Metrics
 import Testing
-@testable import GatewayAPI
 import Wire
 
 @Suite struct JSONWriterTests {

@@ -1,6 +1,10 @@
 import Foundation
+@testable import GatewayConfiguration
+@testable import GatewayCore
+@testable import GatewayHTTP
+@testable import GatewayPush
+import Metrics
 import Testing
-@testable import GatewayAPI
 
 /// `GET /metrics` (http-api.md, Operations): requests by route and status, the latency
 /// histogram, tokens issued and verified, in Prometheus text format.

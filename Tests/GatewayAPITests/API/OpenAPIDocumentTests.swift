@@ -1,7 +1,11 @@
 import Foundation
+@testable import GatewayConfiguration
+@testable import GatewayCore
+@testable import GatewayHTTP
+@testable import GatewayPush
 import HTTPServer
+import Metrics
 import Testing
-@testable import GatewayAPI
 
 /// The served `/openapi.json` against the router the gateway really runs: a route missing from
 /// either side, or an answer the document does not list, fails here.

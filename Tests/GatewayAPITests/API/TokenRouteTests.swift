@@ -1,9 +1,13 @@
-import HTTPServer
-import TestSupport
 import Foundation
+@testable import GatewayConfiguration
+@testable import GatewayCore
+@testable import GatewayHTTP
+@testable import GatewayPush
+import HTTPServer
 import IssueCatalog
+import Metrics
+import TestSupport
 import Testing
-@testable import GatewayAPI
 import Wire
 
 /// Download tokens through the API (http-api.md; tokens.md): issued only for visible, entitled

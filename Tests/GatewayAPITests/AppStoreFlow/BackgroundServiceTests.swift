@@ -1,6 +1,10 @@
+@testable import GatewayConfiguration
+@testable import GatewayCore
+@testable import GatewayHTTP
+@testable import GatewayPush
 import Lifecycle
+import Metrics
 import Testing
-@testable import GatewayAPI
 
 /// The gateway's background services end when told: the poller's and the watcher's pauses
 /// (five minutes, an hour here) are cut short by `stop`, and `join` returns once their threads have

@@ -1,7 +1,11 @@
 import AppStoreSimulator
 import Foundation
+@testable import GatewayConfiguration
+@testable import GatewayCore
+@testable import GatewayHTTP
+@testable import GatewayPush
+import Metrics
 import Testing
-@testable import GatewayAPI
 
 /// The history's sources over the real App Store paths (simulator, sockets): a V2 notification's
 /// facts are signed payloads, yet the history names the notification.

@@ -1,9 +1,13 @@
-import Synchronization
-import GatewayStore
 import AppStoreSimulator
 import Foundation
+@testable import GatewayConfiguration
+@testable import GatewayCore
+@testable import GatewayHTTP
+@testable import GatewayPush
+import GatewayStore
+import Metrics
+import Synchronization
 import Testing
-@testable import GatewayAPI
 
 /// `POST /v1/appstore/notifications` with notifications the simulator builds (http-api.md "App
 /// Store"; appstore.md V1 and V2; E1, E2, E6).

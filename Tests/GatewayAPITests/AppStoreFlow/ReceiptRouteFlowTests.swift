@@ -1,7 +1,11 @@
 import Entitle
 import Foundation
+@testable import GatewayConfiguration
+@testable import GatewayCore
+@testable import GatewayHTTP
+@testable import GatewayPush
+import Metrics
 import Testing
-@testable import GatewayAPI
 
 /// `POST /v1/accounts/{id}/receipts` against the simulator over HTTP (http-api.md "Receipt
 /// errors"; appstore.md's status table; E1, E4).

@@ -1,8 +1,12 @@
 import AppStoreSimulator
 import Foundation
+@testable import GatewayConfiguration
+@testable import GatewayCore
+@testable import GatewayHTTP
+@testable import GatewayPush
 import GatewayStore
+import Metrics
 import Testing
-@testable import GatewayAPI
 
 /// Issue #12 end to end: a gateway with App Store Server API credentials against the simulator
 /// over HTTP. A StoreKit 2 app sends only its latest signed transaction; the gateway fetches the

@@ -1,8 +1,12 @@
 import AppStoreSimulator
 import Foundation
+@testable import GatewayConfiguration
+@testable import GatewayCore
+@testable import GatewayHTTP
+@testable import GatewayPush
 import GatewayStore
+import Metrics
 import Testing
-@testable import GatewayAPI
 
 /// The status poller on the App Store Server API (issue #12): with credentials it asks Get All
 /// Subscription Statuses about subscriptions near expiry, so a subscription known only from

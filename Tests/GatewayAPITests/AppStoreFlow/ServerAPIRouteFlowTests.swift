@@ -1,10 +1,14 @@
 import AppStoreSimulator
 import Foundation
+@testable import GatewayConfiguration
+@testable import GatewayCore
+@testable import GatewayHTTP
+@testable import GatewayPush
 import GatewayStore
+import Metrics
 import Synchronization
 import Testing
 import Wire
-@testable import GatewayAPI
 
 /// Issue #12's routes and the notification backfill against the simulator over HTTP: nothing
 /// lost (a dropped notification is recovered), a reader's refresh, the operator's test

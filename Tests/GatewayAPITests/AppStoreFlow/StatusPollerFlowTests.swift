@@ -1,8 +1,12 @@
 import AppStoreSimulator
 import Foundation
+@testable import GatewayConfiguration
+@testable import GatewayCore
+@testable import GatewayHTTP
+@testable import GatewayPush
 import GatewayStore
+import Metrics
 import Testing
-@testable import GatewayAPI
 
 /// The status poller re-verifies stored receipts near expiry against the simulator (issue #6).
 /// Passes are run directly with the test clock; the poller's thread is never started.

@@ -1,11 +1,15 @@
 import Entitle
 import Foundation
-import IssueCatalog
-import Synchronization
-import Testing
+@testable import GatewayConfiguration
+@testable import GatewayCore
+@testable import GatewayHTTP
+@testable import GatewayPush
 import GatewayStore
-@testable import GatewayAPI
+import IssueCatalog
+import Metrics
+import Synchronization
 import TestSupport
+import Testing
 import Wire
 
 /// Per-account invalidation: an ingest on one account forgets that account only, and a load that

@@ -1,5 +1,9 @@
+@testable import GatewayConfiguration
+@testable import GatewayCore
+@testable import GatewayHTTP
+@testable import GatewayPush
+import Metrics
 import Testing
-@testable import GatewayAPI
 
 /// `ISSUE_GATEWAY_CACHE_MEMORY`: bytes or a binary suffix, within bounds, errors naming it.
 @Suite struct CacheMemorySettingTests {

@@ -1,7 +1,11 @@
 import Foundation
-import Testing
+@testable import GatewayConfiguration
+@testable import GatewayCore
+@testable import GatewayHTTP
+@testable import GatewayPush
 import HTTPServer
-@testable import GatewayAPI
+import Metrics
+import Testing
 import Wire
 
 /// The caches seen through the API: revoking one key keeps every other resolution, the memory-only

@@ -1,9 +1,13 @@
 import Foundation
+@testable import GatewayConfiguration
+@testable import GatewayCore
+@testable import GatewayHTTP
+@testable import GatewayPush
 import GatewayStore
+import Metrics
 import Synchronization
-import Testing
-@testable import GatewayAPI
 import TestSupport
+import Testing
 import Wire
 
 /// `ChangeFeedFollower` against a feed in memory: which caches each change drops, a feed that

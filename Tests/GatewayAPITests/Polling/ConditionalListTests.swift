@@ -1,6 +1,10 @@
 import Foundation
+@testable import GatewayConfiguration
+@testable import GatewayCore
+@testable import GatewayHTTP
+@testable import GatewayPush
+import Metrics
 import Testing
-@testable import GatewayAPI
 import Wire
 
 /// Issue and catalog lists carry strong entity tags; `If-None-Match` with the current one is a

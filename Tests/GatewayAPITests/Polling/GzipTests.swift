@@ -1,6 +1,10 @@
 import Foundation
+@testable import GatewayConfiguration
+@testable import GatewayCore
+@testable import GatewayHTTP
+@testable import GatewayPush
+import Metrics
 import Testing
-@testable import GatewayAPI
 import Wire
 
 /// JSON answers over 1 KiB are gzip-coded when `Accept-Encoding` allows it, with

@@ -1,6 +1,10 @@
 import Foundation
+@testable import GatewayConfiguration
+@testable import GatewayCore
+@testable import GatewayHTTP
+@testable import GatewayPush
+import Metrics
 import Testing
-@testable import GatewayAPI
 import Wire
 
 /// `?limit=N` and `?after=<cursor>` on both issue lists, newest first, `next` while more remain

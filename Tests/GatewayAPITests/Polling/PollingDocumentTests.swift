@@ -1,6 +1,10 @@
 import Foundation
+@testable import GatewayConfiguration
+@testable import GatewayCore
+@testable import GatewayHTTP
+@testable import GatewayPush
+import Metrics
 import Testing
-@testable import GatewayAPI
 
 /// `/openapi.json` describes the cheap-polling parameters, headers and answers of the routes that
 /// have them, as the router really answers them.

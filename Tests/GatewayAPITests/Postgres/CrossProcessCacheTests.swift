@@ -1,9 +1,13 @@
 import Entitle
 import Foundation
-import Testing
-@testable import GatewayAPI
+@testable import GatewayConfiguration
+@testable import GatewayCore
+@testable import GatewayHTTP
+@testable import GatewayPush
+import Metrics
 import PostgresStore
 import TestSupport
+import Testing
 
 /// Two gateways on one PostgreSQL database, each with its own store (its own pool), caches and
 /// change-feed follower, as two `serve` processes would have (issue 11): what one commits reaches

@@ -1,6 +1,10 @@
-import Testing
-@testable import GatewayAPI
+@testable import GatewayConfiguration
+@testable import GatewayCore
+@testable import GatewayHTTP
+@testable import GatewayPush
+import Metrics
 import PostgresStore
+import Testing
 
 /// `ISSUE_GATEWAY_DATABASE_URL`, `_DATABASE_POOL`, `_DATABASE_STATEMENT_TIMEOUT` (issue 11).
 @Suite struct DatabaseSettingTests {

@@ -1,8 +1,12 @@
 import Foundation
-import Testing
-@testable import GatewayAPI
+@testable import GatewayConfiguration
+@testable import GatewayCore
+@testable import GatewayHTTP
+@testable import GatewayPush
+import Metrics
 import PostgresStore
 import TestSupport
+import Testing
 
 /// `/healthz` on a PostgreSQL store (issue 11): 503 in the spec's error shape while the database
 /// cannot be reached, 200 again by itself once it can.

@@ -1,10 +1,14 @@
 import Entitle
 import Foundation
+@testable import GatewayConfiguration
+@testable import GatewayCore
+@testable import GatewayHTTP
+@testable import GatewayPush
 import GatewayStore
-@testable import GatewayAPI
 import IssueCatalog
-import Testing
+import Metrics
 import TestSupport
+import Testing
 import Wire
 
 /// Publication events (http-api.md, pushes and webhooks; issue #16): an issue announced when it is
@@ -50,7 +54,7 @@ import Wire
         let sender = RecordingPushSender()
         var small = PushFanOut.Settings()
         small.pageSize = 2  // several pages, each resumed from the stored cursor
-        let fanOut = PushFanOut(settings: small, gateway: h.runtime.gateway, sender: sender)
+        let fanOut = PushFanOut(settings: small, core: h.runtime.core, sender: sender)
         try h.drainPushJobs(fanOut)  // the seeded issues, announced as they were posted
         let seeded = sender.pushes.count
 

@@ -1,8 +1,12 @@
 import Entitle
 import Foundation
+@testable import GatewayConfiguration
+@testable import GatewayCore
+@testable import GatewayHTTP
+@testable import GatewayPush
 import GatewayStore
-@testable import GatewayAPI
 import Lifecycle
+import Metrics
 import Synchronization
 import Wire
 

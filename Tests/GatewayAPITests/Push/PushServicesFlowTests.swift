@@ -1,10 +1,14 @@
 import Foundation
+@testable import GatewayConfiguration
+@testable import GatewayCore
+@testable import GatewayHTTP
+@testable import GatewayPush
 import GatewayStore
-@testable import GatewayAPI
 import IssueCatalog
 import Lifecycle
-import Testing
+import Metrics
 import TestSupport
+import Testing
 import Wire
 
 /// The push services as `issue-gateway serve` runs them (their own threads), against the fake APNs

@@ -1,10 +1,14 @@
 import Entitle
 import Foundation
+@testable import GatewayConfiguration
+@testable import GatewayCore
+@testable import GatewayHTTP
+@testable import GatewayPush
 import GatewayStore
-@testable import GatewayAPI
+import Metrics
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 import Wire
 
 /// Webhooks to the publisher's backend (http-api.md, pushes and webhooks; issue #16): events kept in

@@ -1,5 +1,9 @@
+@testable import GatewayConfiguration
+@testable import GatewayCore
+@testable import GatewayHTTP
+@testable import GatewayPush
+import Metrics
 import Testing
-@testable import GatewayAPI
 import Wire
 
 /// The token bucket per key that rate-limited routes share (issue #10 item 3).

@@ -1,7 +1,8 @@
 import Foundation
+@testable import HTTPServer
+import Metrics
 import TestSupport
 import Testing
-@testable import HTTPServer
 
 /// Named worker pools (bulkheads) and fast paths, on a running server.
 @Suite struct WorkerPoolAndFastPathTests {

@@ -1,5 +1,6 @@
 import Foundation
 @testable import HTTPServer
+import Metrics
 import TestSupport
 
 /// An in-process server on an ephemeral port with small timeouts, stopped by `stop()`.

@@ -1,10 +1,14 @@
 import Entitle
 import Foundation
+@testable import GatewayConfiguration
+@testable import GatewayCore
+@testable import GatewayHTTP
+@testable import GatewayPush
 import GatewayStore
 import HTTPServer
 import HTTPServerTesting
 import IssueCatalog
-@testable import GatewayAPI
+import Metrics
 import SQLiteStore
 import TestSupport
 import Wire

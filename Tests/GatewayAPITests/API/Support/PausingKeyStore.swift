@@ -1,6 +1,10 @@
+@testable import GatewayConfiguration
+@testable import GatewayCore
+@testable import GatewayHTTP
+@testable import GatewayPush
 import GatewayStore
+import Metrics
 import Synchronization
-@testable import GatewayAPI
 import TestSupport
 import Wire
 

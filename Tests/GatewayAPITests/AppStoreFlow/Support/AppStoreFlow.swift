@@ -1,11 +1,15 @@
-import GatewayStore
-import AppStoreSimulator
 import AppStoreKit
+import AppStoreSimulator
 import Entitle
 import Foundation
+@testable import GatewayConfiguration
+@testable import GatewayCore
+@testable import GatewayHTTP
+@testable import GatewayPush
+import GatewayStore
 import HTTPServer
 import IssueCatalog
-@testable import GatewayAPI
+import Metrics
 import SQLiteStore
 import TestSupport
 import Testing

@@ -1,8 +1,12 @@
 import AppStoreSimulator
 import Entitle
 import Foundation
+@testable import GatewayConfiguration
+@testable import GatewayCore
+@testable import GatewayHTTP
+@testable import GatewayPush
 import IssueCatalog
-@testable import GatewayAPI
+import Metrics
 import Wire
 
 /// The world the App Store flow tests play in: one monthly magazine sold as an auto-renewable

@@ -1,0 +1,183 @@
+import AppStoreKit
+import Entitle
+import Foundation
+import GatewayStore
+import IssueCatalog
+import Lifecycle
+import Synchronization
+import Wire
+
+/// Settings of the notification backfill (issue #12, "nothing lost").
+package struct NotificationBackfillSettings: Sendable {
+    /// Pause between passes.
+    package var interval: Duration = .seconds(3600)
+    /// The first pass of a gateway that never completed one looks back this far.
+    package var initialWindow: Duration = .seconds(3 * 24 * 3600)
+    /// Each pass starts this long before the last success, so a notification Apple dated just
+    /// before it (and delivered late) is not missed; duplicates are dropped by UUID.
+    package var overlap: Duration = .seconds(600)
+    /// Each pass also asks for `onlyFailures` this far back: Apple's own retries run 72 hours
+    /// (appstore.md), and what they never delivered is found here.
+    package var failureLookback: Duration = .seconds(7 * 24 * 3600)
+    /// Apple keeps 180 days of history in production.
+    package var maximumWindow: Duration = .seconds(180 * 24 * 3600)
+    /// Windows asked by `POST /v1/appstore/backfill` waiting or running at once; past it the
+    /// route answers 429 (each may be 180 days of Apple's history).
+    package var maximumPendingRequests = 2
+    /// On a shared store, how often a process that does not hold the backfill's lease asks for it
+    /// (the holder's death frees it with its session: another takes over within this).
+    package var leaseRetry: Duration = .seconds(15)
+
+    package static let standard = NotificationBackfillSettings()
+}
+
+/// Replays the App Store's notification history through the same V2 path as a delivered
+/// notification (verified, stored, deduplicated by UUID): on start, then periodically for the
+/// window since the last success (and failures only over a longer lookback), and on demand
+/// (`POST /v1/appstore/backfill`). Runs on its own thread and a serial queue, never an event loop.
+public final class NotificationBackfill: ThreadBackedService {
+    /// The `service_marks` name of the last successful pass's start.
+    package static let markName = "appstore.notification-backfill"
+
+    private let settings: NotificationBackfillSettings
+    private let ingestion: AppStoreIngestion
+    private let serverAPI: ServerAPIClient
+    private let environments: [AppStoreEnvironment]
+    private let requests = DispatchQueue(label: "notification-backfill.requests")
+    private let finishedRequests = CompletionCount()
+    private let pendingRequests = Mutex(0)
+    /// On a store several processes share, only the holder of this lease runs the periodic passes
+    /// (issue 11: periodic jobs run in one process at a time); asked windows run where asked.
+    private let lease: (any JobLease)?
+    public let serviceThread = ServiceThread(name: "notification-backfill")
+
+    package init(settings: NotificationBackfillSettings, ingestion: AppStoreIngestion, serverAPI: ServerAPIClient,
+         environments: [AppStoreEnvironment]) {
+        self.settings = settings; self.ingestion = ingestion; self.serverAPI = serverAPI; self.environments = environments
+        lease = (ingestion.store as? any SharedGatewayStore)?.makeJobLease(name: "notification-backfill")
+    }
+
+    /// True when this process may run the periodic passes now (always on a store it owns alone).
+    public var holdsLease: Bool { lease?.tryHold() ?? true }
+
+    /// A window to replay, as asked.
+    package struct Window: Sendable, Equatable {
+        package var start: Instant
+        package var end: Instant
+        package var onlyFailures: Bool
+
+        package init(start: Instant, end: Instant, onlyFailures: Bool) {
+            self.start = start; self.end = end; self.onlyFailures = onlyFailures
+        }
+    }
+
+    /// One periodic pass: the window since the last success, then failures over the lookback.
+    /// Records the pass's start as the new last success only when every call succeeded.
+    @discardableResult
+    package func pass() -> Bool {
+        let now = ingestion.clock.now()
+        let last = (try? ingestion.store.serviceMark(Self.markName)) ?? nil
+        let earliest = now.adding(milliseconds: -Int64(settings.maximumWindow.milliseconds))
+        let since = last?.adding(milliseconds: -Int64(settings.overlap.milliseconds))
+            ?? now.adding(milliseconds: -Int64(settings.initialWindow.milliseconds))
+        let failuresSince = now.adding(milliseconds: -Int64(settings.failureLookback.milliseconds))
+        let succeeded = replay(Window(start: max(since, earliest), end: now, onlyFailures: false))
+            && replay(Window(start: max(failuresSince, earliest), end: now, onlyFailures: true))
+        if succeeded { try? ingestion.store.setServiceMark(Self.markName, at: now) }
+        return succeeded
+    }
+
+    /// Replays one window in every environment; false when some call did not succeed.
+    /// Production's bare 401 counts as "never released there" (nothing to replay) when the
+    /// sandbox, asked with the same key, answered: a bad key fails both.
+    @discardableResult
+    package func replay(_ window: Window) -> Bool {
+        var failures: [AppStoreEnvironment: ServerAPIError] = [:]
+        var allTaken = true
+        for environment in environments {
+            let query = ServerAPINotificationQuery(start: window.start, end: window.end, onlyFailures: window.onlyFailures)
+            do {
+                try serverAPI.notificationHistory(query, in: environment) { records in
+                    for record in records where !take(record) { allTaken = false }
+                }
+            } catch {
+                failures[environment] = error
+            }
+        }
+        if failures[.production] == .unauthorized, environments.contains(.sandbox), failures[.sandbox] == nil {
+            failures[.production] = nil
+        }
+        ingestion.counters.serverAPIFailures.increment(by: failures.count)
+        return failures.isEmpty && allTaken
+    }
+
+    /// Takes one replayed notification; false when it could not be stored for a reason that may
+    /// pass (a 503: storage busy), so the pass is not counted a success and the window is asked
+    /// again. One that will never verify (a 4xx) counts as taken: asking again cannot help.
+    private func take(_ record: ServerAPINotificationRecord) -> Bool {
+        do {
+            let outcome = try ingestion.takeV2(record.signedPayload)
+            if !outcome.result.duplicateNotification { ingestion.counters.backfillReplayed.increment() }
+            return true
+        } catch {
+            ingestion.counters.serverAPIFailures.increment()
+            return error.status != 503
+        }
+    }
+
+    /// `POST /v1/appstore/backfill`: replays `window` on the backfill's queue and returns at once;
+    /// false (nothing queued) while `maximumPendingRequests` windows wait or run.
+    package func request(_ window: Window) -> Bool {
+        let admitted = pendingRequests.withLock { pending in
+            guard pending < settings.maximumPendingRequests else { return false }
+            pending += 1
+            return true
+        }
+        guard admitted else { return false }
+        requests.async { [self] in
+            replay(window)
+            pendingRequests.withLock { $0 -= 1 }
+            finishedRequests.increment()
+        }
+        return true
+    }
+
+    /// Waits until `count` requested windows have been replayed (tests), or `timeout` passes.
+    package func waitForRequests(_ count: Int, timeout: TimeInterval) -> Bool {
+        finishedRequests.wait(for: count, timeout: timeout)
+    }
+
+    /// A pass on start, then one per interval until stopped; on a shared store only while this
+    /// process holds the lease (the others ask every `leaseRetry`; the holder gives it up when it
+    /// stops).
+    public func run(until stop: StopToken) {
+        defer { lease?.release() }
+        while !stop.isStopRequested {
+            let held = holdsLease
+            if held { pass() }
+            if stop.pause(for: held ? settings.interval : settings.leaseRetry) { break }
+        }
+    }
+}
+
+/// A count that can be waited on: requested replays finish on the backfill's queue.
+private final class CompletionCount: @unchecked Sendable {
+    private let condition = NSCondition()
+    /// Guarded by `condition`.
+    private var count = 0
+
+    func increment() {
+        condition.withLock {
+            count += 1
+            condition.broadcast()
+        }
+    }
+
+    func wait(for target: Int, timeout: TimeInterval) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        return condition.withLock {
+            while count < target { if !condition.wait(until: deadline) { break } }
+            return count >= target
+        }
+    }
+}

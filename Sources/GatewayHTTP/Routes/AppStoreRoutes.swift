@@ -1,0 +1,16 @@
+import GatewayCore
+import HTTPServer
+
+/// `POST /v1/appstore/notifications` (http-api.md, App Store): V1 and V2 server notifications.
+/// The App Store Server API's routes are in `ServerAPIRoutes`.
+extension Gateway {
+    package func registerAppStoreRoutes(_ router: APIRouterBuilder) {
+        // With the Server API configured a notification may fetch a subscription's history from
+        // Apple (issue #12): it then waits on the pool sized for calls to Apple.
+        router.add("POST", "/v1/appstore/notifications", execution: appStore.serverAPI == nil ? .store : .appStore,
+                   maxBodyBytes: limits.notificationBodyBytes, handler: apiHandler { [appStore] request throws(APIError) in
+            try appStore.takeNotification(try RequestBody(request), raw: request.body)
+            return .json(200, Array(#"{"status":"taken"}"#.utf8))
+        })
+    }
+}

@@ -1,0 +1,23 @@
+import GatewayCore
+import HTTPServer
+
+/// `GET /healthz`, `GET /metrics`, `GET /openapi.json` (http-api.md, Operations).
+extension Gateway {
+    package func registerOperationsRoutes(_ router: APIRouterBuilder) {
+        let health = HTTPResponse.json(200, Array(#"{"status":"ok"}"#.utf8))
+        let storeUnreachable = APIError.storageUnavailable.response
+        let storeHealth = self.storeHealth
+        // From memory (`StoreHealthMonitor`): 503 while the database cannot be reached, 200 again
+        // once it answers.
+        router.add("GET", "/healthz") { _ in storeHealth.isReachable ? health : storeUnreachable }
+        let metrics = self.metrics
+        router.add("GET", "/metrics") { _ in
+            .text(200, metrics.render(), contentType: "text/plain; version=0.0.4; charset=utf-8")
+        }
+        // The document never changes while the process runs: it is compressed once here, not on
+        // the event loop for every anonymous request that accepts gzip.
+        let openAPI = HTTPResponse.json(200, Array(OpenAPIDocument.json.utf8))
+        let plain = JSONCoding.precoded(openAPI, gzip: false), gzipped = JSONCoding.precoded(openAPI, gzip: true)
+        router.add("GET", "/openapi.json") { request in AcceptEncoding.allowsGzip(request) ? gzipped : plain }
+    }
+}
