@@ -33,19 +33,19 @@ extension Gateway {
         // Calls Apple (verifyReceipt): on the pool sized for waiting.
         router.add("POST", "/v1/accounts/{accountId}/receipts", execution: .appStore,
                    maxBodyBytes: limits.receiptBodyBytes, handler: apiHandler { [self] request throws(APIError) in
-            let accountId = try requireAccount(request)
+            let account = try requireAccount(request), accountId = account.id
             let facts = try receiptFacts(RequestBody(request))
             try appStore.save(facts, for: accountId)
             return try entitlementsResponse(accountId)
         })
         router.add("GET", "/v1/accounts/{accountId}/entitlements", execution: .store, handler: apiHandler { [self] request throws(APIError) in
-            try entitlementsResponse(try requireAccount(request))
+            try entitlementsResponse(try requireAccount(request).id)
         })
         // A list kept in memory for a known principal is answered on the event loop (no thread hop).
         router.add("GET", "/v1/accounts/{accountId}/issues", execution: .store,
                    fastPath: { [self] request in cachedIssueListResponse(request) },
                    handler: apiHandler { [self] request throws(APIError) in
-            let accountId = try requireAccount(request)
+            let account = try requireAccount(request), accountId = account.id
             let query = request.queryParameters()
             let key = try IssueListKey(query), page = try ListPage(query)
             let state = catalog.state
@@ -168,17 +168,18 @@ extension Gateway {
     /// A typical issue list item's size, to size the response buffer once.
     private static let renderedIssueBytes = 480
 
-    /// The account in the path, when the caller may act for it (itself, a service key, admin).
-    /// 404 for an account that does not exist.
-    package func requireAccount(_ request: HTTPRequest) throws(APIError) -> String {
+    /// The account in the path, when the caller may act for it (itself, a service key, admin),
+    /// with the principal resolved once for the rest of the request. 404 for an account that
+    /// does not exist.
+    package func requireAccount(_ request: HTTPRequest) throws(APIError) -> ActingAccount {
         let accountId = request.parameter("accountId")
         let principal = try authenticator.principal(request)
         guard principal.mayActFor(account: accountId) else { throw .forbidden("this secret may not act for \(accountId)") }
-        if case .account = principal { return accountId }
+        if case .account = principal { return ActingAccount(id: accountId, principal: principal) }
         guard try stored({ () throws(StoreError) in try store.account(id: accountId) }) != nil else {
             throw .notFound("no account \(accountId)")
         }
-        return accountId
+        return ActingAccount(id: accountId, principal: principal)
     }
 
     /// `receiptData` and/or `signedTransactions`, each proved to come from Apple (E2). Nothing is

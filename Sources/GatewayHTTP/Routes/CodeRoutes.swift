@@ -39,11 +39,11 @@ extension Gateway {
             return .json(200) { w in w.codeBatch(batch, codes: codes) }
         })
         router.add("POST", "/v1/accounts/{accountId}/codes/redeem", execution: .store, handler: apiHandler { [self] request throws(APIError) in
-            let accountId = try requireAccount(request)
+            let account = try requireAccount(request), accountId = account.id
             // A service key is a publisher's backend redeeming for all its readers from one
             // address: limiting that address would let ten readers' typos lock out every other
             // reader, so its failures count per account only.
-            let byAddress = try authenticator.principal(request).isReader
+            let byAddress = account.principal.isReader
             let address = byAddress ? request.sourceAddress.map { ["client:" + ClientKey.of($0)] } ?? [] : []
             let keys = ["account:" + accountId] + address
             let now = clock.now()

@@ -16,7 +16,7 @@ extension Gateway {
 
     package func registerDeviceRoutes(_ router: APIRouterBuilder) {
         router.add("POST", "/v1/accounts/{accountId}/devices", execution: .store, handler: apiHandler { [self] request throws(APIError) in
-            let accountId = try requireAccount(request)
+            let account = try requireAccount(request), accountId = account.id
             let device = try deviceBody(RequestBody(request), accountId: accountId)
             let outcome = try stored { () throws(StoreError) in
                 try store.registerDevice(device, limit: Self.devicesPerAccount)
@@ -29,7 +29,7 @@ extension Gateway {
             }
         })
         router.add("DELETE", "/v1/accounts/{accountId}/devices/{apnsToken}", execution: .store, handler: apiHandler { [self] request throws(APIError) in
-            let accountId = try requireAccount(request)
+            let account = try requireAccount(request), accountId = account.id
             guard let token = Self.apnsToken(request.parameter("apnsToken")),
                   try stored({ () throws(StoreError) in try store.removeDevice(token, ofAccount: accountId) }) else {
                 throw .notFound("account \(accountId) has no such device")

@@ -11,14 +11,14 @@ extension Gateway {
     package func registerExplanationRoutes(_ router: APIRouterBuilder) {
         router.add("GET", "/v1/accounts/{accountId}/publications/{publicationId}/issues/{issueId}/explanation",
                    execution: .store, handler: apiHandler { [self] request throws(APIError) in
-            let accountId = try requireAccount(request)
+            let account = try requireAccount(request), accountId = account.id
             let ref = IssueRef(publicationId: request.parameter("publicationId"), issueId: request.parameter("issueId"))
             let now = clock.now()
             // E16: a scheduled or retracted issue is listed to nobody but editors, so a reader's
             // own token is answered as if it did not exist (as the token route does); service
             // and admin keys, which support staff use, see it with the reason `scheduled` or
             // `retracted`.
-            let readerOnly = try authenticator.principal(request).isReader
+            let readerOnly = account.principal.isReader
             guard let explanation = try explanations.explain(ref, for: accountId),
                   !readerOnly || explanation.issue.state(at: now) == .published else {
                 throw .notFound("no issue \(ref.issueId) in \(ref.publicationId)")

@@ -9,9 +9,9 @@ import Wire
 extension Gateway {
     package func registerHistoryRoutes(_ router: APIRouterBuilder) {
         router.add("GET", "/v1/accounts/{accountId}/history", execution: .store, handler: apiHandler { [self] request throws(APIError) in
-            let accountId = try requireAccount(request)
+            let account = try requireAccount(request), accountId = account.id
             let body: [UInt8]?
-            let view: HistoryView = try authenticator.principal(request).isReader ? .reader : .staff
+            let view: HistoryView = account.principal.isReader ? .reader : .staff
             do throws(HistoryJSON.Failure) {
                 body = try HistoryJSON.body(ofAccount: accountId, query: request.queryParameters(), store: store, view: view)
             } catch {

@@ -16,7 +16,7 @@ extension Gateway {
 
     package func registerServerAPIRoutes(_ router: APIRouterBuilder) {
         router.add("POST", "/v1/accounts/{accountId}/refresh", execution: .appStore, handler: apiHandler { [self] request throws(APIError) in
-            let accountId = try requireAccount(request)
+            let account = try requireAccount(request), accountId = account.id
             if case .limited(let seconds) = refreshLimit.take(accountId, now: clock.now()) {
                 throw .rateLimited(retryAfterSeconds: seconds)
             }

@@ -13,9 +13,9 @@ extension Gateway {
 
     package func registerTimelineRoutes(_ router: APIRouterBuilder) {
         router.add("GET", "/v1/accounts/{accountId}/timeline.svg", execution: .store, handler: apiHandler { [self] request throws(APIError) in
-            let accountId = try requireAccount(request)
+            let account = try requireAccount(request), accountId = account.id
             let query = try TimelineQuery(request.queryParameters())
-            let svg = try timelineSVG(of: accountId, query, visibleOnly: try authenticator.principal(request).isReader)
+            let svg = try timelineSVG(of: accountId, query, visibleOnly: account.principal.isReader)
             return HTTPResponse(status: 200, headers: [("Content-Type", "image/svg+xml; charset=utf-8"),
                                                        ("Content-Security-Policy", "default-src 'none'"),
                                                        ("X-Content-Type-Options", "nosniff")],

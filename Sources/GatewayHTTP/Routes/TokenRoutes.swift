@@ -12,7 +12,7 @@ extension Gateway {
         router.add("POST", "/v1/accounts/{accountId}/publications/{publicationId}/issues/{issueId}/token",
                    execution: .store, fastPath: { [self] request in cachedTokenResponse(request) },
                    handler: apiHandler { [self] request throws(APIError) in
-            let accountId = try requireAccount(request)
+            let account = try requireAccount(request), accountId = account.id
             return try tokenResponse(accountId, Self.issueRef(request), try entitlements(of: accountId))
         })
     }
