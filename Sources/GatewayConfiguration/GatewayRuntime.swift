@@ -13,7 +13,8 @@ public struct GatewayRuntime: Sendable {
     /// What the runtime was built from, secrets resolved.
     public let configuration: Configuration
     package let core: CoreServices
-    package let gateway: Gateway
+    /// The controllers of http-api.md over `core`.
+    package let api: HTTPAPI
     public let server: HTTPServer
     public let poller: StatusPoller?
     /// Replays Apple's notification history on start and periodically; nil without App Store
@@ -64,7 +65,7 @@ public struct GatewayRuntime: Sendable {
                                     policy: configuration.entitlementPolicy, ownership: configuration.transferPolicy,
                                     events: EventPolicy(webhooks: configuration.push.webhookURL != nil,
                                                         pushes: configuration.push.apnsConfigured))
-        let gateway = try Gateway(core: core, settings: APISettings(
+        let api = try HTTPAPI(core: core, settings: APISettings(
             tokenKeys: tokenKeys, tokenIssuer: configuration.tokenIssuer, tokenTTLSeconds: configuration.tokenTTLSeconds,
             cdnBaseURL: configuration.cdnBaseURL,
             accountCreation: .init(perMinute: configuration.accountCreationPerMinute, burst: configuration.accountCreationBurst),
@@ -74,8 +75,8 @@ public struct GatewayRuntime: Sendable {
         metrics.addCaches([("account_answers", { [core] in core.accounts.answerStats }),
                            ("account_facts", { [core] in core.accounts.factsStats }),
                            ("principals", { [core] in core.authenticator.stats }),
-                           ("verified_tokens", { [gateway] in gateway.tokenMemo.stats }),
-                           ("compressed_lists", { [gateway] in gateway.compressed.stats })])
+                           ("verified_tokens", { [api] in api.tokenMemo.stats }),
+                           ("compressed_lists", { [api] in api.compressed.stats })])
         var settings = http ?? HTTPServerConfiguration()
         if http == nil {
             settings.host = configuration.listen.host
@@ -91,7 +92,7 @@ public struct GatewayRuntime: Sendable {
         // The edge check decides on these: an edge that appends a second copy must not let the
         // reader choose which path is checked (http-api.md, Edge).
         settings.singletonFields = HTTPServerConfiguration.standardSingletonFields + ["X-Original-URI", "X-Original-Method"]
-        let server = HTTPServer(configuration: settings, router: gateway.makeRouter(), metrics: metrics, accessLog: accessLog)
+        let server = HTTPServer(configuration: settings, router: api.makeRouter(), metrics: metrics, accessLog: accessLog)
         let poller = pollerSettings.map {
             StatusPoller(settings: $0, store: store, ingestion: core.appStore, clock: clock, counters: core.counters)
         }
@@ -99,7 +100,7 @@ public struct GatewayRuntime: Sendable {
             ChangeFeedFollower(feed: $0.makeChangeFeed(), catalog: core.catalog, accounts: core.accounts,
                                authenticator: core.authenticator, coherence: core.coherence, clock: clock)
         }
-        return GatewayRuntime(configuration: configuration, core: core, gateway: gateway, server: server, poller: poller,
+        return GatewayRuntime(configuration: configuration, core: core, api: api, server: server, poller: poller,
                               catalogWatcher: CatalogWatcher(catalog: core.catalog),
                               pushServices: try PushServices.make(core, configuration: configuration.push),
                               changeFeedFollower: follower)

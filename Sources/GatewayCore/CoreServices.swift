@@ -63,9 +63,8 @@ package final class CoreServices: Sendable {
         }
     }
 
-    /// What the engine says about one account now (E1–E20).
-    package func entitlements(of accountId: String) throws(APIError) -> AccountEntitlements {
-        let facts = try stored { () throws(StoreError) in try accounts.facts(of: accountId) }
-        return entitlements.evaluate(facts, catalog.state, clock.now())
+    /// Issues a catalog change made published, announced at once.
+    package var announcements: PublicationAnnouncements {
+        PublicationAnnouncements(store: store, clock: clock, events: events, counters: pushCounters)
     }
 }

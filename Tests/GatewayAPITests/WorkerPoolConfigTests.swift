@@ -42,7 +42,7 @@ import Testing
         let runtime = try GatewayRuntime.make(configuration: configuration, store: try database.open(), pollerSettings: nil)
         defer { runtime.server.waitUntilStopped() }
         #expect(runtime.server.configuration.workerPools == configuration.workerPools)
-        let receipts = runtime.gateway.makeRouter().routes.first { $0.pattern.text == "/v1/accounts/{accountId}/receipts" }
+        let receipts = runtime.api.makeRouter().routes.first { $0.pattern.text == "/v1/accounts/{accountId}/receipts" }
         #expect(receipts?.execution == .appStore)
     }
 }

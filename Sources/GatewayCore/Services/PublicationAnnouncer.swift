@@ -47,13 +47,22 @@ package final class PublicationAnnouncer: ThreadBackedService {
     }
 }
 
-extension CoreServices {
-    /// An issue stored as published now is announced at once, on the request's worker thread; a
-    /// failure here is left to the announcer's next pass (the issue stays unannounced until then).
-    package func announceDuePublications() {
+/// Issues stored as published now, announced at once on the request's worker thread; a failure
+/// here is left to `PublicationAnnouncer`'s next pass (the issue stays unannounced until then).
+package struct PublicationAnnouncements: Sendable {
+    private let store: any GatewayStore
+    private let clock: any GatewayClock
+    private let events: EventPolicy
+    private let counters: PushCounters
+
+    package init(store: any GatewayStore, clock: any GatewayClock, events: EventPolicy, counters: PushCounters) {
+        self.store = store; self.clock = clock; self.events = events; self.counters = counters
+    }
+
+    package func announceDue() {
         guard events.publicationEvents,
               let announced = try? store.announceDueIssues(now: clock.now(), policy: events, limit: PublicationAnnouncer.batch)
         else { return }
-        pushCounters.publicationsFired.increment(by: announced.count)
+        counters.publicationsFired.increment(by: announced.count)
     }
 }

@@ -4,7 +4,12 @@ import HTTPServer
 /// Issue and catalog lists answered under a strong entity tag (http-api.md, "Reader lists are
 /// cheap to poll"): 304 without rendering when the client holds the current list, the kept gzip
 /// body without rendering when it accepts gzip and the list was compressed before.
-extension Gateway {
+package struct ListResponder: Sendable {
+    /// gzip-coded issue and catalog lists by entity tag (http-api.md, cheap polling).
+    package let compressed: CompressedBodies
+
+    package init(compressed: CompressedBodies) { self.compressed = compressed }
+
     /// What a list request comes to before any compression.
     package enum ListAnswer {
         case ready(HTTPResponse)

@@ -33,7 +33,7 @@ import Testing
 
     @Test func everyRouteIsDocumentedAndEveryDocumentedOperationIsRouted() throws {
         let h = try H()
-        let routed = Set(h.runtime.gateway.makeRouter().routes.map { "\($0.method) \($0.pattern.text)" })
+        let routed = Set(h.runtime.api.makeRouter().routes.map { "\($0.method) \($0.pattern.text)" })
         let documented = Set(operations(try document(h)).keys)
         #expect(routed.count >= 19)
         #expect(routed.subtracting(documented).sorted() == [], "routes missing from /openapi.json")

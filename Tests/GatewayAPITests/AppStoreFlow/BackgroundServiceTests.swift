@@ -27,7 +27,7 @@ import Testing
     @Test func theCatalogWatcherStops() throws {
         let flow = try AppStoreFlow()
         // An hour between looks: only a stop that wakes it ends it in time.
-        let watcher = CatalogWatcher(catalog: flow.runtime.gateway.catalog, interval: .seconds(3600))
+        let watcher = CatalogWatcher(catalog: flow.runtime.core.catalog, interval: .seconds(3600))
         try watcher.start()
         watcher.stop()
         #expect(watcher.serviceThread.join(timeout: Self.joinBound), "the watcher's thread did not end")

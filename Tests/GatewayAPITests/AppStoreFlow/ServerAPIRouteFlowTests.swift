@@ -32,10 +32,10 @@ import Wire
         let backfill = try #require(flow.runtime.backfill)
         #expect(backfill.pass())
         #expect(try flow.entitledIssues(reader) == ["2026-01", "2026-02"])
-        #expect(flow.runtime.gateway.counters.backfillReplayed.value == 1)
+        #expect(flow.runtime.core.counters.backfillReplayed.value == 1)
         #expect(try flow.store.serviceMark(NotificationBackfill.markName) == FlowFixtures.now)
         #expect(backfill.pass())
-        #expect(flow.runtime.gateway.counters.backfillReplayed.value == 1, "deduplicated by notificationUUID")
+        #expect(flow.runtime.core.counters.backfillReplayed.value == 1, "deduplicated by notificationUUID")
     }
 
     @Test func theBackfillOfAnAppNeverReleasedReplaysTheSandbox() throws {

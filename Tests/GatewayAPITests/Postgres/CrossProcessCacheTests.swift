@@ -85,7 +85,7 @@ final class CrossProcessCacheTests {
                                  createdAt: H.start))
         try schema.restore()
         // Once B serves from its caches again, they hold nothing from before the grant.
-        #expect(within(.seconds(5)) { b.runtime.gateway.coherence.isTrusted })
+        #expect(within(.seconds(5)) { b.runtime.core.coherence.isTrusted })
         #expect(try entitled(b, reader).contains("monthly/2026-01"), "B did not catch up with the grant given while it was away")
     }
 }

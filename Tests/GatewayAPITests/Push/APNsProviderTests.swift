@@ -27,7 +27,7 @@ import Wire
         let fake = try FakeAPNs(key: key, keyId: H.apnsKeyId, teamId: H.apnsTeamId, topic: H.apnsTopic)
         defer { fake.stop() }
         let h = try H.withPushes(apnsKeyPath: key.path, apnsURL: fake.url, caFile: fake.caFile)
-        let store = h.runtime.gateway.store
+        let store = h.runtime.core.store
         try h.seedCatalog()
         let reader = try h.createAccount(), other = try h.createAccount()
         try h.subscribe(reader.id)
@@ -119,14 +119,14 @@ import Wire
         _ = try h.registerDevice(reader, 1)
         let client = try PushServices.apnsClient(h.runtime.configuration.push)
         let fanOut = PushFanOut(core: h.runtime.core, sender: client)
-        let before = try h.runtime.gateway.store.openPushJobs()
+        let before = try h.runtime.core.store.openPushJobs()
         try fanOut.start()
         #expect(silent.requests(atLeast: 1).count >= 1, "the push is on its way and gets no answer")
         let started = Date()
         fanOut.stop()
         fanOut.join()
         #expect(Date().timeIntervalSince(started) < 3, "not held up by the 30 s APNs timeout or the retries")
-        let after = try h.runtime.gateway.store.openPushJobs()
+        let after = try h.runtime.core.store.openPushJobs()
         #expect(Set(after.map(\.issue)) == Set(before.map(\.issue)), "the page cut short is not recorded as sent")
         #expect(after.allSatisfy { $0.cursor == nil })
     }

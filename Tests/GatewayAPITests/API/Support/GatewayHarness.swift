@@ -76,7 +76,7 @@ final class GatewayHarness: @unchecked Sendable {
             inProcess = nil
             client = APIClient(port: port)
         case .inProcess:
-            let inProcess = InProcessClient(router: runtime.gateway.makeRouter(), configuration: runtime.server.configuration)
+            let inProcess = InProcessClient(router: runtime.api.makeRouter(), configuration: runtime.server.configuration)
             boundPort = nil
             self.inProcess = inProcess
             client = APIClient(inProcess)
@@ -155,7 +155,7 @@ final class GatewayHarness: @unchecked Sendable {
                                       productId: "monthly.1m", purchaseDate: Instant(rfc3339: "2026-01-15T00:00:00Z")!,
                                       expiresDate: Instant(rfc3339: "2026-03-15T00:00:00Z")!, source: .verifyReceipt)
         do {
-            try runtime.gateway.appStore.save(VerifiedFacts(transactions: [transaction]), for: accountId)
+            try runtime.core.appStore.save(VerifiedFacts(transactions: [transaction]), for: accountId)
         } catch {
             throw HarnessError.unexpected("storing facts failed: \(error.message)")
         }

@@ -6,14 +6,27 @@ import Wire
 
 /// Publications, products and issues (http-api.md, Catalog). Changes run on workers (they write
 /// the database) and swap the shared catalog state, so the next request on every loop sees them.
-extension Gateway {
-    package func registerCatalogRoutes(_ router: APIRouterBuilder) {
+package struct CatalogController: APIController {
+    private let access: Access
+    private let store: any GatewayStore
+    private let catalog: CatalogCache
+    private let changes: CatalogChanges
+    private let lists: ListResponder
+    private let clock: any GatewayClock
+
+    package init(access: Access, store: any GatewayStore, catalog: CatalogCache, changes: CatalogChanges,
+                 lists: ListResponder, clock: any GatewayClock) {
+        self.access = access; self.store = store; self.catalog = catalog; self.changes = changes; self.lists = lists
+        self.clock = clock
+    }
+
+    package func register(_ router: APIRouterBuilder) {
         // Catalog lists carry entity tags of the catalog's content (http-api.md, cheap polling).
         router.add("GET", "/v1/publications") { [self] request in
             let state = catalog.state
             var tag = state.fingerprint
             tag.combine("publications")
-            return listResponse(request, tag: EntityTag(tag)) {
+            return lists.listResponse(request, tag: EntityTag(tag)) {
                 var w = JSONWriter()
                 w.object { w in
                     w.key("publications")
@@ -23,9 +36,9 @@ extension Gateway {
             }
         }
         router.add("PUT", "/v1/publications/{publicationId}", execution: .store, handler: apiHandler { [self] request throws(APIError) in
-            try requireAdmin(request)
+            try access.requireAdmin(request)
             let publication = try CatalogBodies.publication(try RequestBody(request), id: request.parameter("publicationId"))
-            let outcome = try changeCatalog { () throws(StoreError) in try store.upsertPublication(publication) }
+            let outcome = try changes.change { () throws(StoreError) in try store.upsertPublication(publication) }
             return .json(outcome == .created ? 201 : 200) { w in w.publication(publication) }
         })
         router.add("GET", "/v1/products", handler: apiHandler { [self] request throws(APIError) in
@@ -40,7 +53,7 @@ extension Gateway {
                 listed.append(product)
                 tag.combine(UInt64(position))
             }
-            return listResponse(request, tag: EntityTag(tag)) {
+            return lists.listResponse(request, tag: EntityTag(tag)) {
                 var w = JSONWriter()
                 w.object { w in
                     w.key("products")
@@ -50,10 +63,10 @@ extension Gateway {
             }
         })
         router.add("PUT", "/v1/products/{productId}", execution: .store, handler: apiHandler { [self] request throws(APIError) in
-            try requireAdmin(request)
+            try access.requireAdmin(request)
             let product = try CatalogBodies.product(try RequestBody(request), id: request.parameter("productId"),
                                                     catalog: catalog.state.snapshot)
-            let outcome = try changeCatalog { () throws(StoreError) in try store.upsertProduct(product) }
+            let outcome = try changes.change { () throws(StoreError) in try store.upsertProduct(product) }
             return .json(outcome == .created ? 201 : 200) { w in w.product(product) }
         })
         registerIssueRoutes(router)
@@ -70,7 +83,7 @@ extension Gateway {
             let include = request.queryParameter("include")
             guard include == nil || include == "all" else { throw .badRequest("include takes the value all") }
             if include == "all" {
-                guard try authenticator.principal(request).mayEdit(publication: publicationId) else { throw .forbidden() }
+                guard try access.principal(request).mayEdit(publication: publicationId) else { throw .forbidden() }
                 includeAll = true
             }
             let page = try ListPage(request.queryParameters())
@@ -89,7 +102,7 @@ extension Gateway {
                 tag.combine(issue.id)
                 tag.combine(issue.state(at: now).rawValue)
             }
-            return listResponse(request, tag: EntityTag(tag)) {
+            return lists.listResponse(request, tag: EntityTag(tag)) {
                 var w = JSONWriter(capacity: 64 + listed.count * 512)
                 w.object { w in
                     w.key("issues")
@@ -100,54 +113,29 @@ extension Gateway {
             }
         })
         router.add("POST", issues, execution: .store, handler: apiHandler { [self] request throws(APIError) in
-            let publicationId = try requireEditor(request)
+            let publicationId = try access.requireEditor(request)
             let issue = try CatalogBodies.issue(try RequestBody(request), publicationId: publicationId)
-            try changeCatalog { () throws(StoreError) in try store.insertIssue(issue) }
+            try changes.change { () throws(StoreError) in try store.insertIssue(issue) }
             let now = clock.now()
             return .json(201) { w in w.catalogIssue(issue, now: now) }
         })
         let oneIssue = issues + "/{issueId}"
         router.add("PUT", oneIssue, execution: .store, handler: apiHandler { [self] request throws(APIError) in
-            let publicationId = try requireEditor(request)
+            let publicationId = try access.requireEditor(request)
             let issue = try CatalogBodies.issue(try RequestBody(request), publicationId: publicationId)
             guard issue.id == request.parameter("issueId") else {
                 throw .badRequest("id in the body (\(issue.id)) differs from the issue in the path")
             }
-            let updated = try changeCatalog { () throws(StoreError) in try store.updateIssue(issue) }
+            let updated = try changes.change { () throws(StoreError) in try store.updateIssue(issue) }
             let now = clock.now()
             return .json(200) { w in w.catalogIssue(updated, now: now) }
         })
         router.add("DELETE", oneIssue, execution: .store, handler: apiHandler { [self] request throws(APIError) in
-            let publicationId = try requireEditor(request)
+            let publicationId = try access.requireEditor(request)
             let ref = IssueRef(publicationId: publicationId, issueId: request.parameter("issueId"))
             let now = clock.now()
-            let retracted = try changeCatalog { () throws(StoreError) in try store.retractIssue(ref, at: now) }
+            let retracted = try changes.change { () throws(StoreError) in try store.retractIssue(ref, at: now) }
             return .json(200) { w in w.catalogIssue(retracted, now: now) }
         })
-    }
-
-    /// Runs a catalog write, then publishes the new catalog to every loop.
-    @discardableResult
-    package func changeCatalog<T>(_ change: () throws(StoreError) -> T) throws(APIError) -> T {
-        let result = try stored(change)
-        try stored { () throws(StoreError) in try catalog.reload() }
-        core.announceDuePublications()
-        return result
-    }
-
-    package func requireAdmin(_ request: HTTPRequest) throws(APIError) {
-        guard try authenticator.principal(request).isAdmin else { throw .forbidden("only the admin key may do this") }
-    }
-
-    /// The path's publication, when the caller may edit it (an editor of it, or admin).
-    package func requireEditor(_ request: HTTPRequest) throws(APIError) -> String {
-        let publicationId = request.parameter("publicationId")
-        guard try authenticator.principal(request).mayEdit(publication: publicationId) else {
-            throw .forbidden("this key may not edit \(publicationId)")
-        }
-        guard catalog.state.snapshot.publication(publicationId) != nil else {
-            throw .notFound("no publication \(publicationId)")
-        }
-        return publicationId
     }
 }

@@ -7,12 +7,19 @@ import Wire
 /// `GET /v1/lookup` (http-api.md, Support): who owns what a support agent has in hand, an
 /// original transaction id, a transaction id, an appAccountToken or an account id. Service and
 /// admin keys only: it names accounts across the whole store.
-extension Gateway {
+package struct LookupController: APIController {
+    private let access: Access
+    private let store: any GatewayStore
+
+    package init(access: Access, store: any GatewayStore) {
+        self.access = access; self.store = store
+    }
+
     package static let lookupKeys = ["originalTransactionId", "transactionId", "appAccountToken", "accountId"]
 
-    package func registerLookupRoutes(_ router: APIRouterBuilder) {
+    package func register(_ router: APIRouterBuilder) {
         router.add("GET", "/v1/lookup", execution: .store, handler: apiHandler { [self] request throws(APIError) in
-            try requireServiceOrAdmin(request)
+            try access.requireServiceOrAdmin(request)
             let query = request.queryParameters()
             let given = query.filter { Self.lookupKeys.contains($0.0) }
             guard given.count == 1, let (name, value) = given.first, !value.isEmpty else {

@@ -10,27 +10,43 @@ import Wire
 /// The routes that ask Apple through the App Store Server API (http-api.md, Support, grants and
 /// Apple's current API; issue #12): a reader's refresh, and the operator's test notification,
 /// backfill and renewal date extension. Calls to Apple run on the App Store pool.
-extension Gateway {
+package struct ServerAPIController: APIController {
+    private let access: Access
+    private let store: any GatewayStore
+    private let accounts: AccountFactsCache
+    private let appStore: AppStoreIngestion
+    private let backfill: NotificationBackfill?
+    private let answers: EntitlementAnswers
+    private let refreshLimit: KeyedRateLimiter<String>
+    private let clock: any GatewayClock
+
+    package init(access: Access, store: any GatewayStore, accounts: AccountFactsCache, appStore: AppStoreIngestion,
+                 backfill: NotificationBackfill?, answers: EntitlementAnswers,
+                 refreshLimit: KeyedRateLimiter<String>, clock: any GatewayClock) {
+        self.access = access; self.store = store; self.accounts = accounts; self.appStore = appStore
+        self.backfill = backfill; self.answers = answers; self.refreshLimit = refreshLimit; self.clock = clock
+    }
+
     /// `note` of an extension, kept for the account history.
     package static let extensionNoteLimit = 1000
 
-    package func registerServerAPIRoutes(_ router: APIRouterBuilder) {
+    package func register(_ router: APIRouterBuilder) {
         router.add("POST", "/v1/accounts/{accountId}/refresh", execution: .appStore, handler: apiHandler { [self] request throws(APIError) in
-            let account = try requireAccount(request), accountId = account.id
+            let account = try access.requireAccount(request), accountId = account.id
             if case .limited(let seconds) = refreshLimit.take(accountId, now: clock.now()) {
                 throw .rateLimited(retryAfterSeconds: seconds)
             }
             try appStore.refresh(accountId)
-            return try entitlementsResponse(accountId)
+            return try answers.entitlementsResponse(accountId)
         })
         router.add("POST", "/v1/appstore/test-notification", execution: .appStore, handler: apiHandler { [self] request throws(APIError) in
-            try requireAdmin(request)
+            try access.requireAdmin(request)
             let serverAPI = try appStore.requireServerAPI()
             let token = try AppStoreIngestion.answered { () throws(ServerAPIError) in try serverAPI.requestTestNotification() }
             return .json(200) { w in w.object { w in w.field("testNotificationToken", token) } }
         })
         router.add("POST", "/v1/appstore/backfill", execution: .store, handler: apiHandler { [self] request throws(APIError) in
-            try requireAdmin(request)
+            try access.requireAdmin(request)
             let window = try backfillWindow(RequestBody(request))
             _ = try appStore.requireServerAPI()
             guard let backfill else { throw .appStoreUnavailable("the notification backfill is not running") }
@@ -49,7 +65,7 @@ extension Gateway {
         })
         router.add("POST", "/v1/appstore/subscriptions/{originalTransactionId}/extend", execution: .appStore,
                    handler: apiHandler { [self] request throws(APIError) in
-            try requireAdmin(request)
+            try access.requireAdmin(request)
             let body = try RequestBody(request)
             let asked = try extensionBody(body)
             let outcome = try appStore.extendRenewalDate(request.parameter("originalTransactionId"), asked,

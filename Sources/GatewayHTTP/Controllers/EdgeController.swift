@@ -4,8 +4,17 @@ import HTTPServer
 
 /// `GET /v1/edge/verify` (http-api.md, Edge; tokens.md): nginx `auth_request` asks about every
 /// file request. Inline on the event loop: it is pure computation over the key set.
-extension Gateway {
-    package func registerEdgeRoutes(_ router: APIRouterBuilder) {
+package struct EdgeController: APIController {
+    private let tokenKeys: TokenKeySet
+    private let tokenMemo: TokenMemo
+    private let clock: any GatewayClock
+    private let counters: GatewayCounters
+
+    package init(tokenKeys: TokenKeySet, tokenMemo: TokenMemo, clock: any GatewayClock, counters: GatewayCounters) {
+        self.tokenKeys = tokenKeys; self.tokenMemo = tokenMemo; self.clock = clock; self.counters = counters
+    }
+
+    package func register(_ router: APIRouterBuilder) {
         router.add("GET", "/v1/edge/verify") { [tokenKeys, tokenMemo, clock, counters] request in
             let decision = EdgeCheck.decide(authorization: request.header("Authorization"),
                                             originalURI: request.header("X-Original-URI"),

@@ -7,11 +7,24 @@ import Wire
 
 /// Access codes (E22; http-api.md, Support, grants and Apple's current API): the routes over
 /// `AccessCodes`, with redemption failures limited per account and per client.
-extension Gateway {
-    package func registerCodeRoutes(_ router: APIRouterBuilder) {
+package struct CodeController: APIController {
+    private let access: Access
+    private let store: any GatewayStore
+    private let codes: AccessCodes
+    private let answers: EntitlementAnswers
+    private let redemptionFailures: KeyedRateLimiter<String>
+    private let clock: any GatewayClock
+
+    package init(access: Access, store: any GatewayStore, codes: AccessCodes, answers: EntitlementAnswers,
+                 redemptionFailures: KeyedRateLimiter<String>, clock: any GatewayClock) {
+        self.access = access; self.store = store; self.codes = codes; self.answers = answers
+        self.redemptionFailures = redemptionFailures; self.clock = clock
+    }
+
+    package func register(_ router: APIRouterBuilder) {
         let batches = "/v1/publications/{publicationId}/codes"
         router.add("POST", batches, execution: .store, handler: apiHandler { [self] request throws(APIError) in
-            let publicationId = try requireEditor(request)
+            let publicationId = try access.requireEditor(request)
             let (batch, codes) = try self.codes.createBatch(RequestBody(request), publicationId: publicationId)
             return .json(201) { w in
                 w.object { w in
@@ -22,7 +35,7 @@ extension Gateway {
             }
         })
         router.add("GET", batches + "/{batchId}", execution: .store, handler: apiHandler { [self] request throws(APIError) in
-            let publicationId = try requireEditor(request)
+            let publicationId = try access.requireEditor(request)
             let batchId = request.parameter("batchId")
             guard let (batch, codes) = try stored({ () throws(StoreError) in try store.codeBatch(batchId, of: publicationId) }) else {
                 throw .notFound("no batch \(batchId) for \(publicationId)")
@@ -30,7 +43,7 @@ extension Gateway {
             return .json(200) { w in w.codeBatch(batch, codes: codes) }
         })
         router.add("DELETE", batches + "/{batchId}", execution: .store, handler: apiHandler { [self] request throws(APIError) in
-            let publicationId = try requireEditor(request)
+            let publicationId = try access.requireEditor(request)
             let batchId = request.parameter("batchId")
             guard let batch = try stored({ () throws(StoreError) in
                 try store.revokeCodeBatch(batchId, of: publicationId, at: clock.now())
@@ -39,7 +52,7 @@ extension Gateway {
             return .json(200) { w in w.codeBatch(batch, codes: codes) }
         })
         router.add("POST", "/v1/accounts/{accountId}/codes/redeem", execution: .store, handler: apiHandler { [self] request throws(APIError) in
-            let account = try requireAccount(request), accountId = account.id
+            let account = try access.requireAccount(request), accountId = account.id
             // A service key is a publisher's backend redeeming for all its readers from one
             // address: limiting that address would let ten readers' typos lock out every other
             // reader, so its failures count per account only.
@@ -53,7 +66,7 @@ extension Gateway {
             let text = try RequestBody(request).string("code")
             switch try codes.redeem(text, for: accountId, at: now) {
             case .redeemed:
-                return try entitlementsResponse(accountId)
+                return try answers.entitlementsResponse(accountId)
             case .notFound:
                 for key in keys { _ = redemptionFailures.take(key, now: now) }
                 throw APIError(status: 404, code: "code_not_found", message: "no such code, or it was used, has expired or was withdrawn")

@@ -7,11 +7,19 @@ import Wire
 
 /// `GET …/issues/{issueId}/explanation` (http-api.md, Support; E20): "why can't this reader open
 /// the May issue?" answered from the gateway alone, with the evidence and a sentence to paste.
-extension Gateway {
-    package func registerExplanationRoutes(_ router: APIRouterBuilder) {
+package struct ExplanationController: APIController {
+    private let access: Access
+    private let explanations: Explanations
+    private let clock: any GatewayClock
+
+    package init(access: Access, explanations: Explanations, clock: any GatewayClock) {
+        self.access = access; self.explanations = explanations; self.clock = clock
+    }
+
+    package func register(_ router: APIRouterBuilder) {
         router.add("GET", "/v1/accounts/{accountId}/publications/{publicationId}/issues/{issueId}/explanation",
                    execution: .store, handler: apiHandler { [self] request throws(APIError) in
-            let account = try requireAccount(request), accountId = account.id
+            let account = try access.requireAccount(request), accountId = account.id
             let ref = IssueRef(publicationId: request.parameter("publicationId"), issueId: request.parameter("issueId"))
             let now = clock.now()
             // E16: a scheduled or retracted issue is listed to nobody but editors, so a reader's

@@ -6,10 +6,22 @@ import Wire
 
 /// `POST /v1/keys`, `DELETE /v1/keys/{keyId}` (http-api.md, Catalog): editor and service keys,
 /// shown once and stored only as hashes.
-extension Gateway {
-    package func registerKeyRoutes(_ router: APIRouterBuilder) {
+package struct KeyController: APIController {
+    private let access: Access
+    private let store: any GatewayStore
+    private let catalog: CatalogCache
+    private let identifiers: Identifiers
+    private let clock: any GatewayClock
+
+    package init(access: Access, store: any GatewayStore, catalog: CatalogCache, identifiers: Identifiers,
+                 clock: any GatewayClock) {
+        self.access = access; self.store = store; self.catalog = catalog; self.identifiers = identifiers
+        self.clock = clock
+    }
+
+    package func register(_ router: APIRouterBuilder) {
         router.add("POST", "/v1/keys", execution: .store, handler: apiHandler { [self] request throws(APIError) in
-            try requireAdmin(request)
+            try access.requireAdmin(request)
             let body = try RequestBody(request)
             let roleText = try body.string("role")
             let publications = try body.optionalStrings("publications") ?? []
@@ -28,9 +40,9 @@ extension Gateway {
             default:
                 throw .badRequest("role must be editor or service")
             }
-            let secret = try newSecret()
-            let key = APIKey(keyId: "key-" + (try newIdentifier()), role: role, publications: Array(Set(publications)).sorted(),
-                             secretHash: try hash(secret), createdAt: clock.now())
+            let secret = try identifiers.newSecret()
+            let key = APIKey(keyId: "key-" + (try identifiers.newIdentifier()), role: role, publications: Array(Set(publications)).sorted(),
+                             secretHash: try identifiers.hash(secret), createdAt: clock.now())
             try stored { () throws(StoreError) in try store.createAPIKey(key) }
             return .json(201) { w in
                 w.object { w in
@@ -43,11 +55,11 @@ extension Gateway {
             }
         })
         router.add("DELETE", "/v1/keys/{keyId}", execution: .store, handler: apiHandler { [self] request throws(APIError) in
-            try requireAdmin(request)
+            try access.requireAdmin(request)
             let keyId = request.parameter("keyId")
             try stored { () throws(StoreError) in try store.deleteAPIKey(keyId: keyId) }
             // The key stops working at once: no cached resolution of it survives.
-            authenticator.forget(keyId: keyId)
+            access.authenticator.forget(keyId: keyId)
             return .json(200) { w in
                 w.object { w in
                     w.field("keyId", keyId)

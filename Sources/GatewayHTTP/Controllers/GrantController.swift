@@ -9,14 +9,28 @@ import Wire
 /// publisher's backend (service key) or admin gives an account access no store sold, and takes it
 /// back. Giving is idempotent by `(source, externalId)`; other terms under the same pair are a 409,
 /// not an edit in place (a changed interval is a new grant, the old one revoked).
-extension Gateway {
+package struct GrantController: APIController {
+    private let access: Access
+    private let store: any GatewayStore
+    private let accounts: AccountFactsCache
+    private let catalog: CatalogCache
+    private let identifiers: Identifiers
+    private let events: EventPolicy
+    private let clock: any GatewayClock
+
+    package init(access: Access, store: any GatewayStore, accounts: AccountFactsCache, catalog: CatalogCache,
+                 identifiers: Identifiers, events: EventPolicy, clock: any GatewayClock) {
+        self.access = access; self.store = store; self.accounts = accounts; self.catalog = catalog
+        self.identifiers = identifiers; self.events = events; self.clock = clock
+    }
+
     package static let grantTextLimit = 128
     package static let grantNoteLimit = 1000
 
-    package func registerGrantRoutes(_ router: APIRouterBuilder) {
+    package func register(_ router: APIRouterBuilder) {
         router.add("POST", "/v1/accounts/{accountId}/grants", execution: .store, handler: apiHandler { [self] request throws(APIError) in
             let accountId = request.parameter("accountId")
-            let actor = try requireServiceOrAdmin(request).actor
+            let actor = try access.requireServiceOrAdmin(request).actor
             let grant = try grantBody(RequestBody(request), accountId: accountId)
             let outcome = try stored { () throws(StoreError) in try store.give(grant, by: actor, events: events) }
             switch outcome {
@@ -33,7 +47,7 @@ extension Gateway {
         })
         router.add("DELETE", "/v1/accounts/{accountId}/grants/{grantId}", execution: .store, handler: apiHandler { [self] request throws(APIError) in
             let accountId = request.parameter("accountId")
-            let actor = try requireServiceOrAdmin(request).actor
+            let actor = try access.requireServiceOrAdmin(request).actor
             let grantId = request.parameter("grantId")
             guard let revoked = try stored({ () throws(StoreError) in
                 try store.revokeGrant(grantId, ofAccount: accountId, at: clock.now(), by: actor, events: events)
@@ -41,16 +55,6 @@ extension Gateway {
             accounts.invalidate([accountId])
             return .json(200) { w in w.grant(revoked, withNote: true) }
         })
-    }
-
-    /// Service keys act for any account; admin does everything; an account may not grant itself.
-    @discardableResult
-    package func requireServiceOrAdmin(_ request: HTTPRequest) throws(APIError) -> Principal {
-        let principal = try authenticator.principal(request)
-        switch principal {
-        case .admin, .service: return principal
-        case .editor, .account: throw .forbidden("only service and admin keys may do this")
-        }
     }
 
     /// E21's body, checked before anything is stored: known publications, a non-empty interval.
@@ -73,7 +77,7 @@ extension Gateway {
         if let end, end <= start { throw .badRequest("end must be after start") }
         let note = try body.optionalString("note")
         if let note, note.utf8.count > Self.grantNoteLimit { throw .badRequest("note is longer than \(Self.grantNoteLimit) bytes") }
-        return Grant(grantId: "grant-" + (try newIdentifier()), accountId: accountId, source: source, externalId: externalId,
+        return Grant(grantId: "grant-" + (try identifiers.newIdentifier()), accountId: accountId, source: source, externalId: externalId,
                      publications: Array(Set(publications)).sorted(), start: start, end: end, note: note,
                      createdAt: clock.now())
     }

@@ -6,10 +6,17 @@ import Wire
 /// `GET /v1/accounts/{accountId}/history` (http-api.md, Support): every fact as it arrived on the
 /// account, oldest first, in pages (`?limit`, `?after` as on the issue lists; without `limit`,
 /// `HistoryRequest.defaultLimit`, so a 15-year account never makes one unbounded answer).
-extension Gateway {
-    package func registerHistoryRoutes(_ router: APIRouterBuilder) {
+package struct HistoryController: APIController {
+    private let access: Access
+    private let store: any GatewayStore
+
+    package init(access: Access, store: any GatewayStore) {
+        self.access = access; self.store = store
+    }
+
+    package func register(_ router: APIRouterBuilder) {
         router.add("GET", "/v1/accounts/{accountId}/history", execution: .store, handler: apiHandler { [self] request throws(APIError) in
-            let account = try requireAccount(request), accountId = account.id
+            let account = try access.requireAccount(request), accountId = account.id
             let body: [UInt8]?
             let view: HistoryView = account.principal.isReader ? .reader : .staff
             do throws(HistoryJSON.Failure) {

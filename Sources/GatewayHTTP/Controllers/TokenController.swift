@@ -5,15 +5,33 @@ import IssueCatalog
 
 /// `POST /v1/accounts/{accountId}/publications/{publicationId}/issues/{issueId}/token`
 /// (http-api.md; tokens.md): a download token only for a visible, entitled issue (E16).
-extension Gateway {
-    package func registerTokenRoutes(_ router: APIRouterBuilder) {
+package struct TokenController: APIController {
+    private let access: Access
+    private let accounts: AccountFactsCache
+    private let catalog: CatalogCache
+    private let answers: EntitlementAnswers
+    private let signer: TokenSigner
+    private let settings: APISettings
+    private let random: any RandomBytesSource
+    private let counters: GatewayCounters
+    private let clock: any GatewayClock
+
+    package init(access: Access, accounts: AccountFactsCache, catalog: CatalogCache, answers: EntitlementAnswers,
+                 signer: TokenSigner, settings: APISettings, random: any RandomBytesSource,
+                 counters: GatewayCounters, clock: any GatewayClock) {
+        self.access = access; self.accounts = accounts; self.catalog = catalog; self.answers = answers
+        self.signer = signer; self.settings = settings; self.random = random; self.counters = counters
+        self.clock = clock
+    }
+
+    package func register(_ router: APIRouterBuilder) {
         // A known principal whose account's facts are in memory is answered on the event loop:
         // the engine and the HMAC need no store.
         router.add("POST", "/v1/accounts/{accountId}/publications/{publicationId}/issues/{issueId}/token",
                    execution: .store, fastPath: { [self] request in cachedTokenResponse(request) },
                    handler: apiHandler { [self] request throws(APIError) in
-            let account = try requireAccount(request), accountId = account.id
-            return try tokenResponse(accountId, Self.issueRef(request), try entitlements(of: accountId))
+            let account = try access.requireAccount(request), accountId = account.id
+            return try tokenResponse(accountId, Self.issueRef(request), try answers.entitlements(of: accountId))
         })
     }
 
@@ -25,10 +43,10 @@ extension Gateway {
     package func cachedTokenResponse(_ request: HTTPRequest) -> HTTPResponse? {
         let accountId = request.parameter("accountId")
         // Facts are kept only for an account that exists, so a service key needs no lookup.
-        guard let principal = authenticator.cachedPrincipal(request), principal.mayActFor(account: accountId),
+        guard let principal = access.authenticator.cachedPrincipal(request), principal.mayActFor(account: accountId),
               let facts = accounts.cachedFacts(accountId) else { return nil }
         do throws(APIError) {
-            return try tokenResponse(accountId, Self.issueRef(request), evaluate(facts, catalog.state, clock.now()))
+            return try tokenResponse(accountId, Self.issueRef(request), answers.engine.evaluate(facts, catalog.state, clock.now()))
         } catch {
             return error.response
         }

@@ -4,7 +4,9 @@ import HTTPServer
 /// The editors' and support staff's web console (http-api.md, Support: `GET /console/`; issue
 /// #13): static files compiled into the binary (`ConsoleAssets`). The page asks for a key and
 /// keeps it in the tab's memory only; it talks to the same API as every other client.
-extension Gateway {
+package struct ConsoleController: APIController {
+    package init() {}
+
     /// On every console answer, errors and 304s included. The policy allows only the console's
     /// own files: no inline script or style, no other origin, no plugins, no framing, no form
     /// posts; `blob:` images for the timeline picture, which is fetched with the key (the key
@@ -19,7 +21,7 @@ extension Gateway {
         ("Cache-Control", "no-cache"),
     ]
 
-    package func registerConsoleRoutes(_ router: APIRouterBuilder) {
+    package func register(_ router: APIRouterBuilder) {
         router.add("GET", "/console/") { request in
             Self.consoleAnswer(ConsoleAssets.all[ConsoleAssets.index], request)
         }

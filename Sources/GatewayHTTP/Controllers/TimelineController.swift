@@ -7,13 +7,21 @@ import Wire
 /// `GET /v1/accounts/{accountId}/timeline.svg` (http-api.md, Support): the account's periods
 /// against a publication's issues as an SVG picture (`TimelineSVG`), computed by the engine for
 /// now, like every list.
-extension Gateway {
+package struct TimelineController: APIController {
+    private let access: Access
+    private let catalog: CatalogCache
+    private let answers: EntitlementAnswers
+
+    package init(access: Access, catalog: CatalogCache, answers: EntitlementAnswers) {
+        self.access = access; self.catalog = catalog; self.answers = answers
+    }
+
     /// The widest window drawn: wider ones are refused rather than drawn unreadably.
     package static let timelineMaxYears: Int64 = 100
 
-    package func registerTimelineRoutes(_ router: APIRouterBuilder) {
+    package func register(_ router: APIRouterBuilder) {
         router.add("GET", "/v1/accounts/{accountId}/timeline.svg", execution: .store, handler: apiHandler { [self] request throws(APIError) in
-            let account = try requireAccount(request), accountId = account.id
+            let account = try access.requireAccount(request), accountId = account.id
             let query = try TimelineQuery(request.queryParameters())
             let svg = try timelineSVG(of: accountId, query, visibleOnly: account.principal.isReader)
             return HTTPResponse(status: 200, headers: [("Content-Type", "image/svg+xml; charset=utf-8"),
@@ -27,7 +35,7 @@ extension Gateway {
     /// touches (the catalog's first by id when it touches none). 404 for an unknown publication
     /// or a catalog without one.
     package func timelineSVG(of accountId: String, _ query: TimelineQuery, visibleOnly: Bool = false) throws(APIError) -> String {
-        let entitlements = try entitlements(of: accountId)
+        let entitlements = try answers.entitlements(of: accountId)
         let snapshot = catalog.state.snapshot
         guard let publicationId = query.publication ?? entitlements.touchedPublications.first
                 ?? snapshot.publications.map(\.id).min() else { throw .notFound("the catalog has no publication") }
@@ -37,14 +45,14 @@ extension Gateway {
             throw .notFound("no publication \(publicationId)")
         }
         guard !TimelineQuery.tooWide(timeline.from, timeline.to) else {
-            throw .badRequest("the timeline may span at most \(Gateway.timelineMaxYears) years; give from and to")
+            throw .badRequest("the timeline may span at most \(TimelineController.timelineMaxYears) years; give from and to")
         }
         return TimelineSVG.render(timeline, publicationTitle: publication.title, accountId: accountId)
     }
 }
 
 /// `?publication=ID`, `?from=`, `?to=` (RFC 3339 instants), each at most once; `from` before `to`,
-/// at most `Gateway.timelineMaxYears` apart.
+/// at most `TimelineController.timelineMaxYears` apart.
 package struct TimelineQuery: Sendable, Equatable {
     package var publication: String?
     package var from: Instant?
@@ -70,11 +78,11 @@ package struct TimelineQuery: Sendable, Equatable {
         to = try instant("to")
         if let from, let to {
             guard from < to else { throw .badRequest("from must be before to") }
-            guard !Self.tooWide(from, to) else { throw .badRequest("from and to may be at most \(Gateway.timelineMaxYears) years apart") }
+            guard !Self.tooWide(from, to) else { throw .badRequest("from and to may be at most \(TimelineController.timelineMaxYears) years apart") }
         }
     }
 
     package static func tooWide(_ from: Instant, _ to: Instant) -> Bool {
-        to.millisecondsSinceEpoch / 1000 - from.millisecondsSinceEpoch / 1000 > Gateway.timelineMaxYears * 366 * 86_400
+        to.millisecondsSinceEpoch / 1000 - from.millisecondsSinceEpoch / 1000 > TimelineController.timelineMaxYears * 366 * 86_400
     }
 }

@@ -6,7 +6,16 @@ import Wire
 /// Reader devices for APNs background notifications (http-api.md, devices; issue #16). The app
 /// registers its device token after each launch (APNs may change it), so registering a known token
 /// again is a 200 that changes nothing.
-extension Gateway {
+package struct DeviceController: APIController {
+    private let access: Access
+    private let store: any GatewayStore
+    private let accounts: AccountFactsCache
+    private let clock: any GatewayClock
+
+    package init(access: Access, store: any GatewayStore, accounts: AccountFactsCache, clock: any GatewayClock) {
+        self.access = access; self.store = store; self.accounts = accounts; self.clock = clock
+    }
+
     /// At most this many devices per account (http-api.md). Past it a new token is a 409
     /// `conflict`: the request is well-formed, the account's state refuses it (remove one first).
     package static let devicesPerAccount = 20
@@ -14,9 +23,9 @@ extension Gateway {
     /// (64–200 hex digits, an even number) are taken.
     package static let apnsTokenHexDigits = 64...200
 
-    package func registerDeviceRoutes(_ router: APIRouterBuilder) {
+    package func register(_ router: APIRouterBuilder) {
         router.add("POST", "/v1/accounts/{accountId}/devices", execution: .store, handler: apiHandler { [self] request throws(APIError) in
-            let account = try requireAccount(request), accountId = account.id
+            let account = try access.requireAccount(request), accountId = account.id
             let device = try deviceBody(RequestBody(request), accountId: accountId)
             let outcome = try stored { () throws(StoreError) in
                 try store.registerDevice(device, limit: Self.devicesPerAccount)
@@ -29,7 +38,7 @@ extension Gateway {
             }
         })
         router.add("DELETE", "/v1/accounts/{accountId}/devices/{apnsToken}", execution: .store, handler: apiHandler { [self] request throws(APIError) in
-            let account = try requireAccount(request), accountId = account.id
+            let account = try access.requireAccount(request), accountId = account.id
             guard let token = Self.apnsToken(request.parameter("apnsToken")),
                   try stored({ () throws(StoreError) in try store.removeDevice(token, ofAccount: accountId) }) else {
                 throw .notFound("account \(accountId) has no such device")

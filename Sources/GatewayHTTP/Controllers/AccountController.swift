@@ -9,8 +9,29 @@ import Wire
 /// Accounts, receipts, entitlements and the reader's issue list (http-api.md, Accounts and
 /// entitlements). Everything here reads or writes the store, so it runs on the store pool; posting
 /// receipts also calls Apple, so it runs on the App Store pool.
-extension Gateway {
-    package func registerAccountRoutes(_ router: APIRouterBuilder) {
+package struct AccountController: APIController {
+    private let access: Access
+    private let store: any GatewayStore
+    private let accounts: AccountFactsCache
+    private let catalog: CatalogCache
+    private let answers: EntitlementAnswers
+    private let appStore: AppStoreIngestion
+    private let identifiers: Identifiers
+    private let lists: ListResponder
+    private let accountCreationLimit: KeyedRateLimiter<String>
+    private let limits: APILimits
+    private let clock: any GatewayClock
+
+    package init(access: Access, store: any GatewayStore, accounts: AccountFactsCache, catalog: CatalogCache,
+                 answers: EntitlementAnswers, appStore: AppStoreIngestion, identifiers: Identifiers,
+                 lists: ListResponder, accountCreationLimit: KeyedRateLimiter<String>, limits: APILimits,
+                 clock: any GatewayClock) {
+        self.access = access; self.store = store; self.accounts = accounts; self.catalog = catalog
+        self.answers = answers; self.appStore = appStore; self.identifiers = identifiers; self.lists = lists
+        self.accountCreationLimit = accountCreationLimit; self.limits = limits; self.clock = clock
+    }
+
+    package func register(_ router: APIRouterBuilder) {
         router.add("POST", "/v1/accounts", execution: .store, handler: apiHandler { [self] request throws(APIError) in
             try limitAccountCreation(request)
             let body = try RequestBody(request, optional: true)
@@ -19,8 +40,8 @@ extension Gateway {
                 guard let uuid = UUID(uuidString: text) else { throw .badRequest("appAccountToken must be a UUID") }
                 appAccountToken = uuid.uuidString.lowercased()
             }
-            let token = try newSecret()
-            let account = Account(id: "acct-" + (try newIdentifier()), tokenHash: try hash(token),
+            let token = try identifiers.newSecret()
+            let account = Account(id: "acct-" + (try identifiers.newIdentifier()), tokenHash: try identifiers.hash(token),
                                   appAccountToken: appAccountToken, createdAt: clock.now())
             try stored { () throws(StoreError) in try store.createAccount(account) }
             return .json(201) { w in
@@ -33,19 +54,19 @@ extension Gateway {
         // Calls Apple (verifyReceipt): on the pool sized for waiting.
         router.add("POST", "/v1/accounts/{accountId}/receipts", execution: .appStore,
                    maxBodyBytes: limits.receiptBodyBytes, handler: apiHandler { [self] request throws(APIError) in
-            let account = try requireAccount(request), accountId = account.id
+            let account = try access.requireAccount(request), accountId = account.id
             let facts = try receiptFacts(RequestBody(request))
             try appStore.save(facts, for: accountId)
-            return try entitlementsResponse(accountId)
+            return try answers.entitlementsResponse(accountId)
         })
         router.add("GET", "/v1/accounts/{accountId}/entitlements", execution: .store, handler: apiHandler { [self] request throws(APIError) in
-            try entitlementsResponse(try requireAccount(request).id)
+            try answers.entitlementsResponse(try access.requireAccount(request).id)
         })
         // A list kept in memory for a known principal is answered on the event loop (no thread hop).
         router.add("GET", "/v1/accounts/{accountId}/issues", execution: .store,
                    fastPath: { [self] request in cachedIssueListResponse(request) },
                    handler: apiHandler { [self] request throws(APIError) in
-            let account = try requireAccount(request), accountId = account.id
+            let account = try access.requireAccount(request), accountId = account.id
             let query = request.queryParameters()
             let key = try IssueListKey(query), page = try ListPage(query)
             let state = catalog.state
@@ -54,14 +75,14 @@ extension Gateway {
             }
             let now = clock.now()
             if let kept = accounts.answer(accountId, key, catalogRevision: state.revision, now: now) {
-                return listResponse(request, tag: issueListTag(kept, key, page, state)) {
+                return lists.listResponse(request, tag: issueListTag(kept, key, page, state)) {
                     issueListBody(kept, key, page, state)
                 }
             }
             let loaded = try stored { () throws(StoreError) in try accounts.load(accountId) }
-            let answer = evaluate(loaded.facts, state, now).issueListAnswer
+            let answer = answers.engine.evaluate(loaded.facts, state, now).issueListAnswer
             accounts.remember(answer, catalogRevision: state.revision, accountId, ticket: loaded.ticket)
-            return listResponse(request, tag: issueListTag(answer, key, page, state)) {
+            return lists.listResponse(request, tag: issueListTag(answer, key, page, state)) {
                 issueListBody(answer, key, page, state)
             }
         })
@@ -85,7 +106,7 @@ extension Gateway {
     package func cachedIssueListResponse(_ request: HTTPRequest) -> HTTPResponse? {
         let accountId = request.parameter("accountId")
         // An answer is kept only for an account that exists, so a service key needs no lookup.
-        guard let principal = authenticator.cachedPrincipal(request), principal.mayActFor(account: accountId) else {
+        guard let principal = access.authenticator.cachedPrincipal(request), principal.mayActFor(account: accountId) else {
             return nil
         }
         let query = request.queryParameters()
@@ -95,7 +116,7 @@ extension Gateway {
         guard let answer = accounts.answer(accountId, key, catalogRevision: state.revision, now: clock.now()) else {
             return nil
         }
-        return cachedList(request, tag: issueListTag(answer, key, page, state)) {
+        return lists.cachedList(request, tag: issueListTag(answer, key, page, state)) {
             issueListBody(answer, key, page, state)
         }
     }
@@ -168,20 +189,6 @@ extension Gateway {
     /// A typical issue list item's size, to size the response buffer once.
     private static let renderedIssueBytes = 480
 
-    /// The account in the path, when the caller may act for it (itself, a service key, admin),
-    /// with the principal resolved once for the rest of the request. 404 for an account that
-    /// does not exist.
-    package func requireAccount(_ request: HTTPRequest) throws(APIError) -> ActingAccount {
-        let accountId = request.parameter("accountId")
-        let principal = try authenticator.principal(request)
-        guard principal.mayActFor(account: accountId) else { throw .forbidden("this secret may not act for \(accountId)") }
-        if case .account = principal { return ActingAccount(id: accountId, principal: principal) }
-        guard try stored({ () throws(StoreError) in try store.account(id: accountId) }) != nil else {
-            throw .notFound("no account \(accountId)")
-        }
-        return ActingAccount(id: accountId, principal: principal)
-    }
-
     /// `receiptData` and/or `signedTransactions`, each proved to come from Apple (E2). Nothing is
     /// stored until both are verified.
     private func receiptFacts(_ body: RequestBody) throws(APIError) -> VerifiedFacts {
@@ -208,15 +215,6 @@ extension Gateway {
         return facts
     }
 
-    /// The account's entitlements; the issue-list answer evaluated with them is kept too, so the
-    /// list a reader app fetches right after posting a receipt is served from memory.
-    package func entitlementsResponse(_ accountId: String) throws(APIError) -> HTTPResponse {
-        let loaded = try stored { () throws(StoreError) in try accounts.load(accountId) }
-        let state = catalog.state
-        let answer = evaluate(loaded.facts, state, clock.now())
-        accounts.remember(answer.issueListAnswer, catalogRevision: state.revision, accountId, ticket: loaded.ticket)
-        return .json(200) { w in w.entitlements(accountId: accountId, answer, grants: loaded.facts.grants) }
-    }
 }
 
 extension IssueListKey {

@@ -1,9 +1,17 @@
 import GatewayCore
 import HTTPServer
+import Metrics
 
 /// `GET /healthz`, `GET /metrics`, `GET /openapi.json` (http-api.md, Operations).
-extension Gateway {
-    package func registerOperationsRoutes(_ router: APIRouterBuilder) {
+package struct OperationsController: APIController {
+    private let storeHealth: StoreHealthMonitor
+    private let metrics: Metrics
+
+    package init(storeHealth: StoreHealthMonitor, metrics: Metrics) {
+        self.storeHealth = storeHealth; self.metrics = metrics
+    }
+
+    package func register(_ router: APIRouterBuilder) {
         let health = HTTPResponse.json(200, Array(#"{"status":"ok"}"#.utf8))
         let storeUnreachable = APIError.storageUnavailable.response
         let storeHealth = self.storeHealth
