@@ -42,9 +42,11 @@ package struct HTTPAPI: Sendable {
     /// Download tokens (its fast path is called by tests directly).
     package let tokens: TokenController
     package let controllers: [any APIController]
+    private let authenticator: Authenticator
 
     package init(core: CoreServices, settings: APISettings) throws(StartError) {
         self.settings = settings
+        authenticator = core.authenticator
         let signer: TokenSigner
         do {
             signer = try TokenSigner(keys: settings.tokenKeys, issuer: settings.tokenIssuer,
@@ -106,7 +108,7 @@ package struct HTTPAPI: Sendable {
     /// spec's shape.
     package func makeRouter() -> Router {
         let builder = RouterBuilder()
-        let router = APIRouterBuilder(builder)
+        let router = APIRouterBuilder(builder, authenticator: authenticator)
         for controller in controllers { controller.register(router) }
         return builder.freeze(errors: HTTPServerError.apiShape)
     }

@@ -32,9 +32,9 @@ package struct AccountController: APIController {
     }
 
     package func register(_ router: APIRouterBuilder) {
-        router.add("POST", "/v1/accounts", execution: .store, handler: apiHandler { [self] request throws(APIError) in
-            try limitAccountCreation(request)
-            let body = try RequestBody(request, optional: true)
+        router.add("POST", "/v1/accounts", execution: .store, route: { [self] context throws(APIError) in
+            try limitAccountCreation(context.request)
+            let body = try RequestBody(context.request, optional: true)
             var appAccountToken: String?
             if let text = try body.optionalString("appAccountToken") {
                 guard let uuid = UUID(uuidString: text) else { throw .badRequest("appAccountToken must be a UUID") }
@@ -53,21 +53,21 @@ package struct AccountController: APIController {
         })
         // Calls Apple (verifyReceipt): on the pool sized for waiting.
         router.add("POST", "/v1/accounts/{accountId}/receipts", execution: .appStore,
-                   maxBodyBytes: limits.receiptBodyBytes, handler: apiHandler { [self] request throws(APIError) in
-            let account = try access.requireAccount(request), accountId = account.id
-            let facts = try receiptFacts(RequestBody(request))
+                   maxBodyBytes: limits.receiptBodyBytes, route: { [self] context throws(APIError) in
+            let account = try access.requireAccount(&context), accountId = account.id
+            let facts = try receiptFacts(RequestBody(context.request))
             try appStore.save(facts, for: accountId)
             return try answers.entitlementsResponse(accountId)
         })
-        router.add("GET", "/v1/accounts/{accountId}/entitlements", execution: .store, handler: apiHandler { [self] request throws(APIError) in
-            try answers.entitlementsResponse(try access.requireAccount(request).id)
+        router.add("GET", "/v1/accounts/{accountId}/entitlements", execution: .store, route: { [self] context throws(APIError) in
+            try answers.entitlementsResponse(try access.requireAccount(&context).id)
         })
         // A list kept in memory for a known principal is answered on the event loop (no thread hop).
         router.add("GET", "/v1/accounts/{accountId}/issues", execution: .store,
                    fastPath: { [self] request in cachedIssueListResponse(request) },
-                   handler: apiHandler { [self] request throws(APIError) in
-            let account = try access.requireAccount(request), accountId = account.id
-            let query = request.queryParameters()
+                   route: { [self] context throws(APIError) in
+            let account = try access.requireAccount(&context), accountId = account.id
+            let query = context.query
             let key = try IssueListKey(query), page = try ListPage(query)
             let state = catalog.state
             if let publicationId = key.publicationId, state.snapshot.publication(publicationId) == nil {
@@ -75,14 +75,14 @@ package struct AccountController: APIController {
             }
             let now = clock.now()
             if let kept = accounts.answer(accountId, key, catalogRevision: state.revision, now: now) {
-                return lists.listResponse(request, tag: issueListTag(kept, key, page, state)) {
+                return lists.listResponse(context.request, tag: issueListTag(kept, key, page, state)) {
                     issueListBody(kept, key, page, state)
                 }
             }
             let loaded = try stored { () throws(StoreError) in try accounts.load(accountId) }
             let answer = answers.engine.evaluate(loaded.facts, state, now).issueListAnswer
             accounts.remember(answer, catalogRevision: state.revision, accountId, ticket: loaded.ticket)
-            return lists.listResponse(request, tag: issueListTag(answer, key, page, state)) {
+            return lists.listResponse(context.request, tag: issueListTag(answer, key, page, state)) {
                 issueListBody(answer, key, page, state)
             }
         })

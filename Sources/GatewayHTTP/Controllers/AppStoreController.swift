@@ -15,8 +15,8 @@ package struct AppStoreController: APIController {
         // With the Server API configured a notification may fetch a subscription's history from
         // Apple (issue #12): it then waits on the pool sized for calls to Apple.
         router.add("POST", "/v1/appstore/notifications", execution: appStore.serverAPI == nil ? .store : .appStore,
-                   maxBodyBytes: limits.notificationBodyBytes, handler: apiHandler { [appStore] request throws(APIError) in
-            try appStore.takeNotification(try RequestBody(request), raw: request.body)
+                   maxBodyBytes: limits.notificationBodyBytes, route: { [appStore] context throws(APIError) in
+            try appStore.takeNotification(try RequestBody(context.request), raw: context.request.body)
             return .json(200, Array(#"{"status":"taken"}"#.utf8))
         })
     }

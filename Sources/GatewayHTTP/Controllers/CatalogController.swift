@@ -35,14 +35,14 @@ package struct CatalogController: APIController {
                 return w.bytes
             }
         }
-        router.add("PUT", "/v1/publications/{publicationId}", execution: .store, handler: apiHandler { [self] request throws(APIError) in
-            try access.requireAdmin(request)
-            let publication = try CatalogBodies.publication(try RequestBody(request), id: request.parameter("publicationId"))
+        router.add("PUT", "/v1/publications/{publicationId}", execution: .store, route: { [self] context throws(APIError) in
+            try access.requireAdmin(&context)
+            let publication = try CatalogBodies.publication(try RequestBody(context.request), id: context.parameter("publicationId"))
             let outcome = try changes.change { () throws(StoreError) in try store.upsertPublication(publication) }
             return .json(outcome == .created ? 201 : 200) { w in w.publication(publication) }
         })
-        router.add("GET", "/v1/products", handler: apiHandler { [self] request throws(APIError) in
-            let all = try request.flag("all")
+        router.add("GET", "/v1/products", route: { [self] context throws(APIError) in
+            let all = try context.flag("all")
             let now = clock.now()
             let state = catalog.state
             var tag = state.fingerprint
@@ -53,7 +53,7 @@ package struct CatalogController: APIController {
                 listed.append(product)
                 tag.combine(UInt64(position))
             }
-            return lists.listResponse(request, tag: EntityTag(tag)) {
+            return lists.listResponse(context.request, tag: EntityTag(tag)) {
                 var w = JSONWriter()
                 w.object { w in
                     w.key("products")
@@ -62,9 +62,9 @@ package struct CatalogController: APIController {
                 return w.bytes
             }
         })
-        router.add("PUT", "/v1/products/{productId}", execution: .store, handler: apiHandler { [self] request throws(APIError) in
-            try access.requireAdmin(request)
-            let product = try CatalogBodies.product(try RequestBody(request), id: request.parameter("productId"),
+        router.add("PUT", "/v1/products/{productId}", execution: .store, route: { [self] context throws(APIError) in
+            try access.requireAdmin(&context)
+            let product = try CatalogBodies.product(try RequestBody(context.request), id: context.parameter("productId"),
                                                     catalog: catalog.state.snapshot)
             let outcome = try changes.change { () throws(StoreError) in try store.upsertProduct(product) }
             return .json(outcome == .created ? 201 : 200) { w in w.product(product) }
@@ -74,19 +74,19 @@ package struct CatalogController: APIController {
 
     private func registerIssueRoutes(_ router: APIRouterBuilder) {
         let issues = "/v1/publications/{publicationId}/issues"
-        router.add("GET", issues, execution: .store, handler: apiHandler { [self] request throws(APIError) in
-            let publicationId = request.parameter("publicationId")
+        router.add("GET", issues, execution: .store, route: { [self] context throws(APIError) in
+            let publicationId = context.parameter("publicationId")
             let state = catalog.state
             guard state.snapshot.publication(publicationId) != nil else { throw .notFound("no publication \(publicationId)") }
             // E16: scheduled and retracted issues are listed to editors of the publication only.
             var includeAll = false
-            let include = request.queryParameter("include")
+            let include = context.queryParameter("include")
             guard include == nil || include == "all" else { throw .badRequest("include takes the value all") }
             if include == "all" {
-                guard try access.principal(request).mayEdit(publication: publicationId) else { throw .forbidden() }
+                guard try context.principal().mayEdit(publication: publicationId) else { throw .forbidden() }
                 includeAll = true
             }
-            let page = try ListPage(request.queryParameters())
+            let page = try ListPage(context.query)
             let now = clock.now()
             var pager = ListPager(page)
             let listed = state.snapshot.issues(of: publicationId).reversed()
@@ -102,7 +102,7 @@ package struct CatalogController: APIController {
                 tag.combine(issue.id)
                 tag.combine(issue.state(at: now).rawValue)
             }
-            return lists.listResponse(request, tag: EntityTag(tag)) {
+            return lists.listResponse(context.request, tag: EntityTag(tag)) {
                 var w = JSONWriter(capacity: 64 + listed.count * 512)
                 w.object { w in
                     w.key("issues")
@@ -112,27 +112,27 @@ package struct CatalogController: APIController {
                 return w.bytes
             }
         })
-        router.add("POST", issues, execution: .store, handler: apiHandler { [self] request throws(APIError) in
-            let publicationId = try access.requireEditor(request)
-            let issue = try CatalogBodies.issue(try RequestBody(request), publicationId: publicationId)
+        router.add("POST", issues, execution: .store, route: { [self] context throws(APIError) in
+            let publicationId = try access.requireEditor(&context)
+            let issue = try CatalogBodies.issue(try RequestBody(context.request), publicationId: publicationId)
             try changes.change { () throws(StoreError) in try store.insertIssue(issue) }
             let now = clock.now()
             return .json(201) { w in w.catalogIssue(issue, now: now) }
         })
         let oneIssue = issues + "/{issueId}"
-        router.add("PUT", oneIssue, execution: .store, handler: apiHandler { [self] request throws(APIError) in
-            let publicationId = try access.requireEditor(request)
-            let issue = try CatalogBodies.issue(try RequestBody(request), publicationId: publicationId)
-            guard issue.id == request.parameter("issueId") else {
+        router.add("PUT", oneIssue, execution: .store, route: { [self] context throws(APIError) in
+            let publicationId = try access.requireEditor(&context)
+            let issue = try CatalogBodies.issue(try RequestBody(context.request), publicationId: publicationId)
+            guard issue.id == context.parameter("issueId") else {
                 throw .badRequest("id in the body (\(issue.id)) differs from the issue in the path")
             }
             let updated = try changes.change { () throws(StoreError) in try store.updateIssue(issue) }
             let now = clock.now()
             return .json(200) { w in w.catalogIssue(updated, now: now) }
         })
-        router.add("DELETE", oneIssue, execution: .store, handler: apiHandler { [self] request throws(APIError) in
-            let publicationId = try access.requireEditor(request)
-            let ref = IssueRef(publicationId: publicationId, issueId: request.parameter("issueId"))
+        router.add("DELETE", oneIssue, execution: .store, route: { [self] context throws(APIError) in
+            let publicationId = try access.requireEditor(&context)
+            let ref = IssueRef(publicationId: publicationId, issueId: context.parameter("issueId"))
             let now = clock.now()
             let retracted = try changes.change { () throws(StoreError) in try store.retractIssue(ref, at: now) }
             return .json(200) { w in w.catalogIssue(retracted, now: now) }

@@ -23,9 +23,9 @@ package struct CodeController: APIController {
 
     package func register(_ router: APIRouterBuilder) {
         let batches = "/v1/publications/{publicationId}/codes"
-        router.add("POST", batches, execution: .store, handler: apiHandler { [self] request throws(APIError) in
-            let publicationId = try access.requireEditor(request)
-            let (batch, codes) = try self.codes.createBatch(RequestBody(request), publicationId: publicationId)
+        router.add("POST", batches, execution: .store, route: { [self] context throws(APIError) in
+            let publicationId = try access.requireEditor(&context)
+            let (batch, codes) = try self.codes.createBatch(RequestBody(context.request), publicationId: publicationId)
             return .json(201) { w in
                 w.object { w in
                     w.field("batchId", batch.batchId)
@@ -34,36 +34,36 @@ package struct CodeController: APIController {
                 }
             }
         })
-        router.add("GET", batches + "/{batchId}", execution: .store, handler: apiHandler { [self] request throws(APIError) in
-            let publicationId = try access.requireEditor(request)
-            let batchId = request.parameter("batchId")
+        router.add("GET", batches + "/{batchId}", execution: .store, route: { [self] context throws(APIError) in
+            let publicationId = try access.requireEditor(&context)
+            let batchId = context.parameter("batchId")
             guard let (batch, codes) = try stored({ () throws(StoreError) in try store.codeBatch(batchId, of: publicationId) }) else {
                 throw .notFound("no batch \(batchId) for \(publicationId)")
             }
             return .json(200) { w in w.codeBatch(batch, codes: codes) }
         })
-        router.add("DELETE", batches + "/{batchId}", execution: .store, handler: apiHandler { [self] request throws(APIError) in
-            let publicationId = try access.requireEditor(request)
-            let batchId = request.parameter("batchId")
+        router.add("DELETE", batches + "/{batchId}", execution: .store, route: { [self] context throws(APIError) in
+            let publicationId = try access.requireEditor(&context)
+            let batchId = context.parameter("batchId")
             guard let batch = try stored({ () throws(StoreError) in
                 try store.revokeCodeBatch(batchId, of: publicationId, at: clock.now())
             }) else { throw .notFound("no batch \(batchId) for \(publicationId)") }
             let codes = try stored { () throws(StoreError) in try store.codeBatch(batchId, of: publicationId)?.1 ?? [] }
             return .json(200) { w in w.codeBatch(batch, codes: codes) }
         })
-        router.add("POST", "/v1/accounts/{accountId}/codes/redeem", execution: .store, handler: apiHandler { [self] request throws(APIError) in
-            let account = try access.requireAccount(request), accountId = account.id
+        router.add("POST", "/v1/accounts/{accountId}/codes/redeem", execution: .store, route: { [self] context throws(APIError) in
+            let account = try access.requireAccount(&context), accountId = account.id
             // A service key is a publisher's backend redeeming for all its readers from one
             // address: limiting that address would let ten readers' typos lock out every other
             // reader, so its failures count per account only.
             let byAddress = account.principal.isReader
-            let address = byAddress ? request.sourceAddress.map { ["client:" + ClientKey.of($0)] } ?? [] : []
+            let address = byAddress ? context.request.sourceAddress.map { ["client:" + ClientKey.of($0)] } ?? [] : []
             let keys = ["account:" + accountId] + address
             let now = clock.now()
             for key in keys {
                 if case .limited(let seconds) = redemptionFailures.check(key, now: now) { throw .rateLimited(retryAfterSeconds: seconds) }
             }
-            let text = try RequestBody(request).string("code")
+            let text = try RequestBody(context.request).string("code")
             switch try codes.redeem(text, for: accountId, at: now) {
             case .redeemed:
                 return try answers.entitlementsResponse(accountId)

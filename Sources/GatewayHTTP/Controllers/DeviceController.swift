@@ -24,9 +24,9 @@ package struct DeviceController: APIController {
     package static let apnsTokenHexDigits = 64...200
 
     package func register(_ router: APIRouterBuilder) {
-        router.add("POST", "/v1/accounts/{accountId}/devices", execution: .store, handler: apiHandler { [self] request throws(APIError) in
-            let account = try access.requireAccount(request), accountId = account.id
-            let device = try deviceBody(RequestBody(request), accountId: accountId)
+        router.add("POST", "/v1/accounts/{accountId}/devices", execution: .store, route: { [self] context throws(APIError) in
+            let account = try access.requireAccount(&context), accountId = account.id
+            let device = try deviceBody(RequestBody(context.request), accountId: accountId)
             let outcome = try stored { () throws(StoreError) in
                 try store.registerDevice(device, limit: Self.devicesPerAccount)
             }
@@ -37,9 +37,9 @@ package struct DeviceController: APIController {
                 throw .conflict("the account has \(limit) devices, the most it may have; remove one first")
             }
         })
-        router.add("DELETE", "/v1/accounts/{accountId}/devices/{apnsToken}", execution: .store, handler: apiHandler { [self] request throws(APIError) in
-            let account = try access.requireAccount(request), accountId = account.id
-            guard let token = Self.apnsToken(request.parameter("apnsToken")),
+        router.add("DELETE", "/v1/accounts/{accountId}/devices/{apnsToken}", execution: .store, route: { [self] context throws(APIError) in
+            let account = try access.requireAccount(&context), accountId = account.id
+            guard let token = Self.apnsToken(context.parameter("apnsToken")),
                   try stored({ () throws(StoreError) in try store.removeDevice(token, ofAccount: accountId) }) else {
                 throw .notFound("account \(accountId) has no such device")
             }

@@ -18,9 +18,9 @@ package struct ExplanationController: APIController {
 
     package func register(_ router: APIRouterBuilder) {
         router.add("GET", "/v1/accounts/{accountId}/publications/{publicationId}/issues/{issueId}/explanation",
-                   execution: .store, handler: apiHandler { [self] request throws(APIError) in
-            let account = try access.requireAccount(request), accountId = account.id
-            let ref = IssueRef(publicationId: request.parameter("publicationId"), issueId: request.parameter("issueId"))
+                   execution: .store, route: { [self] context throws(APIError) in
+            let account = try access.requireAccount(&context), accountId = account.id
+            let ref = IssueRef(publicationId: context.parameter("publicationId"), issueId: context.parameter("issueId"))
             let now = clock.now()
             // E16: a scheduled or retracted issue is listed to nobody but editors, so a reader's
             // own token is answered as if it did not exist (as the token route does); service

@@ -28,10 +28,10 @@ package struct GrantController: APIController {
     package static let grantNoteLimit = 1000
 
     package func register(_ router: APIRouterBuilder) {
-        router.add("POST", "/v1/accounts/{accountId}/grants", execution: .store, handler: apiHandler { [self] request throws(APIError) in
-            let accountId = request.parameter("accountId")
-            let actor = try access.requireServiceOrAdmin(request).actor
-            let grant = try grantBody(RequestBody(request), accountId: accountId)
+        router.add("POST", "/v1/accounts/{accountId}/grants", execution: .store, route: { [self] context throws(APIError) in
+            let accountId = context.parameter("accountId")
+            let actor = try access.requireServiceOrAdmin(&context).actor
+            let grant = try grantBody(RequestBody(context.request), accountId: accountId)
             let outcome = try stored { () throws(StoreError) in try store.give(grant, by: actor, events: events) }
             switch outcome {
             case .created(let created):
@@ -45,10 +45,10 @@ package struct GrantController: APIController {
                 throw .conflict("a grant \(grant.source)/\(grant.externalId) with other terms exists; revoke it and give a new one")
             }
         })
-        router.add("DELETE", "/v1/accounts/{accountId}/grants/{grantId}", execution: .store, handler: apiHandler { [self] request throws(APIError) in
-            let accountId = request.parameter("accountId")
-            let actor = try access.requireServiceOrAdmin(request).actor
-            let grantId = request.parameter("grantId")
+        router.add("DELETE", "/v1/accounts/{accountId}/grants/{grantId}", execution: .store, route: { [self] context throws(APIError) in
+            let accountId = context.parameter("accountId")
+            let actor = try access.requireServiceOrAdmin(&context).actor
+            let grantId = context.parameter("grantId")
             guard let revoked = try stored({ () throws(StoreError) in
                 try store.revokeGrant(grantId, ofAccount: accountId, at: clock.now(), by: actor, events: events)
             }) else { throw .notFound("account \(accountId) has no grant \(grantId)") }

@@ -15,12 +15,12 @@ package struct HistoryController: APIController {
     }
 
     package func register(_ router: APIRouterBuilder) {
-        router.add("GET", "/v1/accounts/{accountId}/history", execution: .store, handler: apiHandler { [self] request throws(APIError) in
-            let account = try access.requireAccount(request), accountId = account.id
+        router.add("GET", "/v1/accounts/{accountId}/history", execution: .store, route: { [self] context throws(APIError) in
+            let account = try access.requireAccount(&context), accountId = account.id
             let body: [UInt8]?
             let view: HistoryView = account.principal.isReader ? .reader : .staff
             do throws(HistoryJSON.Failure) {
-                body = try HistoryJSON.body(ofAccount: accountId, query: request.queryParameters(), store: store, view: view)
+                body = try HistoryJSON.body(ofAccount: accountId, query: context.query, store: store, view: view)
             } catch {
                 switch error {
                 case .badPage(let message): throw .badRequest(message)

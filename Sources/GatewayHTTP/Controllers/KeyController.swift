@@ -20,9 +20,9 @@ package struct KeyController: APIController {
     }
 
     package func register(_ router: APIRouterBuilder) {
-        router.add("POST", "/v1/keys", execution: .store, handler: apiHandler { [self] request throws(APIError) in
-            try access.requireAdmin(request)
-            let body = try RequestBody(request)
+        router.add("POST", "/v1/keys", execution: .store, route: { [self] context throws(APIError) in
+            try access.requireAdmin(&context)
+            let body = try RequestBody(context.request)
             let roleText = try body.string("role")
             let publications = try body.optionalStrings("publications") ?? []
             let role: APIKey.Role
@@ -54,9 +54,9 @@ package struct KeyController: APIController {
                 }
             }
         })
-        router.add("DELETE", "/v1/keys/{keyId}", execution: .store, handler: apiHandler { [self] request throws(APIError) in
-            try access.requireAdmin(request)
-            let keyId = request.parameter("keyId")
+        router.add("DELETE", "/v1/keys/{keyId}", execution: .store, route: { [self] context throws(APIError) in
+            try access.requireAdmin(&context)
+            let keyId = context.parameter("keyId")
             try stored { () throws(StoreError) in try store.deleteAPIKey(keyId: keyId) }
             // The key stops working at once: no cached resolution of it survives.
             access.authenticator.forget(keyId: keyId)

@@ -18,9 +18,9 @@ package struct LookupController: APIController {
     package static let lookupKeys = ["originalTransactionId", "transactionId", "appAccountToken", "accountId"]
 
     package func register(_ router: APIRouterBuilder) {
-        router.add("GET", "/v1/lookup", execution: .store, handler: apiHandler { [self] request throws(APIError) in
-            try access.requireServiceOrAdmin(request)
-            let query = request.queryParameters()
+        router.add("GET", "/v1/lookup", execution: .store, route: { [self] context throws(APIError) in
+            try access.requireServiceOrAdmin(&context)
+            let query = context.query
             let given = query.filter { Self.lookupKeys.contains($0.0) }
             guard given.count == 1, let (name, value) = given.first, !value.isEmpty else {
                 throw .badRequest("give exactly one of \(Self.lookupKeys.joined(separator: ", "))")

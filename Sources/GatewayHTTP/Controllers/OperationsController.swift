@@ -17,11 +17,11 @@ package struct OperationsController: APIController {
         let storeHealth = self.storeHealth
         // From memory (`StoreHealthMonitor`): 503 while the database cannot be reached, 200 again
         // once it answers.
-        router.add("GET", "/healthz") { _ in storeHealth.isReachable ? health : storeUnreachable }
+        router.add("GET", "/healthz", handler: { _ in storeHealth.isReachable ? health : storeUnreachable })
         let metrics = self.metrics
-        router.add("GET", "/metrics") { _ in
+        router.add("GET", "/metrics", handler: { _ in
             .text(200, metrics.render(), contentType: "text/plain; version=0.0.4; charset=utf-8")
-        }
+        })
         // The document never changes while the process runs: it is compressed once here, not on
         // the event loop for every anonymous request that accepts gzip.
         let openAPI = HTTPResponse.json(200, Array(OpenAPIDocument.json.utf8))

@@ -31,23 +31,23 @@ package struct ServerAPIController: APIController {
     package static let extensionNoteLimit = 1000
 
     package func register(_ router: APIRouterBuilder) {
-        router.add("POST", "/v1/accounts/{accountId}/refresh", execution: .appStore, handler: apiHandler { [self] request throws(APIError) in
-            let account = try access.requireAccount(request), accountId = account.id
+        router.add("POST", "/v1/accounts/{accountId}/refresh", execution: .appStore, route: { [self] context throws(APIError) in
+            let account = try access.requireAccount(&context), accountId = account.id
             if case .limited(let seconds) = refreshLimit.take(accountId, now: clock.now()) {
                 throw .rateLimited(retryAfterSeconds: seconds)
             }
             try appStore.refresh(accountId)
             return try answers.entitlementsResponse(accountId)
         })
-        router.add("POST", "/v1/appstore/test-notification", execution: .appStore, handler: apiHandler { [self] request throws(APIError) in
-            try access.requireAdmin(request)
+        router.add("POST", "/v1/appstore/test-notification", execution: .appStore, route: { [self] context throws(APIError) in
+            try access.requireAdmin(&context)
             let serverAPI = try appStore.requireServerAPI()
             let token = try AppStoreIngestion.answered { () throws(ServerAPIError) in try serverAPI.requestTestNotification() }
             return .json(200) { w in w.object { w in w.field("testNotificationToken", token) } }
         })
-        router.add("POST", "/v1/appstore/backfill", execution: .store, handler: apiHandler { [self] request throws(APIError) in
-            try access.requireAdmin(request)
-            let window = try backfillWindow(RequestBody(request))
+        router.add("POST", "/v1/appstore/backfill", execution: .store, route: { [self] context throws(APIError) in
+            try access.requireAdmin(&context)
+            let window = try backfillWindow(RequestBody(context.request))
             _ = try appStore.requireServerAPI()
             guard let backfill else { throw .appStoreUnavailable("the notification backfill is not running") }
             guard backfill.request(window) else {
@@ -64,11 +64,11 @@ package struct ServerAPIController: APIController {
             }
         })
         router.add("POST", "/v1/appstore/subscriptions/{originalTransactionId}/extend", execution: .appStore,
-                   handler: apiHandler { [self] request throws(APIError) in
-            try access.requireAdmin(request)
-            let body = try RequestBody(request)
+                   route: { [self] context throws(APIError) in
+            try access.requireAdmin(&context)
+            let body = try RequestBody(context.request)
             let asked = try extensionBody(body)
-            let outcome = try appStore.extendRenewalDate(request.parameter("originalTransactionId"), asked,
+            let outcome = try appStore.extendRenewalDate(context.parameter("originalTransactionId"), asked,
                                                          note: try body.optionalString("note"))
             // Apple has extended: recording it must not turn that into an error a retry would
             // repeat (the history is best effort once Apple said yes).

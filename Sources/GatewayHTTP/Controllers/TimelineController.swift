@@ -20,9 +20,9 @@ package struct TimelineController: APIController {
     package static let timelineMaxYears: Int64 = 100
 
     package func register(_ router: APIRouterBuilder) {
-        router.add("GET", "/v1/accounts/{accountId}/timeline.svg", execution: .store, handler: apiHandler { [self] request throws(APIError) in
-            let account = try access.requireAccount(request), accountId = account.id
-            let query = try TimelineQuery(request.queryParameters())
+        router.add("GET", "/v1/accounts/{accountId}/timeline.svg", execution: .store, route: { [self] context throws(APIError) in
+            let account = try access.requireAccount(&context), accountId = account.id
+            let query = try TimelineQuery(context.query)
             let svg = try timelineSVG(of: accountId, query, visibleOnly: account.principal.isReader)
             return HTTPResponse(status: 200, headers: [("Content-Type", "image/svg+xml; charset=utf-8"),
                                                        ("Content-Security-Policy", "default-src 'none'"),

@@ -29,9 +29,9 @@ package struct TokenController: APIController {
         // the engine and the HMAC need no store.
         router.add("POST", "/v1/accounts/{accountId}/publications/{publicationId}/issues/{issueId}/token",
                    execution: .store, fastPath: { [self] request in cachedTokenResponse(request) },
-                   handler: apiHandler { [self] request throws(APIError) in
-            let account = try access.requireAccount(request), accountId = account.id
-            return try tokenResponse(accountId, Self.issueRef(request), try answers.entitlements(of: accountId))
+                   route: { [self] context throws(APIError) in
+            let account = try access.requireAccount(&context), accountId = account.id
+            return try tokenResponse(accountId, Self.issueRef(context.request), try answers.entitlements(of: accountId))
         })
     }
 

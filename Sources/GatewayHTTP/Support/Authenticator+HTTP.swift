@@ -16,12 +16,6 @@ extension Authenticator {
         return found
     }
 
-    /// nil when no secret is sent; 401 when one is sent but unknown.
-    package func optionalPrincipal(_ request: HTTPRequest) throws(APIError) -> Principal? {
-        guard Self.bearerSecret(request) != nil else { return nil }
-        return try principal(request)
-    }
-
     /// The principal from memory alone: nil when the secret is missing, or not resolved before
     /// (the store would have to be asked).
     package func cachedPrincipal(_ request: HTTPRequest) -> Principal? {

@@ -44,8 +44,21 @@ package enum JSONCoding {
 /// the HTTP server stays a transport that knows no application.
 package final class APIRouterBuilder {
     private let builder: RouterBuilder
+    private let authenticator: Authenticator
 
-    package init(_ builder: RouterBuilder) { self.builder = builder }
+    package init(_ builder: RouterBuilder, authenticator: Authenticator) {
+        self.builder = builder; self.authenticator = authenticator
+    }
+
+    /// A route over its `RequestContext`; a thrown `APIError` is answered in the spec's shape.
+    package func add(_ method: String, _ pattern: String, execution: Execution = .inline, maxBodyBytes: Int? = nil,
+                     fastPath: HTTPFastPath? = nil, route: @escaping APIRoute) {
+        let authenticator = self.authenticator
+        add(method, pattern, execution: execution, maxBodyBytes: maxBodyBytes, fastPath: fastPath) { request in
+            var context = RequestContext(request, authenticator: authenticator)
+            do throws(APIError) { return try route(&context) } catch { return error.response }
+        }
+    }
 
     package func add(_ method: String, _ pattern: String, execution: Execution = .inline, maxBodyBytes: Int? = nil,
              fastPath: HTTPFastPath? = nil, handler: @escaping HTTPHandler) {

@@ -2,21 +2,13 @@ import GatewayCore
 import GatewayStore
 import HTTPServer
 
-/// A route body that may throw an `APIError`; the wrapper answers the error in the spec's shape.
-package typealias APIRoute = @Sendable (HTTPRequest) throws(APIError) -> HTTPResponse
-
-package func apiHandler(_ route: @escaping APIRoute) -> HTTPHandler {
-    { request in
-        do throws(APIError) { return try route(request) } catch { return error.response }
-    }
-}
+/// A route body over the request's context that may throw an `APIError`; `APIRouterBuilder`
+/// answers the error in the spec's shape.
+package typealias APIRoute = @Sendable (inout RequestContext) throws(APIError) -> HTTPResponse
 
 extension HTTPRequest {
     /// A path parameter the router matched; the pattern guarantees it is present.
     package func parameter(_ name: String) -> String { pathParameters[name] ?? "" }
-
-    /// A boolean query flag: absent is false; present, exactly `true` or `false`.
-    package func flag(_ name: String) throws(APIError) -> Bool { try QueryFlag.value(of: name, in: queryParameters()) }
 }
 
 /// Boolean query flags (`?all=`, `?entitled=`) take `true` or `false` and nothing else, once: a
