@@ -89,8 +89,9 @@ let package = Package(
         .target(name: "GatewayHTTP",
                 dependencies: ["GatewayCore", "Wire", "IssueCatalog", "Entitle", "GatewayStore", "AppStoreKit", "HTTPServer",
                                "Lifecycle", "Metrics", "CZlib"],
-                // The web console's files, compiled in: no files to ship beside the binary.
-                resources: [.embedInCode("Console/Assets")]),
+                // The web console's files and the OpenAPI document, compiled in: no files to ship
+                // beside the binary.
+                resources: [.embedInCode("Console/Assets"), .embedInCode("OpenAPI/openapi.json")]),
         // Settings (environment and file) and the runtime that wires the core, push and HTTP
         // controllers onto the server: the only library that knows both SQL backends.
         .target(name: "GatewayConfiguration",

@@ -24,7 +24,7 @@ package struct OperationsController: APIController {
         })
         // The document never changes while the process runs: it is compressed once here, not on
         // the event loop for every anonymous request that accepts gzip.
-        let openAPI = HTTPResponse.json(200, Array(OpenAPIDocument.json.utf8))
+        let openAPI = HTTPResponse.json(200, OpenAPIDocument.bytes)
         let plain = JSONCoding.precoded(openAPI, gzip: false), gzipped = JSONCoding.precoded(openAPI, gzip: true)
         router.add("GET", "/openapi.json") { request in AcceptEncoding.allowsGzip(request) ? gzipped : plain }
     }

@@ -40,6 +40,18 @@ import Testing
         #expect(documented.subtracting(routed).sorted() == [], "documented operations with no route")
     }
 
+    /// The document is a resource a person edits: pretty-printed JSON, no line of 200 characters
+    /// or more, served byte for byte as it is in the file.
+    @Test func theDocumentIsAReadableResourceServedAsItIs() throws {
+        let text = String(decoding: OpenAPIDocument.bytes, as: UTF8.self)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count > 1000, "one member per line")
+        #expect(lines.filter { $0.count >= 200 }.isEmpty, "no line of 200 characters or more")
+        #expect(text.hasPrefix("{\n  \"openapi\": \"3.1.0\","))
+        let h = try H()
+        #expect(try h.client.get("/openapi.json").body == OpenAPIDocument.bytes)
+    }
+
     @Test func theDocumentIsOpenAPI31WithUniqueOperationsAndDeclaredParameters() throws {
         let h = try H()
         let doc = try document(h)
