@@ -2,6 +2,7 @@ import AppStoreKit
 import Entitle
 import Foundation
 import IssueCatalog
+import Lifecycle
 import Synchronization
 import Wire
 
@@ -46,10 +47,9 @@ public final class AppStoreSimulator: Sendable {
     public let sharedSecret: String?
     private let clock: @Sendable () -> Instant
     private let state: Mutex<State>
-    /// The Server API's key, failure modes and sent notifications (`AppStoreSimulator+ServerAPI`).
-    let serverAPIState = Mutex(ServerAPIState())
-    /// Signalled on every recorded delivery attempt (`waitForDeliveryAttempts`).
-    let deliveryAttempts = NSCondition()
+    /// The Server API's key, failure modes and sent notifications (`AppStoreSimulator+ServerAPI`);
+    /// broadcast on every recorded delivery attempt (`waitForDeliveryAttempts`).
+    let serverAPIState = Condition(ServerAPIState())
 
     public var bundleId: String { signer.bundleId }
 

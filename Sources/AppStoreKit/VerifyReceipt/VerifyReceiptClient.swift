@@ -56,16 +56,6 @@ public final class VerifyReceiptClient: Sendable {
         }
     }
 
-    /// The same on Swift concurrency: the blocking call moves to a Dispatch worker thread so no
-    /// cooperative (or event-loop) thread waits on Apple.
-    public func verify(receiptData: String) async -> VerifyReceiptOutcome {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global(qos: .utility).async {
-                continuation.resume(returning: self.verify(receiptData: receiptData))
-            }
-        }
-    }
-
     private func requestBody(receiptData: String) -> Data {
         var fields: [String: Any] = ["receipt-data": receiptData, "exclude-old-transactions": false]
         if let secret = configuration.sharedSecret { fields["password"] = secret }
