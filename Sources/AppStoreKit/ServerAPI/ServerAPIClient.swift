@@ -57,9 +57,9 @@ public final class ServerAPIClient: Sendable {
                 throw error
             case .retry(let reason):
                 failedAttempts += 1
-                guard failedAttempts < configuration.maximumAttempts else { throw .unavailable(reason) }
+                guard configuration.retry.allowsRetry(after: failedAttempts) else { throw .unavailable(reason) }
                 let now = clock()
-                var wait = configuration.backoff(beforeRetry: failedAttempts)
+                var wait = configuration.retry.backoff(beforeRetry: failedAttempts)
                 if case .rateLimited(let retryAfter?) = reason {
                     wait = max(wait, Double(retryAfter.millisecondsSinceEpoch - now.millisecondsSinceEpoch) / 1000)
                 }

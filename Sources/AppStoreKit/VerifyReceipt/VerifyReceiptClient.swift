@@ -50,8 +50,8 @@ public final class VerifyReceiptClient: Sendable {
                 endpoint = target
             case .retry(let reason):
                 failedAttempts += 1
-                guard failedAttempts < configuration.maximumAttempts else { return .unavailable(reason: reason) }
-                pause(configuration.backoff(beforeRetry: failedAttempts))
+                guard configuration.retry.allowsRetry(after: failedAttempts) else { return .unavailable(reason: reason) }
+                pause(configuration.retry.backoff(beforeRetry: failedAttempts))
             }
         }
     }
