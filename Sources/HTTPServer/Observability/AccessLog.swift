@@ -10,15 +10,11 @@ import Wire
 public final class AccessLog: Sendable {
     public struct Entry: Sendable {
         var unixMilliseconds: Int64
-        var method: String
-        var path: String
-        /// The matched route pattern, or `unmatched`.
-        var route: String
+        var request: RequestSummary
         var status: Int
         var responseBytes: Int
         var durationSeconds: Double
         var remoteAddress: String?
-        var userAgent: String?
     }
 
     private struct Queue: Sendable {
@@ -107,15 +103,15 @@ public final class AccessLog: Sendable {
         var w = JSONWriter()
         w.object { w in
             w.field("time", time)
-            w.field("method", entry.method)
-            w.field("path", entry.path)
-            w.field("route", entry.route)
+            w.field("method", entry.request.method)
+            w.field("path", entry.request.path)
+            w.field("route", entry.request.route)
             w.field("status", entry.status)
             w.field("bytes", entry.responseBytes)
             w.key("durationMs")
             w.double((entry.durationSeconds * 1_000_000).rounded() / 1000)
             if let remote = entry.remoteAddress { w.field("remote", remote) }
-            if let agent = entry.userAgent { w.field("userAgent", agent) }
+            if let agent = entry.request.userAgent { w.field("userAgent", agent) }
         }
         return w.bytes + [UInt8(ascii: "\n")]
     }
