@@ -94,7 +94,7 @@ let package = Package(
 
         // Helpers the test targets share (a seeded generator, the PyJWT runner, temporary databases,
         // the built executable, a socket client); tests only.
-        .target(name: "TestSupport", dependencies: ["SQLiteStore", "PostgresStore", "CLibPQ", "CSystem"],
+        .target(name: "TestSupport", dependencies: ["SQLiteStore", "PostgresStore", "Lifecycle", "CLibPQ", "CSystem"],
                 path: "Tests/TestSupport"),
 
         .testTarget(name: "IssueCatalogTests", dependencies: ["Wire", "IssueCatalog"]),
