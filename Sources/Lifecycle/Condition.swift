@@ -12,10 +12,13 @@ public final class Condition<State: Sendable>: @unchecked Sendable {
     // layout Swift may reach through accessors.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
-    private var state: State  // read and written only with `mutex` held
+    /// Read and written only with `mutex` held. On the heap too: the lock already makes access
+    /// exclusive, and a class property would pay a dynamic exclusivity check on every access.
+    private let state: UnsafeMutablePointer<State>
 
     public init(_ state: State) {
-        self.state = state
+        self.state = .allocate(capacity: 1)
+        self.state.initialize(to: state)
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
@@ -35,13 +38,15 @@ public final class Condition<State: Sendable>: @unchecked Sendable {
         pthread_mutex_destroy(mutex)
         condition.deallocate()
         mutex.deallocate()
+        state.deinitialize(count: 1)
+        state.deallocate()
     }
 
     /// Runs `body` on the state with the lock held.
     public func withLock<Result, Failure: Error>(_ body: (inout State) throws(Failure) -> Result) throws(Failure) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        return try body(&state)
+        return try body(&state.pointee)
     }
 
     /// Waits until `ready(state)` holds or `timeout` has passed (nil: no limit), then runs `body`
@@ -53,13 +58,13 @@ public final class Condition<State: Sendable>: @unchecked Sendable {
         defer { pthread_mutex_unlock(mutex) }
         if let timeout {
             var deadline = Self.monotonicDeadline(after: timeout)
-            while !ready(state) {
+            while !ready(state.pointee) {
                 if pthread_cond_timedwait(condition, mutex, &deadline) == ETIMEDOUT { break }
             }
         } else {
-            while !ready(state) { pthread_cond_wait(condition, mutex) }
+            while !ready(state.pointee) { pthread_cond_wait(condition, mutex) }
         }
-        return try body(&state)
+        return try body(&state.pointee)
     }
 
     /// Wakes one waiter, to check its predicate again; with or without the lock held.
