@@ -6,7 +6,7 @@ import Lifecycle
 import Synchronization
 import Wire
 
-/// Plays the App Store for scripted receipts (issue #6): answers verifyReceipt as Apple does
+/// Plays the App Store for scripted receipts: answers verifyReceipt as Apple does
 /// (appstore.md's status table, 21007/21008 environment routing), takes scripted changes
 /// (renewals, refunds, outages) so a later verification or status poll sees new facts, and
 /// builds V1 and signed V2 notifications about its receipts. Thread-safe; no I/O of its own

@@ -1,7 +1,7 @@
 import Entitle
 import Foundation
 
-/// Calls Apple's verifyReceipt (appstore.md "verifyReceipt"; issue #6): production first, 21007 →
+/// Calls Apple's verifyReceipt (appstore.md "verifyReceipt"): production first, 21007 →
 /// sandbox, 21008 → production, bounded retries with exponential backoff, the outcome table as
 /// `VerifyReceiptOutcome`. Blocking: call it from a worker thread, never from an event loop.
 public final class VerifyReceiptClient: Sendable {
