@@ -4,7 +4,7 @@ import Synchronization
 
 /// A verifyReceipt transport that answers from a script, one entry per request, and records
 /// what it was asked. Running past the script's end is a test failure (answered as a hang-up).
-final class ScriptedAppStore: VerifyReceiptTransport, @unchecked Sendable {
+final class ScriptedAppStore: VerifyReceiptTransport, Sendable {
     enum Answer {
         case status(Int, extra: String = "")
         case http(Int, body: String)

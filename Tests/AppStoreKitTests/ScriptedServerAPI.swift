@@ -6,7 +6,7 @@ import Wire
 
 /// A Server API transport that answers from a script, one entry per request, and records what it
 /// was asked. Running past the script's end is answered as a hang-up (a test failure).
-final class ScriptedServerAPI: ServerAPITransport, @unchecked Sendable {
+final class ScriptedServerAPI: ServerAPITransport, Sendable {
     enum Answer {
         case ok(String)
         case http(Int, body: String = "", headers: [String: String] = [:])
