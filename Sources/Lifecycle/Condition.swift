@@ -56,7 +56,7 @@ public final class Condition<State: Sendable>: @unchecked Sendable {
                                                  _ body: (inout State) throws(Failure) -> Result) throws(Failure) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        if let timeout {
+        if let timeout, timeout < Self.longestTimedWait {
             var deadline = Self.monotonicDeadline(after: timeout)
             while !ready(state.pointee) {
                 if pthread_cond_timedwait(condition, mutex, &deadline) == ETIMEDOUT { break }
@@ -73,6 +73,10 @@ public final class Condition<State: Sendable>: @unchecked Sendable {
     /// Wakes every waiter (waiters for different predicates, or all of them must go on).
     public func broadcast() { pthread_cond_broadcast(condition) }
 
+    /// Timeouts from here on wait without a deadline: a century is as good as forever, and the
+    /// deadline of a far longer one would overflow `timespec`'s seconds.
+    private static var longestTimedWait: Duration { .seconds(100 * 365 * 86_400) }
+
     /// Now on CLOCK_MONOTONIC plus `timeout` (a negative one is now), as pthread_cond_timedwait
     /// wants it.
     private static func monotonicDeadline(after timeout: Duration) -> timespec {
@@ -80,7 +84,7 @@ public final class Condition<State: Sendable>: @unchecked Sendable {
         clock_gettime(CLOCK_MONOTONIC, &now)
         let (seconds, attoseconds) = max(timeout, .zero).components
         let nanoseconds = Int(now.tv_nsec) + Int(attoseconds / 1_000_000_000)
-        let total = Int(now.tv_sec).addingReportingOverflow(Int(seconds) + nanoseconds / 1_000_000_000)
-        return timespec(tv_sec: total.overflow ? Int.max : total.partialValue, tv_nsec: nanoseconds % 1_000_000_000)
+        return timespec(tv_sec: Int(now.tv_sec) + Int(seconds) + nanoseconds / 1_000_000_000,
+                        tv_nsec: nanoseconds % 1_000_000_000)
     }
 }

@@ -30,6 +30,16 @@ import Lifecycle
         #expect(clock.now - start >= .milliseconds(50))
     }
 
+    @Test func anEndlessTimeoutStillWakesWhenReady() {
+        let flag = Condition(false)
+        let setter = JoinableThread(name: "setter") {
+            flag.withLock { $0 = true }
+            flag.signal()
+        }
+        #expect(flag.withLock(when: { $0 }, timeout: .seconds(Int64.max)) { $0 })
+        setter.join()
+    }
+
     @Test func aStateAlreadyReadyDoesNotWait() {
         let flag = Condition(true)
         #expect(flag.withLock(when: { $0 }) { $0 })
