@@ -57,3 +57,15 @@ import Wire
             """)
     }
 }
+
+extension SQLRenderingTests {
+    @Test func anUpsertNamesEachColumnOnceBesideItsValue() {
+        let note: String? = nil
+        let query = SQL.upsert(into: "grants_note", key: ["grant_id": "g1"], set: ["note": note, "revoked": false])
+        #expect(query.text(for: .sqlite) == """
+            INSERT INTO grants_note (grant_id, note, revoked) VALUES (?1, ?2, ?3)
+            ON CONFLICT (grant_id) DO UPDATE SET note = excluded.note, revoked = excluded.revoked
+            """)
+        #expect(query.values == [.text("g1"), .null, .boolean(false)])
+    }
+}

@@ -94,24 +94,15 @@ extension SQLWriteTransaction {
     }
 
     public func save(_ p: Publication) throws(StoreError) {
-        try connection.run("""
-            INSERT INTO publications (id, title) VALUES (\(p.id), \(p.title))
-            ON CONFLICT (id) DO UPDATE SET title = excluded.title
-            """)
+        try connection.run(.upsert(into: "publications", key: ["id": p.id], set: ["title": p.title]))
     }
 
     public func save(_ p: Product) throws(StoreError) {
-        try connection.run("""
-            INSERT INTO products (id, kind, grants, subscription_group, level, duration,
-                issue_publication_id, issue_id, platform, discontinued_at)
-            VALUES (\(p.id), \(p.kind.rawValue), \(RecordRows.joinIds(p.grants)), \(p.subscriptionGroup), \(p.level),
-                    \(p.duration?.description), \(p.issue?.publicationId), \(p.issue?.issueId), \(p.platform),
-                    \(p.discontinuedAt))
-            ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, grants = excluded.grants,
-                subscription_group = excluded.subscription_group, level = excluded.level,
-                duration = excluded.duration, issue_publication_id = excluded.issue_publication_id,
-                issue_id = excluded.issue_id, platform = excluded.platform, discontinued_at = excluded.discontinued_at
-            """)
+        try connection.run(.upsert(
+            into: "products", key: ["id": p.id],
+            set: ["kind": p.kind.rawValue, "grants": RecordRows.joinIds(p.grants), "subscription_group": p.subscriptionGroup,
+                  "level": p.level, "duration": p.duration?.description, "issue_publication_id": p.issue?.publicationId,
+                  "issue_id": p.issue?.issueId, "platform": p.platform, "discontinued_at": p.discontinuedAt]))
     }
 
     public func insert(_ issue: Issue) throws(StoreError) {

@@ -24,13 +24,10 @@ extension SQLReading {
 extension SQLWriteTransaction {
     /// A token held by another account moves to this one (one install, one reader).
     public func save(_ device: Device) throws(StoreError) {
-        try connection.run("""
-            INSERT INTO devices (apns_token, account_id, environment, platform, registered_at)
-            VALUES (\(device.apnsToken), \(device.accountId), \(device.environment.rawValue), \(device.platform),
-                    \(device.registeredAt))
-            ON CONFLICT (apns_token) DO UPDATE SET account_id = excluded.account_id, environment = excluded.environment,
-                platform = excluded.platform, registered_at = excluded.registered_at
-            """)
+        try connection.run(.upsert(
+            into: "devices", key: ["apns_token": device.apnsToken],
+            set: ["account_id": device.accountId, "environment": device.environment.rawValue, "platform": device.platform,
+                  "registered_at": device.registeredAt]))
     }
 
     public func deleteDevice(_ apnsToken: String, ofAccount accountId: String?) throws(StoreError) -> Bool {

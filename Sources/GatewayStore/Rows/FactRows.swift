@@ -48,6 +48,11 @@ extension RecordRows {
             observedAt: row.optionalInstant(10))
     }
 
+    /// A subscription's key columns with their values, for `SQL.upsert`.
+    public static func subscriptionColumns(_ subscription: SubscriptionKey) -> KeyValuePairs<StaticString, any SQLBindable> {
+        ["environment": subscription.environment.rawValue, "original_transaction_id": subscription.originalTransactionId]
+    }
+
     /// A subscription's key columns (`alias` names the table, as `"t."`), for a WHERE clause.
     public static func subscriptionKey(_ subscription: SubscriptionKey, alias: StaticString = "") -> SQL {
         """
@@ -96,42 +101,23 @@ extension SQLReading {
 
 extension SQLWriteTransaction {
     public func save(_ t: Transaction) throws(StoreError) {
-        try connection.run("""
-            INSERT INTO transactions (environment, transaction_id, original_transaction_id, product_id,
-                purchase_date, original_purchase_date, expires_date, revocation_date, revocation_reason,
-                is_upgraded, offer, ownership, web_order_line_item_id, subscription_group, app_account_token,
-                source, observed_at)
-            VALUES (\(t.environment.rawValue), \(t.transactionId), \(t.originalTransactionId), \(t.productId),
-                \(t.purchaseDate), \(t.originalPurchaseDate), \(t.expiresDate), \(t.revocationDate), \(t.revocationReason),
-                \(t.isUpgraded), \(t.offer?.rawValue), \(t.ownership.rawValue), \(t.webOrderLineItemId),
-                \(t.subscriptionGroup), \(t.appAccountToken), \(t.source.rawValue), \(t.observedAt))
-            ON CONFLICT (environment, transaction_id) DO UPDATE SET
-                original_transaction_id = excluded.original_transaction_id, product_id = excluded.product_id,
-                purchase_date = excluded.purchase_date, original_purchase_date = excluded.original_purchase_date,
-                expires_date = excluded.expires_date, revocation_date = excluded.revocation_date,
-                revocation_reason = excluded.revocation_reason, is_upgraded = excluded.is_upgraded,
-                offer = excluded.offer, ownership = excluded.ownership,
-                web_order_line_item_id = excluded.web_order_line_item_id,
-                subscription_group = excluded.subscription_group, app_account_token = excluded.app_account_token,
-                source = excluded.source, observed_at = excluded.observed_at
-            """)
+        try connection.run(.upsert(
+            into: "transactions", key: ["environment": t.environment.rawValue, "transaction_id": t.transactionId],
+            set: ["original_transaction_id": t.originalTransactionId, "product_id": t.productId,
+                  "purchase_date": t.purchaseDate, "original_purchase_date": t.originalPurchaseDate,
+                  "expires_date": t.expiresDate, "revocation_date": t.revocationDate,
+                  "revocation_reason": t.revocationReason, "is_upgraded": t.isUpgraded, "offer": t.offer?.rawValue,
+                  "ownership": t.ownership.rawValue, "web_order_line_item_id": t.webOrderLineItemId,
+                  "subscription_group": t.subscriptionGroup, "app_account_token": t.appAccountToken,
+                  "source": t.source.rawValue, "observed_at": t.observedAt]))
     }
 
     public func save(_ r: RenewalInfo) throws(StoreError) {
-        try connection.run("""
-            INSERT INTO renewal_infos (environment, original_transaction_id, product_id,
-                auto_renew_status, auto_renew_product_id, expiration_intent, is_in_billing_retry,
-                grace_period_expires_date, price_consent_status, source, observed_at)
-            VALUES (\(r.environment.rawValue), \(r.originalTransactionId), \(r.productId), \(r.autoRenewStatus),
-                \(r.autoRenewProductId), \(r.expirationIntent?.rawValue), \(r.isInBillingRetry),
-                \(r.gracePeriodExpiresDate), \(r.priceConsentStatus), \(r.source.rawValue), \(r.observedAt))
-            ON CONFLICT (environment, original_transaction_id) DO UPDATE SET
-                product_id = excluded.product_id, auto_renew_status = excluded.auto_renew_status,
-                auto_renew_product_id = excluded.auto_renew_product_id,
-                expiration_intent = excluded.expiration_intent, is_in_billing_retry = excluded.is_in_billing_retry,
-                grace_period_expires_date = excluded.grace_period_expires_date,
-                price_consent_status = excluded.price_consent_status, source = excluded.source,
-                observed_at = excluded.observed_at
-            """)
+        try connection.run(.upsert(
+            into: "renewal_infos", key: RecordRows.subscriptionColumns(r.subscriptionKey),
+            set: ["product_id": r.productId, "auto_renew_status": r.autoRenewStatus,
+                  "auto_renew_product_id": r.autoRenewProductId, "expiration_intent": r.expirationIntent?.rawValue,
+                  "is_in_billing_retry": r.isInBillingRetry, "grace_period_expires_date": r.gracePeriodExpiresDate,
+                  "price_consent_status": r.priceConsentStatus, "source": r.source.rawValue, "observed_at": r.observedAt]))
     }
 }

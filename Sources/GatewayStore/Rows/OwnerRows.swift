@@ -24,11 +24,7 @@ extension SQLWriteTransaction {
     }
 
     public func setOwner(_ accountId: String, of subscription: SubscriptionKey, at instant: Instant) throws(StoreError) {
-        try connection.run("""
-            INSERT INTO owners (environment, original_transaction_id, account_id, bound_at)
-            VALUES (\(subscription.environment.rawValue), \(subscription.originalTransactionId), \(accountId), \(instant))
-            ON CONFLICT (environment, original_transaction_id) DO UPDATE SET
-                account_id = excluded.account_id, bound_at = excluded.bound_at
-            """)
+        try connection.run(.upsert(into: "owners", key: RecordRows.subscriptionColumns(subscription),
+                                   set: ["account_id": accountId, "bound_at": instant]))
     }
 }

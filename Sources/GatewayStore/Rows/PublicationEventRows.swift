@@ -75,10 +75,7 @@ extension SQLReading {
 
 extension SQLWriteTransaction {
     public func setPublicationEventsBaseline(_ instant: Instant) throws(StoreError) {
-        try connection.run("""
-            INSERT INTO meta (key, value) VALUES (\(RecordRows.publicationEventsBaselineKey), \(instant))
-            ON CONFLICT (key) DO UPDATE SET value = excluded.value
-            """)
+        try connection.run(.upsert(into: "meta", key: ["key": RecordRows.publicationEventsBaselineKey], set: ["value": instant]))
     }
 
     /// `ON CONFLICT DO NOTHING`: an issue another process announced meanwhile stays as it was.

@@ -59,12 +59,8 @@ extension SQLWriteTransaction {
     }
 
     public func setLatestReceipt(_ digest: String, for subscription: SubscriptionKey, at instant: Instant) throws(StoreError) {
-        try connection.run("""
-            INSERT INTO latest_receipts (environment, original_transaction_id, receipt_sha256, updated_at)
-            VALUES (\(subscription.environment.rawValue), \(subscription.originalTransactionId), \(digest), \(instant))
-            ON CONFLICT (environment, original_transaction_id) DO UPDATE SET
-                receipt_sha256 = excluded.receipt_sha256, updated_at = excluded.updated_at
-            """)
+        try connection.run(.upsert(into: "latest_receipts", key: RecordRows.subscriptionColumns(subscription),
+                                   set: ["receipt_sha256": digest, "updated_at": instant]))
     }
 
     public func deleteReceiptIfUnreferenced(_ digest: String) throws(StoreError) {

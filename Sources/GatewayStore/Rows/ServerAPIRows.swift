@@ -33,8 +33,6 @@ extension SQLWriteTransaction {
     }
 
     public func setServiceMark(_ name: String, at instant: Instant) throws(StoreError) {
-        try connection.run("""
-            INSERT INTO service_marks (name, at) VALUES (\(name), \(instant)) ON CONFLICT (name) DO UPDATE SET at = excluded.at
-            """)
+        try connection.run(.upsert(into: "service_marks", key: ["name": name], set: ["at": instant]))
     }
 }
