@@ -1,21 +1,6 @@
-/// One schema step written once for both backends, each word that the dialects spell differently
-/// interpolated as a `SQLSchemaWord` and rendered per dialect (`sql(for:)`). Both backends
-/// append `SharedMigration.all` after their own earlier steps (which stay as they were released:
-/// databases in the field have had them), so from here on a schema change is one value.
-///
-/// To change the schema, append one value to `all` and change the table's `…Rows` file (its
-/// columns, its mapping, its writes); nothing else. For example, a column on products:
-///
-///     static let all: [SharedMigration] = [
-///         // 1: the store a product is sold in, and its id there (default: the product id).
-///         """
-///         ALTER TABLE products ADD COLUMN store \(.key) NOT NULL DEFAULT 'appStore';
-///         ALTER TABLE products ADD COLUMN store_product_id \(.key);
-///         """,
-///     ]
-///
-/// A new table ends with `\(.tableOptions)` after its closing parenthesis. Never edit or reorder a
-/// released entry: only append.
+/// One schema step written once for both backends: each word the dialects spell differently
+/// (`SQLSchemaWord`: key text, instants, booleans, serial keys, table options) is interpolated and
+/// rendered per dialect by `sql(for:)`. The steps are `SharedMigration.all` (`SharedMigrations`).
 public struct SharedMigration: Sendable, ExpressibleByStringInterpolation {
     enum Piece: Sendable {
         case text(String)
@@ -23,9 +8,6 @@ public struct SharedMigration: Sendable, ExpressibleByStringInterpolation {
     }
 
     private let pieces: [Piece]
-
-    /// The steps, oldest first.
-    public static let all: [SharedMigration] = []
 
     /// The statements for `dialect` (several, separated by `;`).
     public func sql(for dialect: SQLDialect) -> String {
