@@ -51,10 +51,10 @@ let package = Package(
         // every backend (E1 merge, E4 ownership, facts versions) and the row access written once as
         // SQL values over a small connection protocol; then the SQLite backend (connection, pool, schema).
         .target(name: "GatewayStore", dependencies: ["Wire", "IssueCatalog", "Entitle"]),
-        .target(name: "SQLiteStore", dependencies: ["GatewayStore", "Wire", "IssueCatalog", "Entitle", "Concurrency", "CSQLite"]),
+        .target(name: "SQLiteStore", dependencies: ["GatewayStore", "Wire", "IssueCatalog", "Entitle", "Lifecycle", "CSQLite"]),
         // The PostgreSQL backend (connection over libpq, pool, schema, change feed, job lease): several
         // processes on one database.
-        .target(name: "PostgresStore", dependencies: ["GatewayStore", "Wire", "IssueCatalog", "Entitle", "Concurrency", "CLibPQ"]),
+        .target(name: "PostgresStore", dependencies: ["GatewayStore", "Wire", "IssueCatalog", "Entitle", "Lifecycle", "CLibPQ"]),
 
         // The HTTP/1.1 server: epoll loops, RFC 9112 parser, frozen router, worker pools. Knows no
         // application: the router brings the error renderer.
@@ -62,10 +62,9 @@ let package = Package(
         // Drives a frozen router without sockets, as the server would (tests).
         .target(name: "HTTPServerTesting", dependencies: ["HTTPServer"]),
 
-        // Background services: start once, stop, join; a group stops them in reverse order.
+        // Background services: start once, stop, join; a group stops them in reverse order. Waiting
+        // beside Synchronization's Mutex: a condition (event count) and counted permits.
         .target(name: "Lifecycle"),
-        // Waiting beside Synchronization's Mutex: a condition (event count) and counted permits.
-        .target(name: "Concurrency"),
 
         // App Store verification (X.509 chains, ES256, V2 signed data) and the verifyReceipt client.
         .target(name: "AppStoreKit", dependencies: ["Wire", "IssueCatalog", "Entitle", "CCrypto"]),
@@ -109,7 +108,6 @@ let package = Package(
                     dependencies: ["AppStoreKit", "AppStoreSimulator", "AppStoreSimulatorTool", "CommandLineSupport", "Wire",
                                    "Entitle", "IssueCatalog", "TestSupport"]),
         .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle"]),
-        .testTarget(name: "ConcurrencyTests", dependencies: ["Concurrency"]),
         .testTarget(name: "GatewayAPITests",
                     dependencies: ["GatewayAPI", "GatewayStore", "SQLiteStore", "PostgresStore", "HTTPServer", "HTTPServerTesting",
                                    "AppStoreKit", "AppStoreSimulator", "Lifecycle", "Wire", "Entitle", "IssueCatalog",

@@ -1,4 +1,4 @@
-import Concurrency
+import Lifecycle
 import Foundation
 import GatewayStore
 import Synchronization

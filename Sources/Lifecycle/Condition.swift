@@ -9,7 +9,7 @@ import Darwin
 /// the generation is unchanged; whoever changes that state under the mutex calls `broadcast()`
 /// after. A broadcast between the check and the wait is never lost: the generation moved.
 ///
-/// `Condition.await` packages that loop for the common case.
+/// `Permits` is that loop for counted resources (the stores' connection pools).
 public final class Condition: @unchecked Sendable {
     private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let signal = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)

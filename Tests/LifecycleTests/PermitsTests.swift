@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-import Concurrency
+import Lifecycle
 
 @Suite struct PermitsTests {
     @Test func permitsRunOutAndATimedTakeGivesUp() {
