@@ -47,12 +47,14 @@ let package = Package(
         .target(name: "IssueCatalog", dependencies: ["Wire"]),
         .target(name: "Entitle", dependencies: ["Wire", "IssueCatalog", "CCrypto"]),
 
-        // Storage as units of work: the store protocol, its records and the rules written once above
-        // every backend (E1 merge, E4 ownership, facts versions); then the SQLite backend (row access).
+        // Storage as units of work: the store protocol, its records, the rules written once above
+        // every backend (E1 merge, E4 ownership, facts versions) and the row access written once as
+        // SQL values over a small connection protocol; then the SQLite backend (connection, pool, schema).
         .target(name: "GatewayStore", dependencies: ["Wire", "IssueCatalog", "Entitle"]),
-        .target(name: "SQLiteStore", dependencies: ["GatewayStore", "Wire", "IssueCatalog", "Entitle", "CSQLite"]),
-        // The PostgreSQL backend (row access over libpq): several processes on one database.
-        .target(name: "PostgresStore", dependencies: ["GatewayStore", "Wire", "IssueCatalog", "Entitle", "CLibPQ"]),
+        .target(name: "SQLiteStore", dependencies: ["GatewayStore", "Wire", "IssueCatalog", "Entitle", "Lifecycle", "CSQLite"]),
+        // The PostgreSQL backend (connection over libpq, pool, schema, change feed, job lease): several
+        // processes on one database.
+        .target(name: "PostgresStore", dependencies: ["GatewayStore", "Wire", "IssueCatalog", "Entitle", "Lifecycle", "CLibPQ"]),
 
         // The HTTP/1.1 server: epoll loops, RFC 9112 parser, frozen router, worker pools. Knows no
         // application: the router brings the error renderer.
@@ -60,7 +62,8 @@ let package = Package(
         // Drives a frozen router without sockets, as the server would (tests).
         .target(name: "HTTPServerTesting", dependencies: ["HTTPServer"]),
 
-        // Background services: start once, stop, join; a group stops them in reverse order.
+        // Background services: start once, stop, join; a group stops them in reverse order. Waiting
+        // beside Synchronization's Mutex: a condition (event count) and counted permits.
         .target(name: "Lifecycle"),
 
         // App Store verification (X.509 chains, ES256, V2 signed data) and the verifyReceipt client.
