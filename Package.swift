@@ -47,16 +47,19 @@ let package = Package(
         .target(name: "IssueCatalog", dependencies: ["Wire"]),
         .target(name: "Entitle", dependencies: ["Wire", "IssueCatalog", "CCrypto"]),
 
-        // Storage as units of work: the store protocol, its records and the rules written once above
-        // every backend (E1 merge, E4 ownership, facts versions); then the SQLite backend (row access).
+        // Storage as units of work: the store protocol, its records, the rules written once above
+        // every backend (E1 merge, E4 ownership, facts versions) and the row access written once as
+        // SQL values over a small connection protocol; then the SQLite backend (connection, pool, schema).
         .target(name: "GatewayStore", dependencies: ["Wire", "IssueCatalog", "Entitle"]),
-        .target(name: "SQLiteStore", dependencies: ["GatewayStore", "Wire", "IssueCatalog", "Entitle", "CSQLite"]),
-        // The PostgreSQL backend (row access over libpq): several processes on one database.
-        .target(name: "PostgresStore", dependencies: ["GatewayStore", "Wire", "IssueCatalog", "Entitle", "CLibPQ"]),
+        .target(name: "SQLiteStore", dependencies: ["GatewayStore", "Wire", "IssueCatalog", "Entitle", "Lifecycle", "CSQLite"]),
+        // The PostgreSQL backend (connection over libpq, pool, schema, change feed, job lease): several
+        // processes on one database.
+        .target(name: "PostgresStore", dependencies: ["GatewayStore", "Wire", "IssueCatalog", "Entitle", "Lifecycle", "CLibPQ"]),
 
         // Threads and background services: the one thread type (named, joinable), a condition to
-        // wait on beside `Mutex`, services that start once, stop and join, a group that stops them
-        // in reverse order. Every target that runs or waits for a thread uses these.
+        // wait on beside `Mutex` and counted permits built on it, services that start once, stop
+        // and join, a group that stops them in reverse order. Every target that runs or waits for
+        // a thread uses these.
         .target(name: "Lifecycle", dependencies: ["CSystem"]),
 
         // The HTTP/1.1 server: epoll loops, RFC 9112 parser, frozen router, worker pools. Knows no

@@ -40,6 +40,13 @@ import Lifecycle
         setter.join()
     }
 
+    @Test func aChangeSignalledBeforeTheWaitIsNotLost() {
+        let flag = Condition(false)
+        flag.withLock { $0 = true }
+        flag.broadcast()
+        #expect(flag.withLock(when: { $0 }, timeout: Self.bound) { $0 })
+    }
+
     @Test func aStateAlreadyReadyDoesNotWait() {
         let flag = Condition(true)
         #expect(flag.withLock(when: { $0 }) { $0 })

@@ -4,7 +4,7 @@ import Wire
 /// The change log (`change_log`): one row per change other processes' caches must hear of,
 /// written in the transaction that makes the change, with a `NOTIFY` that PostgreSQL delivers
 /// when it commits.
-enum ChangeRows {
+enum PostgresChangeLog {
     /// Where notifications go; the payload is empty (a reader reads the log, not the payload).
     static let channel = "issue_gateway_changes"
     /// An arbitrary constant naming the change log's advisory lock.
@@ -30,41 +30,38 @@ enum ChangeRows {
     }
 }
 
-extension PostgresWriteTransaction {
+extension PostgresConnection {
     /// Sequences are handed out in commit order: the advisory lock, held until this transaction
     /// ends, is taken before `nextval`, so a transaction that takes a sequence after another
     /// commits after it. A reader that has seen sequence n has seen every change before n: no
     /// gap is ever filled later. Callers record the change before updating the version rows it
-    /// announces, so no transaction waits for this lock while holding a row another holder of it
-    /// is about to update (a deadlock PostgreSQL would only break after `deadlock_timeout`).
-    func recordChange(_ change: StoreChange) throws(StoreError) {
-        let (kind, key) = ChangeRows.columns(change)
-        try connection.run("SELECT pg_advisory_xact_lock(\(ChangeRows.orderLock))")
-        let sequence = try connection.queryFirst("""
+    /// announces (`SQLWriteHooks.recordChange`), so no transaction waits for this lock while
+    /// holding a row another holder of it is about to update (a deadlock PostgreSQL would only
+    /// break after `deadlock_timeout`). Returns the entry's sequence.
+    func recordChange(_ change: StoreChange) throws(StoreError) -> Int64? {
+        let (kind, key) = PostgresChangeLog.columns(change)
+        try run("SELECT pg_advisory_xact_lock(\(PostgresChangeLog.orderLock))")
+        let sequence = try queryFirst("""
             INSERT INTO change_log (kind, key, committed_at)
-            VALUES ($1, $2, (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT) RETURNING sequence
-            """, [.text(kind), .text(key)]) { $0.int64(0) }
-        if let sequence { recorded.sequences.append(sequence) }
-        try connection.run("SELECT pg_notify('\(ChangeRows.channel)', '')")
+            VALUES (\(kind), \(key), (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT) RETURNING sequence
+            """) { $0.int64(0) }
+        try run("SELECT pg_notify(\(PostgresChangeLog.channel), '')")
+        return sequence
     }
-}
 
-extension PostgresReading {
     func latestChangeSequence() throws(StoreError) -> Int64 {
-        try connection.queryFirst("SELECT COALESCE(MAX(sequence), 0) FROM change_log") { $0.int64(0) } ?? 0
+        try queryFirst("SELECT COALESCE(MAX(sequence), 0) FROM change_log") { $0.int64(0) } ?? 0
     }
 
     func changes(after sequence: Int64, limit: Int) throws(StoreError) -> ChangeBatch {
-        let changes = try connection.query("""
-            SELECT sequence, kind, key FROM change_log WHERE sequence > $1 ORDER BY sequence LIMIT $2
-            """, [.integer(sequence), .optional(max(1, limit))]) { row throws(StoreError) in try ChangeRows.change(row) }
-        let oldest = try connection.queryFirst("SELECT MIN(sequence) FROM change_log") { $0.optionalInt64(0) } ?? nil
+        let changes = try query("""
+            SELECT sequence, kind, key FROM change_log WHERE sequence > \(sequence) ORDER BY sequence LIMIT \(max(1, limit))
+            """) { row throws(StoreError) in try PostgresChangeLog.change(row) }
+        let oldest = try queryFirst("SELECT MIN(sequence) FROM change_log") { $0.optionalInt64(0) } ?? nil
         return ChangeBatch(changes: changes, oldestKept: oldest)
     }
-}
 
-extension PostgresWriteTransaction {
     func pruneChanges(before instant: Instant) throws(StoreError) {
-        try connection.run("DELETE FROM change_log WHERE committed_at < $1", [.instant(instant)])
+        try run("DELETE FROM change_log WHERE committed_at < \(instant)")
     }
 }
