@@ -1,81 +1,90 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
-/// Waiting beside a `Mutex` (Synchronization's `Mutex` has no way to wait on it): an event count.
-/// A waiter reads `generation` before it checks the state its mutex guards, and waits only while
-/// the generation is unchanged; whoever changes that state under the mutex calls `broadcast()`
-/// after. A broadcast between the check and the wait is never lost: the generation moved.
+/// State behind a lock, with a condition variable to wait until the state is ready: what
+/// `Mutex` (which cannot be waited on) lacks. Waiting is by a predicate checked under the lock,
+/// so a wake-up that comes before the wait, or a spurious one (POSIX allows them), is harmless.
 ///
-/// `Permits` is that loop for counted resources (the stores' connection pools).
-public final class Condition: @unchecked Sendable {
-    private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let signal = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-    /// Guarded by `lock`.
-    private var count: UInt64 = 0
+///     let jobs = Condition([Job]())
+///     jobs.withLock { $0.append(job) }; jobs.signal()               // producer
+///     let job = jobs.withLock(when: { !$0.isEmpty }) { $0.removeFirst() }  // consumer
+public final class Condition<State: Sendable>: @unchecked Sendable {
+    // pthread objects must not move once initialised: they live on the heap, not in the class
+    // layout Swift may reach through accessors.
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let condition: UnsafeMutablePointer<pthread_cond_t>
+    /// Read and written only with `mutex` held. On the heap too: the lock already makes access
+    /// exclusive, and a class property would pay a dynamic exclusivity check on every access.
+    private let state: UnsafeMutablePointer<State>
 
-    public init() {
-        pthread_mutex_init(lock, nil)
+    public init(_ state: State) {
+        self.state = .allocate(capacity: 1)
+        self.state.initialize(to: state)
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
-        #if os(Linux)
+        // Timed waits run on the monotonic clock: setting the wall clock neither cuts them short
+        // nor stretches them (POSIX pthread_condattr_setclock).
         pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
-        #endif
-        pthread_cond_init(signal, &attributes)
+        condition = .allocate(capacity: 1)
+        condition.initialize(to: pthread_cond_t())
+        pthread_cond_init(condition, &attributes)
         pthread_condattr_destroy(&attributes)
     }
 
     deinit {
-        pthread_cond_destroy(signal)
-        pthread_mutex_destroy(lock)
-        signal.deallocate()
-        lock.deallocate()
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
+        state.deinitialize(count: 1)
+        state.deallocate()
     }
 
-    /// How many broadcasts there have been.
-    public var generation: UInt64 {
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        return count
+    /// Runs `body` on the state with the lock held.
+    public func withLock<Result, Failure: Error>(_ body: (inout State) throws(Failure) -> Result) throws(Failure) -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&state.pointee)
     }
 
-    /// Wakes every waiter.
-    public func broadcast() {
-        pthread_mutex_lock(lock)
-        count &+= 1
-        pthread_cond_broadcast(signal)
-        pthread_mutex_unlock(lock)
-    }
-
-    /// Waits until a broadcast after `generation`, or until `timeout` passed (nil: no limit);
-    /// false on timeout.
-    @discardableResult
-    public func wait(after generation: UInt64, timeout: Duration?) -> Bool {
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        guard let timeout else {
-            while count == generation { pthread_cond_wait(signal, lock) }
-            return true
+    /// Waits until `ready(state)` holds or `timeout` has passed (nil: no limit), then runs `body`
+    /// on the state with the lock still held: what `body` sees is what ended the wait, and it
+    /// asks `ready` again when it must tell a timeout from readiness.
+    public func withLock<Result, Failure: Error>(when ready: (State) -> Bool, timeout: Duration? = nil,
+                                                 _ body: (inout State) throws(Failure) -> Result) throws(Failure) -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        if let timeout, timeout < Self.longestTimedWait {
+            var deadline = Self.monotonicDeadline(after: timeout)
+            while !ready(state.pointee) {
+                if pthread_cond_timedwait(condition, mutex, &deadline) == ETIMEDOUT { break }
+            }
+        } else {
+            while !ready(state.pointee) { pthread_cond_wait(condition, mutex) }
         }
-        var deadline = Self.deadline(after: timeout)
-        while count == generation {
-            if pthread_cond_timedwait(signal, lock, &deadline) == ETIMEDOUT { return count != generation }
-        }
-        return true
+        return try body(&state.pointee)
     }
 
-    private static func deadline(after timeout: Duration) -> timespec {
+    /// Wakes one waiter, to check its predicate again; with or without the lock held.
+    public func signal() { pthread_cond_signal(condition) }
+
+    /// Wakes every waiter (waiters for different predicates, or all of them must go on).
+    public func broadcast() { pthread_cond_broadcast(condition) }
+
+    /// Timeouts from here on wait without a deadline: a century is as good as forever, and the
+    /// deadline of a far longer one would overflow `timespec`'s seconds.
+    private static var longestTimedWait: Duration { .seconds(100 * 365 * 86_400) }
+
+    /// Now on CLOCK_MONOTONIC plus `timeout` (a negative one is now), as pthread_cond_timedwait
+    /// wants it.
+    private static func monotonicDeadline(after timeout: Duration) -> timespec {
         var now = timespec()
-        #if os(Linux)
         clock_gettime(CLOCK_MONOTONIC, &now)
-        #else
-        clock_gettime(CLOCK_REALTIME, &now)
-        #endif
         let (seconds, attoseconds) = max(timeout, .zero).components
         let nanoseconds = Int(now.tv_nsec) + Int(attoseconds / 1_000_000_000)
-        return timespec(tv_sec: now.tv_sec + Int(clamping: seconds) + nanoseconds / 1_000_000_000,
+        return timespec(tv_sec: Int(now.tv_sec) + Int(seconds) + nanoseconds / 1_000_000_000,
                         tv_nsec: nanoseconds % 1_000_000_000)
     }
 }
