@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 @testable import HTTPServer
+import Lifecycle
 import Metrics
 import TestSupport
 import Testing
@@ -15,7 +16,7 @@ import Testing
                                 accessLog: nil)
         let returned = Gate()
         let answered = Gate()
-        Thread.detachNewThread {
+        let runner = JoinableThread(name: "signalled") {
             // SIGUSR2 rather than SIGTERM, so the test process keeps its own SIGTERM handling.
             try? server.runUntilSignalled(signals: [SIGUSR2]) { port in
                 if let client = try? TestClient(port: port) {
@@ -28,6 +29,7 @@ import Testing
         }
         #expect(answered.wait(seconds: 10))
         #expect(returned.wait(seconds: 10))
+        runner.join()
     }
 
     @Test func listensOnANameAndOnIPv6Loopback() throws {

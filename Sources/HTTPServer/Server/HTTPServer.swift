@@ -1,5 +1,6 @@
 import CSystem
 import Glibc
+import Lifecycle
 import Metrics
 import Synchronization
 
