@@ -60,23 +60,6 @@ public struct GatewayRuntime: Sendable {
             services = try AppStoreServices.from(configuration, clock: clock, counters: calls,
                                                  serverAPICalls: GatewayCounters.serverAPICallObserver(metrics))
         }
-        let core = try CoreServices(store: store, appStore: services, metrics: metrics, clock: clock, random: random,
-                                    adminKey: adminKey, cacheMemoryBytes: configuration.cacheMemoryBytes,
-                                    policy: configuration.entitlementPolicy, ownership: configuration.transferPolicy,
-                                    events: EventPolicy(webhooks: configuration.push.webhookURL != nil,
-                                                        pushes: configuration.push.apnsConfigured))
-        let api = try HTTPAPI(core: core, settings: APISettings(
-            tokenKeys: tokenKeys, tokenIssuer: configuration.tokenIssuer, tokenTTLSeconds: configuration.tokenTTLSeconds,
-            cdnBaseURL: configuration.cdnBaseURL,
-            accountCreation: .init(perMinute: configuration.accountCreationPerMinute, burst: configuration.accountCreationBurst),
-            redemptionFailures: .init(perMinute: configuration.redemptionFailuresPerMinute,
-                                      burst: configuration.redemptionFailuresBurst),
-            limits: limits))
-        metrics.addCaches([("account_answers", { [core] in core.accounts.answerStats }),
-                           ("account_facts", { [core] in core.accounts.factsStats }),
-                           ("principals", { [core] in core.authenticator.stats }),
-                           ("verified_tokens", { [api] in api.tokenMemo.stats }),
-                           ("compressed_lists", { [api] in api.compressed.stats })])
         var settings = http ?? HTTPServerConfiguration()
         if http == nil {
             settings.host = configuration.listen.host
@@ -92,9 +75,33 @@ public struct GatewayRuntime: Sendable {
         // The edge check decides on these: an edge that appends a second copy must not let the
         // reader choose which path is checked (http-api.md, Edge).
         settings.singletonFields = HTTPServerConfiguration.standardSingletonFields + ["X-Original-URI", "X-Original-Method"]
-        let server = HTTPServer(configuration: settings, router: api.makeRouter(), metrics: metrics, accessLog: accessLog)
+        // Made before the server, so that the poller and requested backfills queue their calls to
+        // Apple on the App Store pool the routes use; the server shuts the pools down.
+        let pools = WorkerPools(settings)
+        let appStoreWork = WorkPool { job in pools.submit(to: .appStore, job) }
+        let core = try CoreServices(store: store, appStore: services, metrics: metrics, clock: clock, random: random,
+                                    adminKey: adminKey, cacheMemoryBytes: configuration.cacheMemoryBytes,
+                                    policy: configuration.entitlementPolicy, ownership: configuration.transferPolicy,
+                                    events: EventPolicy(webhooks: configuration.push.webhookURL != nil,
+                                                        pushes: configuration.push.apnsConfigured),
+                                    appStoreWork: appStoreWork)
+        let api = try HTTPAPI(core: core, settings: APISettings(
+            tokenKeys: tokenKeys, tokenIssuer: configuration.tokenIssuer, tokenTTLSeconds: configuration.tokenTTLSeconds,
+            cdnBaseURL: configuration.cdnBaseURL,
+            accountCreation: .init(perMinute: configuration.accountCreationPerMinute, burst: configuration.accountCreationBurst),
+            redemptionFailures: .init(perMinute: configuration.redemptionFailuresPerMinute,
+                                      burst: configuration.redemptionFailuresBurst),
+            limits: limits))
+        metrics.addCaches([("account_answers", { [core] in core.accounts.answerStats }),
+                           ("account_facts", { [core] in core.accounts.factsStats }),
+                           ("principals", { [core] in core.authenticator.stats }),
+                           ("verified_tokens", { [api] in api.tokenMemo.stats }),
+                           ("compressed_lists", { [api] in api.compressed.stats })])
+        let server = HTTPServer(configuration: settings, router: api.makeRouter(), metrics: metrics, accessLog: accessLog,
+                                workers: pools)
         let poller = pollerSettings.map {
-            StatusPoller(settings: $0, store: store, ingestion: core.appStore, clock: clock, counters: core.counters)
+            StatusPoller(settings: $0, store: store, ingestion: core.appStore, clock: clock, counters: core.counters,
+                         work: appStoreWork)
         }
         let follower = (store as? any SharedGatewayStore).map {
             ChangeFeedFollower(feed: $0.makeChangeFeed(), catalog: core.catalog, accounts: core.accounts,

@@ -30,15 +30,18 @@ package final class CoreServices: Sendable {
     /// Replays Apple's notification history; nil without Server API credentials.
     package let backfill: NotificationBackfill?
     package let identifiers: Identifiers
+    /// Where the poller's and requested backfills' calls to Apple run (the App Store pool).
+    package let appStoreWork: WorkPool
 
     package init(store: any GatewayStore, appStore services: AppStoreServices, metrics: Metrics, clock: any GatewayClock,
                  random: any RandomBytesSource, adminKey: String, cacheMemoryBytes: Int, policy: EntitlementPolicy,
-                 ownership: OwnershipPolicy, events: EventPolicy) throws(StartError) {
+                 ownership: OwnershipPolicy, events: EventPolicy, appStoreWork: WorkPool) throws(StartError) {
         self.store = store
         self.clock = clock
         self.random = random
         self.metrics = metrics
         self.events = events
+        self.appStoreWork = appStoreWork
         budget = CacheBudget(totalBytes: cacheMemoryBytes)
         counters = GatewayCounters(metrics)
         pushCounters = PushCounters(metrics)
@@ -59,7 +62,8 @@ package final class CoreServices: Sendable {
         // E3: sandbox history is replayed only where sandbox facts count.
         backfill = services.serverAPI.map {
             NotificationBackfill(settings: .standard, ingestion: ingestion, serverAPI: $0,
-                                 environments: policy.acceptSandbox ? [.production, .sandbox] : [.production])
+                                 environments: policy.acceptSandbox ? [.production, .sandbox] : [.production],
+                                 work: appStoreWork)
         }
     }
 

@@ -46,7 +46,8 @@ package final class CurlHTTP2Client: @unchecked Sendable {
     private static let globalInit: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
 
     private let settings: Settings
-    private let lock = NSLock()
+    /// One batch at a time on the multi handle.
+    private let lock = Mutex(())
     private let multi: UnsafeMutableRawPointer?
 
     package init(settings: Settings) {
@@ -65,7 +66,7 @@ package final class CurlHTTP2Client: @unchecked Sendable {
     /// Every request, answered in order. Once `stopping` says so (it is asked about every 100 ms),
     /// transfers still running are abandoned and answered as failed.
     package func perform(_ requests: [HTTP2Request], stopping: () -> Bool = { false }) -> [HTTP2Response] {
-        lock.withLock { performLocked(requests, stopping) }
+        lock.withLock { _ in performLocked(requests, stopping) }
     }
 
     private func performLocked(_ requests: [HTTP2Request], _ stopping: () -> Bool) -> [HTTP2Response] {

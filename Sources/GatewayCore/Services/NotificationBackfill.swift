@@ -1,10 +1,8 @@
 import AppStoreKit
 import Entitle
-import Foundation
 import GatewayStore
 import IssueCatalog
 import Lifecycle
-import Synchronization
 import Wire
 
 /// Settings of the notification backfill (issue #12, "nothing lost").
@@ -43,17 +41,19 @@ public final class NotificationBackfill: ThreadBackedService {
     private let ingestion: AppStoreIngestion
     private let serverAPI: ServerAPIClient
     private let environments: [AppStoreEnvironment]
-    private let requests = DispatchQueue(label: "notification-backfill.requests")
-    private let finishedRequests = CompletionCount()
-    private let pendingRequests = Mutex(0)
+    /// Where requested windows are replayed (the App Store pool).
+    private let work: WorkPool
+    /// Requested windows waiting or running, and those finished (tests wait on them).
+    private let requests = Condition(RequestCounts())
     /// On a store several processes share, only the holder of this lease runs the periodic passes
     /// (issue 11: periodic jobs run in one process at a time); asked windows run where asked.
     private let lease: (any JobLease)?
     public let serviceThread = ServiceThread(name: "notification-backfill")
 
     package init(settings: NotificationBackfillSettings, ingestion: AppStoreIngestion, serverAPI: ServerAPIClient,
-         environments: [AppStoreEnvironment]) {
+                 environments: [AppStoreEnvironment], work: WorkPool) {
         self.settings = settings; self.ingestion = ingestion; self.serverAPI = serverAPI; self.environments = environments
+        self.work = work
         lease = (ingestion.store as? any SharedGatewayStore)?.makeJobLease(name: "notification-backfill")
     }
 
@@ -125,26 +125,32 @@ public final class NotificationBackfill: ThreadBackedService {
         }
     }
 
-    /// `POST /v1/appstore/backfill`: replays `window` on the backfill's queue and returns at once;
-    /// false (nothing queued) while `maximumPendingRequests` windows wait or run.
+    /// `POST /v1/appstore/backfill`: replays `window` on the App Store pool and returns at once;
+    /// false (nothing queued) while `maximumPendingRequests` windows wait or run, or when the
+    /// pool's queue is full.
     package func request(_ window: Window) -> Bool {
-        let admitted = pendingRequests.withLock { pending in
-            guard pending < settings.maximumPendingRequests else { return false }
-            pending += 1
+        let admitted = requests.withLock { counts in
+            guard counts.pending < settings.maximumPendingRequests else { return false }
+            counts.pending += 1
             return true
         }
         guard admitted else { return false }
-        requests.async { [self] in
+        let queued = work.submit { [self] in
             replay(window)
-            pendingRequests.withLock { $0 -= 1 }
-            finishedRequests.increment()
+            finished()
         }
-        return true
+        if !queued { requests.withLock { $0.pending -= 1 } }
+        return queued
+    }
+
+    private func finished() {
+        requests.withLock { $0.pending -= 1; $0.finished += 1 }
+        requests.broadcast()
     }
 
     /// Waits until `count` requested windows have been replayed (tests), or `timeout` passes.
-    package func waitForRequests(_ count: Int, timeout: TimeInterval) -> Bool {
-        finishedRequests.wait(for: count, timeout: timeout)
+    package func waitForRequests(_ count: Int, timeout: Duration) -> Bool {
+        requests.withLock(when: { $0.finished >= count }, timeout: timeout) { $0.finished >= count }
     }
 
     /// A pass on start, then one per interval until stopped; on a shared store only while this
@@ -160,24 +166,8 @@ public final class NotificationBackfill: ThreadBackedService {
     }
 }
 
-/// A count that can be waited on: requested replays finish on the backfill's queue.
-private final class CompletionCount: @unchecked Sendable {
-    private let condition = NSCondition()
-    /// Guarded by `condition`.
-    private var count = 0
-
-    func increment() {
-        condition.withLock {
-            count += 1
-            condition.broadcast()
-        }
-    }
-
-    func wait(for target: Int, timeout: TimeInterval) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        return condition.withLock {
-            while count < target { if !condition.wait(until: deadline) { break } }
-            return count >= target
-        }
-    }
+/// Requested windows waiting or running, and those finished.
+private struct RequestCounts: Sendable {
+    var pending = 0
+    var finished = 0
 }

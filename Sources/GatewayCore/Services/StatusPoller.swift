@@ -1,5 +1,4 @@
 import Entitle
-import Foundation
 import GatewayStore
 import IssueCatalog
 import Lifecycle
@@ -39,14 +38,16 @@ public final class StatusPoller: ThreadBackedService {
     private let ingestion: AppStoreIngestion
     private let clock: any GatewayClock
     private let counters: GatewayCounters
+    /// Where each call to Apple runs (the App Store pool).
+    private let work: WorkPool
     /// On a store several processes share, only the holder of this lease polls (issue 11).
     private let lease: (any JobLease)?
     public let serviceThread = ServiceThread(name: "status-poller")
 
     package init(settings: StatusPollerSettings, store: any GatewayStore, ingestion: AppStoreIngestion,
-         clock: any GatewayClock, counters: GatewayCounters) {
+                 clock: any GatewayClock, counters: GatewayCounters, work: WorkPool) {
         self.settings = settings; self.store = store; self.ingestion = ingestion
-        self.clock = clock; self.counters = counters
+        self.clock = clock; self.counters = counters; self.work = work
         lease = (store as? any SharedGatewayStore)?.makeJobLease(name: "status-poller")
     }
 
@@ -68,9 +69,10 @@ public final class StatusPoller: ThreadBackedService {
             counters.pollFailures.increment()
             return 1
         }
-        let failures = Atomic<Int>(0)
-        let slots = DispatchSemaphore(value: max(1, settings.concurrency))
-        let group = DispatchGroup()
+        // Checks in flight and checks that could not reach Apple, behind one lock: the pass waits
+        // for a free slot before queueing a check, and for none in flight before it returns.
+        let progress = Condition(PassProgress())
+        let concurrency = max(1, settings.concurrency)
         let statuses = ingestion.serverAPI != nil
         for target in targets {
             // Issue #12: with Server API credentials every subscription is asked about by id
@@ -83,10 +85,12 @@ public final class StatusPoller: ThreadBackedService {
             } else {
                 continue
             }
-            slots.wait()
-            group.enter()
-            DispatchQueue.global(qos: .utility).async { [self] in
-                defer { slots.signal(); group.leave() }
+            progress.withLock(when: { $0.inFlight < concurrency }) { $0.inFlight += 1 }
+            let queued = work.submit { [self] in
+                defer {
+                    progress.withLock { $0.inFlight -= 1 }
+                    progress.broadcast()
+                }
                 counters.pollChecks.increment()
                 do throws(APIError) {
                     // For nobody, as a notification's facts: the owner read before the slow call
@@ -99,12 +103,17 @@ public final class StatusPoller: ThreadBackedService {
                     try ingestion.save(facts, for: nil, source: .poll)
                 } catch {
                     counters.pollFailures.increment()
-                    if error.status == 503 { failures.wrappingAdd(1, ordering: .relaxed) }
+                    if error.status == 503 { progress.withLock { $0.unreachable += 1 } }
                 }
             }
+            if !queued {
+                // The pool is full or stopping: Apple was not asked, so the pass backs off as if
+                // it could not be reached.
+                counters.pollFailures.increment()
+                progress.withLock { $0.inFlight -= 1; $0.unreachable += 1 }
+            }
         }
-        group.wait()
-        return failures.load(ordering: .relaxed)
+        return progress.withLock(when: { $0.inFlight == 0 }) { $0.unreachable }
     }
 
     /// Passes until stopped; a pass in progress finishes its batch first. On a shared store,
@@ -127,6 +136,12 @@ public final class StatusPoller: ThreadBackedService {
             if stop.pause(for: max(.zero, nextPass - .now)) { break }
         }
     }
+}
+
+/// One pass's checks: those queued and not finished, and those that could not reach Apple.
+private struct PassProgress: Sendable {
+    var inFlight = 0
+    var unreachable = 0
 }
 
 /// How the poller asks Apple about one subscription.

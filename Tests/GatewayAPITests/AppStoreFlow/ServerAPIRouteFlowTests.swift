@@ -78,7 +78,7 @@ import Wire
                                                                    "onlyFailures": true])
         #expect(answer.status == 202)
         #expect(answer.json["onlyFailures"] as? Bool == true)
-        #expect(try #require(flow.runtime.backfill).waitForRequests(1, timeout: 10))
+        #expect(try #require(flow.runtime.backfill).waitForRequests(1, timeout: .seconds(10)))
         #expect(try flow.entitledIssues(reader) == ["2026-01", "2026-02"])
         #expect(try flow.post("/v1/appstore/backfill", json: ["start": "2026-03-21T00:00:00Z", "end": "2026-03-19T00:00:00Z"]).status == 400)
         #expect(try flow.post("/v1/appstore/backfill", json: ["start": "2025-01-01T00:00:00Z", "end": "2026-03-19T00:00:00Z"]).status == 400)

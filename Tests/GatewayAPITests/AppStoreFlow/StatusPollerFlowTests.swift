@@ -63,7 +63,7 @@ import Testing
         // A poller whose targets were read while the first reader still owned the subscription.
         let stale = StaleOwnerStore(flow.store, owner: first.id)
         let poller = StatusPoller(settings: .standard, store: stale, ingestion: flow.runtime.core.appStore,
-                                  clock: flow.clock, counters: flow.runtime.core.counters)
+                                  clock: flow.clock, counters: flow.runtime.core.counters, work: flow.runtime.core.appStoreWork)
         flow.clock.set(Self.dayBeforeExpiry)
         #expect(poller.pass() == 0)
         #expect(flow.runtime.core.counters.pollChecks.value == 1)
