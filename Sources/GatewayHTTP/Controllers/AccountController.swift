@@ -64,7 +64,7 @@ package struct AccountController: APIController {
         })
         // A list kept in memory for a known principal is answered on the event loop (no thread hop).
         router.add("GET", "/v1/accounts/{accountId}/issues", execution: .store,
-                   fastPath: { [self] request in cachedIssueListResponse(request) },
+                   fastPlan: { [self] request in issueListPlan(request) },
                    route: { [self] context throws(APIError) in
             let account = try access.requireAccount(&context), accountId = account.id
             let query = context.query
@@ -98,12 +98,13 @@ package struct AccountController: APIController {
         }
     }
 
-    /// An issue list answered from memory alone: a principal resolved before that may act for the
+    /// An issue list planned from memory alone: a principal resolved before that may act for the
     /// account, and an answer kept for it that holds for the catalog and now. Nil whenever the
-    /// store would be needed, the list compressed, or the route has an error to answer; never
-    /// blocks on anything but the caches' locks, so an event loop may call it inline. A 304 and
-    /// a list compressed before cost a hash of small inputs and no rendering.
-    package func cachedIssueListResponse(_ request: HTTPRequest) -> HTTPResponse? {
+    /// store would be needed or the route has an error to answer; never blocks on anything but
+    /// the caches' locks, so an event loop may call it inline. A 304 and a list compressed before
+    /// cost a hash of small inputs and no rendering; a list to compress is rendered here once and
+    /// compressed on the pool.
+    package func issueListPlan(_ request: HTTPRequest) -> FastPathPlan? {
         let accountId = request.parameter("accountId")
         // An answer is kept only for an account that exists, so a service key needs no lookup.
         guard let principal = access.authenticator.cachedPrincipal(request), principal.mayActFor(account: accountId) else {
@@ -116,7 +117,7 @@ package struct AccountController: APIController {
         guard let answer = accounts.answer(accountId, key, catalogRevision: state.revision, now: clock.now()) else {
             return nil
         }
-        return lists.cachedList(request, tag: issueListTag(answer, key, page, state)) {
+        return lists.listPlan(request, tag: issueListTag(answer, key, page, state)) {
             issueListBody(answer, key, page, state)
         }
     }

@@ -28,7 +28,7 @@ package struct TokenController: APIController {
         // A known principal whose account's facts are in memory is answered on the event loop:
         // the engine and the HMAC need no store.
         router.add("POST", "/v1/accounts/{accountId}/publications/{publicationId}/issues/{issueId}/token",
-                   execution: .store, fastPath: { [self] request in cachedTokenResponse(request) },
+                   execution: .store, fastPlan: { [self] request in cachedTokenResponse(request).map(FastPathPlan.answer) },
                    route: { [self] context throws(APIError) in
             let account = try access.requireAccount(&context), accountId = account.id
             return try tokenResponse(accountId, Self.issueRef(context.request), try answers.entitlements(of: accountId))

@@ -52,24 +52,27 @@ package final class APIRouterBuilder {
 
     /// A route over its `RequestContext`; a thrown `APIError` is answered in the spec's shape.
     package func add(_ method: String, _ pattern: String, execution: Execution = .inline, maxBodyBytes: Int? = nil,
-                     fastPath: HTTPFastPath? = nil, route: @escaping APIRoute) {
+                     fastPlan: HTTPPlanningFastPath? = nil, route: @escaping APIRoute) {
         let authenticator = self.authenticator
-        add(method, pattern, execution: execution, maxBodyBytes: maxBodyBytes, fastPath: fastPath) { request in
+        add(method, pattern, execution: execution, maxBodyBytes: maxBodyBytes, fastPlan: fastPlan) { request in
             var context = RequestContext(request, authenticator: authenticator)
             do throws(APIError) { return try route(&context) } catch { return error.response }
         }
     }
 
     package func add(_ method: String, _ pattern: String, execution: Execution = .inline, maxBodyBytes: Int? = nil,
-             fastPath: HTTPFastPath? = nil, handler: @escaping HTTPHandler) {
-        var coded: HTTPFastPath?
-        if let fastPath {
+                     fastPlan: HTTPPlanningFastPath? = nil, handler: @escaping HTTPHandler) {
+        var coded: HTTPPlanningFastPath?
+        if let fastPlan {
             coded = { @Sendable request in
-                guard let response = fastPath(request) else { return nil }
-                return JSONCoding.encode(response, for: request)
+                switch fastPlan(request) {
+                case nil: return nil
+                case .answer(let response): return .answer(JSONCoding.encode(response, for: request))
+                case .finishOnPool(let finish): return .finishOnPool { JSONCoding.encode(finish(), for: request) }
+                }
             }
         }
-        builder.add(method, pattern, execution: execution, maxBodyBytes: maxBodyBytes, fastPath: coded) { request in
+        builder.add(method, pattern, execution: execution, maxBodyBytes: maxBodyBytes, fastPlan: coded) { request in
             JSONCoding.encode(handler(request), for: request)
         }
     }

@@ -19,7 +19,7 @@ package struct ListResponder: Sendable {
 
     /// The answer for a list whose content `tag` names; `render` writes the JSON body and runs only
     /// when one is needed. Compressing is left to the caller, so that a fast path on an event
-    /// loop can hand it to its handler's pool instead (`cachedList`).
+    /// loop can hand it to its pool instead (`listPlan`).
     package func listAnswer(_ request: HTTPRequest, tag: EntityTag, render: () -> [UInt8]) -> ListAnswer {
         // RFC 9110 §15.4.5: a 304 carries the ETag and Vary the 200 would have.
         if let held = EntityTag.noneMatch(request, current: [tag, tag.gzipped]) {
@@ -35,19 +35,25 @@ package struct ListResponder: Sendable {
     /// `listAnswer`, compressing (and keeping the compressed body) when it must.
     package func listResponse(_ request: HTTPRequest, tag: EntityTag, render: () -> [UInt8]) -> HTTPResponse {
         switch listAnswer(request, tag: tag, render: render) {
-        case .ready(let response):
-            return response
-        case .compress(let body):
-            guard let coded = Gzip.compress(body) else { return Self.identity(body, tag) }
-            compressed.keep(coded, for: tag.gzipped)
-            return Self.gzipped(coded, tag)
+        case .ready(let response): return response
+        case .compress(let body): return compress(body, tag)
         }
     }
 
-    /// `listAnswer` on an event loop: nil when the list would have to be compressed now.
-    package func cachedList(_ request: HTTPRequest, tag: EntityTag, render: () -> [UInt8]) -> HTTPResponse? {
-        if case .ready(let response) = listAnswer(request, tag: tag, render: render) { return response }
-        return nil
+    /// `listAnswer` on an event loop: the answer, or the body rendered here with its compression
+    /// left to the route's pool (which then renders nothing again).
+    package func listPlan(_ request: HTTPRequest, tag: EntityTag, render: () -> [UInt8]) -> FastPathPlan {
+        switch listAnswer(request, tag: tag, render: render) {
+        case .ready(let response): return .answer(response)
+        case .compress(let body): return .finishOnPool { [self] in compress(body, tag) }
+        }
+    }
+
+    /// The body gzip-coded, and kept under its tag for the next request.
+    private func compress(_ body: [UInt8], _ tag: EntityTag) -> HTTPResponse {
+        guard let coded = Gzip.compress(body) else { return Self.identity(body, tag) }
+        compressed.keep(coded, for: tag.gzipped)
+        return Self.gzipped(coded, tag)
     }
 
     private static func identity(_ body: [UInt8], _ tag: EntityTag) -> HTTPResponse {

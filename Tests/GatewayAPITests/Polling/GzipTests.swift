@@ -3,6 +3,7 @@ import Foundation
 @testable import GatewayCore
 @testable import GatewayHTTP
 @testable import GatewayPush
+import HTTPServer
 import Metrics
 import Testing
 import Wire
@@ -39,6 +40,28 @@ import Wire
             let again = try h.client.get(path, as: reader.token, headers: [("Accept-Encoding", "gzip"), ("If-None-Match", codedTag)])
             #expect(again.status == 304 && again.body.isEmpty && again.header("ETag") == codedTag)
         }
+    }
+
+    /// A list kept in memory but not yet compressed: the fast path renders it once on the event
+    /// loop and the pool only compresses that body; the route does not start over (the answer is
+    /// looked up once per request, not twice).
+    @Test func aGzipMissIsRenderedOnceAndCompressedOnThePool() throws {
+        let h = try H.withSampleCatalog()
+        let reader = try h.createAccount()
+        try h.subscribeFor15Years(reader.id)
+        let path = "/v1/accounts/\(reader.id)/issues?publication=monthly"
+        let plain = try h.client.get(path, as: reader.token)
+        var request = CacheRouteTests.request(path, accountId: reader.id, bearer: reader.token)
+        request.headers.append(name: "Accept-Encoding", value: "gzip")
+        guard case .finishOnPool = try #require(h.runtime.api.accounts.issueListPlan(request)) else {
+            Issue.record("a list to compress is left to the pool")
+            return
+        }
+        let hits = h.runtime.core.accounts.answerStats.counts.hits
+        let coded = try h.client.get(path, as: reader.token, headers: [("Accept-Encoding", "gzip")])
+        #expect(coded.status == 200 && coded.header("Content-Encoding") == "gzip")
+        #expect(coded.decodedBody == plain.body)
+        #expect(h.runtime.core.accounts.answerStats.counts.hits == hits + 1, "only the fast path looked the answer up")
     }
 
     @Test(arguments: [

@@ -37,6 +37,20 @@ import Testing
         }
     }
 
+    /// A fast path that leaves the end of its answer to the pool: the pool runs what the fast
+    /// path handed over, not the route's handler.
+    @Test func aPlanFinishedOnThePoolRunsInsteadOfTheHandler() throws {
+        try TestServer.withClient(router: TestServer.defaultRouter { router in
+            router.add("GET", "/planned", execution: .worker, fastPlan: { request in
+                let begun = "begun on the loop for " + request.path
+                return .finishOnPool { .text(200, begun + ", finished on the pool") }
+            }, handler: { _ in .text(200, "the handler") })
+        }) { _, client throws in
+            client.send("GET /planned HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try client.readResponse().text == "begun on the loop for /planned, finished on the pool")
+        }
+    }
+
     @Test func aRouteOnAnUnsizedPoolStopsTheStart() {
         let router = RouterBuilder()
         router.add("GET", "/x", execution: .pool("nowhere")) { _ in .noContent }
