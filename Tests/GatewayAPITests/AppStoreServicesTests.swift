@@ -1,9 +1,5 @@
 import AppStoreKit
 @testable import GatewayConfiguration
-@testable import GatewayCore
-@testable import GatewayHTTP
-@testable import GatewayPush
-import Metrics
 import Testing
 
 /// The App Store clients the gateway builds from its configuration.

@@ -1,8 +1,4 @@
 @testable import GatewayConfiguration
-@testable import GatewayCore
-@testable import GatewayHTTP
-@testable import GatewayPush
-import Metrics
 import Testing
 
 /// The fairness limits are settings (issue #10 item 3), with defaults and bounds.

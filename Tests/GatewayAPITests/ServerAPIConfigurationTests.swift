@@ -2,11 +2,7 @@
 import AppStoreSimulator
 import Foundation
 @testable import GatewayConfiguration
-@testable import GatewayCore
-@testable import GatewayHTTP
-@testable import GatewayPush
 import HTTPServer
-import Metrics
 import Testing
 import Wire
 

@@ -1,11 +1,7 @@
 import Entitle
 import Foundation
 @testable import GatewayConfiguration
-@testable import GatewayCore
-@testable import GatewayHTTP
-@testable import GatewayPush
 import HTTPServer
-import Metrics
 import SQLiteStore
 import TestSupport
 import Testing

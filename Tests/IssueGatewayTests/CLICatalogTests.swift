@@ -1,12 +1,8 @@
 import CommandLineSupport
 import Foundation
 @testable import GatewayConfiguration
-@testable import GatewayCore
-@testable import GatewayHTTP
-@testable import GatewayPush
 import IssueCatalog
 @testable import IssueGateway
-import Metrics
 import SQLiteStore
 import Testing
 import Wire

@@ -1,11 +1,7 @@
 import CommandLineSupport
 import Foundation
 @testable import GatewayConfiguration
-@testable import GatewayCore
-@testable import GatewayHTTP
-@testable import GatewayPush
 @testable import IssueGateway
-import Metrics
 import Synchronization
 import TestSupport
 

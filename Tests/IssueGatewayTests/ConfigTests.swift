@@ -2,12 +2,8 @@ import CommandLineSupport
 import Entitle
 import Foundation
 @testable import GatewayConfiguration
-@testable import GatewayCore
-@testable import GatewayHTTP
-@testable import GatewayPush
 import HTTPServer
 @testable import IssueGateway
-import Metrics
 import TestSupport
 import Testing
 import Wire

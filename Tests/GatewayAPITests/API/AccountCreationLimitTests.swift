@@ -1,8 +1,4 @@
 @testable import GatewayConfiguration
-@testable import GatewayCore
-@testable import GatewayHTTP
-@testable import GatewayPush
-import Metrics
 import Testing
 
 /// Fairness (issue #10 item 3): anyone may create accounts, so `POST /v1/accounts` is

@@ -2,10 +2,6 @@ import AppStoreSimulator
 import Entitle
 import Foundation
 @testable import GatewayConfiguration
-@testable import GatewayCore
-@testable import GatewayHTTP
-@testable import GatewayPush
-import Metrics
 import Testing
 
 /// `GET /v1/accounts/{accountId}/history` (http-api.md, Support; issue #13) through the in-process

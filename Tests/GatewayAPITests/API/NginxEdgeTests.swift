@@ -1,9 +1,5 @@
 import Foundation
 @testable import GatewayConfiguration
-@testable import GatewayCore
-@testable import GatewayHTTP
-@testable import GatewayPush
-import Metrics
 import Testing
 
 /// The edge publishers copy (`deploy/nginx/edge.conf`) in front of the in-process gateway: real

@@ -1,9 +1,5 @@
 @testable import GatewayConfiguration
-@testable import GatewayCore
-@testable import GatewayHTTP
-@testable import GatewayPush
 import GatewayStore
-import Metrics
 import Testing
 
 /// How storage failures reach a client (http-api.md, Conventions): a busy database is a 503 the

@@ -6,10 +6,6 @@ import FoundationXML
 import Testing
 import Wire
 @testable import GatewayConfiguration
-@testable import GatewayCore
-@testable import GatewayHTTP
-@testable import GatewayPush
-import Metrics
 
 /// `GET /v1/accounts/{accountId}/timeline.svg` (http-api.md, Support; issue #13): the Guide's
 /// magazine example drawn, valid and deterministic SVG, escaped titles, refusals.

@@ -1,11 +1,7 @@
 import Foundation
 @testable import GatewayConfiguration
-@testable import GatewayCore
-@testable import GatewayHTTP
-@testable import GatewayPush
 import HTTPServer
 import IssueCatalog
-import Metrics
 import TestSupport
 import Testing
 import Wire

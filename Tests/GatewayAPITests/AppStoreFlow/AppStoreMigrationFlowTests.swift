@@ -2,9 +2,6 @@ import AppStoreSimulator
 import Foundation
 @testable import GatewayConfiguration
 @testable import GatewayCore
-@testable import GatewayHTTP
-@testable import GatewayPush
-import Metrics
 import Testing
 import Wire
 

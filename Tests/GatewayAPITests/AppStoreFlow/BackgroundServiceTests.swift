@@ -1,9 +1,5 @@
 @testable import GatewayConfiguration
-@testable import GatewayCore
-@testable import GatewayHTTP
-@testable import GatewayPush
 import Lifecycle
-import Metrics
 import Testing
 
 /// The gateway's background services end when told: the poller's and the watcher's pauses

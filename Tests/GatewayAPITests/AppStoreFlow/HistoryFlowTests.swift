@@ -1,10 +1,6 @@
 import AppStoreSimulator
 import Foundation
 @testable import GatewayConfiguration
-@testable import GatewayCore
-@testable import GatewayHTTP
-@testable import GatewayPush
-import Metrics
 import Testing
 
 /// The history's sources over the real App Store paths (simulator, sockets): a V2 notification's

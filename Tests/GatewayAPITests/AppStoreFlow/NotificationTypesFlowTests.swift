@@ -1,10 +1,6 @@
 import AppStoreSimulator
 import Foundation
 @testable import GatewayConfiguration
-@testable import GatewayCore
-@testable import GatewayHTTP
-@testable import GatewayPush
-import Metrics
 import Testing
 
 /// Every V2 notification type is handled or recorded (issue #12): facts it carries are stored

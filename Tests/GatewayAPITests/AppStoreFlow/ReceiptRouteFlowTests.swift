@@ -1,10 +1,6 @@
 import Entitle
 import Foundation
 @testable import GatewayConfiguration
-@testable import GatewayCore
-@testable import GatewayHTTP
-@testable import GatewayPush
-import Metrics
 import Testing
 
 /// `POST /v1/accounts/{id}/receipts` against the simulator over HTTP (http-api.md "Receipt

@@ -1,11 +1,7 @@
 import AppStoreSimulator
 import Foundation
 @testable import GatewayConfiguration
-@testable import GatewayCore
-@testable import GatewayHTTP
-@testable import GatewayPush
 import GatewayStore
-import Metrics
 import Testing
 
 /// Issue #12 end to end: a gateway with App Store Server API credentials against the simulator

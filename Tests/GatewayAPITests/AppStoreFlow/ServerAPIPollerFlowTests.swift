@@ -1,11 +1,7 @@
 import AppStoreSimulator
 import Foundation
 @testable import GatewayConfiguration
-@testable import GatewayCore
-@testable import GatewayHTTP
-@testable import GatewayPush
 import GatewayStore
-import Metrics
 import Testing
 
 /// The status poller on the App Store Server API (issue #12): with credentials it asks Get All

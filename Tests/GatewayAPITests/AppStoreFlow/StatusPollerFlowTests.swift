@@ -1,11 +1,7 @@
 import AppStoreSimulator
 import Foundation
 @testable import GatewayConfiguration
-@testable import GatewayCore
-@testable import GatewayHTTP
-@testable import GatewayPush
 import GatewayStore
-import Metrics
 import Testing
 
 /// The status poller re-verifies stored receipts near expiry against the simulator (issue #6).

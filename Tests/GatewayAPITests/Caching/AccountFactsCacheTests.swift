@@ -2,11 +2,8 @@ import Entitle
 import Foundation
 @testable import GatewayConfiguration
 @testable import GatewayCore
-@testable import GatewayHTTP
-@testable import GatewayPush
 import GatewayStore
 import IssueCatalog
-import Metrics
 import Synchronization
 import TestSupport
 import Testing

@@ -1,8 +1,5 @@
 @testable import GatewayConfiguration
 @testable import GatewayCore
-@testable import GatewayHTTP
-@testable import GatewayPush
-import Metrics
 import TestSupport
 import Testing
 

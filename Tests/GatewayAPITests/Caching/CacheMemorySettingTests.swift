@@ -1,8 +1,5 @@
 @testable import GatewayConfiguration
 @testable import GatewayCore
-@testable import GatewayHTTP
-@testable import GatewayPush
-import Metrics
 import Testing
 
 /// `ISSUE_GATEWAY_CACHE_MEMORY`: bytes or a binary suffix, within bounds, errors naming it.

@@ -1,10 +1,6 @@
 import Foundation
 @testable import GatewayConfiguration
-@testable import GatewayCore
-@testable import GatewayHTTP
-@testable import GatewayPush
 import HTTPServer
-import Metrics
 import Testing
 import Wire
 

@@ -1,9 +1,5 @@
 import Foundation
 @testable import GatewayConfiguration
-@testable import GatewayCore
-@testable import GatewayHTTP
-@testable import GatewayPush
-import Metrics
 import Testing
 
 /// `GET /console/` and its files (issue #13): compiled in, each with its content type, the strict

@@ -1,11 +1,7 @@
 import Entitle
 import Foundation
 @testable import GatewayConfiguration
-@testable import GatewayCore
-@testable import GatewayHTTP
-@testable import GatewayPush
 import IssueCatalog
-import Metrics
 import Wire
 
 /// The repository's sample catalog (catalog/: 180 monthly and 157 weekly issues) and a reader

@@ -1,9 +1,5 @@
 import Foundation
 @testable import GatewayConfiguration
-@testable import GatewayCore
-@testable import GatewayHTTP
-@testable import GatewayPush
-import Metrics
 import Testing
 
 /// The cheap-polling answers as a real client meets them: a 304 has no body and leaves the

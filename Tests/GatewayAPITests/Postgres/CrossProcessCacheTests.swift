@@ -1,10 +1,6 @@
 import Entitle
 import Foundation
 @testable import GatewayConfiguration
-@testable import GatewayCore
-@testable import GatewayHTTP
-@testable import GatewayPush
-import Metrics
 import PostgresStore
 import TestSupport
 import Testing

@@ -1,12 +1,9 @@
 import Entitle
 import Foundation
 @testable import GatewayConfiguration
-@testable import GatewayCore
-@testable import GatewayHTTP
 @testable import GatewayPush
 import GatewayStore
 import IssueCatalog
-import Metrics
 import TestSupport
 import Testing
 import Wire

@@ -1,8 +1,4 @@
 @testable import GatewayConfiguration
-@testable import GatewayCore
-@testable import GatewayHTTP
-@testable import GatewayPush
-import Metrics
 import Testing
 
 /// Reader devices for APNs through the API (http-api.md, devices; issue #16).

@@ -1,12 +1,8 @@
 import Entitle
 import Foundation
 @testable import GatewayConfiguration
-@testable import GatewayCore
-@testable import GatewayHTTP
-@testable import GatewayPush
 import GatewayStore
 import Lifecycle
-import Metrics
 import Synchronization
 import Wire
 

@@ -1,8 +1,5 @@
 @testable import GatewayConfiguration
-@testable import GatewayCore
-@testable import GatewayHTTP
 @testable import GatewayPush
-import Metrics
 import Testing
 
 /// A push job's lease must outlast a page's worst case, or a second process takes the job over

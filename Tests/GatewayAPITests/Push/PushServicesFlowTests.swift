@@ -1,12 +1,8 @@
 import Foundation
 @testable import GatewayConfiguration
-@testable import GatewayCore
-@testable import GatewayHTTP
-@testable import GatewayPush
 import GatewayStore
 import IssueCatalog
 import Lifecycle
-import Metrics
 import TestSupport
 import Testing
 import Wire

@@ -7,10 +7,6 @@ import IssueCatalog
 import Testing
 import Wire
 @testable import GatewayConfiguration
-@testable import GatewayCore
-@testable import GatewayHTTP
-@testable import GatewayPush
-import Metrics
 
 /// The timeline picture's pure parts: the engine's timeline (bars of every kind), the SVG writer
 /// (escaping, numbers), the axis step, and fifteen years of a weekly.

@@ -1,14 +1,10 @@
 import Entitle
 import Foundation
 @testable import GatewayConfiguration
-@testable import GatewayCore
-@testable import GatewayHTTP
-@testable import GatewayPush
 import GatewayStore
 import HTTPServer
 import HTTPServerTesting
 import IssueCatalog
-import Metrics
 import SQLiteStore
 import TestSupport
 import Wire

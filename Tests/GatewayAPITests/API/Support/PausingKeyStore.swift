@@ -1,9 +1,5 @@
 @testable import GatewayConfiguration
-@testable import GatewayCore
-@testable import GatewayHTTP
-@testable import GatewayPush
 import GatewayStore
-import Metrics
 import Synchronization
 import TestSupport
 import Wire

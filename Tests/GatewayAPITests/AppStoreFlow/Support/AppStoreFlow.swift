@@ -3,13 +3,9 @@ import AppStoreSimulator
 import Entitle
 import Foundation
 @testable import GatewayConfiguration
-@testable import GatewayCore
-@testable import GatewayHTTP
-@testable import GatewayPush
 import GatewayStore
 import HTTPServer
 import IssueCatalog
-import Metrics
 import SQLiteStore
 import TestSupport
 import Testing

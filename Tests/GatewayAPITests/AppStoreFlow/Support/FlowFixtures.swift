@@ -2,11 +2,7 @@ import AppStoreSimulator
 import Entitle
 import Foundation
 @testable import GatewayConfiguration
-@testable import GatewayCore
-@testable import GatewayHTTP
-@testable import GatewayPush
 import IssueCatalog
-import Metrics
 import Wire
 
 /// The world the App Store flow tests play in: one monthly magazine sold as an auto-renewable
