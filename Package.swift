@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
         .library(name: "IssueCatalog", targets: ["IssueCatalog"]),
         .library(name: "Entitle", targets: ["Entitle"]),
+        .library(name: "GatewayCrypto", targets: ["GatewayCrypto"]),
+        .library(name: "DownloadTokens", targets: ["DownloadTokens"]),
         .library(name: "GatewayStore", targets: ["GatewayStore"]),
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
         .library(name: "PostgresStore", targets: ["PostgresStore"]),
@@ -45,11 +47,19 @@ let package = Package(
 
         // Pure libraries: no sockets, no database, no clock reads.
         .target(name: "IssueCatalog", dependencies: ["Wire"]),
-        .target(name: "Entitle", dependencies: ["Wire", "IssueCatalog", "CCrypto"]),
+        // The store-neutral rules (E1–E22): facts in, entitlements out; knows no store's wire format.
+        .target(name: "Entitle", dependencies: ["Wire", "IssueCatalog"]),
+
+        // The libcrypto wrappers the gateway's own secrets need: SHA-256, HMAC, constant-time
+        // comparison, random bytes, secret hashes.
+        .target(name: "GatewayCrypto", dependencies: ["Wire", "CCrypto"]),
+        // Download tokens (tokens.md): compact JWS signing and verification, key sets, and the
+        // edge check every CDN implementation mirrors.
+        .target(name: "DownloadTokens", dependencies: ["Wire", "IssueCatalog", "GatewayCrypto"]),
 
         // Storage as units of work: the store protocol, its records and the rules written once above
         // every backend (E1 merge, E4 ownership, facts versions); then the SQLite backend (row access).
-        .target(name: "GatewayStore", dependencies: ["Wire", "IssueCatalog", "Entitle"]),
+        .target(name: "GatewayStore", dependencies: ["Wire", "IssueCatalog", "Entitle", "GatewayCrypto"]),
         .target(name: "SQLiteStore", dependencies: ["GatewayStore", "Wire", "IssueCatalog", "Entitle", "CSQLite"]),
         // The PostgreSQL backend (row access over libpq): several processes on one database.
         .target(name: "PostgresStore", dependencies: ["GatewayStore", "Wire", "IssueCatalog", "Entitle", "CLibPQ"]),
@@ -63,7 +73,8 @@ let package = Package(
         // Background services: start once, stop, join; a group stops them in reverse order.
         .target(name: "Lifecycle"),
 
-        // App Store verification (X.509 chains, ES256, V2 signed data) and the verifyReceipt client.
+        // App Store verification (X.509 chains, ES256, V2 signed data), the App Store's bodies into
+        // store-neutral facts, and the verifyReceipt and Server API clients.
         .target(name: "AppStoreKit", dependencies: ["Wire", "IssueCatalog", "Entitle", "CCrypto"]),
         // The App Store simulator and its test CA: tests and developers only, never the product.
         .target(name: "AppStoreSimulator",
@@ -77,18 +88,18 @@ let package = Package(
         // The API of http-api.md: routes, principals, caches, App Store ingestion, the status poller,
         // configuration, and the runtime that puts them on the HTTP server.
         .target(name: "GatewayAPI",
-                dependencies: ["Wire", "IssueCatalog", "Entitle", "GatewayStore", "SQLiteStore", "PostgresStore", "HTTPServer",
-                               "AppStoreKit", "Lifecycle", "CCrypto", "CSystem", "CZlib", "CCurl"],
+                dependencies: ["Wire", "IssueCatalog", "Entitle", "GatewayCrypto", "DownloadTokens", "GatewayStore", "SQLiteStore",
+                               "PostgresStore", "HTTPServer", "AppStoreKit", "Lifecycle", "CCrypto", "CSystem", "CZlib", "CCurl"],
                 // The web console's files (issue #13), compiled in: no files to ship beside the binary.
                 resources: [.embedInCode("Console/Assets")]),
 
         // The `issue-gateway` executable: the command line only.
         .executableTarget(name: "IssueGateway",
-                          dependencies: ["GatewayAPI", "Wire", "IssueCatalog", "Entitle", "GatewayStore", "SQLiteStore", "PostgresStore",
+                          dependencies: ["GatewayAPI", "Wire", "IssueCatalog", "Entitle", "DownloadTokens", "GatewayStore", "SQLiteStore", "PostgresStore",
                                          "HTTPServer", "AppStoreKit", "Lifecycle", "CommandLineSupport"]),
 
         // Benchmarks (release mode): `swift run -c release issue-gateway-bench <name>`.
-        .executableTarget(name: "Benchmarks", dependencies: ["Wire", "IssueCatalog", "Entitle"]),
+        .executableTarget(name: "Benchmarks", dependencies: ["Wire", "IssueCatalog", "Entitle", "DownloadTokens", "GatewayCrypto"]),
 
         // Helpers the test targets share (a seeded generator, the PyJWT runner, temporary databases,
         // the built executable, a socket client); tests only.
@@ -97,6 +108,8 @@ let package = Package(
 
         .testTarget(name: "IssueCatalogTests", dependencies: ["Wire", "IssueCatalog"]),
         .testTarget(name: "EntitleTests", dependencies: ["Wire", "Entitle", "IssueCatalog", "TestSupport"]),
+        .testTarget(name: "DownloadTokensTests",
+                    dependencies: ["DownloadTokens", "GatewayCrypto", "Wire", "IssueCatalog", "TestSupport"]),
         .testTarget(name: "StoreTests",
                     dependencies: ["GatewayStore", "SQLiteStore", "PostgresStore", "Wire", "Entitle", "IssueCatalog",
                                    "CSQLite", "TestSupport"]),
@@ -107,12 +120,12 @@ let package = Package(
         .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle"]),
         .testTarget(name: "GatewayAPITests",
                     dependencies: ["GatewayAPI", "GatewayStore", "SQLiteStore", "PostgresStore", "HTTPServer", "HTTPServerTesting",
-                                   "AppStoreKit", "AppStoreSimulator", "Lifecycle", "Wire", "Entitle", "IssueCatalog",
-                                   "CSystem", "CZlib", "TestSupport"]),
+                                   "AppStoreKit", "AppStoreSimulator", "Lifecycle", "Wire", "Entitle", "DownloadTokens", "GatewayCrypto",
+                                   "IssueCatalog", "CSystem", "CZlib", "TestSupport"]),
         .testTarget(name: "IssueGatewayTests",
                     dependencies: ["IssueGateway", "GatewayAPI", "GatewayStore", "SQLiteStore", "PostgresStore", "HTTPServer",
-                                   "CommandLineSupport", "Lifecycle", "Wire", "Entitle", "IssueCatalog", "TestSupport",
-                                   "AppStoreSimulator"]),
+                                   "CommandLineSupport", "Lifecycle", "Wire", "Entitle", "DownloadTokens", "GatewayCrypto",
+                                   "IssueCatalog", "TestSupport", "AppStoreSimulator"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,8 +2,8 @@ import Foundation
 import IssueCatalog
 import Wire
 
-/// The few payload fields the verifier checks itself; everything else is the parsers' business
-/// (Entitle). Read with Wire's strict parser: a repeated name is refused (RFC 7519 §4) and a field
+/// The few payload fields the verifier checks itself; everything else is `AppStoreParsers`' business.
+/// Read with Wire's strict parser: a repeated name is refused (RFC 7519 §4) and a field
 /// of the wrong JSON type is refused, not coerced; `null` counts as absent.
 struct SignedPayloadClaims: Equatable {
     /// `signedDate`, ms since the epoch (a JSON number, sometimes with a fraction: truncated).
@@ -27,7 +27,7 @@ struct SignedPayloadClaims: Equatable {
         init() {}
 
         init(_ object: JSONObject, path: String) throws(SignedDataVerificationError) {
-            let reader = FieldReader(object: object, path: path)
+            let reader = ClaimReader(object: object, path: path)
             signedDate = try reader.number("signedDate")
             bundleId = try reader.string("bundleId")
             appAppleId = try reader.integer("appAppleId")
@@ -46,7 +46,7 @@ struct SignedPayloadClaims: Equatable {
         let signedDate: Double?
         switch kind {
         case .notification:
-            let envelope = FieldReader(object: object, path: "")
+            let envelope = ClaimReader(object: object, path: "")
             signedDate = try envelope.number("signedDate")
             let (data, summary) = (try envelope.object("data"), try envelope.object("summary"))
             if let data {
@@ -69,7 +69,7 @@ struct SignedPayloadClaims: Equatable {
 }
 
 /// Typed, optional members of one object; a present member of another type is `bad field <path>`.
-private struct FieldReader {
+private struct ClaimReader {
     let object: JSONObject
     let path: String
 

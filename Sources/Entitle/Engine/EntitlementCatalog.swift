@@ -1,4 +1,5 @@
 import IssueCatalog
+import Synchronization
 
 /// What the engine precomputes from a catalog snapshot, once per snapshot, so that evaluating an
 /// account never scans the catalog and hashes a string only where one comes in from outside:
@@ -69,5 +70,5 @@ public final class EntitlementCatalog: Sendable {
     /// How many prepared snapshots `prepared(_:)` keeps, most recently used last.
     static let preparedKept = 4
 
-    private static let lastPrepared = LockedBox<[EntitlementCatalog]>([])
+    private static let lastPrepared = Mutex<[EntitlementCatalog]>([])
 }

@@ -1,4 +1,5 @@
 import Entitle
+import GatewayCrypto
 
 /// Moving up from one store to another (issue 11: `issue-gateway store copy --to postgresql://…`):
 /// every table the source holds, row by row, in an order that respects foreign keys, verified

@@ -1,3 +1,4 @@
+import GatewayCrypto
 /// One HS256 key: its id (the JWS `kid`) and its secret. The secret never appears in
 /// `description`, so logging a key or a key set cannot leak it.
 public struct TokenKey: Equatable, Sendable, CustomStringConvertible {

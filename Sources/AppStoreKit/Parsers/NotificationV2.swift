@@ -1,3 +1,4 @@
+import Entitle
 import IssueCatalog
 import Wire
 

@@ -1,3 +1,4 @@
+import Entitle
 import IssueCatalog
 
 /// Decoded V2 payloads (StoreKit 2): dates are JSON numbers of milliseconds, sometimes with a

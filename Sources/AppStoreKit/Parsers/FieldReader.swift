@@ -1,3 +1,4 @@
+import Entitle
 import Foundation
 import IssueCatalog
 import Wire

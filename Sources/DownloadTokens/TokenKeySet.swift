@@ -1,3 +1,4 @@
+import GatewayCrypto
 import Wire
 
 /// The HS256 keys of the gateway (http-api.md, `ISSUE_GATEWAY_TOKEN_KEYS`): the first signs,

@@ -1,5 +1,6 @@
 import Testing
-import Entitle
+import DownloadTokens
+import GatewayCrypto
 import IssueCatalog
 import Wire
 

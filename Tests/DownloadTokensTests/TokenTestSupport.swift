@@ -1,4 +1,5 @@
-import Entitle
+import DownloadTokens
+import GatewayCrypto
 import IssueCatalog
 import Wire
 

@@ -1,3 +1,4 @@
+import Entitle
 import IssueCatalog
 
 /// A verifyReceipt answer (or a V1 notification's `unified_receipt`), normalised.

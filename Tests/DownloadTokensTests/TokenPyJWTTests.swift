@@ -1,6 +1,7 @@
 import Testing
 import Foundation
-import Entitle
+import DownloadTokens
+import GatewayCrypto
 import IssueCatalog
 import TestSupport
 import Wire

@@ -1,3 +1,4 @@
+import GatewayCrypto
 import IssueCatalog
 import Wire
 

@@ -1,5 +1,5 @@
 import Testing
-import Entitle
+import GatewayCrypto
 import Wire
 
 @Suite struct CryptoTests {

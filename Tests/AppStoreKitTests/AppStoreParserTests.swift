@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import AppStoreKit
 import Entitle
 import IssueCatalog
 import Wire
@@ -160,5 +161,14 @@ import Wire
         #expect(n.notificationType == "TEST" && n.notificationUUID == "9ad56bd2-0bc6-42e0-af24-fd996d87a1e6")
         #expect(n.signedDate == Instant(millisecondsSinceEpoch: 1_681_314_324_000))
         #expect(n.data?.bundleId == "com.example" && n.data?.appAppleId == 1234 && n.data?.environment == .sandbox)
+    }
+
+    /// E2: only a receipt the App Store accepted proves anything.
+    @Test func e2ARefusedReceiptYieldsNoTransactions() throws {
+        let r = try AppStoreParsers.verifyReceipt(Data("""
+        {"status": 21003, "environment": "Production", "latest_receipt_info": [
+         {"transaction_id": "1", "original_transaction_id": "1", "product_id": "p", "purchase_date_ms": "5"}]}
+        """.utf8), observedAt: now)
+        #expect(!r.isValid && r.transactions.isEmpty)
     }
 }

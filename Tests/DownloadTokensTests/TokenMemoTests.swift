@@ -1,4 +1,4 @@
-import Entitle
+import DownloadTokens
 import IssueCatalog
 import Synchronization
 import Testing

@@ -1,3 +1,4 @@
+import GatewayCrypto
 import Wire
 
 /// A download token is a compact JWS (Wire's splitter) checked as tokens.md asks. The signing

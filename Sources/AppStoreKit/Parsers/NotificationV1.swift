@@ -1,3 +1,4 @@
+import Entitle
 import IssueCatalog
 
 /// A version 1 server notification. The type is for logs and metrics; ingesting

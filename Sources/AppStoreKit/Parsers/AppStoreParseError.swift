@@ -1,3 +1,5 @@
+import Entitle
+
 /// A body the App Store parsers refuse. Every case names the field (a path such as
 /// `latest_receipt_info[3].purchase_date_ms`) so that logs say exactly what was wrong.
 public enum AppStoreParseError: Error, Hashable, Sendable, CustomStringConvertible {

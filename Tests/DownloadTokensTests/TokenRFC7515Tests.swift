@@ -1,5 +1,5 @@
 import Testing
-import Entitle
+import DownloadTokens
 import IssueCatalog
 import Wire
 
