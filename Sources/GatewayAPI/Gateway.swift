@@ -130,7 +130,6 @@ public final class Gateway: Sendable {
     }
 
     func evaluate(_ facts: AccountFacts, _ state: CatalogState, _ now: Instant) -> AccountEntitlements {
-        EntitlementEngine.evaluate(catalog: state.entitlementCatalog, transactions: facts.transactions,
-                                   renewals: facts.renewals, grants: facts.grants, policy: entitlementPolicy, now: now)
+        EntitlementEngine.evaluate(catalog: state.entitlementCatalog, facts: facts, policy: entitlementPolicy, now: now)
     }
 }

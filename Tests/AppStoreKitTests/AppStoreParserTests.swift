@@ -33,7 +33,7 @@ import Wire
         let first = try #require(r.transactions.first)
         #expect(first.revocationDate == Instant(millisecondsSinceEpoch: 1_331_000_000_000))
         #expect(first.revocationReason == 1 && first.isUpgraded && first.environment == .sandbox)
-        #expect(first.observedAt == now && first.source == .verifyReceipt)
+        #expect(first.observedAt == now && first.source == .receipt)
         let second = r.transactions[1]
         #expect(second.offer == .introductory && second.ownership == .familyShared)
         #expect(second.webOrderLineItemId == "900000000000001")

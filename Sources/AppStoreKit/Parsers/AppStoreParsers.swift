@@ -11,7 +11,7 @@ public enum AppStoreParsers {
     /// description in the body for E1's "newer information wins".
     public static func verifyReceipt(_ body: Data, observedAt: Instant) throws -> VerifyReceiptResponse {
         try receipt(FieldReader.parse(body), observedAt: observedAt, fallbackEnvironment: nil,
-                    source: .verifyReceipt)
+                    source: .receipt)
     }
 
     /// Only the top-level fields of a verifyReceipt answer the client decides on (status,
@@ -68,7 +68,7 @@ public enum AppStoreParsers {
             signedDate: try o.instant("signedDate"), data: data)
     }
 
-    private static func receipt(_ o: FieldReader, observedAt: Instant, fallbackEnvironment: AppStoreEnvironment?,
+    private static func receipt(_ o: FieldReader, observedAt: Instant, fallbackEnvironment: StoreEnvironment?,
                                 source: TransactionSource) throws -> VerifyReceiptResponse {
         guard let status = try o.int("status") else { throw AppStoreParseError.missingField(o.name("status")) }
         let environment = try o.oneOf("environment", ReceiptFields.environments) ?? fallbackEnvironment

@@ -9,13 +9,13 @@ public struct NotificationV2: Hashable, Sendable {
     public struct Payload: Hashable, Sendable {
         public var bundleId: String?
         public var appAppleId: Int64?
-        public var environment: AppStoreEnvironment?
+        public var environment: StoreEnvironment?
         /// 1 active, 2 expired, 3 billing retry, 4 grace period, 5 revoked.
         public var status: Int?
         public var signedTransactionInfo: String?
         public var signedRenewalInfo: String?
 
-        public init(bundleId: String? = nil, appAppleId: Int64? = nil, environment: AppStoreEnvironment? = nil,
+        public init(bundleId: String? = nil, appAppleId: Int64? = nil, environment: StoreEnvironment? = nil,
                     status: Int? = nil, signedTransactionInfo: String? = nil, signedRenewalInfo: String? = nil) {
             self.bundleId = bundleId; self.appAppleId = appAppleId; self.environment = environment
             self.status = status; self.signedTransactionInfo = signedTransactionInfo

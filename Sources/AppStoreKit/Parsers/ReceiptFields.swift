@@ -5,10 +5,10 @@ import Wire
 /// verifyReceipt's layout (`latest_receipt_info`, `in_app`, `pending_renewal_info`): every value
 /// a string (appstore.md). Only the `*_ms` dates are read, never the formatted `*_date`/`*_pst`.
 enum ReceiptFields {
-    static let environments = AppStoreEnvironment.spellings
+    static let environments = StoreEnvironment.appleSpellings
     static let ownership: [String: Ownership] = ["PURCHASED": .purchased, "FAMILY_SHARED": .familyShared]
 
-    static func transaction(_ o: FieldReader, environment: AppStoreEnvironment, observedAt: Instant,
+    static func transaction(_ o: FieldReader, environment: StoreEnvironment, observedAt: Instant,
                             source: TransactionSource) throws -> Transaction {
         Transaction(
             environment: environment,
@@ -39,7 +39,7 @@ enum ReceiptFields {
         return nil
     }
 
-    static func renewal(_ o: FieldReader, environment: AppStoreEnvironment, observedAt: Instant,
+    static func renewal(_ o: FieldReader, environment: StoreEnvironment, observedAt: Instant,
                         source: TransactionSource) throws -> RenewalInfo {
         RenewalInfo(
             environment: environment,

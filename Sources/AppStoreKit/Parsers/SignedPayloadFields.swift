@@ -4,7 +4,7 @@ import IssueCatalog
 /// Decoded V2 payloads (StoreKit 2): dates are JSON numbers of milliseconds, sometimes with a
 /// fraction; ids are strings; flags are booleans (appstore.md).
 enum SignedPayloadFields {
-    static let environments: [String: AppStoreEnvironment] = ["Production": .production, "Sandbox": .sandbox]
+    static let environments: [String: StoreEnvironment] = ["Production": .production, "Sandbox": .sandbox]
     static let ownership: [String: Ownership] = ["PURCHASED": .purchased, "FAMILY_SHARED": .familyShared]
 
     static func transaction(_ o: FieldReader) throws -> Transaction {
@@ -54,7 +54,7 @@ enum SignedPayloadFields {
             source: .signedTransaction, observedAt: try o.instant("signedDate"))
     }
 
-    static func requiredEnvironment(_ o: FieldReader) throws -> AppStoreEnvironment {
+    static func requiredEnvironment(_ o: FieldReader) throws -> StoreEnvironment {
         guard let e = try o.oneOf("environment", environments) else { throw AppStoreParseError.missingField(o.name("environment")) }
         return e
     }

@@ -4,14 +4,14 @@ import IssueCatalog
 /// A verifyReceipt answer (or a V1 notification's `unified_receipt`), normalised.
 public struct VerifyReceiptResponse: Hashable, Sendable {
     public var status: Int
-    public var environment: AppStoreEnvironment?
+    public var environment: StoreEnvironment?
     public var bundleId: String?
     public var latestReceipt: String?
     /// `latest_receipt_info` and `receipt.in_app`, descriptions of one purchase merged (E1).
     public var transactions: [Transaction]
     public var renewals: [RenewalInfo]
 
-    public init(status: Int, environment: AppStoreEnvironment?, bundleId: String?,
+    public init(status: Int, environment: StoreEnvironment?, bundleId: String?,
                 latestReceipt: String?, transactions: [Transaction], renewals: [RenewalInfo]) {
         self.status = status; self.environment = environment
         self.bundleId = bundleId; self.latestReceipt = latestReceipt
@@ -28,9 +28,9 @@ public struct VerifyReceiptStatusFields: Hashable, Sendable {
     /// `is-retryable` / `is_retryable` (bool, number or string) as sent; false when absent. Which
     /// statuses are temporary anyway is the client's table (`VerifyReceiptStatus`).
     public var isRetryable: Bool
-    public var environment: AppStoreEnvironment?
+    public var environment: StoreEnvironment?
 
-    public init(status: Int, isRetryable: Bool, environment: AppStoreEnvironment?) {
+    public init(status: Int, isRetryable: Bool, environment: StoreEnvironment?) {
         self.status = status; self.isRetryable = isRetryable; self.environment = environment
     }
 }

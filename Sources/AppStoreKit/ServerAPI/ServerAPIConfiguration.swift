@@ -45,7 +45,7 @@ public struct ServerAPIConfiguration: Sendable, Equatable {
         ExponentialBackoff.delay(beforeRetry: attempt, initial: initialBackoff, maximum: maximumBackoff)
     }
 
-    func baseURL(for environment: AppStoreEnvironment) -> URL {
+    func baseURL(for environment: StoreEnvironment) -> URL {
         environment == .production ? productionURL : sandboxURL
     }
 }

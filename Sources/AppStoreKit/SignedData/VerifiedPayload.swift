@@ -9,7 +9,7 @@ public struct VerifiedPayload: Sendable, Equatable {
     public let kind: SignedPayloadKind
     public let header: JWSHeader
     public let payload: Data
-    public let environment: AppStoreEnvironment
+    public let environment: StoreEnvironment
     /// The payload's `signedDate` (nil only where Apple omitted it; the chain was then checked now).
     public let signedDate: Instant?
 }

@@ -29,7 +29,7 @@ public struct TransactionEvidence: Sendable, Equatable {
     public var transactionId: String
     public var originalTransactionId: String
     public var productId: String
-    public var environment: AppStoreEnvironment
+    public var environment: StoreEnvironment
     public var purchaseDate: Instant
     public var expiresDate: Instant?
     public var revocationDate: Instant?

@@ -80,7 +80,7 @@ enum OpenAPIDocument {
     "security": [{"bearer": []}],
     "parameters": [{"name": "productId", "in": "path", "required": true, "example": "monthly.ios.monthly", "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$", "not": {"enum": [".", ".."]}}, "description": ""}],
     "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ProductBody"}}}},
-    "responses": {"200": {"description": "updated", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Product"}}}}, "201": {"description": "created", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Product"}}}}, "400": {"description": "bad body", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "401": {"description": "no or unknown secret", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "403": {"description": "not admin", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "413": {"$ref": "#/components/responses/PayloadTooLarge"}}
+    "responses": {"200": {"description": "updated", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Product"}}}}, "201": {"description": "created", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Product"}}}}, "400": {"description": "bad body", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "401": {"description": "no or unknown secret", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "403": {"description": "not admin", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "409": {"description": "another product has this store and storeProductId", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "413": {"$ref": "#/components/responses/PayloadTooLarge"}}
    }
   },
   "/v1/publications/{publicationId}/issues": {
@@ -348,7 +348,7 @@ enum OpenAPIDocument {
    "ProductBody": {
     "type": "object",
     "required": ["kind", "grants"],
-    "properties": {"kind": {"enum": ["autoRenewable", "nonRenewing", "issue", "free"]}, "grants": {"type": "array", "items": {"type": "string"}}, "subscriptionGroup": {"type": ["string", "null"]}, "level": {"type": ["integer", "null"]}, "duration": {"type": ["string", "null"]}, "issue": {"oneOf": [{"$ref": "#/components/schemas/IssueRef"}, {"type": "null"}]}, "platform": {"type": ["string", "null"]}, "discontinuedAt": {"oneOf": [{"type": "string", "format": "date-time"}, {"type": "null"}]}}
+    "properties": {"store": {"enum": ["appStore", "googlePlay", "stripe"], "default": "appStore"}, "storeProductId": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$", "description": "the App Store or Play product id or the Stripe price id; default: the product's id; (store, storeProductId) is unique"}, "kind": {"enum": ["autoRenewable", "nonRenewing", "issue", "free"]}, "grants": {"type": "array", "items": {"type": "string"}}, "subscriptionGroup": {"type": ["string", "null"]}, "level": {"type": ["integer", "null"]}, "duration": {"type": ["string", "null"]}, "issue": {"oneOf": [{"$ref": "#/components/schemas/IssueRef"}, {"type": "null"}]}, "platform": {"type": ["string", "null"]}, "discontinuedAt": {"oneOf": [{"type": "string", "format": "date-time"}, {"type": "null"}]}}
    },
    "Asset": {
     "type": "object",
@@ -384,7 +384,7 @@ enum OpenAPIDocument {
     "properties": {"grants": {"type": "array", "items": {"type": "object", "required": ["grantId", "source", "externalId", "publications", "start", "end", "revokedAt"]}}, "accountId": {"type": "string"}, "subscriptions": {"type": "array", "items": {"type": "object", "properties": {"originalTransactionId": {"type": "string"}, "productId": {"type": "string"}, "environment": {"enum": ["production", "sandbox"]}, "state": {"enum": ["active", "activeAutoRenewOff", "gracePeriod", "billingRetry", "expiredVoluntary", "expiredBilling", "expiredPriceIncrease", "expiredProductUnavailable", "expiredOther", "revoked"]}, "entitlementCode": {"type": "number"}, "expiresAt": {"type": ["string", "null"]}, "willRenew": {"type": "boolean"}, "renewsInto": {"type": ["string", "null"]}, "gracePeriodExpiresAt": {"type": ["string", "null"]}, "renewals": {"type": "integer"}, "grants": {"type": "array", "items": {"type": "string"}}}}}, "purchases": {"type": "array", "items": {"type": "object", "properties": {"productId": {"type": "string"}, "transactionId": {"type": "string"}, "issue": {"oneOf": [{"$ref": "#/components/schemas/IssueRef"}, {"type": "null"}]}, "state": {"type": "string"}}}}}
    },
    "Product": {
-    "allOf": [{"$ref": "#/components/schemas/ProductBody"}, {"type": "object", "required": ["id"], "properties": {"id": {"type": "string"}}}]
+    "allOf": [{"$ref": "#/components/schemas/ProductBody"}, {"type": "object", "required": ["id", "store", "storeProductId"], "properties": {"id": {"type": "string"}}}]
    }
   },
   "securitySchemes": {

@@ -78,9 +78,7 @@ final class PushFanOut: ThreadBackedService {
         let now = clock.now()
         var pushes: [PushNotification] = []
         for target in try store.pushTargets(accountIds) where !target.devices.isEmpty {
-            let facts = AccountFacts(transactions: target.facts.transactions, renewals: target.facts.renewals,
-                                     grants: target.facts.grants)
-            guard gateway.evaluate(facts, state, now).isEntitled(issue.ref) else { continue }
+            guard gateway.evaluate(target.facts.facts, state, now).isEntitled(issue.ref) else { continue }
             pushes += target.devices.map { PushNotification(device: $0, issue: issue.ref) }
         }
         for (push, outcome) in zip(pushes, sender.send(pushes, stop: stop)) {

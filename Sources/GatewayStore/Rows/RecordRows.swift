@@ -86,7 +86,7 @@ public enum RecordRows {
     public static func transaction(_ row: some StoredRow) throws(StoreError) -> Transaction {
         let id = row.text(1)
         return Transaction(
-            environment: try row.decode(AppStoreEnvironment.self, 0, of: id),
+            environment: try row.decode(StoreEnvironment.self, 0, of: id),
             transactionId: id, originalTransactionId: row.text(2), productId: row.text(3),
             purchaseDate: row.instant(4), originalPurchaseDate: row.optionalInstant(5),
             expiresDate: row.optionalInstant(6), revocationDate: row.optionalInstant(7),
@@ -105,7 +105,7 @@ public enum RecordRows {
             intent = parsed
         }
         return RenewalInfo(
-            environment: try row.decode(AppStoreEnvironment.self, 0, of: id), originalTransactionId: id,
+            environment: try row.decode(StoreEnvironment.self, 0, of: id), originalTransactionId: id,
             productId: row.optionalText(2), autoRenewStatus: row.bool(3), autoRenewProductId: row.optionalText(4),
             expirationIntent: intent, isInBillingRetry: row.bool(6), gracePeriodExpiresDate: row.optionalInstant(7),
             priceConsentStatus: row.optionalInt(8), source: try row.decode(TransactionSource.self, 9, of: id),
@@ -116,7 +116,7 @@ public enum RecordRows {
     /// retry, owner, receipt data`.
     public static func pollTarget(_ row: some StoredRow) throws(StoreError) -> PollTarget {
         PollTarget(
-            subscription: SubscriptionKey(environment: try row.decode(AppStoreEnvironment.self, 0, of: row.text(1)),
+            subscription: SubscriptionKey(environment: try row.decode(StoreEnvironment.self, 0, of: row.text(1)),
                                           originalTransactionId: row.text(1)),
             accountId: row.optionalText(4), latestExpiresDate: row.optionalInstant(2),
             isInBillingRetry: row.bool(3), receiptData: row.optionalText(5))

@@ -40,8 +40,7 @@ enum AccountCommand {
             guard try store.account(id: accountId) != nil else { throw CLIError.failure("no account \(accountId)") }
             let facts = try store.accountFacts(accountId)
             let catalog = CatalogSnapshot(try store.loadCatalog())
-            let entitlements = EntitlementEngine.evaluate(catalog: catalog, transactions: facts.transactions,
-                                                          renewals: facts.renewals, grants: facts.grants,
+            let entitlements = EntitlementEngine.evaluate(catalog: catalog, facts: facts.facts,
                                                           policy: configuration.entitlementPolicy,
                                                           now: SystemClock().now())
             explanation = IssueExplainer.explain(ref, entitlements: entitlements, transactions: facts.transactions, grants: facts.grants,

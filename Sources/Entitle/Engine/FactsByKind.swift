@@ -3,7 +3,7 @@ import Wire
 
 /// An account's merged transactions sorted by what their product is (catalog kinds), as
 /// positions into `AccountTransactions.table` and interned product numbers.
-struct AccountFacts {
+struct FactsByKind {
     /// Auto-renewable transactions, and transactions with a store expiry whose product the
     /// catalog does not know (reported, granting nothing), by subscription, each in purchase order.
     var subscriptions: [(key: SubscriptionKey, positions: [Int])] = []
@@ -15,27 +15,29 @@ struct AccountFacts {
     /// any purchase of it stands.
     var issuePurchases: [IssueRef: Bool] = [:]
     var purchases: [PurchaseStatus] = []
-    /// (environment, subscription group) pairs where a free trial or introductory offer was used.
+    /// (store, environment, subscription group) where a free trial or introductory offer was used.
     var introConsumedGroups: Set<String> = []
 
     init(_ transactions: AccountTransactions, catalog: EntitlementCatalog) {
         // Runs of one product are the rule (a subscription renews): look each id up once per run.
         // Fields are read one by one: a transaction (or product) read whole would be copied.
-        var lastProductId: String?
+        var lastProduct: StoreProductRef?
         var number: Int?
         let table = transactions.table
         for position in transactions.order {
-            if table[position].productId != lastProductId {
-                lastProductId = table[position].productId
-                number = catalog.productNumbers[table[position].productId]
+            if table[position].productId != lastProduct?.storeProductId || table[position].store != lastProduct?.store {
+                let product = StoreProductRef(store: table[position].store, storeProductId: table[position].productId)
+                lastProduct = product
+                number = catalog.productNumbers[product]
             }
             if table[position].offer == .freeTrial || table[position].offer == .introductory,
                let group = table[position].subscriptionGroup ?? number.flatMap({ catalog.products[$0].subscriptionGroup }) {
-                introConsumedGroups.insert(SubscriptionStateRules.groupKey(table[position].environment, group))
+                introConsumedGroups.insert(SubscriptionStateRules.groupKey(table[position].store, table[position].environment, group))
             }
             let kind = number.map { catalog.products[$0].kind }
             if kind == .autoRenewable || (kind == nil && table[position].expiresDate != nil) {
-                addToSubscription(position, table[position].environment, table[position].originalTransactionId)
+                addToSubscription(position, table[position].store, table[position].environment,
+                                  table[position].originalTransactionId)
             } else {
                 add(Fields(table, position), number: number, catalog: catalog)
             }
@@ -77,24 +79,24 @@ struct AccountFacts {
         }
     }
 
-    private mutating func addToSubscription(_ position: Int, _ environment: AppStoreEnvironment,
+    private mutating func addToSubscription(_ position: Int, _ store: Store, _ environment: StoreEnvironment,
                                             _ originalTransactionId: String) {
         // Compared in place: a copy of the last element would share its positions, and the
         // append would then copy them all.
         let last = subscriptions.count - 1
-        if last >= 0, subscriptions[last].key.environment == environment,
+        if last >= 0, subscriptions[last].key.environment == environment, subscriptions[last].key.store == store,
            subscriptions[last].key.originalTransactionId == originalTransactionId {
             subscriptions[last].positions.append(position)
         } else {
-            subscriptions.append((SubscriptionKey(environment: environment, originalTransactionId: originalTransactionId),
-                                  [position]))
+            subscriptions.append((SubscriptionKey(store: store, environment: environment,
+                                                  originalTransactionId: originalTransactionId), [position]))
         }
     }
 
     /// What sorting by kind reads of a transaction, taken field by field: a whole transaction
     /// read out of the table would be copied.
     private struct Fields {
-        let environment: AppStoreEnvironment
+        let environment: StoreEnvironment
         let transactionId: String
         let productId: String
         let purchaseDate: Instant
