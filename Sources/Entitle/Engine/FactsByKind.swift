@@ -96,6 +96,7 @@ struct FactsByKind {
     /// What sorting by kind reads of a transaction, taken field by field: a whole transaction
     /// read out of the table would be copied.
     private struct Fields {
+        let store: Store
         let environment: StoreEnvironment
         let transactionId: String
         let productId: String
@@ -103,14 +104,14 @@ struct FactsByKind {
         let revocationDate: Instant?
 
         init(_ t: [Transaction], _ i: Int) {
-            environment = t[i].environment; transactionId = t[i].transactionId
+            store = t[i].store; environment = t[i].environment; transactionId = t[i].transactionId
             productId = t[i].productId
             purchaseDate = t[i].purchaseDate; revocationDate = t[i].revocationDate
         }
     }
 
     private mutating func addPurchase(_ t: Fields, kind: Product.Kind?, issue: IssueRef?) {
-        purchases.append(PurchaseStatus(productId: t.productId, transactionId: t.transactionId,
+        purchases.append(PurchaseStatus(productId: t.productId, transactionId: t.transactionId, store: t.store,
                                         environment: t.environment, issue: issue,
                                         state: t.revocationDate == nil ? .active : .revoked,
                                         kind: kind, purchaseDate: t.purchaseDate))

@@ -41,7 +41,7 @@ enum SubscriptionStateRules {
         let showsGrace = state == .gracePeriod || state == .billingRetry
         return SubscriptionStatus(
             originalTransactionId: timeline.key.originalTransactionId, productId: latest.productId,
-            environment: timeline.key.environment, state: state,
+            store: timeline.key.store, environment: timeline.key.environment, state: state,
             entitlementCode: code(state, offer: latest.offer), expiresAt: expires, willRenew: willRenew,
             renewsInto: willRenew ? renewsInto : nil,
             gracePeriodExpiresAt: showsGrace ? timeline.currentGrace?.end : nil,

@@ -139,6 +139,7 @@ public enum FactHistory {
 
     private static func subscription(_ key: SubscriptionKey) -> JSONObject {
         var details = JSONObject()
+        details.set("store", .string(key.store.rawValue))
         details.set("environment", .string(key.environment.rawValue))
         details.set("originalTransactionId", .string(key.originalTransactionId))
         return details
