@@ -58,7 +58,10 @@ import IssueCatalog
 /// E20 with grants (E21): the grant is the evidence where no transaction entitles the issue.
 @Suite struct IssueExplainerGrantTests {
     func explain(_ issueId: String, grant: Grant) throws -> IssueExplanation {
-        let entitlements = EntitlementEngine.evaluate(catalog: CatalogSnapshot(Fx.magazine), facts: AccountFacts(transactions: IssueExplainerTests.guideTransactions, renewals: [], grants: [grant]), policy: .default, now: Fx.at("2012-09-15"))
+        let entitlements = EntitlementEngine.evaluate(catalog: CatalogSnapshot(Fx.magazine),
+                                                      facts: AccountFacts(transactions: IssueExplainerTests.guideTransactions,
+                                                                          grants: [grant]),
+                                                      policy: .default, now: Fx.at("2012-09-15"))
         return try #require(IssueExplainer.explain(IssueRef(publicationId: "mag", issueId: issueId), entitlements: entitlements,
                                                    transactions: IssueExplainerTests.guideTransactions, grants: [grant],
                                                    catalog: CatalogSnapshot(Fx.magazine)))

@@ -17,7 +17,8 @@ import Wire
             let a = RandomAccount(&rng)
             let snapshot = CatalogSnapshot(a.catalog)
             let evaluate = { (now: Instant) in
-                EntitlementEngine.evaluate(catalog: snapshot, facts: AccountFacts(transactions: a.transactions, renewals: a.renewals),
+                EntitlementEngine.evaluate(catalog: snapshot,
+                                           facts: AccountFacts(transactions: a.transactions, renewals: a.renewals),
                                            policy: a.policy, now: now)
             }
             let first = evaluate(a.now)

@@ -52,7 +52,8 @@ enum Fx {
 
     static func evaluate(_ catalog: Catalog, _ transactions: [Transaction], _ renewals: [RenewalInfo] = [],
                          policy: EntitlementPolicy = .default, now: String) -> AccountEntitlements {
-        EntitlementEngine.evaluate(catalog: CatalogSnapshot(catalog), facts: AccountFacts(transactions: transactions, renewals: renewals),
+        EntitlementEngine.evaluate(catalog: CatalogSnapshot(catalog),
+                                   facts: AccountFacts(transactions: transactions, renewals: renewals),
                                    policy: policy, now: at(now))
     }
 }

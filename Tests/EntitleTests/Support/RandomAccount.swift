@@ -82,7 +82,10 @@ struct RandomAccount {
 
     func evaluate(transactions: [Transaction]? = nil, renewals: [RenewalInfo]? = nil, grants: [Grant] = [],
                   now: Instant? = nil) -> AccountEntitlements {
-        EntitlementEngine.evaluate(catalog: snapshot, facts: AccountFacts(transactions: transactions ?? self.transactions, renewals: renewals ?? self.renewals, grants: grants), policy: policy, now: now ?? self.now)
+        EntitlementEngine.evaluate(catalog: snapshot,
+                                   facts: AccountFacts(transactions: transactions ?? self.transactions,
+                                                       renewals: renewals ?? self.renewals, grants: grants),
+                                   policy: policy, now: now ?? self.now)
     }
 
     /// A random grant (E21) over one or both publications, sometimes open-ended.

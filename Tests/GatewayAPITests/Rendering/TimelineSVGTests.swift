@@ -35,7 +35,8 @@ import Wire
                             t("y4", "2019-01-10", "2020-01-10")]
         let renewal = RenewalInfo(environment: .production, originalTransactionId: "y0", autoRenewStatus: true,
                                   isInBillingRetry: true, gracePeriodExpiresDate: at("2020-01-26T00:00:00Z"), source: .receipt)
-        return EntitlementEngine.evaluate(catalog: CatalogSnapshot(catalog), facts: AccountFacts(transactions: transactions, renewals: [renewal]),
+        return EntitlementEngine.evaluate(catalog: CatalogSnapshot(catalog),
+                                          facts: AccountFacts(transactions: transactions, renewals: [renewal]),
                                           policy: EntitlementPolicy(), now: at("2025-12-20T00:00:00Z"))
     }
 
