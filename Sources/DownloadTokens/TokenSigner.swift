@@ -29,7 +29,7 @@ public enum TokenSignerError: Error, Equatable, Sendable, CustomStringConvertibl
 }
 
 /// Issues download tokens (tokens.md, Format) with the set's first key. "Now" and the random
-/// source come from the caller: Entitle reads no clock.
+/// source come from the caller: this target reads no clock.
 public struct TokenSigner: Sendable {
     public let keys: TokenKeySet
     public let issuer: String

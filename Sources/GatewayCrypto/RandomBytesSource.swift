@@ -1,6 +1,6 @@
 import CCrypto
 
-/// Where random bytes come from. Entitle never picks one itself: callers pass
+/// Where random bytes come from. Libraries never pick one themselves: callers pass
 /// `SystemRandom` in production and a deterministic source in tests.
 public protocol RandomBytesSource: Sendable {
     func randomBytes(count: Int) throws(CryptoError) -> [UInt8]

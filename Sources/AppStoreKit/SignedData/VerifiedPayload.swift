@@ -4,7 +4,7 @@ import IssueCatalog
 import Wire
 
 /// A JWS whose chain, signature and claims all passed: `payload` is the exact JSON Apple signed,
-/// ready for the Entitle parsers.
+/// ready for `AppStoreParsers`.
 public struct VerifiedPayload: Sendable, Equatable {
     public let kind: SignedPayloadKind
     public let header: JWSHeader

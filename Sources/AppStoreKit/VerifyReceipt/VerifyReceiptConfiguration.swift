@@ -18,7 +18,7 @@ public struct VerifyReceiptConfiguration: Sendable, Equatable {
     /// Backoff before retry n (1-based): `initialBackoff · 2^(n-1)`, at most `maximumBackoff`.
     public var initialBackoff: TimeInterval
     public var maximumBackoff: TimeInterval
-    /// Largest answer read: what the Entitle parsers take (`AppStoreParserLimits`), so nothing is
+    /// Largest answer read: what `AppStoreParsers` take (`AppStoreParserLimits`), so nothing is
     /// downloaded only to be refused. A receipt with a long history is a few hundred KiB.
     public var maximumResponseBytes: Int
     /// 21007 → sandbox → 21008 → production … is cut off after this many redirects.

@@ -10,7 +10,7 @@ public enum VerifyReceiptEndpoint: String, Sendable, Equatable {
 
 /// What a receipt verification came to: the outcome table of appstore.md "verifyReceipt".
 public enum VerifyReceiptOutcome: Sendable, Equatable {
-    /// Status 0 or 21006: `body` is Apple's whole answer, for the Entitle parser.
+    /// Status 0 or 21006: `body` is Apple's whole answer, for `AppStoreParsers`.
     case valid(body: Data, environment: StoreEnvironment)
     /// 21000, 21002, 21003, 21010 or any status the table does not name: 422 `receipt_rejected`.
     case rejected(status: Int)
