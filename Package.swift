@@ -57,28 +57,33 @@ let package = Package(
         // edge check every CDN implementation mirrors.
         .target(name: "DownloadTokens", dependencies: ["Wire", "IssueCatalog", "GatewayCrypto"]),
 
-        // Storage as units of work: the store protocol, its records and the rules written once above
-        // every backend (E1 merge, E4 ownership, facts versions); then the SQLite backend (row access).
+        // Storage as units of work: the store protocol, its records, the rules written once above
+        // every backend (E1 merge, E4 ownership, facts versions) and the row access written once as
+        // SQL values over a small connection protocol; then the SQLite backend (connection, pool, schema).
         .target(name: "GatewayStore", dependencies: ["Wire", "IssueCatalog", "Entitle", "GatewayCrypto"]),
-        .target(name: "SQLiteStore", dependencies: ["GatewayStore", "Wire", "IssueCatalog", "Entitle", "CSQLite"]),
-        // The PostgreSQL backend (row access over libpq): several processes on one database.
-        .target(name: "PostgresStore", dependencies: ["GatewayStore", "Wire", "IssueCatalog", "Entitle", "CLibPQ"]),
+        .target(name: "SQLiteStore", dependencies: ["GatewayStore", "Wire", "IssueCatalog", "Entitle", "Lifecycle", "CSQLite"]),
+        // The PostgreSQL backend (connection over libpq, pool, schema, change feed, job lease): several
+        // processes on one database.
+        .target(name: "PostgresStore", dependencies: ["GatewayStore", "Wire", "IssueCatalog", "Entitle", "Lifecycle", "CLibPQ"]),
+
+        // Threads and background services: the one thread type (named, joinable), a condition to
+        // wait on beside `Mutex` and counted permits built on it, services that start once, stop
+        // and join, a group that stops them in reverse order. Every target that runs or waits for
+        // a thread uses these.
+        .target(name: "Lifecycle", dependencies: ["CSystem"]),
 
         // The HTTP/1.1 server: epoll loops, RFC 9112 parser, frozen router, worker pools. Knows no
         // application: the router brings the error renderer.
-        .target(name: "HTTPServer", dependencies: ["Wire", "CSystem"]),
+        .target(name: "HTTPServer", dependencies: ["Wire", "CSystem", "Lifecycle"]),
         // Drives a frozen router without sockets, as the server would (tests).
-        .target(name: "HTTPServerTesting", dependencies: ["HTTPServer"]),
-
-        // Background services: start once, stop, join; a group stops them in reverse order.
-        .target(name: "Lifecycle"),
+        .target(name: "HTTPServerTesting", dependencies: ["HTTPServer", "Lifecycle"]),
 
         // App Store verification (X.509 chains, ES256, V2 signed data), the App Store's bodies into
         // store-neutral facts, and the verifyReceipt and Server API clients.
-        .target(name: "AppStoreKit", dependencies: ["Wire", "IssueCatalog", "Entitle", "CCrypto"]),
+        .target(name: "AppStoreKit", dependencies: ["Wire", "IssueCatalog", "Entitle", "Lifecycle", "CCrypto"]),
         // The App Store simulator and its test CA: tests and developers only, never the product.
         .target(name: "AppStoreSimulator",
-                dependencies: ["Wire", "IssueCatalog", "Entitle", "AppStoreKit", "HTTPServer", "CCrypto"]),
+                dependencies: ["Wire", "IssueCatalog", "Entitle", "AppStoreKit", "HTTPServer", "Lifecycle", "CCrypto"]),
         .executableTarget(name: "AppStoreSimulatorTool",
                           dependencies: ["AppStoreSimulator", "AppStoreKit", "HTTPServer", "CommandLineSupport"]),
 
@@ -103,7 +108,7 @@ let package = Package(
 
         // Helpers the test targets share (a seeded generator, the PyJWT runner, temporary databases,
         // the built executable, a socket client); tests only.
-        .target(name: "TestSupport", dependencies: ["SQLiteStore", "PostgresStore", "CLibPQ", "CSystem"],
+        .target(name: "TestSupport", dependencies: ["SQLiteStore", "PostgresStore", "Lifecycle", "CLibPQ", "CSystem"],
                 path: "Tests/TestSupport"),
 
         .testTarget(name: "IssueCatalogTests", dependencies: ["Wire", "IssueCatalog"]),
@@ -113,7 +118,8 @@ let package = Package(
         .testTarget(name: "StoreTests",
                     dependencies: ["GatewayStore", "SQLiteStore", "PostgresStore", "Wire", "Entitle", "IssueCatalog",
                                    "CSQLite", "TestSupport"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPServerTesting", "Wire", "CSystem", "TestSupport"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPServerTesting", "Lifecycle", "Wire", "CSystem",
+                                                     "TestSupport"]),
         .testTarget(name: "AppStoreKitTests",
                     dependencies: ["AppStoreKit", "AppStoreSimulator", "AppStoreSimulatorTool", "CommandLineSupport", "Wire",
                                    "Entitle", "IssueCatalog", "TestSupport"]),

@@ -2,10 +2,11 @@ import AppStoreKit
 import Entitle
 import Foundation
 import IssueCatalog
+import Lifecycle
 import Synchronization
 import Wire
 
-/// Plays the App Store for scripted receipts (issue #6): answers verifyReceipt as Apple does
+/// Plays the App Store for scripted receipts: answers verifyReceipt as Apple does
 /// (appstore.md's status table, 21007/21008 environment routing), takes scripted changes
 /// (renewals, refunds, outages) so a later verification or status poll sees new facts, and
 /// builds V1 and signed V2 notifications about its receipts. Thread-safe; no I/O of its own
@@ -46,10 +47,9 @@ public final class AppStoreSimulator: Sendable {
     public let sharedSecret: String?
     private let clock: @Sendable () -> Instant
     private let state: Mutex<State>
-    /// The Server API's key, failure modes and sent notifications (`AppStoreSimulator+ServerAPI`).
-    let serverAPIState = Mutex(ServerAPIState())
-    /// Signalled on every recorded delivery attempt (`waitForDeliveryAttempts`).
-    let deliveryAttempts = NSCondition()
+    /// The Server API's key, failure modes and sent notifications (`AppStoreSimulator+ServerAPI`);
+    /// broadcast on every recorded delivery attempt (`waitForDeliveryAttempts`).
+    let serverAPIState = Condition(ServerAPIState())
 
     public var bundleId: String { signer.bundleId }
 

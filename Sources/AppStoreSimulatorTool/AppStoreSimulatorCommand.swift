@@ -5,7 +5,7 @@ import Foundation
 import HTTPServer
 import IssueCatalog
 
-/// `appstore-simulator`: plays the App Store for a gateway (issue #6), or asks a
+/// `appstore-simulator`: plays the App Store for a gateway, or asks a
 /// running simulator to post a notification to a gateway. Format and routes:
 /// docs/appstore-simulator.md.
 enum AppStoreSimulatorCommand {

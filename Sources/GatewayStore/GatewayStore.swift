@@ -1,8 +1,9 @@
 /// Everything the gateway persists, as units of work (the GRDB pattern): `read` runs its body on
 /// one consistent snapshot, `write` runs its body as one atomic change, rolled back when the body
-/// throws. A backend implements only these two and the row access of `ReadTransaction` and
-/// `WriteTransaction`; the rules (E1 merge, E4 ownership, catalog changes, facts versions) live
-/// above it, in this module, written once for every backend.
+/// throws. A backend implements only these two, over its `SQLConnection` (the row access of
+/// `ReadTransaction` and `WriteTransaction` is this module's `SQLReadTransaction` and
+/// `SQLWriteTransaction`); the rules (E1 merge, E4 ownership, catalog changes, facts versions)
+/// live above it, in this module too, written once for every backend.
 ///
 /// Time is always passed in (the store reads no clock), so tests and the engine agree on "now".
 public protocol GatewayStore: AnyObject, Sendable {

@@ -1,6 +1,5 @@
-import Dispatch
 import HTTPServer
-import Synchronization
+import Lifecycle
 
 /// Sends requests to a frozen `Router` without sockets: the route is matched once, the body limit
 /// checked, the fast path, inline handler or pool handler run, and the server's own answers
@@ -63,16 +62,14 @@ public final class InProcessClient: Sendable {
 
 /// A pool handler's response, handed to the waiting sender.
 private final class Answer: Sendable {
-    private let response = Mutex<HTTPResponse?>(nil)
-    private let ready = DispatchSemaphore(value: 0)
+    private let response = Condition<HTTPResponse?>(nil)
 
     func put(_ value: HTTPResponse) {
         response.withLock { $0 = value }
-        ready.signal()
+        response.signal()
     }
 
     func take() -> HTTPResponse {
-        ready.wait()
-        return response.withLock { $0! }
+        response.withLock(when: { $0 != nil }) { $0! }
     }
 }

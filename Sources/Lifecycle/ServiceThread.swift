@@ -1,53 +1,45 @@
-import Foundation
-
 /// One thread running a service's loop, with the state machine of `ServiceState`: start once,
 /// stop from any state, join waits for the loop to return.
-public final class ServiceThread: @unchecked Sendable {
+public final class ServiceThread: Sendable {
+    private struct Life: Sendable {
+        var machine = ServiceStateMachine()
+        var thread: JoinableThread?
+    }
+
     public let name: String
     private let token = StopToken()
-    /// Guards `current`; broadcast when the loop returns.
-    private let condition = NSCondition()
-    private var machine = ServiceStateMachine()
+    /// Broadcast when the loop returns.
+    private let life = Condition(Life())
 
     public init(name: String) { self.name = name }
 
-    public var state: ServiceState { condition.withLock { machine.state } }
+    public var state: ServiceState { life.withLock { $0.machine.state } }
 
     /// Runs `body` on a new thread; `body` returns when its token asks it to.
     public func start(_ body: @escaping @Sendable (StopToken) -> Void) throws {
-        condition.lock()
-        defer { condition.unlock() }
-        try machine.start()
-        let thread = Thread { [self] in
-            body(token)
-            condition.withLock {
-                machine.finish()
-                condition.broadcast()
+        try life.withLock { life throws(ServiceError) in
+            try life.machine.start()
+            life.thread = JoinableThread(name: name) { [self] in
+                body(token)
+                self.life.withLock { $0.machine.finish() }
+                self.life.broadcast()
             }
         }
-        thread.name = name
-        thread.start()
     }
 
     public func stop() {
-        condition.withLock { machine.stop() }
+        life.withLock { $0.machine.stop() }
         token.requestStop()
     }
 
     public func join() {
-        condition.withLock {
-            while machine.isActive { condition.wait() }
-        }
+        let thread = life.withLock(when: { !$0.machine.isActive }) { $0.thread }
+        thread?.join()
     }
 
     /// `join`, giving up after `timeout`: true when the loop has returned.
     public func join(timeout: Duration) -> Bool {
-        let (seconds, attoseconds) = timeout.components
-        let deadline = Date(timeIntervalSinceNow: Double(seconds) + Double(attoseconds) / 1e18)
-        return condition.withLock {
-            while machine.isActive { if !condition.wait(until: deadline) { break } }
-            return !machine.isActive
-        }
+        life.withLock(when: { !$0.machine.isActive }, timeout: timeout) { !$0.machine.isActive }
     }
 }
 

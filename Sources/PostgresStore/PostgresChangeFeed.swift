@@ -19,17 +19,17 @@ final class PostgresChangeFeed: ChangeFeed {
     }
 
     func latestSequence() throws(StoreError) -> Int64 {
-        try store.readRows { tx throws(StoreError) in try tx.latestChangeSequence() }
+        try store.readRows { tx throws(StoreError) in try tx.connection.latestChangeSequence() }
     }
 
     func changes(after sequence: Int64, limit: Int) throws(StoreError) -> ChangeBatch {
-        try store.readRows { tx throws(StoreError) in try tx.changes(after: sequence, limit: limit) }
+        try store.readRows { tx throws(StoreError) in try tx.connection.changes(after: sequence, limit: limit) }
     }
 
     func madeHere(_ sequence: Int64) -> Bool { store.takeOwnChange(sequence) }
 
     func prune(before instant: Instant) throws(StoreError) {
-        try store.writeRows { tx throws(StoreError) in try tx.pruneChanges(before: instant) }
+        try store.writeRows { tx throws(StoreError) in try tx.connection.pruneChanges(before: instant) }
     }
 
     func waitForChanges(timeout: Duration) {
@@ -51,7 +51,7 @@ final class PostgresChangeFeed: ChangeFeed {
         if let connection = listener.withLock({ $0 }), connection.isConnected { return connection }
         do {
             let connection = try pool.openDedicated()
-            try connection.execute("LISTEN \(ChangeRows.channel)")
+            try connection.execute("LISTEN \(PostgresChangeLog.channel)")
             listener.withLock { $0 = connection }
             return connection
         } catch {

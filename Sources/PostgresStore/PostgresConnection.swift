@@ -5,7 +5,7 @@ import GatewayStore
 /// One libpq connection with its prepared statements (`PQprepare` once per SQL text, then
 /// `PQexecPrepared`). Not thread-safe by itself: the pool hands each connection to one thread at a
 /// time.
-final class PostgresConnection: @unchecked Sendable {
+final class PostgresConnection: SQLConnection, @unchecked Sendable {
     private let conn: OpaquePointer
     /// Statement names by SQL text, prepared on first use on this connection.
     private var prepared: [String: String] = [:]
@@ -64,30 +64,41 @@ final class PostgresConnection: @unchecked Sendable {
         }
     }
 
-    /// Runs a prepared statement for `sql` with `values`; `body` reads the result before it is cleared.
-    func withResult<R>(_ sql: String, _ values: [PGValue],
-                       _ body: (OpaquePointer) throws(StoreError) -> R) throws(StoreError) -> R {
-        let name = try statementName(sql, parameters: values.count)
-        let texts = values.map(\.text)
+    var dialect: SQLDialect { .postgres }
+
+    /// Runs a prepared statement for `sql`; `body` reads the result before it is cleared. Values
+    /// go in libpq's text format; the server infers each parameter's type from where it is used.
+    func withResult<R>(_ sql: SQL, _ body: (OpaquePointer) throws(StoreError) -> R) throws(StoreError) -> R {
+        let text = sql.text(for: .postgres)
+        let name = try statementName(text, parameters: sql.values.count)
+        let texts = sql.values.map(Self.textFormat)
         let result: OpaquePointer? = Self.withOptionalCStrings(texts) { pointers in
             PQexecPrepared(conn, name, Int32(texts.count), pointers, nil, nil, 0)
         }
         defer { PQclear(result) }
-        try check(result, sql)
+        try check(result, text)
         guard let result else { throw .failed }
         return try body(result)
     }
 
-    /// Runs a statement that returns no rows; returns the number of rows it changed.
-    @discardableResult
-    func run(_ sql: String, _ values: [PGValue] = []) throws(StoreError) -> Int {
-        try withResult(sql, values) { result in Int(String(cString: PQcmdTuples(result))) ?? 0 }
+    /// A value in PostgreSQL's input syntax for its type, nil for NULL.
+    private static func textFormat(_ value: SQLValue) -> String? {
+        switch value {
+        case .integer(let v): return String(v)
+        case .text(let s): return s
+        case .boolean(let b): return b ? "true" : "false"
+        case .null: return nil
+        }
     }
 
-    /// Runs a query and maps every row.
-    func query<T>(_ sql: String, _ values: [PGValue] = [],
-                  _ map: (PGRow) throws(StoreError) -> T) throws(StoreError) -> [T] {
-        try withResult(sql, values) { result throws(StoreError) in
+    /// Runs a statement; returns the number of rows it changed.
+    @discardableResult
+    func run(_ sql: SQL) throws(StoreError) -> Int {
+        try withResult(sql) { result in Int(String(cString: PQcmdTuples(result))) ?? 0 }
+    }
+
+    func query<T>(_ sql: SQL, _ map: (PGRow) throws(StoreError) -> T) throws(StoreError) -> [T] {
+        try withResult(sql) { result throws(StoreError) in
             var rows: [T] = []
             let count = PQntuples(result)
             rows.reserveCapacity(Int(count))
@@ -96,9 +107,8 @@ final class PostgresConnection: @unchecked Sendable {
         }
     }
 
-    func queryFirst<T>(_ sql: String, _ values: [PGValue] = [],
-                       _ map: (PGRow) throws(StoreError) -> T) throws(StoreError) -> T? {
-        try withResult(sql, values) { result throws(StoreError) in
+    func queryFirst<T>(_ sql: SQL, _ map: (PGRow) throws(StoreError) -> T) throws(StoreError) -> T? {
+        try withResult(sql) { result throws(StoreError) in
             PQntuples(result) > 0 ? try map(PGRow(result: result, row: 0, connection: self)) : nil
         }
     }

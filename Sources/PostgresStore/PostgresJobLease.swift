@@ -25,8 +25,7 @@ final class PostgresJobLease: JobLease {
             }
             guard let connection = try? pool.openDedicated(),
                   let taken = try? connection.queryFirst(
-                    "SELECT pg_try_advisory_lock(hashtextextended(current_schema() || ':' || $1, 0))",
-                                                         [.text(key)], { $0.bool(0) }),
+                    "SELECT pg_try_advisory_lock(hashtextextended(current_schema() || ':' || \(key), 0))", { $0.bool(0) }),
                   taken else { return false }
             held = connection
             return true

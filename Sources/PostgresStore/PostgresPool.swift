@@ -1,4 +1,4 @@
-import Dispatch
+import Lifecycle
 import Foundation
 import GatewayStore
 import Synchronization
@@ -11,14 +11,14 @@ final class PostgresPool: Sendable {
     private let settings: PostgresSettings
     private let log: StoreLog
     private let idle = Mutex<[PostgresConnection]>([])
-    private let permits: DispatchSemaphore
+    private let permits: Permits
     private let backoff: Mutex<ConnectionBackoff>
 
     init(url: String, settings: PostgresSettings, log: StoreLog) {
         self.url = url
         self.settings = settings
         self.log = log
-        permits = DispatchSemaphore(value: max(1, settings.poolSize))
+        permits = Permits(max(1, settings.poolSize))
         backoff = Mutex(ConnectionBackoff(initial: .milliseconds(settings.initialBackoffMilliseconds),
                                           maximum: .milliseconds(settings.maximumBackoffMilliseconds)))
     }
@@ -26,11 +26,11 @@ final class PostgresPool: Sendable {
     /// Lends a connection to `body`. `.busy` when none frees up in time or the database cannot
     /// be reached.
     func withConnection<R>(_ body: (PostgresConnection) throws(StoreError) -> R) throws(StoreError) -> R {
-        guard permits.wait(timeout: .now() + .milliseconds(settings.acquireTimeoutMilliseconds)) == .success else {
+        guard permits.take(timeout: .milliseconds(settings.acquireTimeoutMilliseconds)) else {
             log.failure("no pooled PostgreSQL connection came free within \(settings.acquireTimeoutMilliseconds) ms")
             throw .busy
         }
-        defer { permits.signal() }
+        defer { permits.giveBack() }
         let connection = try take()
         do {
             let result = try body(connection)

@@ -8,7 +8,11 @@ import GatewayStore
 /// order from either backend whatever the database's locale. Instants are milliseconds since
 /// 1970 (`BIGINT`), as in the SQLite store.
 enum PostgresSchema {
-    static let migrations: [String] = [
+    /// PostgreSQL's own steps, as released, then the steps written once for both backends.
+    static let migrations: [String] = ownMigrations + SharedMigration.all.map { $0.sql(for: .postgres) }
+
+    /// Released before schema steps were written once (`SharedMigration`): never append here.
+    private static let ownMigrations: [String] = [
         // 1: what SQLite's migrations 1–3 built: the catalog, accounts, keys, App Store facts,
         // notification dedupe, facts versions, receipts stored once by content, grants (E21) and
         // access codes (E22).
@@ -105,7 +109,7 @@ enum PostgresSchema {
         CREATE INDEX access_codes_by_batch ON access_codes (batch_id);
         """,
         // 2 (change feed): every change other processes' caches must hear of, in commit order
-        // (`ChangeRows`); committed_at (the server's clock, ms) only for pruning.
+        // (`PostgresChangeLog`); committed_at (the server's clock, ms) only for pruning.
         """
         CREATE TABLE change_log (
             sequence BIGSERIAL PRIMARY KEY, kind TEXT NOT NULL, key TEXT NOT NULL, committed_at BIGINT NOT NULL
@@ -114,7 +118,7 @@ enum PostgresSchema {
         """,
         // 3 (history; SQLite's 4): every fact as it arrived on an account, appended in the unit of
         // work that stores the fact (sequence: order of arrival, the history's cursor; why it is
-        // also commit order within an account: `append` in `HistoryRows`). Databases older than
+        // also commit order within an account: `PostgresWriteHooks.lockHistory`). Databases older than
         // this have no history of their past: it starts with this migration.
         """
         CREATE TABLE history_events (
@@ -188,8 +192,8 @@ enum PostgresSchema {
                 try connection.execute(migrations[index])
                 try connection.run("""
                     INSERT INTO gateway_migrations (version, applied_at)
-                    VALUES ($1, (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT)
-                    """, [.optional(index + 1)])
+                    VALUES (\(index + 1), (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT)
+                    """)
             }
         }
     }

@@ -5,7 +5,8 @@ import Synchronization
 /// The PostgreSQL backend of `GatewayStore`, for several gateway processes on one database:
 /// a bounded connection pool (`PostgresPool`), reads in `REPEATABLE READ READ ONLY` snapshots,
 /// writes in `REPEATABLE READ` transactions run again (up to `PostgresSettings.writeAttempts`) when
-/// the server reports a serialization failure or a deadlock, which it rolled back.
+/// the server reports a serialization failure or a deadlock, which it rolled back. The row access
+/// is `GatewayStore`'s, written once; `PostgresWriteHooks` adds the change log and the locks.
 public final class PostgresStore: GatewayStore {
     let pool: PostgresPool
     /// Change-log sequences this process committed and its change feed has not read yet: the
@@ -73,8 +74,8 @@ public final class PostgresStore: GatewayStore {
     }
 
     /// `read` with this backend's transaction type, for row access beyond `ReadTransaction`
-    /// (the change feed).
-    func readRows<R>(_ body: (PostgresReadTransaction) throws(StoreError) -> R) throws(StoreError) -> R {
+    /// (the change feed reads its log on `tx.connection`).
+    func readRows<R>(_ body: (SQLReadTransaction<PostgresConnection>) throws(StoreError) -> R) throws(StoreError) -> R {
         // A read is safe to run again: once more on a fresh connection when the server dropped
         // the pooled one (a restart), so the first request after it does not fail.
         var attempt = 0
@@ -85,7 +86,7 @@ public final class PostgresStore: GatewayStore {
                 return try pool.withConnection { c throws(StoreError) in
                     do throws(StoreError) {
                         return try c.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { () throws(StoreError) in
-                            try body(PostgresReadTransaction(connection: c))
+                            try body(SQLReadTransaction(connection: c))
                         }
                     } catch {
                         lost = !c.isConnected
@@ -100,7 +101,8 @@ public final class PostgresStore: GatewayStore {
 
     /// Runs `body` again from the start after a serialization failure or deadlock: the server
     /// rolled the transaction back, and every write body is a function of what it reads in it.
-    func writeRows<R>(_ body: (PostgresWriteTransaction) throws(StoreError) -> R) throws(StoreError) -> R {
+    func writeRows<R>(_ body: (SQLWriteTransaction<PostgresConnection, PostgresWriteHooks>) throws(StoreError) -> R)
+        throws(StoreError) -> R {
         var attempt = 0
         while true {
             attempt += 1
@@ -108,11 +110,11 @@ public final class PostgresStore: GatewayStore {
             do throws(StoreError) {
                 return try pool.withConnection { c throws(StoreError) in
                     do throws(StoreError) {
-                        let tx = PostgresWriteTransaction(connection: c)
+                        let tx = SQLWriteTransaction(connection: c, hooks: PostgresWriteHooks(connection: c))
                         let result = try c.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ") { () throws(StoreError) in
                             try body(tx)
                         }
-                        noteCommitted(tx.recorded.sequences)
+                        noteCommitted(tx.hooks.recordedSequences)
                         return result
                     } catch {
                         rolledBack = c.lastSQLState.map(PostgresFailure.rollbackStates.contains) ?? false

@@ -27,25 +27,24 @@ extension PostgresStore: TableImporting {
                                      into c: PostgresConnection) throws(StoreError) -> Result<[CopiedTable], TableCopyError> {
         for table in tables {
             let exists = try c.queryFirst("""
-                SELECT 1 FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = $1
-                """, [.text(table.name)]) { _ in true } ?? false
+                SELECT 1 FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = \(table.name)
+                """) { _ in true } ?? false
             guard exists else { return .failure(.missingTable(table.name)) }
             if seededTables.contains(table.name) {
-                try c.run("DELETE FROM \(identifier(table.name))")
-            } else if try c.queryFirst("SELECT 1 FROM \(identifier(table.name)) LIMIT 1", [], { _ in true }) ?? false {
+                try c.run("DELETE FROM \(raw: identifier(table.name))")
+            } else if try c.exists("SELECT 1 FROM \(raw: identifier(table.name)) LIMIT 1") {
                 return .failure(.notEmpty(table: table.name))
             }
         }
         var copied: [CopiedTable] = []
         for table in tables {
             let columns = table.columns.map(identifier).joined(separator: ", ")
-            let placeholders = (1...table.columns.count).map { "$\($0)" }.joined(separator: ", ")
-            let insert = "INSERT INTO \(identifier(table.name)) (\(columns)) VALUES (\(placeholders))"
+            let insert: SQL = "INSERT INTO \(raw: identifier(table.name)) (\(raw: columns)) VALUES "
             var sent = TableChecksum()
             try source.forEachRowBatch(of: table) { rows throws(StoreError) in
                 for row in rows {
                     try sent.add(row)
-                    try c.run(insert, row.map { $0.map(PGValue.text) ?? .null })
+                    try c.run(insert + "(\(SQL.joined(row.map { value -> SQL in "\(value)" })))")
                 }
             }
             try advanceSequences(of: table, c)
@@ -62,12 +61,13 @@ extension PostgresStore: TableImporting {
     /// stays valid and the next event comes after it).
     private static func advanceSequences(of table: CopyTable, _ c: PostgresConnection) throws(StoreError) {
         for column in table.columns {
-            guard let sequence = try c.queryFirst("SELECT pg_get_serial_sequence($1, $2)",
-                                                  [.text(identifier(table.name)), .text(column)], { $0.optionalText(0) }) ?? nil
+            guard let sequence = try c.queryFirst("SELECT pg_get_serial_sequence(\(identifier(table.name)), \(column))",
+                                                  { $0.optionalText(0) }) ?? nil
             else { continue }
             try c.run("""
-                SELECT setval($1::regclass, COALESCE(MAX(\(identifier(column))), 0) + 1, false) FROM \(identifier(table.name))
-                """, [.text(sequence)])
+                SELECT setval(\(sequence)::regclass, COALESCE(MAX(\(raw: identifier(column))), 0) + 1, false)
+                FROM \(raw: identifier(table.name))
+                """)
         }
     }
 
@@ -76,8 +76,8 @@ extension PostgresStore: TableImporting {
     private static func checksum(of table: CopyTable, _ c: PostgresConnection) throws(StoreError) -> TableChecksum {
         let booleans = Set(try c.query("""
             SELECT column_name FROM information_schema.columns
-            WHERE table_schema = current_schema() AND table_name = $1 AND data_type = 'boolean'
-            """, [.text(table.name)]) { $0.text(0) })
+            WHERE table_schema = current_schema() AND table_name = \(table.name) AND data_type = 'boolean'
+            """) { $0.text(0) })
         let columns = table.columns.map { name in
             booleans.contains(name) ? "(\(identifier(name))::int)::text" : "\(identifier(name))::text"
         }.joined(separator: ", ")

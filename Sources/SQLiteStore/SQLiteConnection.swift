@@ -4,7 +4,7 @@ import GatewayStore
 /// One SQLite connection with its prepared-statement cache. Not thread-safe by itself: the store
 /// hands each connection to one thread at a time (a lock for the writer, a pool for readers),
 /// which is why it is opened in multi-thread mode (`SQLITE_OPEN_NOMUTEX`).
-final class SQLiteConnection: @unchecked Sendable {
+final class SQLiteConnection: SQLConnection, @unchecked Sendable {
     private let db: OpaquePointer
     /// Statements are compiled once per connection and reset after each use.
     private var statements: [String: SQLiteStatement] = [:]
@@ -62,28 +62,27 @@ final class SQLiteConnection: @unchecked Sendable {
         return try body(statement)
     }
 
-    /// Runs a statement that returns no rows; returns the number of rows it changed.
+    var dialect: SQLDialect { .sqlite }
+
+    /// Runs a statement; returns the number of rows it changed.
     @discardableResult
-    func run(_ sql: String, _ values: [SQLValue] = []) throws(StoreError) -> Int {
-        try withStatement(sql, values) { statement throws(StoreError) in
+    func run(_ sql: SQL) throws(StoreError) -> Int {
+        try withStatement(sql.text(for: .sqlite), sql.values) { statement throws(StoreError) in
             while try statement.step() {}
             return Int(sqlite3_changes(db))
         }
     }
 
-    /// Runs a query and maps every row.
-    func query<T>(_ sql: String, _ values: [SQLValue] = [],
-                  _ map: (SQLiteRow) throws(StoreError) -> T) throws(StoreError) -> [T] {
-        try withStatement(sql, values) { statement throws(StoreError) in
+    func query<T>(_ sql: SQL, _ map: (SQLiteRow) throws(StoreError) -> T) throws(StoreError) -> [T] {
+        try withStatement(sql.text(for: .sqlite), sql.values) { statement throws(StoreError) in
             var rows: [T] = []
             while try statement.step() { rows.append(try map(SQLiteRow(statement: statement))) }
             return rows
         }
     }
 
-    func queryFirst<T>(_ sql: String, _ values: [SQLValue] = [],
-                       _ map: (SQLiteRow) throws(StoreError) -> T) throws(StoreError) -> T? {
-        try withStatement(sql, values) { statement throws(StoreError) in
+    func queryFirst<T>(_ sql: SQL, _ map: (SQLiteRow) throws(StoreError) -> T) throws(StoreError) -> T? {
+        try withStatement(sql.text(for: .sqlite), sql.values) { statement throws(StoreError) in
             try statement.step() ? try map(SQLiteRow(statement: statement)) : nil
         }
     }

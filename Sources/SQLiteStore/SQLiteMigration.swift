@@ -16,7 +16,7 @@ struct SQLiteMigration: Sendable {
                                            originalTransactionId: row.text(1)),
              data: row.text(2), at: row.instant(3))
         }
-        let tx = SQLiteWriteTransaction(connection: c)
+        let tx = SQLWriteTransaction(connection: c)
         for copy in copies {
             let content = try ReceiptContent(data: copy.data)
             try tx.save(content)

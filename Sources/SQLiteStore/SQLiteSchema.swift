@@ -4,7 +4,12 @@ import GatewayStore
 /// opening applies the missing ones in order, all in one transaction. Migrations are only
 /// ever appended: an existing entry never changes once released.
 enum SQLiteSchema {
-    static let migrations: [SQLiteMigration] = [
+    /// SQLite's own steps, as released, then the steps written once for both backends.
+    static let migrations: [SQLiteMigration] = ownMigrations
+        + SharedMigration.all.map { SQLiteMigration(schema: $0.sql(for: .sqlite)) }
+
+    /// Released before schema steps were written once (`SharedMigration`): never append here.
+    private static let ownMigrations: [SQLiteMigration] = [
         // 1: the catalog, accounts, keys, App Store facts, notification dedupe.
         SQLiteMigration(schema: """
         CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL) STRICT;

@@ -2,18 +2,6 @@ import CSQLite
 import GatewayStore
 import Wire
 
-/// A value bound to a statement parameter. Only the types the schema uses.
-enum SQLValue: Sendable {
-    case integer(Int64)
-    case text(String)
-    case null
-
-    static func optional(_ value: String?) -> SQLValue { value.map(SQLValue.text) ?? .null }
-    static func optional(_ value: Int64?) -> SQLValue { value.map(SQLValue.integer) ?? .null }
-    static func optional(_ value: Int?) -> SQLValue { value.map { .integer(Int64($0)) } ?? .null }
-    static func bool(_ value: Bool) -> SQLValue { .integer(value ? 1 : 0) }
-}
-
 /// A compiled statement owned by one connection's cache.
 final class SQLiteStatement {
     let raw: OpaquePointer
@@ -28,6 +16,7 @@ final class SQLiteStatement {
             switch value {
             case .integer(let v): rc = sqlite3_bind_int64(raw, index, v)
             case .text(let s): rc = sqlite3_bind_text(raw, index, s, -1, csqlite_transient())
+            case .boolean(let b): rc = sqlite3_bind_int64(raw, index, b ? 1 : 0)  // SQLite has no boolean type
             case .null: rc = sqlite3_bind_null(raw, index)
             }
             guard rc == SQLITE_OK else {

@@ -1,20 +1,21 @@
+import Lifecycle
 import Foundation
 import GatewayStore
 import Synchronization
 
 /// The SQLite backend of `GatewayStore`: one writer connection behind a lock (SQLite allows one
 /// writer at a time anyway) running each write unit of work in `BEGIN IMMEDIATE`, and a capped
-/// pool of reader connections (`SQLiteSettings.readerPoolSize`), which WAL lets read committed snapshots while the writer works.
+/// pool of reader connections (`SQLiteSettings.readerPoolSize`), which WAL lets read committed
+/// snapshots while the writer works. The row access is `GatewayStore`'s, written once.
 public final class SQLiteStore: GatewayStore {
     public let path: String
     private let settings: SQLiteSettings
     private let log: StoreLog
     /// SQLite admits one writer at a time; queueing writers here keeps them off the busy handler.
-    private let writerLock = NSLock()
-    private let writer: SQLiteConnection
+    private let writer: Mutex<SQLiteConnection>
     private let idleReaders: Mutex<[SQLiteConnection]>
     /// One permit per reader connection the pool may hold: a read waits for one when all are busy.
-    private let readerPermits: DispatchSemaphore
+    private let readerPermits: Permits
 
     /// Opens (creating it and its parent folder if needed) and migrates the database at `path`.
     /// What SQLite says when it fails goes to `log`, never into the thrown error.
@@ -29,9 +30,9 @@ public final class SQLiteStore: GatewayStore {
         try Self.createParentFolder(of: path, log)
         let connection = try SQLiteConnection(path: path, settings: settings, log: log)
         try SQLiteSchema.migrate(connection)
-        writer = connection
+        writer = Mutex(connection)
         idleReaders = Mutex([])
-        readerPermits = DispatchSemaphore(value: max(1, settings.readerPoolSize))
+        readerPermits = Permits(max(1, settings.readerPoolSize))
     }
 
     /// The schema version the file is at (`PRAGMA user_version`).
@@ -40,15 +41,20 @@ public final class SQLiteStore: GatewayStore {
     }
 
     public func read<R>(_ body: (any ReadTransaction) throws(StoreError) -> R) throws(StoreError) -> R {
-        try onReader { c throws(StoreError) in try body(SQLiteReadTransaction(connection: c)) }
+        try onReader { c throws(StoreError) in try body(SQLReadTransaction(connection: c)) }
     }
 
     public func write<R>(_ body: (any WriteTransaction) throws(StoreError) -> R) throws(StoreError) -> R {
-        writerLock.lock()
-        defer { writerLock.unlock() }
-        return try writer.writeTransaction { () throws(StoreError) in
-            try body(SQLiteWriteTransaction(connection: writer))
+        // The result leaves through `outcome`: `withLock` may only return what it can send.
+        var outcome: Result<R, StoreError>?
+        writer.withLock { connection in
+            outcome = Result { () throws(StoreError) in
+                try connection.writeTransaction { () throws(StoreError) in
+                    try body(SQLWriteTransaction(connection: connection))
+                }
+            }
         }
+        return try outcome!.get()
     }
 
     func onReader<R>(_ body: (SQLiteConnection) throws(StoreError) -> R) throws(StoreError) -> R {
@@ -59,19 +65,19 @@ public final class SQLiteStore: GatewayStore {
 
     /// An idle reader, or a new one while the pool holds fewer than its cap.
     private func takeReader() throws(StoreError) -> SQLiteConnection {
-        readerPermits.wait()
+        _ = readerPermits.take()
         if let idle = idleReaders.withLock({ $0.popLast() }) { return idle }
         do {
             return try SQLiteConnection(path: path, settings: settings, log: log)
         } catch {
-            readerPermits.signal()
+            readerPermits.giveBack()
             throw error
         }
     }
 
     private func returnReader(_ connection: SQLiteConnection) {
         idleReaders.withLock { $0.append(connection) }
-        readerPermits.signal()
+        readerPermits.giveBack()
     }
 
     private static func createParentFolder(of path: String, _ log: StoreLog) throws(StoreError) {

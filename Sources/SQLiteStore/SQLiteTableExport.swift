@@ -14,8 +14,10 @@ extension SQLiteStore: TableExporting {
             var tables: [CopyTable] = []
             for name in names {
                 let quoted = Self.quoted(name)
-                let columns = try c.query("SELECT name FROM pragma_table_info(\(quoted)) ORDER BY cid") { $0.text(0) }
-                let references = try c.query("SELECT DISTINCT \"table\" FROM pragma_foreign_key_list(\(quoted))") { $0.text(0) }
+                let columns = try c.query("SELECT name FROM pragma_table_info(\(raw: quoted)) ORDER BY cid") { $0.text(0) }
+                let references = try c.query("SELECT DISTINCT \"table\" FROM pragma_foreign_key_list(\(raw: quoted))") {
+                    $0.text(0)
+                }
                 tables.append(CopyTable(name: name, columns: columns, references: references))
             }
             return CopyTable.dependencyOrdered(tables)
@@ -28,8 +30,9 @@ extension SQLiteStore: TableExporting {
             var after = Int64.min
             while true {
                 let rows = try c.query("""
-                    SELECT rowid, \(columns) FROM \(Self.identifier(table.name)) WHERE rowid > ? ORDER BY rowid LIMIT ?
-                    """, [.integer(after), .optional(Self.copyBatchRows)]) { row in
+                    SELECT rowid, \(raw: columns) FROM \(raw: Self.identifier(table.name)) WHERE rowid > \(after)
+                    ORDER BY rowid LIMIT \(Self.copyBatchRows)
+                    """) { row in
                     (row.int64(0), (1...table.columns.count).map { row.optionalText(Int32($0)) })
                 }
                 guard let last = rows.last else { return }

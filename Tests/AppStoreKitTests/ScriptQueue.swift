@@ -1,21 +1,24 @@
-import Foundation
+import Synchronization
 
 /// What a scripted transport shares: answers handed out one per request, in order, and the
 /// requests recorded, from any thread. Running past the script's end gives `exhausted`.
-final class ScriptQueue<Answer, Request>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var script: [Answer]
-    private var recorded: [Request] = []
+final class ScriptQueue<Answer: Sendable, Request: Sendable>: Sendable {
+    private struct State {
+        var script: [Answer]
+        var recorded: [Request] = []
+    }
 
-    init(_ script: [Answer]) { self.script = script }
+    private let state: Mutex<State>
 
-    var requests: [Request] { lock.withLock { recorded } }
+    init(_ script: [Answer]) { state = Mutex(State(script: script)) }
+
+    var requests: [Request] { state.withLock { $0.recorded } }
 
     /// Records `request` and hands out the next answer.
     func next(for request: Request, exhausted: Answer) -> Answer {
-        lock.withLock {
-            recorded.append(request)
-            return script.isEmpty ? exhausted : script.removeFirst()
+        state.withLock { state in
+            state.recorded.append(request)
+            return state.script.isEmpty ? exhausted : state.script.removeFirst()
         }
     }
 }

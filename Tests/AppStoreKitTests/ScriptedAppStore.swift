@@ -1,9 +1,10 @@
 import Foundation
+import Synchronization
 @testable import AppStoreKit
 
 /// A verifyReceipt transport that answers from a script, one entry per request, and records
 /// what it was asked. Running past the script's end is a test failure (answered as a hang-up).
-final class ScriptedAppStore: VerifyReceiptTransport, @unchecked Sendable {
+final class ScriptedAppStore: VerifyReceiptTransport, Sendable {
     enum Answer {
         case status(Int, extra: String = "")
         case http(Int, body: String)
@@ -40,9 +41,8 @@ final class ScriptedAppStore: VerifyReceiptTransport, @unchecked Sendable {
 }
 
 /// Collects what the client hands to its `pause` and `log` hooks, from any thread.
-final class Recorder<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var recorded: [Value] = []
-    var values: [Value] { lock.withLock { recorded } }
-    func append(_ value: Value) { lock.withLock { recorded.append(value) } }
+final class Recorder<Value: Sendable>: Sendable {
+    private let recorded = Mutex<[Value]>([])
+    var values: [Value] { recorded.withLock { $0 } }
+    func append(_ value: Value) { recorded.withLock { $0.append(value) } }
 }

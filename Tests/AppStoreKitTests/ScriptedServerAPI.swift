@@ -1,11 +1,12 @@
 import Foundation
+import Synchronization
 import IssueCatalog
 import Wire
 @testable import AppStoreKit
 
 /// A Server API transport that answers from a script, one entry per request, and records what it
 /// was asked. Running past the script's end is answered as a hang-up (a test failure).
-final class ScriptedServerAPI: ServerAPITransport, @unchecked Sendable {
+final class ScriptedServerAPI: ServerAPITransport, Sendable {
     enum Answer {
         case ok(String)
         case http(Int, body: String = "", headers: [String: String] = [:])
@@ -44,20 +45,23 @@ final class ScriptedServerAPI: ServerAPITransport, @unchecked Sendable {
 }
 
 /// A clock the client's pauses move forward, so deadlines are tested without waiting.
-final class SteppingClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: Instant
-    private var paused: [TimeInterval] = []
+final class SteppingClock: Sendable {
+    private struct State {
+        var current: Instant
+        var paused: [TimeInterval] = []
+    }
 
-    init(_ start: Instant) { current = start }
+    private let state: Mutex<State>
 
-    func now() -> Instant { lock.withLock { current } }
-    var pauses: [TimeInterval] { lock.withLock { paused } }
+    init(_ start: Instant) { state = Mutex(State(current: start)) }
+
+    func now() -> Instant { state.withLock { $0.current } }
+    var pauses: [TimeInterval] { state.withLock { $0.paused } }
 
     func pause(_ seconds: TimeInterval) {
-        lock.withLock {
-            paused.append(seconds)
-            current = current.adding(milliseconds: Int64(seconds * 1000))
+        state.withLock { state in
+            state.paused.append(seconds)
+            state.current = state.current.adding(milliseconds: Int64(seconds * 1000))
         }
     }
 }

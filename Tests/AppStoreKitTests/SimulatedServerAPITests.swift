@@ -15,7 +15,7 @@ import Wire
     static let bundleId = "org.example.reader"
     static let key = SigningKey()!
 
-    final class World: @unchecked Sendable {
+    final class World: Sendable {
         let simulator: AppStoreSimulator
         let server: AppStoreSimulatorServer
         let pauses = Recorder<TimeInterval>()

@@ -141,6 +141,6 @@ import Testing
 
     @Test func backoffDoublesUpToItsCap() {
         let configuration = VerifyReceiptConfiguration(maximumAttempts: 6, initialBackoff: 0.25, maximumBackoff: 1.5)
-        #expect((1...5).map { configuration.backoff(beforeRetry: $0) } == [0.25, 0.5, 1, 1.5, 1.5])
+        #expect((1...5).map { configuration.retry.backoff(beforeRetry: $0) } == [0.25, 0.5, 1, 1.5, 1.5])
     }
 }

@@ -14,9 +14,7 @@ import Wire
         var largest = 0
         for _ in 0..<Self.cases {
             let a = RandomAccount(&rng)
-            let entitlements = EntitlementEngine.evaluate(catalog: CatalogSnapshot(a.catalog),
-                                                          facts: AccountFacts(transactions: a.transactions, renewals: a.renewals),
-                                                          policy: a.policy, now: a.now)
+            let entitlements = a.evaluate()
             let answer = entitlements.issueListAnswer
             for publication in [nil, "p1", "p2", "unknown"] as [String?] {
                 #expect(answer.issuesStableUntil(publicationId: publication)

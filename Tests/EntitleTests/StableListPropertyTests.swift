@@ -15,13 +15,7 @@ import Wire
         var sawFiniteBound = 0
         for _ in 0..<Self.cases {
             let a = RandomAccount(&rng)
-            let snapshot = CatalogSnapshot(a.catalog)
-            let evaluate = { (now: Instant) in
-                EntitlementEngine.evaluate(catalog: snapshot,
-                                           facts: AccountFacts(transactions: a.transactions, renewals: a.renewals),
-                                           policy: a.policy, now: now)
-            }
-            let first = evaluate(a.now)
+            let first = a.evaluate()
             for publication in [nil, "p1", "p2"] as [String?] {
                 let until = first.issuesStableUntil(publicationId: publication)
                 #expect(until > a.now)
@@ -30,7 +24,7 @@ import Wire
                 if until != .distantFuture { sawFiniteBound += 1 }
                 // A random instant inside the span, and its last millisecond.
                 for offset in [Int64.random(in: 0..<span, using: &rng), span - 1] {
-                    let later = evaluate(a.now.adding(milliseconds: offset))
+                    let later = a.evaluate(now: a.now.adding(milliseconds: offset))
                     for entitledOnly in [false, true] {
                         #expect(later.issues(publicationId: publication, entitledOnly: entitledOnly)
                                 == first.issues(publicationId: publication, entitledOnly: entitledOnly))

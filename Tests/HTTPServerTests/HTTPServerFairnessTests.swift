@@ -1,4 +1,4 @@
-import Dispatch
+import Lifecycle
 import Testing
 import TestSupport
 @testable import HTTPServer
@@ -8,10 +8,12 @@ import TestSupport
 @Suite struct HTTPServerFairnessTests {
     /// A handler that blocks until the test lets every waiting request through at once.
     private final class Barrier: Sendable {
-        private let group = DispatchGroup()
-        init() { group.enter() }
-        func wait() { _ = group.wait(timeout: .now() + 10) }
-        func open() { group.leave() }
+        private let opened = Condition(false)
+        func wait() { opened.withLock(when: { $0 }, timeout: .seconds(10)) { _ in } }
+        func open() {
+            opened.withLock { $0 = true }
+            opened.broadcast()
+        }
     }
 
     private static let pool = WorkerPoolSize(threads: 1, queueLimit: 16)

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Lifecycle
 import TestSupport
 import Testing
 @testable import HTTPServer
@@ -14,7 +15,7 @@ import Testing
                                 accessLog: nil)
         let returned = Gate()
         let answered = Gate()
-        Thread.detachNewThread {
+        let runner = JoinableThread(name: "signalled") {
             // SIGUSR2 rather than SIGTERM, so the test process keeps its own SIGTERM handling.
             try? server.runUntilSignalled(signals: [SIGUSR2]) { port in
                 if let client = try? TestClient(port: port) {
@@ -27,6 +28,7 @@ import Testing
         }
         #expect(answered.wait(seconds: 10))
         #expect(returned.wait(seconds: 10))
+        runner.join()
     }
 
     @Test func listensOnANameAndOnIPv6Loopback() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import Lifecycle
 import TestSupport
 import Testing
 @testable import HTTPServer
@@ -98,7 +99,7 @@ import Testing
         #expect(work.started.wait())
 
         let stopped = Gate()
-        Thread.detachNewThread {
+        let stopper = JoinableThread(name: "stopper") {
             server.stop()
             stopped.open()
         }
@@ -111,6 +112,7 @@ import Testing
         #expect(response.text == "still")
         #expect(response.header("Connection") == "close")
         #expect(stopped.wait())
+        stopper.join()
     }
 
     /// A response if one is already waiting (short receive timeout), nil otherwise.

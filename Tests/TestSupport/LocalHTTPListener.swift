@@ -4,11 +4,12 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import Lifecycle
 
 /// A tiny HTTP/1.1 listener on 127.0.0.1 (POSIX sockets) that plays an App Store endpoint for the
 /// URLSession transport tests: one request per connection, answered by `handler`, or never
 /// answered at all (`.silence`) to provoke a client timeout.
-public final class LocalHTTPListener: @unchecked Sendable {
+public final class LocalHTTPListener: Sendable {
     public enum Reply: Sendable {
         case respond(status: Int, body: Data)
         case silence
@@ -25,10 +26,14 @@ public final class LocalHTTPListener: @unchecked Sendable {
     public let port: UInt16
     private let listenSocket: Int32
     private let handler: @Sendable (Request) -> Reply
-    private let lock = NSCondition()
-    private var openSockets: [Int32] = []
-    private var received: [Request] = []
-    private var stopped = false
+    private struct State: Sendable {
+        var openSockets: [Int32] = []
+        var received: [Request] = []
+        var stopped = false
+    }
+
+    /// Broadcast when a request arrives and when the listener stops.
+    private let state = Condition(State())
 
     public init(handler: @escaping @Sendable (Request) -> Reply) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -47,19 +52,15 @@ public final class LocalHTTPListener: @unchecked Sendable {
         listenSocket = fd
         port = UInt16(bigEndian: address.sin_port)
         self.handler = handler
-        Thread.detachNewThread { [self] in acceptLoop() }
+        JoinableThread(name: "listener-accept") { [self] in acceptLoop() }.detach()
     }
 
-    public var requests: [Request] { lock.withLock { received } }
+    public var requests: [Request] { state.withLock { $0.received } }
 
     /// The requests received, once there are at least `count` (or `timeout` has passed): the client
     /// may give up on a request before this listener's thread has finished reading it.
     public func requests(atLeast count: Int, timeout: TimeInterval = 10) -> [Request] {
-        let deadline = Date().addingTimeInterval(timeout)
-        lock.lock()
-        defer { lock.unlock() }
-        while received.count < count, lock.wait(until: deadline) {}
-        return received
+        state.withLock(when: { $0.received.count >= count }, timeout: .seconds(timeout)) { $0.received }
     }
 
     public func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
@@ -68,11 +69,11 @@ public final class LocalHTTPListener: @unchecked Sendable {
     /// descriptor is closed by the thread that uses it, so a number the kernel hands out again to
     /// another test's socket can never be read, written or accepted on here.
     public func stop() {
-        let sockets: [Int32] = lock.withLock {
-            stopped = true
-            lock.broadcast()
-            return openSockets
+        let sockets: [Int32] = state.withLock { state in
+            state.stopped = true
+            return state.openSockets
         }
+        state.broadcast()
         shutdown(listenSocket, Int32(SHUT_RDWR))
         for socket in sockets { shutdown(socket, Int32(SHUT_RDWR)) }
     }
@@ -81,30 +82,28 @@ public final class LocalHTTPListener: @unchecked Sendable {
         while true {
             let connection = accept(listenSocket, nil, nil)
             guard connection >= 0 else { break }
-            let accepted: Bool = lock.withLock {
-                guard !stopped else { return false }
-                openSockets.append(connection)
+            let accepted: Bool = state.withLock { state in
+                guard !state.stopped else { return false }
+                state.openSockets.append(connection)
                 return true
             }
             guard accepted else { close(connection); break }
-            Thread.detachNewThread { [self] in serve(connection) }
+            JoinableThread(name: "listener-serve") { [self] in serve(connection) }.detach()
         }
         close(listenSocket)
     }
 
     private func serve(_ connection: Int32) {
         defer {
-            lock.withLock { openSockets.removeAll { $0 == connection } }
+            state.withLock { $0.openSockets.removeAll { $0 == connection } }
             close(connection)
         }
         guard let request = readRequest(connection) else { return }
-        lock.withLock {
-            received.append(request)
-            lock.broadcast()
-        }
+        state.withLock { $0.received.append(request) }
+        state.broadcast()
         guard case .respond(let status, let body) = handler(request) else {
             // `.silence`: hold the connection, unanswered, until the listener stops.
-            lock.withLock { while !stopped { lock.wait() } }
+            state.withLock(when: \.stopped) { _ in }
             return
         }
         let head = "HTTP/1.1 \(status) Scripted\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"

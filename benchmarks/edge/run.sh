@@ -22,16 +22,16 @@ GATEWAY_PORT="${GATEWAY_PORT:-18284}"
 CORES="$(nproc)"
 
 scripts/setup >/dev/null
-command -v wrk >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; }
+source benchmarks/lib/tools.sh
+require_tools wrk
 NGINX="$(command -v nginx || echo /usr/sbin/nginx)"
 MODULE="$(dpkg -L libnginx-mod-http-js | grep '/ngx_http_js_module\.so$' | head -n 1)"
 
 source benchmarks/lib/processes.sh
 require_free_ports "$STATIC_PORT" "$NJS_PORT" "$AUTH_REQUEST_PORT" "$SECURE_LINK_PORT" "$GATEWAY_PORT"
 
-echo "building issue-gateway (release)..." >&2
-swift build -c release --product issue-gateway >"$WORK/build.log" 2>&1 || { cat "$WORK/build.log" >&2; exit 1; }
-GATEWAY="$(swift build -c release --show-bin-path)/issue-gateway"
+source benchmarks/lib/binaries.sh
+build_release_binaries gateway
 
 # One key for the gateway and the njs edge; a token for the file signed with it, as the gateway
 # signs them (tokens.md), valid for the longest lifetime allowed.

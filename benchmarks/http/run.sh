@@ -24,25 +24,15 @@ NGINX_PORT="${NGINX_PORT:-18181}"
 SIMULATOR_PORT="${SIMULATOR_PORT:-18182}"
 CORES="$(nproc)"
 
-need=()
-command -v wrk >/dev/null 2>&1 || need+=(wrk)
-command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || need+=(nginx)
-command -v curl >/dev/null 2>&1 || need+=(curl)
-if [ ${#need[@]} -gt 0 ]; then
-  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
-fi
+source benchmarks/lib/tools.sh
+require_tools wrk nginx curl
 NGINX="$(command -v nginx || echo /usr/sbin/nginx)"
 
 source benchmarks/lib/processes.sh
 require_free_ports "$NGINX_PORT" "$GATEWAY_PORT" "$SIMULATOR_PORT"
 
-echo "building issue-gateway (release)..." >&2
-{ swift build -c release --product issue-gateway && swift build -c release --product appstore-simulator; } \
-  >"$WORK/build.log" 2>&1 || { cat "$WORK/build.log" >&2; exit 1; }
-GATEWAY="$(swift build -c release --show-bin-path)/issue-gateway"
-SIMULATOR="$(swift build -c release --show-bin-path)/appstore-simulator"
+source benchmarks/lib/binaries.sh
+build_release_binaries
 
 # nginx: workers = cores, `return 204`, its own prefix and pid file under the temp dir.
 mkdir -p "$WORK/nginx"

@@ -3,7 +3,7 @@ import Foundation
 import IssueCatalog
 import Wire
 
-/// Calls the App Store Server API (appstore.md "App Store Server API"; issue #12): a fresh ES256
+/// Calls the App Store Server API (appstore.md "App Store Server API"): a fresh ES256
 /// token per request, production first and the sandbox on 4040010 (or on production's bare 401,
 /// for an app never released), retryable answers retried with backoff and 429 honoured until its
 /// `Retry-After`, all within one deadline per call. Blocking: worker threads only, never an event
@@ -57,9 +57,9 @@ public final class ServerAPIClient: Sendable {
                 throw error
             case .retry(let reason):
                 failedAttempts += 1
-                guard failedAttempts < configuration.maximumAttempts else { throw .unavailable(reason) }
+                guard configuration.retry.allowsRetry(after: failedAttempts) else { throw .unavailable(reason) }
                 let now = clock()
-                var wait = configuration.backoff(beforeRetry: failedAttempts)
+                var wait = configuration.retry.backoff(beforeRetry: failedAttempts)
                 if case .rateLimited(let retryAfter?) = reason {
                     wait = max(wait, Double(retryAfter.millisecondsSinceEpoch - now.millisecondsSinceEpoch) / 1000)
                 }

@@ -11,12 +11,9 @@ public struct ServerAPIConfiguration: Sendable, Equatable {
     public var requestTimeout: TimeInterval
     /// One call, every retry and `Retry-After` wait included, ends by this long after it began.
     public var deadline: TimeInterval
-    /// Requests spent on retryable answers (429, 5000001, 4040002, 4040004, 4040006, 5xx,
-    /// timeouts, transport failures) before the call fails. Environment fallback does not count.
-    public var maximumAttempts: Int
-    /// Backoff before retry n (1-based): `initialBackoff · 2^(n-1)`, at most `maximumBackoff`.
-    public var initialBackoff: TimeInterval
-    public var maximumBackoff: TimeInterval
+    /// Retryable answers are 429, 5000001, 4040002, 4040004, 4040006, 5xx, timeouts and transport
+    /// failures; the environment fallback does not count as an attempt.
+    public var retry: RetryPolicy
     /// Largest answer read. A page holds at most 20 signed items of a few KiB each.
     public var maximumResponseBytes: Int
     /// Pages read per paged call (history, refunds, notification history): 20 items each.
@@ -33,16 +30,9 @@ public struct ServerAPIConfiguration: Sendable, Equatable {
         self.sandboxURL = sandboxURL
         self.requestTimeout = requestTimeout
         self.deadline = deadline
-        self.maximumAttempts = max(1, maximumAttempts)
-        self.initialBackoff = initialBackoff
-        self.maximumBackoff = maximumBackoff
+        retry = RetryPolicy(maximumAttempts: maximumAttempts, initialBackoff: initialBackoff, maximumBackoff: maximumBackoff)
         self.maximumResponseBytes = maximumResponseBytes
         self.maximumPages = max(1, maximumPages)
-    }
-
-    /// The pause before retry `attempt` (1 = the first retry).
-    func backoff(beforeRetry attempt: Int) -> TimeInterval {
-        ExponentialBackoff.delay(beforeRetry: attempt, initial: initialBackoff, maximum: maximumBackoff)
     }
 
     func baseURL(for environment: StoreEnvironment) -> URL {

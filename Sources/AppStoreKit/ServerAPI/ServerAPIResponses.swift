@@ -36,8 +36,8 @@ public struct ServerAPIExtensionResult: Sendable, Equatable {
 
 /// The strict reading of an answer's JSON: a field of the wrong type is a malformed answer.
 struct ServerAPIAnswer {
-    let object: JSONObject
     let name: String
+    private let fields: JSONFieldReader<ServerAPIError>
 
     init(_ body: Data, name: String, limit: Int) throws(ServerAPIError) {
         let parsed: JSONValue
@@ -45,59 +45,27 @@ struct ServerAPIAnswer {
             throw .malformedResponse("\(name): not JSON")
         }
         guard let object = parsed.objectValue else { throw .malformedResponse("\(name): not a JSON object") }
-        self.object = object
+        self.init(object, name: name)
+    }
+
+    init(_ object: JSONObject, name: String) {
         self.name = name
+        fields = JSONFieldReader(object) { .malformedResponse("\(name): bad field \($0)") }
     }
 
-    init(_ object: JSONObject, name: String) { self.object = object; self.name = name }
+    func string(_ field: String) throws(ServerAPIError) -> String? { try fields.string(field) }
+    func bool(_ field: String) throws(ServerAPIError) -> Bool? { try fields.bool(field) }
+    func strings(_ field: String) throws(ServerAPIError) -> [String] { try fields.elements(field) { $0.stringValue } }
 
-    private func value(_ field: String) -> JSONValue? {
-        guard let value = object[field], !value.isNull else { return nil }
-        return value
-    }
-
-    private func bad(_ field: String) -> ServerAPIError { .malformedResponse("\(name): bad field \(field)") }
-
-    func string(_ field: String) throws(ServerAPIError) -> String? {
-        guard let value = value(field) else { return nil }
-        guard let string = value.stringValue else { throw bad(field) }
-        return string
-    }
-
+    /// Apple's dates and ids are integers; a JSON number with a fraction is read toward zero.
     func integer(_ field: String) throws(ServerAPIError) -> Int64? {
-        guard let value = value(field) else { return nil }
-        if case .number(let number) = value, number.isFinite, abs(number) < 9e15 { return Int64(number) }
-        guard let integer = value.integerValue else { throw bad(field) }
-        return integer
-    }
-
-    func bool(_ field: String) throws(ServerAPIError) -> Bool? {
-        guard let value = value(field) else { return nil }
-        guard let bool = value.boolValue else { throw bad(field) }
-        return bool
-    }
-
-    func array(_ field: String) throws(ServerAPIError) -> [JSONValue] {
-        guard let value = value(field) else { return [] }
-        guard let array = value.arrayValue else { throw bad(field) }
-        return array
+        try fields.typed(field) { value in
+            if case .number(let number) = value, number.isFinite, abs(number) < 9e15 { return Int64(number) }
+            return value.integerValue
+        }
     }
 
     func objects(_ field: String) throws(ServerAPIError) -> [ServerAPIAnswer] {
-        var out: [ServerAPIAnswer] = []
-        for item in try array(field) {
-            guard let object = item.objectValue else { throw bad(field) }
-            out.append(ServerAPIAnswer(object, name: "\(name).\(field)"))
-        }
-        return out
-    }
-
-    func strings(_ field: String) throws(ServerAPIError) -> [String] {
-        var out: [String] = []
-        for item in try array(field) {
-            guard let string = item.stringValue else { throw bad(field) }
-            out.append(string)
-        }
-        return out
+        try fields.elements(field) { $0.objectValue }.map { ServerAPIAnswer($0, name: "\(name).\(field)") }
     }
 }

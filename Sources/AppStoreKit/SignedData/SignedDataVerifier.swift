@@ -3,7 +3,7 @@ import Foundation
 import IssueCatalog
 import Wire
 
-/// Verifies App Store V2 signed data (appstore.md "Version 2 and signed transactions"; issue #6, E2).
+/// Verifies App Store V2 signed data (appstore.md "Version 2 and signed transactions"; E2).
 /// Thread-safe; build one at start-up and share it.
 public final class SignedDataVerifier: Sendable {
     public let policy: SignedDataPolicy

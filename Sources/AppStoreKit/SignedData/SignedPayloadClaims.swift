@@ -27,7 +27,7 @@ struct SignedPayloadClaims: Equatable {
         init() {}
 
         init(_ object: JSONObject, path: String) throws(SignedDataVerificationError) {
-            let reader = ClaimReader(object: object, path: path)
+            let reader = fieldReader(object, path: path)
             signedDate = try reader.number("signedDate")
             bundleId = try reader.string("bundleId")
             appAppleId = try reader.integer("appAppleId")
@@ -46,7 +46,7 @@ struct SignedPayloadClaims: Equatable {
         let signedDate: Double?
         switch kind {
         case .notification:
-            let envelope = ClaimReader(object: object, path: "")
+            let envelope = fieldReader(object, path: "")
             signedDate = try envelope.number("signedDate")
             let (data, summary) = (try envelope.object("data"), try envelope.object("summary"))
             if let data {
@@ -68,42 +68,7 @@ struct SignedPayloadClaims: Equatable {
     }
 }
 
-/// Typed, optional members of one object; a present member of another type is `bad field <path>`.
-private struct ClaimReader {
-    let object: JSONObject
-    let path: String
-
-    private func value(_ name: String) -> JSONValue? {
-        guard let value = object[name], !value.isNull else { return nil }
-        return value
-    }
-
-    private func bad(_ name: String) -> SignedDataVerificationError { .malformedPayload("bad field \(path)\(name)") }
-
-    func string(_ name: String) throws(SignedDataVerificationError) -> String? {
-        guard let value = value(name) else { return nil }
-        guard let string = value.stringValue else { throw bad(name) }
-        return string
-    }
-
-    func integer(_ name: String) throws(SignedDataVerificationError) -> Int64? {
-        guard let value = value(name) else { return nil }
-        guard let integer = value.integerValue else { throw bad(name) }
-        return integer
-    }
-
-    func number(_ name: String) throws(SignedDataVerificationError) -> Double? {
-        switch value(name) {
-        case nil: return nil
-        case .integer(let integer)?: return Double(integer)
-        case .number(let number)?: return number
-        default: throw bad(name)
-        }
-    }
-
-    func object(_ name: String) throws(SignedDataVerificationError) -> JSONObject? {
-        guard let value = value(name) else { return nil }
-        guard let object = value.objectValue else { throw bad(name) }
-        return object
-    }
+/// The claims' members, a present member of another type being `bad field <path><name>`.
+private func fieldReader(_ object: JSONObject, path: String) -> JSONFieldReader<SignedDataVerificationError> {
+    JSONFieldReader(object) { .malformedPayload("bad field \(path)\($0)") }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Lifecycle
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -28,7 +29,7 @@ enum URLSessionExchange {
         request.timeoutInterval = sessionTimeout
         let task = session.dataTask(with: request)
         task.resume()
-        guard collector.finished.wait(timeout: .now() + timeout) == .success else {
+        guard collector.waitUntilFinished(timeout: .seconds(timeout)) else {
             task.cancel()
             throw .timedOut
         }
@@ -36,17 +37,20 @@ enum URLSessionExchange {
     }
 }
 
-/// Collects one task's answer; URLSession calls it on its own queue, the caller reads it after
-/// `finished` is signalled, and the lock orders the two.
-private final class ResponseCollector: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    let finished = DispatchSemaphore(value: 0)
+/// Collects one task's answer: URLSession calls it on its own queue, the caller waits until the
+/// task has completed and then reads the result.
+private final class ResponseCollector: NSObject, URLSessionDataDelegate, Sendable {
+    private struct Collected: Sendable {
+        var statusCode: Int?
+        var headers: [String: String] = [:]
+        var body = Data()
+        var exceeded = false
+        var failure: Error?
+        var finished = false
+    }
+
     private let limit: Int
-    private let lock = NSLock()
-    private var statusCode: Int?
-    private var headers: [String: String] = [:]
-    private var body = Data()
-    private var exceeded = false
-    private var failure: Error?
+    private let collected = Condition(Collected())
 
     init(limit: Int) { self.limit = limit }
 
@@ -57,39 +61,42 @@ private final class ResponseCollector: NSObject, URLSessionDataDelegate, @unchec
         for (name, value) in http?.allHeaderFields ?? [:] {
             if let name = name as? String, let value = value as? String { fields[name.lowercased()] = value }
         }
-        lock.withLock { statusCode = http?.statusCode; headers = fields }
+        collected.withLock { $0.statusCode = http?.statusCode; $0.headers = fields }
         completionHandler(.allow)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let overflow: Bool = lock.withLock {
-            guard !exceeded else { return false }
-            if body.count + data.count > limit {
-                exceeded = true
-                body = Data()
+        let overflow: Bool = collected.withLock { collected in
+            guard !collected.exceeded else { return false }
+            if collected.body.count + data.count > limit {
+                collected.exceeded = true
+                collected.body = Data()
                 return true
             }
-            body.append(data)
+            collected.body.append(data)
             return false
         }
         if overflow { dataTask.cancel() }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-        lock.withLock { failure = error }
-        finished.signal()
+        collected.withLock { $0.failure = error; $0.finished = true }
+        collected.signal()
+    }
+
+    /// True when the task completed within `timeout`.
+    func waitUntilFinished(timeout: Duration) -> Bool {
+        collected.withLock(when: \.finished, timeout: timeout) { $0.finished }
     }
 
     func result() throws(TransportFailure) -> HTTPExchangeResult {
-        let (statusCode, headers, body, exceeded, failure) = lock.withLock {
-            (self.statusCode, self.headers, self.body, self.exceeded, self.failure)
-        }
-        if exceeded { throw .responseTooLarge(limit: limit) }
-        if let failure {
+        let collected = collected.withLock { $0 }
+        if collected.exceeded { throw .responseTooLarge(limit: limit) }
+        if let failure = collected.failure {
             if let urlError = failure as? URLError, urlError.code == .timedOut { throw .timedOut }
             throw .connection(failure.localizedDescription)
         }
-        guard let statusCode else { throw .connection("no HTTP response") }
-        return HTTPExchangeResult(statusCode: statusCode, body: body, headers: headers)
+        guard let statusCode = collected.statusCode else { throw .connection("no HTTP response") }
+        return HTTPExchangeResult(statusCode: statusCode, body: collected.body, headers: collected.headers)
     }
 }

@@ -1,7 +1,7 @@
 import Entitle
 import Foundation
 
-/// Calls Apple's verifyReceipt (appstore.md "verifyReceipt"; issue #6): production first, 21007 →
+/// Calls Apple's verifyReceipt (appstore.md "verifyReceipt"): production first, 21007 →
 /// sandbox, 21008 → production, bounded retries with exponential backoff, the outcome table as
 /// `VerifyReceiptOutcome`. Blocking: call it from a worker thread, never from an event loop.
 public final class VerifyReceiptClient: Sendable {
@@ -50,18 +50,8 @@ public final class VerifyReceiptClient: Sendable {
                 endpoint = target
             case .retry(let reason):
                 failedAttempts += 1
-                guard failedAttempts < configuration.maximumAttempts else { return .unavailable(reason: reason) }
-                pause(configuration.backoff(beforeRetry: failedAttempts))
-            }
-        }
-    }
-
-    /// The same on Swift concurrency: the blocking call moves to a Dispatch worker thread so no
-    /// cooperative (or event-loop) thread waits on Apple.
-    public func verify(receiptData: String) async -> VerifyReceiptOutcome {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global(qos: .utility).async {
-                continuation.resume(returning: self.verify(receiptData: receiptData))
+                guard configuration.retry.allowsRetry(after: failedAttempts) else { return .unavailable(reason: reason) }
+                pause(configuration.retry.backoff(beforeRetry: failedAttempts))
             }
         }
     }

@@ -11,13 +11,10 @@ public struct VerifyReceiptConfiguration: Sendable, Equatable {
     public var sharedSecret: String?
     /// Per request, connect to last byte. Apple answers within a few seconds when healthy.
     public var requestTimeout: TimeInterval
-    /// Requests spent on retryable answers (21005, 21009, 21100–21199, `is-retryable`, timeouts,
-    /// transport failures) before the outcome is `.unavailable`. Environment redirects
-    /// (21007/21008) do not count.
-    public var maximumAttempts: Int
-    /// Backoff before retry n (1-based): `initialBackoff · 2^(n-1)`, at most `maximumBackoff`.
-    public var initialBackoff: TimeInterval
-    public var maximumBackoff: TimeInterval
+    /// Retryable answers are 21005, 21009, 21100–21199, `is-retryable`, timeouts and transport
+    /// failures; once spent the outcome is `.unavailable`. Environment redirects (21007/21008) do
+    /// not count as attempts.
+    public var retry: RetryPolicy
     /// Largest answer read: what `AppStoreParsers` take (`AppStoreParserLimits`), so nothing is
     /// downloaded only to be refused. A receipt with a long history is a few hundred KiB.
     public var maximumResponseBytes: Int
@@ -35,20 +32,13 @@ public struct VerifyReceiptConfiguration: Sendable, Equatable {
         self.sandboxURL = sandboxURL
         self.sharedSecret = sharedSecret
         self.requestTimeout = requestTimeout
-        self.maximumAttempts = max(1, maximumAttempts)
-        self.initialBackoff = initialBackoff
-        self.maximumBackoff = maximumBackoff
+        retry = RetryPolicy(maximumAttempts: maximumAttempts, initialBackoff: initialBackoff, maximumBackoff: maximumBackoff)
         self.maximumResponseBytes = maximumResponseBytes
         self.maximumEnvironmentRedirects = maximumEnvironmentRedirects
     }
 
     /// Named in the loud 21004 log line; the settings themselves are read by `Configuration`.
     public static let sharedSecretVariable = "ISSUE_GATEWAY_APPSTORE_SHARED_SECRET"
-
-    /// The pause before retry `attempt` (1 = the first retry).
-    func backoff(beforeRetry attempt: Int) -> TimeInterval {
-        ExponentialBackoff.delay(beforeRetry: attempt, initial: initialBackoff, maximum: maximumBackoff)
-    }
 
     func url(for environment: VerifyReceiptEndpoint) -> URL {
         environment == .production ? productionURL : sandboxURL

@@ -6,30 +6,14 @@ import Wire
 /// Bodies of the simulator's control routes (docs/appstore-simulator.md). Receipts travel in the
 /// body, not the path, because base64 holds `/`.
 public enum SimulatorControl {
-    struct SetReceipt: Decodable {
+    /// `{"receipt": …, "<field>": …}`: a receipt and one thing to put in it (a whole history, a
+    /// transaction, a subscription's renewal info).
+    struct ReceiptChange<Value: ReceiptChangeValue>: Decodable {
         var receipt: String
-        var history: ScriptedReceipt
+        var value: Value
         init(from decoder: any Decoder) throws {
-            let f = try ScriptFields(decoder, known: ["receipt", "history"])
-            receipt = try f.required("receipt"); history = try f.required("history")
-        }
-    }
-
-    struct AddTransaction: Decodable {
-        var receipt: String
-        var transaction: ScriptedTransaction
-        init(from decoder: any Decoder) throws {
-            let f = try ScriptFields(decoder, known: ["receipt", "transaction"])
-            receipt = try f.required("receipt"); transaction = try f.required("transaction")
-        }
-    }
-
-    struct SetRenewal: Decodable {
-        var receipt: String
-        var renewal: ScriptedRenewal
-        init(from decoder: any Decoder) throws {
-            let f = try ScriptFields(decoder, known: ["receipt", "renewal"])
-            receipt = try f.required("receipt"); renewal = try f.required("renewal")
+            let f = try ScriptFields(decoder, known: ["receipt", Value.controlField])
+            receipt = try f.required("receipt"); value = try f.required(Value.controlField)
         }
     }
 
@@ -150,3 +134,12 @@ public enum SimulatorControl {
         }
     }
 }
+
+/// What a control route puts into a receipt, and the body field that carries it.
+protocol ReceiptChangeValue: Decodable {
+    static var controlField: String { get }
+}
+
+extension ScriptedReceipt: ReceiptChangeValue { static let controlField = "history" }
+extension ScriptedTransaction: ReceiptChangeValue { static let controlField = "transaction" }
+extension ScriptedRenewal: ReceiptChangeValue { static let controlField = "renewal" }

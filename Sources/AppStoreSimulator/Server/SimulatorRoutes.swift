@@ -25,16 +25,16 @@ enum SimulatorRoutes {
         routes.append(SimulatorRoute(method: "GET", path: "/simulator/root.pem", maxBodyBytes: nil, blocks: false) { (_: [UInt8]) in
             SimulatorResponse(status: 200, contentType: "application/x-pem-file", body: Array(simulator.signer.authority.root.pem.utf8))
         })
-        routes.append(control("receipts") { (body: SimulatorControl.SetReceipt) throws(AppStoreSimulator.Failure) in
-            simulator.setReceipt(body.receipt, body.history)
+        routes.append(control("receipts") { (body: SimulatorControl.ReceiptChange<ScriptedReceipt>) throws(AppStoreSimulator.Failure) in
+            simulator.setReceipt(body.receipt, body.value)
             return [:]
         })
-        routes.append(control("transactions") { (body: SimulatorControl.AddTransaction) throws(AppStoreSimulator.Failure) in
-            try simulator.addTransaction(body.transaction, to: body.receipt)
+        routes.append(control("transactions") { (body: SimulatorControl.ReceiptChange<ScriptedTransaction>) throws(AppStoreSimulator.Failure) in
+            try simulator.addTransaction(body.value, to: body.receipt)
             return [:]
         })
-        routes.append(control("renewals") { (body: SimulatorControl.SetRenewal) throws(AppStoreSimulator.Failure) in
-            try simulator.setRenewal(body.renewal, in: body.receipt)
+        routes.append(control("renewals") { (body: SimulatorControl.ReceiptChange<ScriptedRenewal>) throws(AppStoreSimulator.Failure) in
+            try simulator.setRenewal(body.value, in: body.receipt)
             return [:]
         })
         routes.append(control("refunds") { (body: SimulatorControl.Refund) throws(AppStoreSimulator.Failure) in

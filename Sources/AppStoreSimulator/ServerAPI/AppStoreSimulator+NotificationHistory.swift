@@ -2,6 +2,7 @@ import AppStoreKit
 import Entitle
 import Foundation
 import IssueCatalog
+import Lifecycle
 import Wire
 
 /// V2 notifications as the simulated App Store sends them, kept with their send attempts for the
@@ -57,24 +58,16 @@ extension AppStoreSimulator {
 
     private func addAttempt(_ uuid: String, _ result: String) {
         let at = now
-        deliveryAttempts.withLock {
-            serverAPIState.withLock { state in
-                if let index = state.sent.lastIndex(where: { $0.notificationUUID == uuid }) { state.sent[index].attempts.append((at, result)) }
-            }
-            deliveryAttempts.broadcast()
+        serverAPIState.withLock { state in
+            if let index = state.sent.lastIndex(where: { $0.notificationUUID == uuid }) { state.sent[index].attempts.append((at, result)) }
         }
+        serverAPIState.broadcast()
     }
 
     /// Waits until `count` delivery attempts have been recorded in all (a test notification is
     /// delivered after its request was answered), or `timeout` passes; true when they were.
     public func waitForDeliveryAttempts(_ count: Int, timeout: TimeInterval) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        return deliveryAttempts.withLock {
-            while serverAPIState.withLock({ $0.sent.reduce(0) { $0 + $1.attempts.count } }) < count {
-                if !deliveryAttempts.wait(until: deadline) { break }
-            }
-            return serverAPIState.withLock { $0.sent.reduce(0) { $0 + $1.attempts.count } } >= count
-        }
+        serverAPIState.withLock(when: { $0.deliveryAttempts >= count }, timeout: .seconds(timeout)) { $0.deliveryAttempts >= count }
     }
 
     /// The UUIDs of the notifications sent so far, with whether their last delivery failed.
@@ -126,9 +119,9 @@ extension AppStoreSimulator {
         }
         record(SentNotification(environment: environment, notificationUUID: uuid, type: "TEST", signedPayload: signedPayload,
                                 signedDate: signedDate, transactionIds: [], attempts: []))
-        DispatchQueue.global(qos: .utility).async { [self] in
+        JoinableThread(name: "simulator-test-notification") { [self] in
             _ = deliver(uuid, signedPayload: signedPayload, to: nil)
-        }
+        }.detach()
         return .json(200, ReceiptRendering.json(["testNotificationToken": "\(uuid)_\(signedDate.millisecondsSinceEpoch)"]))
     }
 }

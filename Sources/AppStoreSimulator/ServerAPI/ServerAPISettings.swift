@@ -46,6 +46,9 @@ struct ServerAPIState: Sendable {
     var settings = ServerAPISettings()
     var sent: [SentNotification] = []
 
+    /// Delivery attempts recorded over every notification kept.
+    var deliveryAttempts: Int { sent.reduce(0) { $0 + $1.attempts.count } }
+
     /// Notifications kept for the history (oldest dropped first).
     static let sentLimit = 10_000
 }

@@ -2,7 +2,7 @@ import Wire
 
 /// One result row as a backend reads it, by column index: what the record mappings of
 /// `RecordRows` need, so each record is read from its columns once for every backend.
-public protocol StoredRow {
+public protocol StoredRow: SendableMetatype {
     func isNull(_ column: Int32) -> Bool
     func text(_ column: Int32) -> String
     func int64(_ column: Int32) -> Int64

@@ -2,8 +2,8 @@ import Entitle
 import IssueCatalog
 import Wire
 
-/// Row access inside a read unit of work. Typed reads only: no query language crosses this line,
-/// so a PostgreSQL backend answers the same calls with its own SQL.
+/// Row access inside a read unit of work. Typed reads only: no query language crosses this line.
+/// Both backends answer with the same SQL, written once (`SQLReading`, the `…Rows` files).
 public protocol ReadTransaction {
     // MARK: Catalog
 

@@ -4,10 +4,7 @@
 final class Connection {
     /// What the server remembers of a request until its response is written.
     struct RequestInfo {
-        var method: String
-        var path: String
-        var route: String
-        var userAgent: String?
+        var summary: RequestSummary
         var headOnly: Bool
         var close: Bool
         var announceKeepAlive: Bool

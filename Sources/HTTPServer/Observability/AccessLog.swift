@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Lifecycle
 import Wire
 
 /// Structured access log: one JSON object per line, formatted and written by a background thread
@@ -10,42 +10,47 @@ import Wire
 public final class AccessLog: Sendable {
     public struct Entry: Sendable {
         var unixMilliseconds: Int64
-        var method: String
-        var path: String
-        /// The matched route pattern, or `unmatched`.
-        var route: String
+        var request: RequestSummary
         var status: Int
         var responseBytes: Int
         var durationSeconds: Double
         var remoteAddress: String?
-        var userAgent: String?
     }
 
-    private struct Queue {
+    private struct Queue: Sendable {
         var entries: [Entry] = []
         var dropped = 0
         var closed = false
         var written = 0
         var received = 0
+        /// The writer has written its last batch and ended.
+        var finished = false
+
+        var hasWork: Bool { !entries.isEmpty || dropped > 0 || closed }
     }
 
-    private let queue = Mutex(Queue())
-    private let signal = NSCondition()
-    private let destination: FileHandle
+    /// Waited on by the writer (for work) and by `flush` and the writer's rest; so every wake-up
+    /// is a broadcast.
+    private let queue: Condition<Queue>
+    private let writer: JoinableThread
     private let capacity: Int
-    private let batchInterval: Duration
-    private let finished = Atomic<Bool>(false)
 
     /// Writes to `destination` (e.g. `FileHandle.standardError`), keeping at most `capacity` entries
     /// queued. After each write the writer rests `batchInterval`, so under load it wakes and writes
     /// once per interval with everything gathered, instead of once per request.
     public init(destination: FileHandle, capacity: Int = 65_536, batchInterval: Duration = .milliseconds(20)) {
-        self.destination = destination
+        let queue = Condition(Queue())
+        self.queue = queue
         self.capacity = capacity
-        self.batchInterval = batchInterval
-        let thread = Thread { [self] in self.writeLoop() }
-        thread.name = "access-log"
-        thread.start()
+        writer = JoinableThread(name: "access-log") {
+            AccessLog.writeLoop(queue, to: destination, resting: batchInterval)
+        }
+    }
+
+    /// A log dropped without `close` still writes what it holds, and its thread ends.
+    deinit {
+        queue.withLock { $0.closed = true }
+        queue.broadcast()
     }
 
     public func record(_ entry: Entry) {
@@ -56,63 +61,41 @@ public final class AccessLog: Sendable {
             queue.received += 1
             return queue.entries.count == 1
         }
-        if wakesWriter {
-            signal.lock()
-            signal.signal()
-            signal.unlock()
-        }
+        if wakesWriter { queue.broadcast() }
     }
 
     /// Blocks until every entry recorded so far is written (tests, shutdown).
     public func flush() {
         let target = queue.withLock { $0.received }
-        signal.lock()
-        while queue.withLock({ $0.written }) < target && !finished.load(ordering: .acquiring) {
-            _ = signal.wait(until: Date(timeIntervalSinceNow: 0.05))
-        }
-        signal.unlock()
+        queue.withLock(when: { $0.written >= target || $0.finished }) { _ in }
     }
 
     /// Writes what is queued and stops the writer thread.
     public func close() {
         queue.withLock { $0.closed = true }
-        signal.lock()
-        signal.broadcast()
-        while !finished.load(ordering: .acquiring) { _ = signal.wait(until: Date(timeIntervalSinceNow: 0.05)) }
-        signal.unlock()
+        queue.broadcast()
+        writer.join()
     }
 
-    private func writeLoop() {
+    private static func writeLoop(_ queue: Condition<Queue>, to destination: FileHandle, resting batchInterval: Duration) {
         var timestamps = LogTimestamps()
         while true {
-            signal.lock()
-            var batch: [Entry] = []
-            var dropped = 0
-            var closed = false
-            while true {
-                (batch, dropped, closed) = queue.withLock { queue in
-                    defer { queue.entries.removeAll(keepingCapacity: true); queue.dropped = 0 }
-                    return (queue.entries, queue.dropped, queue.closed)
-                }
-                if !batch.isEmpty || dropped > 0 || closed { break }
-                signal.wait()
+            let (batch, dropped, closed) = queue.withLock(when: \.hasWork) { queue in
+                defer { queue.entries.removeAll(keepingCapacity: true); queue.dropped = 0 }
+                return (queue.entries, queue.dropped, queue.closed)
             }
-            signal.unlock()
             var out: [UInt8] = []
             for entry in batch { out += AccessLog.line(entry, timestamps: &timestamps) }
             if dropped > 0 { out += Array("{\"dropped\":\(dropped)}\n".utf8) }
             if !out.isEmpty { try? destination.write(contentsOf: out) }
             queue.withLock { $0.written += batch.count }
-            signal.lock()
-            signal.broadcast()
-            signal.unlock()
+            queue.broadcast()
             if closed { break }
-            if !batch.isEmpty { Thread.sleep(forTimeInterval: Double(batchInterval.nanoseconds) / 1e9) }
+            // The rest between writes; a close cuts it short.
+            if !batch.isEmpty { queue.withLock(when: \.closed, timeout: batchInterval) { _ in } }
         }
-        finished.store(true, ordering: .releasing)
-        signal.lock()
-        signal.broadcast()
-        signal.unlock()
+        queue.withLock { $0.finished = true }
+        queue.broadcast()
     }
 
     static func line(_ entry: Entry, timestamps: inout LogTimestamps) -> [UInt8] {
@@ -120,15 +103,15 @@ public final class AccessLog: Sendable {
         var w = JSONWriter()
         w.object { w in
             w.field("time", time)
-            w.field("method", entry.method)
-            w.field("path", entry.path)
-            w.field("route", entry.route)
+            w.field("method", entry.request.method)
+            w.field("path", entry.request.path)
+            w.field("route", entry.request.route)
             w.field("status", entry.status)
             w.field("bytes", entry.responseBytes)
             w.key("durationMs")
             w.double((entry.durationSeconds * 1_000_000).rounded() / 1000)
             if let remote = entry.remoteAddress { w.field("remote", remote) }
-            if let agent = entry.userAgent { w.field("userAgent", agent) }
+            if let agent = entry.request.userAgent { w.field("userAgent", agent) }
         }
         return w.bytes + [UInt8(ascii: "\n")]
     }

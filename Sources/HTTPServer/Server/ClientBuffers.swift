@@ -1,6 +1,6 @@
 import Synchronization
 
-/// Per-client shares of the buffer budget (issue #10, body memory and fairness): the bytes each
+/// Per-client shares of the buffer budget (body memory and fairness): the bytes each
 /// client (`ClientKey`) holds in bodies being read, unparsed input and answers it has not taken.
 /// The server-wide budget alone lets one client that requests large answers and never reads them
 /// push the total past the budget, and then every client's requests are 503 until its connections

@@ -1,6 +1,6 @@
 import Glibc
 
-/// Which client a source address belongs to, for per-client limits (issue #10, fairness). An
+/// Which client a source address belongs to, for per-client limits (fairness). An
 /// IPv4 address is a client of its own. An IPv6 host is normally given a whole /64 (RFC 4291
 /// §2.5.1 interface identifiers; RFC 6177), so its 2^64 addresses would each get a fresh share:
 /// the /64 is the client. An IPv4-mapped address (RFC 4291 §2.5.5.2, from a dual-stack socket)

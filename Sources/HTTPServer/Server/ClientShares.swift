@@ -1,6 +1,6 @@
 import Synchronization
 
-/// Per-client shares of the worker pools (issue #10, fairness): how many requests each source
+/// Per-client shares of the worker pools (fairness: one client cannot take a whole pool): how many requests each source
 /// address has queued or running, in all and on each pool. A client past its share is answered
 /// 503 while the rest of a pool's queue stays free for others, so one client with many
 /// pipelining connections cannot fill the queue and make everyone else's requests fail.

@@ -87,8 +87,7 @@ extension EventLoop {
     /// before it (still queued, or still on a worker: the position keeps the order), and stops
     /// reading.
     func closeWithError(_ connection: Connection, _ error: HTTPServerError) {
-        let info = Connection.RequestInfo(method: "-", path: "-", route: RequestStats.unmatchedRoute, userAgent: nil,
-                                          headOnly: false, close: true, announceKeepAlive: false,
+        let info = Connection.RequestInfo(summary: .unread, headOnly: false, close: true, announceKeepAlive: false,
                                           startedAt: csystem_monotonic_ns())
         if case .reject(let sequence) = connection.machine.failed(info) {
             complete(connection, sequence: sequence, response: context.router.errors(error))

@@ -64,9 +64,9 @@ extension EventLoop {
         connection.routedHead = nil
         var routeName = RequestStats.unmatchedRoute
         if case .found(let route, _) = match { routeName = route.pattern.text }
-        let info = Connection.RequestInfo(method: request.method, path: request.path, route: routeName,
-                                          userAgent: context.accessLog == nil ? nil : request.header("User-Agent"),
-                                          headOnly: request.method == "HEAD", close: !keepAlive,
+        let summary = RequestSummary(method: request.method, path: request.path, route: routeName,
+                                     userAgent: context.accessLog == nil ? nil : request.header("User-Agent"))
+        let info = Connection.RequestInfo(summary: summary, headOnly: request.method == "HEAD", close: !keepAlive,
                                           announceKeepAlive: keepAlive && request.version == .http1_0,
                                           startedAt: csystem_monotonic_ns())
         let now = csystem_monotonic_ns()
@@ -134,12 +134,11 @@ extension EventLoop {
             connection.machine.hold(sequence: sequence, serialized: bytes)
         }
         let seconds = Double(csystem_monotonic_ns() - info.startedAt) / 1e9
-        stats.record(method: info.method, route: info.route, status: response.status, seconds: seconds)
+        stats.record(method: info.summary.method, route: info.summary.route, status: response.status, seconds: seconds)
         if let log = context.accessLog {
-            log.record(AccessLog.Entry(unixMilliseconds: csystem_wall_milliseconds(), method: info.method,
-                                       path: info.path, route: info.route, status: response.status,
-                                       responseBytes: byteCount, durationSeconds: seconds,
-                                       remoteAddress: connection.remoteAddress, userAgent: info.userAgent))
+            log.record(AccessLog.Entry(unixMilliseconds: csystem_wall_milliseconds(), request: info.summary,
+                                       status: response.status, responseBytes: byteCount, durationSeconds: seconds,
+                                       remoteAddress: connection.remoteAddress))
         }
     }
 }

@@ -1,5 +1,6 @@
 import CSystem
 import Glibc
+import Lifecycle
 import Synchronization
 
 /// The HTTP/1.1 server: `threads` event loops, each with its own epoll and SO_REUSEPORT listener

@@ -1,69 +1,64 @@
-import Foundation
+import Lifecycle
 
 /// A fixed set of threads taking jobs from a bounded queue, for handlers that may block.
 /// `submit` never blocks: when the queue is full it says no, and the caller answers 503.
 final class WorkerPool: Sendable {
     typealias Job = @Sendable () -> Void
 
-    private struct State {
+    private struct Queue: Sendable {
         var jobs: [Job] = []
         var head = 0
         var stopping = false
+
+        var waiting: Int { jobs.count - head }
+
+        /// The oldest job, or nil once the queue is empty and the pool stopping (the worker ends).
+        mutating func next() -> Job? {
+            guard head < jobs.count else { return nil }
+            let job = jobs[head]
+            head += 1
+            // Compacts now and then instead of shifting the array on every take.
+            if head > 1024 && head * 2 > jobs.count {
+                jobs.removeFirst(head)
+                head = 0
+            }
+            return job
+        }
     }
 
-    private let condition = NSCondition()
-    nonisolated(unsafe) private var state = State()  // guarded by `condition`
+    private let queue = Condition(Queue())
     private let queueLimit: Int
-    nonisolated(unsafe) private var threads: [JoinableThread] = []  // written once in init
+    private let threads: [JoinableThread]
 
     init(name: String, threads count: Int, queueLimit: Int) {
         self.queueLimit = queueLimit
-        threads = (0..<max(1, count)).map { i in JoinableThread(name: "http-\(name)-\(i)") { [self] in self.work() } }
+        threads = (0..<max(1, count)).map { [queue] i in
+            JoinableThread(name: "http-\(name)-\(i)") { WorkerPool.work(queue) }
+        }
     }
 
     /// Queues `job`; false when the queue is full or the pool is stopping.
     func submit(_ job: @escaping Job) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        guard !state.stopping, state.jobs.count - state.head < queueLimit else { return false }
-        state.jobs.append(job)
-        condition.signal()
-        return true
+        let queued = queue.withLock { queue in
+            guard !queue.stopping, queue.waiting < queueLimit else { return false }
+            queue.jobs.append(job)
+            return true
+        }
+        if queued { queue.signal() }
+        return queued
     }
 
     /// Jobs waiting for a thread.
-    var queued: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return state.jobs.count - state.head
-    }
+    var queued: Int { queue.withLock { $0.waiting } }
 
     /// Runs what is queued, then stops and joins the threads.
     func shutdown() {
-        condition.lock()
-        state.stopping = true
-        condition.broadcast()
-        condition.unlock()
+        queue.withLock { $0.stopping = true }
+        queue.broadcast()
         for thread in threads { thread.join() }
     }
 
-    private func work() {
-        while let job = next() { job() }
-    }
-
-    private func next() -> Job? {
-        condition.lock()
-        defer { condition.unlock() }
-        while state.head == state.jobs.count {
-            if state.stopping { return nil }
-            condition.wait()
-        }
-        let job = state.jobs[state.head]
-        state.head += 1
-        if state.head > 1024 && state.head * 2 > state.jobs.count {
-            state.jobs.removeFirst(state.head)
-            state.head = 0
-        }
-        return job
+    private static func work(_ queue: Condition<Queue>) {
+        while let job = queue.withLock(when: { $0.waiting > 0 || $0.stopping }, { $0.next() }) { job() }
     }
 }

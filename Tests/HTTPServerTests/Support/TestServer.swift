@@ -1,13 +1,14 @@
 import Foundation
 @testable import HTTPServer
+import Synchronization
 import TestSupport
 
 /// An in-process server on an ephemeral port with small timeouts, stopped by `stop()`.
-final class TestServer: @unchecked Sendable {
+final class TestServer: Sendable {
     let server: HTTPServer
     let port: Int
     let metrics = Metrics()
-    private var stopped = false
+    private let stopped = Atomic<Bool>(false)
 
     init(router: Router = TestServer.defaultRouter(), accessLog: AccessLog? = nil,
          configure: (inout HTTPServerConfiguration) -> Void = { _ in }) throws {
@@ -38,8 +39,7 @@ final class TestServer: @unchecked Sendable {
     }
 
     func stop() {
-        guard !stopped else { return }
-        stopped = true
+        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         server.shutdown()
         server.waitUntilStopped()
     }

@@ -1,0 +1,25 @@
+import Foundation
+
+/// How both App Store clients retry a retryable answer: at most `maximumAttempts` requests, and
+/// before retry n (1-based) a pause of `initialBackoff · 2^(n-1)`, at most `maximumBackoff`.
+public struct RetryPolicy: Sendable, Equatable {
+    /// Requests spent on retryable answers before the call gives up (at least 1).
+    public var maximumAttempts: Int
+    public var initialBackoff: TimeInterval
+    public var maximumBackoff: TimeInterval
+
+    public init(maximumAttempts: Int, initialBackoff: TimeInterval, maximumBackoff: TimeInterval) {
+        self.maximumAttempts = max(1, maximumAttempts)
+        self.initialBackoff = initialBackoff
+        self.maximumBackoff = maximumBackoff
+    }
+
+    /// The pause before retry `attempt` (1 = the first retry).
+    public func backoff(beforeRetry attempt: Int) -> TimeInterval {
+        let exponent = Double(min(max(attempt - 1, 0), 30))
+        return min(initialBackoff * pow(2, exponent), maximumBackoff)
+    }
+
+    /// True when `failedAttempts` requests have failed and another may be made.
+    public func allowsRetry(after failedAttempts: Int) -> Bool { failedAttempts < maximumAttempts }
+}

@@ -1,0 +1,75 @@
+import Wire
+
+/// Accounts (with their facts version) and API keys. Secrets never reach the store: only hashes.
+extension RecordRows {
+    public static let accountColumns: SQL = "SELECT id, token_hash, app_account_token, created_at FROM accounts"
+    public static let keyColumns: SQL = "SELECT key_id, role, publications, secret_hash, created_at FROM api_keys"
+
+    public static func account(_ row: some StoredRow) -> Account {
+        Account(id: row.text(0), tokenHash: row.text(1), appAccountToken: row.optionalText(2), createdAt: row.instant(3))
+    }
+
+    public static func apiKey(_ row: some StoredRow) throws(StoreError) -> APIKey {
+        APIKey(keyId: row.text(0), role: try row.decode(APIKey.Role.self, 1, of: row.text(0)),
+               publications: splitIds(row.text(2)), secretHash: row.text(3), createdAt: row.instant(4))
+    }
+}
+
+extension SQLReading {
+    public func account(id: String) throws(StoreError) -> Account? { try findAccount(where: "id", equals: id) }
+
+    public func account(tokenHash: String) throws(StoreError) -> Account? {
+        try findAccount(where: "token_hash", equals: tokenHash)
+    }
+
+    public func account(appAccountToken: String) throws(StoreError) -> Account? {
+        try findAccount(where: "app_account_token", equals: appAccountToken)
+    }
+
+    private func findAccount(where column: StaticString, equals value: String) throws(StoreError) -> Account? {
+        try connection.queryFirst("\(RecordRows.accountColumns) WHERE \(literal: column) = \(value)", RecordRows.account)
+    }
+
+    public func factsVersion(ofAccount accountId: String) throws(StoreError) -> Int64 {
+        try connection.queryFirst("SELECT facts_version FROM accounts WHERE id = \(accountId)") { $0.int64(0) } ?? 0
+    }
+
+    public func apiKey(secretHash: String) throws(StoreError) -> APIKey? {
+        try connection.queryFirst("\(RecordRows.keyColumns) WHERE secret_hash = \(secretHash)") {
+            row throws(StoreError) in try RecordRows.apiKey(row)
+        }
+    }
+
+    public func apiKeys() throws(StoreError) -> [APIKey] {
+        try connection.query("\(RecordRows.keyColumns) ORDER BY key_id") { row throws(StoreError) in try RecordRows.apiKey(row) }
+    }
+}
+
+extension SQLWriteTransaction {
+    public func insert(_ account: Account) throws(StoreError) {
+        try connection.run("""
+            INSERT INTO accounts (id, token_hash, app_account_token, created_at)
+            VALUES (\(account.id), \(account.tokenHash), \(account.appAccountToken), \(account.createdAt))
+            """)
+    }
+
+    public func bumpFactsVersion(ofAccount accountId: String) throws(StoreError) {
+        try hooks.recordChange(.accountFacts(accountId: accountId))
+        try connection.run("UPDATE accounts SET facts_version = facts_version + 1 WHERE id = \(accountId)")
+    }
+
+    public func insert(_ key: APIKey) throws(StoreError) {
+        try connection.run("""
+            INSERT INTO api_keys (key_id, role, publications, secret_hash, created_at)
+            VALUES (\(key.keyId), \(key.role.rawValue), \(RecordRows.joinIds(key.publications)), \(key.secretHash),
+                    \(key.createdAt))
+            """)
+        try hooks.recordChange(.apiKey(keyId: key.keyId))
+    }
+
+    public func deleteAPIKey(keyId: String) throws(StoreError) -> Bool {
+        guard try connection.run("DELETE FROM api_keys WHERE key_id = \(keyId)") > 0 else { return false }
+        try hooks.recordChange(.apiKey(keyId: keyId))
+        return true
+    }
+}

@@ -1,0 +1,80 @@
+import Entitle
+import Wire
+
+/// Receipts stored once by content (`receipt_contents`), each subscription pointing to its latest
+/// (`latest_receipts`); what the status poller reads. Notification UUIDs, recorded in the unit of
+/// work that stores their facts.
+extension SQLReading {
+    public func latestReceipt(for subscription: SubscriptionKey) throws(StoreError) -> StoredReceipt? {
+        try connection.queryFirst("""
+            SELECT rc.receipt_data, o.account_id, lr.updated_at FROM latest_receipts lr
+            JOIN receipt_contents rc ON rc.sha256 = lr.receipt_sha256
+            LEFT JOIN owners o ON o.environment = lr.environment AND o.original_transaction_id = lr.original_transaction_id
+            WHERE \(RecordRows.subscriptionKey(subscription, alias: "lr."))
+            """) {
+            StoredReceipt(subscription: subscription, receiptData: $0.text(0), accountId: $0.optionalText(1),
+                          updatedAt: $0.instant(2))
+        }
+    }
+
+    public func latestReceiptDigest(for subscription: SubscriptionKey) throws(StoreError) -> String? {
+        try connection.queryFirst("""
+            SELECT receipt_sha256 FROM latest_receipts WHERE \(RecordRows.subscriptionKey(subscription))
+            """) { $0.text(0) }
+    }
+
+    /// A poll target's row: environment, original transaction id, latest expiry, billing retry,
+    /// owner, receipt data.
+    public func subscriptionsToPoll(expiringBefore before: Instant, notBefore: Instant, limit: Int)
+        throws(StoreError) -> [PollTarget] {
+        try connection.query("""
+            SELECT s.environment, s.original_transaction_id, s.latest, COALESCE(r.is_in_billing_retry, FALSE),
+                   o.account_id, rc.receipt_data
+            FROM (SELECT environment, original_transaction_id, MAX(expires_date) AS latest FROM transactions
+                  GROUP BY environment, original_transaction_id) s
+            LEFT JOIN renewal_infos r ON r.environment = s.environment AND r.original_transaction_id = s.original_transaction_id
+            LEFT JOIN owners o ON o.environment = s.environment AND o.original_transaction_id = s.original_transaction_id
+            LEFT JOIN latest_receipts lr
+                ON lr.environment = s.environment AND lr.original_transaction_id = s.original_transaction_id
+            LEFT JOIN receipt_contents rc ON rc.sha256 = lr.receipt_sha256
+            WHERE (s.latest >= \(notBefore) AND s.latest < \(before)) OR r.is_in_billing_retry
+                OR r.grace_period_expires_date >= \(notBefore)
+            ORDER BY s.latest NULLS FIRST, s.environment, s.original_transaction_id LIMIT \(max(0, limit))
+            """) { row throws(StoreError) in
+            PollTarget(
+                subscription: SubscriptionKey(environment: try row.decode(StoreEnvironment.self, 0, of: row.text(1)),
+                                              originalTransactionId: row.text(1)),
+                accountId: row.optionalText(4), latestExpiresDate: row.optionalInstant(2),
+                isInBillingRetry: row.bool(3), receiptData: row.optionalText(5))
+        }
+    }
+}
+
+extension SQLWriteTransaction {
+    public func save(_ receipt: ReceiptContent) throws(StoreError) {
+        try connection.run("""
+            INSERT INTO receipt_contents (sha256, receipt_data) VALUES (\(receipt.digest), \(receipt.data))
+            ON CONFLICT DO NOTHING
+            """)
+    }
+
+    public func setLatestReceipt(_ digest: String, for subscription: SubscriptionKey, at instant: Instant) throws(StoreError) {
+        try connection.run(.upsert(into: "latest_receipts", key: RecordRows.subscriptionColumns(subscription),
+                                   set: ["receipt_sha256": digest, "updated_at": instant]))
+    }
+
+    public func deleteReceiptIfUnreferenced(_ digest: String) throws(StoreError) {
+        try connection.run("""
+            DELETE FROM receipt_contents WHERE sha256 = \(digest)
+            AND NOT EXISTS (SELECT 1 FROM latest_receipts WHERE receipt_sha256 = \(digest))
+            """)
+    }
+
+    /// `ON CONFLICT DO NOTHING`: of two processes taking one notification, the second changes no
+    /// row (after waiting for the first to commit) and treats it as a duplicate.
+    public func insertProcessedNotification(_ uuid: String, at instant: Instant) throws(StoreError) -> Bool {
+        try connection.run("""
+            INSERT INTO processed_notifications (uuid, processed_at) VALUES (\(uuid), \(instant)) ON CONFLICT DO NOTHING
+            """) == 1
+    }
+}

@@ -1,0 +1,106 @@
+/// A statement as a value: SQL text whose interpolated values become bound parameters (the style
+/// of GRDB's `SQL` interpolation and postgres-nio's `PostgresQuery`), rendered for a dialect only
+/// when it runs (`?1` for SQLite, `$1` for PostgreSQL). One query text serves every backend.
+///
+///     let q: SQL = "SELECT title FROM issues WHERE publication_id = \(ref.publicationId) AND id = \(ref.issueId)"
+///
+/// Interpolating another `SQL` composes it (its parameters follow in order). Text that is part of
+/// the statement rather than a value (a column name chosen by the code) goes in explicitly with
+/// `\(literal:)` (a `StaticString`) or `\(raw:)` (text the gateway built itself, never input).
+public struct SQL: Sendable, Equatable {
+    enum Piece: Sendable, Equatable {
+        case text(String)
+        case parameter
+    }
+
+    private(set) var pieces: [Piece] = []
+    /// The bound values, in the order their placeholders appear.
+    public private(set) var values: [SQLValue] = []
+
+    public init() {}
+
+    /// Statement text without parameters (`raw` is the gateway's own text, never input).
+    public init(raw: String) { pieces = raw.isEmpty ? [] : [.text(raw)] }
+
+    /// The text for `dialect`, each parameter a numbered placeholder.
+    public func text(for dialect: SQLDialect) -> String {
+        var text = ""
+        var number = 0
+        for piece in pieces {
+            switch piece {
+            case .text(let s): text += s
+            case .parameter:
+                number += 1
+                text += dialect.placeholder(number)
+            }
+        }
+        return text
+    }
+
+    public static func + (lhs: SQL, rhs: SQL) -> SQL {
+        var result = lhs
+        result.append(rhs)
+        return result
+    }
+
+    public mutating func append(_ other: SQL) {
+        for piece in other.pieces {
+            if case .text(let s) = piece { appendText(s) } else { pieces.append(piece) }
+        }
+        values += other.values
+    }
+
+    mutating func appendText(_ s: String) {
+        guard !s.isEmpty else { return }
+        if case .text(let previous) = pieces.last {
+            pieces[pieces.count - 1] = .text(previous + s)
+        } else {
+            pieces.append(.text(s))
+        }
+    }
+
+    mutating func bind(_ value: SQLValue) {
+        pieces.append(.parameter)
+        values.append(value)
+    }
+
+    /// `items` joined by `separator` (a list of fragments, such as column assignments).
+    public static func joined(_ items: [SQL], separator: String = ", ") -> SQL {
+        var result = SQL()
+        for (index, item) in items.enumerated() {
+            if index > 0 { result.appendText(separator) }
+            result.append(item)
+        }
+        return result
+    }
+}
+
+extension SQL: ExpressibleByStringInterpolation {
+    public init(stringLiteral value: String) { self.init(raw: value) }
+
+    public init(stringInterpolation: StringInterpolation) { self = stringInterpolation.sql }
+
+    public struct StringInterpolation: StringInterpolationProtocol {
+        var sql = SQL()
+
+        public init(literalCapacity: Int, interpolationCount: Int) {}
+
+        public mutating func appendLiteral(_ literal: String) { sql.appendText(literal) }
+
+        /// A bound parameter.
+        public mutating func appendInterpolation(_ value: some SQLBindable) { sql.bind(value.sqlValue) }
+
+        /// A bound parameter, NULL for nil.
+        public mutating func appendInterpolation<T: SQLBindable>(_ value: T?) { sql.bind(value.sqlValue) }
+
+        /// Another statement fragment, with its parameters.
+        public mutating func appendInterpolation(_ fragment: SQL) { sql.append(fragment) }
+
+        /// Statement text known when the gateway was built (a column name).
+        public mutating func appendInterpolation(literal: StaticString) { sql.appendText(literal.description) }
+
+        /// Statement text the gateway built itself (an identifier from its own catalog, a number
+        /// of its own); never a value from outside.
+        public mutating func appendInterpolation(raw: String) { sql.appendText(raw) }
+    }
+}

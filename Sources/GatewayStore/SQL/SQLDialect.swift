@@ -1,0 +1,77 @@
+/// The SQL a backend speaks, where the two differ. Every statement is written once; where a
+/// spelling must differ, both spellings sit side by side here, never in two files.
+public enum SQLDialect: Sendable, Equatable {
+    case sqlite
+    case postgres
+
+    /// The placeholder of the `number`th parameter (from 1).
+    public func placeholder(_ number: Int) -> String {
+        switch self {
+        case .sqlite: return "?\(number)"
+        case .postgres: return "$\(number)"
+        }
+    }
+
+    /// Appended to a SELECT that reads a row the unit of work will decide on: PostgreSQL locks
+    /// it until commit (several processes write); SQLite's single writer holds the database
+    /// already and has no such clause.
+    public var lockingRead: SQL {
+        switch self {
+        case .sqlite: return ""
+        case .postgres: return " FOR UPDATE"
+        }
+    }
+
+    /// Byte-wise text order (SQLite's default collation; PostgreSQL's "C"), for paging by a column
+    /// created with the database's collation.
+    public var byteOrder: SQL {
+        switch self {
+        case .sqlite: return " COLLATE BINARY"
+        case .postgres: return " COLLATE \"C\""
+        }
+    }
+
+    /// True when `element` is one of the ids of `list`, ids joined by `RecordRows.idSeparator`
+    /// (ids never hold it, so a separator-framed search is exact).
+    public func list(_ list: SQL, contains element: SQL) -> SQL {
+        switch self {
+        case .sqlite:
+            return "instr(',' || \(list) || ',', ',' || \(element) || ',') > 0"
+        case .postgres:
+            return "\(element) = ANY (string_to_array(\(list), ','))"
+        }
+    }
+
+    /// A column type or table clause of a schema written once (`SharedMigration`).
+    public func spelling(_ word: SQLSchemaWord) -> String {
+        switch (word, self) {
+        case (.text, _): return "TEXT"
+        case (.key, .sqlite): return "TEXT"
+        case (.key, .postgres): return "TEXT COLLATE \"C\""
+        case (.integer, .sqlite), (.instant, .sqlite), (.boolean, .sqlite): return "INTEGER"
+        case (.integer, .postgres), (.instant, .postgres): return "BIGINT"
+        case (.boolean, .postgres): return "BOOLEAN"
+        case (.serialPrimaryKey, .sqlite): return "INTEGER PRIMARY KEY AUTOINCREMENT"
+        case (.serialPrimaryKey, .postgres): return "BIGSERIAL PRIMARY KEY"
+        case (.tableOptions, .sqlite): return " STRICT"
+        case (.tableOptions, .postgres): return ""
+        }
+    }
+}
+
+/// What a schema written once names and each dialect spells its own way (`SQLDialect.spelling`).
+public enum SQLSchemaWord: Sendable {
+    /// Text compared as the database compares it (titles, bodies).
+    case text
+    /// Text compared byte-wise: ids, keys, anything ordered or joined on.
+    case key
+    case integer
+    /// Milliseconds since 1970.
+    case instant
+    /// Written and read as `Bool` (`TRUE`/`FALSE` literals work on both).
+    case boolean
+    /// An integer key the database assigns in insert order.
+    case serialPrimaryKey
+    /// After a `CREATE TABLE`'s closing parenthesis (SQLite's tables are `STRICT`).
+    case tableOptions
+}

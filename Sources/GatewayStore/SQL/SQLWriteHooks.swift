@@ -1,0 +1,25 @@
+import Entitle
+
+/// What a backend adds to the write statements written once (`SQLWriteTransaction`) so that
+/// several processes sharing one database agree; a database one process owns (SQLite, one
+/// serialized writer) needs none of it (`NoWriteHooks`).
+public protocol SQLWriteHooks {
+    /// A change other processes' caches must hear of, written in this unit of work (a change
+    /// feed). Called before the version row it announces is updated (facts version, catalog
+    /// revision), after the row for API keys.
+    func recordChange(_ change: StoreChange) throws(StoreError)
+    /// E4: taken before a write unit of work reads who owns `subscription`, held until it ends, so
+    /// units of work deciding one subscription's owner queue behind each other.
+    func lockOwnership(of subscription: SubscriptionKey) throws(StoreError)
+    /// Taken before an event is appended to the account's history, held until the unit of work
+    /// ends, so that within one account no history sequence commits after a higher one.
+    func lockHistory(ofAccount accountId: String) throws(StoreError)
+}
+
+/// The hooks of a store one process owns: its writer is serialized already.
+public struct NoWriteHooks: SQLWriteHooks {
+    public init() {}
+    public func recordChange(_ change: StoreChange) throws(StoreError) {}
+    public func lockOwnership(of subscription: SubscriptionKey) throws(StoreError) {}
+    public func lockHistory(ofAccount accountId: String) throws(StoreError) {}
+}

@@ -1,0 +1,67 @@
+import GatewayStore
+import Wire
+
+/// The change log (`change_log`): one row per change other processes' caches must hear of,
+/// written in the transaction that makes the change, with a `NOTIFY` that PostgreSQL delivers
+/// when it commits.
+enum PostgresChangeLog {
+    /// Where notifications go; the payload is empty (a reader reads the log, not the payload).
+    static let channel = "issue_gateway_changes"
+    /// An arbitrary constant naming the change log's advisory lock.
+    static let orderLock: Int64 = 0x6973_7375_6567_7732
+
+    static func columns(_ change: StoreChange) -> (kind: String, key: String) {
+        switch change {
+        case .catalog: return ("catalog", "")
+        case .accountFacts(let id): return ("account", id)
+        case .apiKey(let id): return ("key", id)
+        }
+    }
+
+    static func change(_ row: PGRow) throws(StoreError) -> SequencedChange {
+        let change: StoreChange
+        switch row.text(1) {
+        case "catalog": change = .catalog
+        case "account": change = .accountFacts(accountId: row.text(2))
+        case "key": change = .apiKey(keyId: row.text(2))
+        case let kind: throw row.corrupt("change \(row.int64(0)): unknown kind \(kind)")
+        }
+        return SequencedChange(sequence: row.int64(0), change: change)
+    }
+}
+
+extension PostgresConnection {
+    /// Sequences are handed out in commit order: the advisory lock, held until this transaction
+    /// ends, is taken before `nextval`, so a transaction that takes a sequence after another
+    /// commits after it. A reader that has seen sequence n has seen every change before n: no
+    /// gap is ever filled later. Callers record the change before updating the version rows it
+    /// announces (`SQLWriteHooks.recordChange`), so no transaction waits for this lock while
+    /// holding a row another holder of it is about to update (a deadlock PostgreSQL would only
+    /// break after `deadlock_timeout`). Returns the entry's sequence.
+    func recordChange(_ change: StoreChange) throws(StoreError) -> Int64? {
+        let (kind, key) = PostgresChangeLog.columns(change)
+        try run("SELECT pg_advisory_xact_lock(\(PostgresChangeLog.orderLock))")
+        let sequence = try queryFirst("""
+            INSERT INTO change_log (kind, key, committed_at)
+            VALUES (\(kind), \(key), (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT) RETURNING sequence
+            """) { $0.int64(0) }
+        try run("SELECT pg_notify(\(PostgresChangeLog.channel), '')")
+        return sequence
+    }
+
+    func latestChangeSequence() throws(StoreError) -> Int64 {
+        try queryFirst("SELECT COALESCE(MAX(sequence), 0) FROM change_log") { $0.int64(0) } ?? 0
+    }
+
+    func changes(after sequence: Int64, limit: Int) throws(StoreError) -> ChangeBatch {
+        let changes = try query("""
+            SELECT sequence, kind, key FROM change_log WHERE sequence > \(sequence) ORDER BY sequence LIMIT \(max(1, limit))
+            """) { row throws(StoreError) in try PostgresChangeLog.change(row) }
+        let oldest = try queryFirst("SELECT MIN(sequence) FROM change_log") { $0.optionalInt64(0) } ?? nil
+        return ChangeBatch(changes: changes, oldestKept: oldest)
+    }
+
+    func pruneChanges(before instant: Instant) throws(StoreError) {
+        try run("DELETE FROM change_log WHERE committed_at < \(instant)")
+    }
+}

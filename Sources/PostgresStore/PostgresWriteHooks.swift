@@ -1,0 +1,39 @@
+import Entitle
+import GatewayStore
+
+/// What several processes on one database add to the write statements written once: the change
+/// log, E4's ownership lock, the history lock. One per write unit of work: it keeps the
+/// change-log sequences the unit of work wrote, handed to the store once it committed.
+final class PostgresWriteHooks: SQLWriteHooks {
+    let connection: PostgresConnection
+    private(set) var recordedSequences: [Int64] = []
+
+    init(connection: PostgresConnection) { self.connection = connection }
+
+    func recordChange(_ change: StoreChange) throws(StoreError) {
+        if let sequence = try connection.recordChange(change) { recordedSequences.append(sequence) }
+    }
+
+    /// The subscription's advisory lock, held until the transaction ends; `REPEATABLE READ` then
+    /// makes a queued unit of work that read before the other's commit run again (its write of
+    /// the owner row fails with 40001).
+    func lockOwnership(of subscription: SubscriptionKey) throws(StoreError) {
+        try connection.run("""
+            SELECT pg_advisory_xact_lock(hashtextextended(\(subscription.environment.rawValue) || ':' || \
+            \(subscription.originalTransactionId), 0))
+            """)
+    }
+
+    /// `bigserial` alone does not keep an account's history in commit order: sequences are taken
+    /// at insert and committed in any order. The account row is the per-account lock: taken
+    /// (`FOR NO KEY UPDATE`, the lock a facts-version bump takes too, compatible with the
+    /// foreign-key check of the insert) before the first sequence and held until the unit of work
+    /// ends, so the next writer of that account's history takes its sequences after this one
+    /// committed (under `REPEATABLE READ` it is run again on a fresh snapshot when this one
+    /// changed the row). Every caller that also bumps the account's facts version has done so
+    /// already (the change log's lock before the row's); an operator action takes no other lock,
+    /// so no deadlock arises.
+    func lockHistory(ofAccount accountId: String) throws(StoreError) {
+        try connection.run("SELECT 1 FROM accounts WHERE id = \(accountId) FOR NO KEY UPDATE")
+    }
+}

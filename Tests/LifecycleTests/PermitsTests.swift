@@ -1,0 +1,35 @@
+import Foundation
+import Synchronization
+import Testing
+import Lifecycle
+
+@Suite struct PermitsTests {
+    @Test func permitsRunOutAndATimedTakeGivesUp() {
+        let permits = Permits(2)
+        #expect(permits.take(timeout: .zero))
+        #expect(permits.take(timeout: .zero))
+        let started = ContinuousClock.now
+        #expect(!permits.take(timeout: .milliseconds(50)))
+        #expect(ContinuousClock.now - started >= .milliseconds(50))
+        permits.giveBack()
+        #expect(permits.take(timeout: .zero))
+    }
+
+    @Test func aPermitGivenBackWakesAWaiter() {
+        let permits = Permits(1)
+        #expect(permits.take())
+        let woke = Flag()
+        let thread = JoinableThread(name: "permit-waiter") { woke.set(permits.take(timeout: .seconds(10))) }
+        Thread.sleep(forTimeInterval: 0.05)
+        #expect(!woke.isSet)
+        permits.giveBack()
+        thread.join()
+        #expect(woke.isSet)
+    }
+}
+
+private final class Flag: Sendable {
+    private let value = Atomic<Bool>(false)
+    var isSet: Bool { value.load(ordering: .acquiring) }
+    func set(_ newValue: Bool) { value.store(newValue, ordering: .releasing) }
+}
