@@ -52,10 +52,6 @@ enum CatalogBodies {
             try product.validateReferences(publications: Set(catalog.publications.map(\.id)),
                                            issues: issue.map { catalog.issue($0) != nil ? [$0] : [] } ?? [])
         }
-        // Vocabulary: (store, storeProductId) names one catalog product.
-        if let other = catalog.product(product.store, storeProductId: product.storeProductId), other.id != id {
-            throw .conflict("\(store.rawValue) product \(product.storeProductId) is already product \(other.id)")
-        }
         return product
     }
 

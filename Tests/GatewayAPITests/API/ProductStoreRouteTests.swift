@@ -18,6 +18,8 @@ import Testing
         let play = try h.client.put("/v1/products/monthly.1m.play", as: H.adminKey, json: Self.playBody)
         #expect(play.status == 201, "\(play.text)")
         #expect(play.json["store"] as? String == "googlePlay" && play.json["storeProductId"] as? String == "monthly.1m")
+        let listed = try h.client.get("/v1/products").objects("products").first { $0["id"] as? String == "monthly.1m.play" }
+        #expect(listed?["store"] as? String == "googlePlay" && listed?["storeProductId"] as? String == "monthly.1m")
     }
 
     @Test func aSecondProductForOneStoreIdIsAConflictAndChangesNothing() throws {
