@@ -1,4 +1,3 @@
-import Foundation
 import Testing
 import Entitle
 import GatewayStore
@@ -11,23 +10,17 @@ import TestSupport
 @Suite struct StoreMigrationTests {
     @Test func aDatabaseFromBeforeStoresUpgradesEveryRowToTheAppStore() throws {
         let db = TemporaryDatabase()
-        try FileManager.default.createDirectory(atPath: (db.path as NSString).deletingLastPathComponent,
-                                                withIntermediateDirectories: true)
-        do {
-            let file = try SQLiteFile(db.path)
-            try #require(file.execute(SQLiteSchema.migrations[0].schema + """
-                PRAGMA user_version = 1;
-                INSERT INTO publications VALUES ('monthly', 'The Monthly');
-                INSERT INTO products (id, kind, grants, subscription_group, level)
-                VALUES ('monthly.1m', 'autoRenewable', 'monthly', 'g', 1);
-                INSERT INTO accounts (id, token_hash, created_at) VALUES ('alice', 'h', 0);
-                INSERT INTO transactions (environment, transaction_id, original_transaction_id, product_id,
-                    purchase_date, expires_date, is_upgraded, ownership, source, observed_at)
-                VALUES ('production', '1', '1', 'monthly.1m', 0, 1000, 0, 'purchased', 'verifyReceipt', 7),
-                       ('sandbox', '1', '1', 'monthly.1m', 0, 2000, 1, 'familyShared', 'notificationV2', NULL);
-                INSERT INTO owners VALUES ('production', '1', 'alice', 0), ('sandbox', '1', 'alice', 0);
-                """))
-        }
+        try db.writeVersionOne(rows: """
+            INSERT INTO publications VALUES ('monthly', 'The Monthly');
+            INSERT INTO products (id, kind, grants, subscription_group, level)
+            VALUES ('monthly.1m', 'autoRenewable', 'monthly', 'g', 1);
+            INSERT INTO accounts (id, token_hash, created_at) VALUES ('alice', 'h', 0);
+            INSERT INTO transactions (environment, transaction_id, original_transaction_id, product_id,
+                purchase_date, expires_date, is_upgraded, ownership, source, observed_at)
+            VALUES ('production', '1', '1', 'monthly.1m', 0, 1000, 0, 'purchased', 'verifyReceipt', 7),
+                   ('sandbox', '1', '1', 'monthly.1m', 0, 2000, 1, 'familyShared', 'notificationV2', NULL);
+            INSERT INTO owners VALUES ('production', '1', 'alice', 0), ('sandbox', '1', 'alice', 0);
+            """)
         let store = try db.open()
         #expect(try store.schemaVersion() == SQLiteSchema.currentVersion)
         let product = try #require(try store.loadCatalog().products.first)
