@@ -1,4 +1,4 @@
-// `swift run -c release issue-gateway-bench engine`: the entitlement engine (issue #3) on a
+// `swift run -c release issue-gateway-bench engine`: the entitlement engine on a
 // 15-year monthly subscriber (gaps, a refund, an upgrade to a bundle), at three sizes.
 import Entitle
 import Foundation
