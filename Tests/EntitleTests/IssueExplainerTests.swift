@@ -14,7 +14,7 @@ import IssueCatalog
                  catalog: Catalog = Fx.magazine, now: String = "2012-09-15") throws -> IssueExplanation {
         let entitlements = Fx.evaluate(catalog, transactions, [Fx.renewal(autoRenew: false, intent: .voluntary)], now: now)
         return try #require(IssueExplainer.explain(IssueRef(publicationId: "mag", issueId: issueId), entitlements: entitlements,
-                                                   transactions: transactions, catalog: CatalogSnapshot(catalog)))
+                                                   facts: AccountFacts(transactions: transactions), catalog: CatalogSnapshot(catalog)))
     }
 
     @Test func whyNotMayInTheGuidesExample() throws {
@@ -51,7 +51,7 @@ import IssueCatalog
     @Test func unknownIssuesHaveNoExplanation() {
         let entitlements = Fx.evaluate(Fx.magazine, [], now: "2012-09-15")
         #expect(IssueExplainer.explain(IssueRef(publicationId: "mag", issueId: "nope"), entitlements: entitlements,
-                                       transactions: [], catalog: CatalogSnapshot(Fx.magazine)) == nil)
+                                       facts: AccountFacts(), catalog: CatalogSnapshot(Fx.magazine)) == nil)
     }
 }
 
@@ -63,7 +63,8 @@ import IssueCatalog
                                                                           grants: [grant]),
                                                       policy: .default, now: Fx.at("2012-09-15"))
         return try #require(IssueExplainer.explain(IssueRef(publicationId: "mag", issueId: issueId), entitlements: entitlements,
-                                                   transactions: IssueExplainerTests.guideTransactions, grants: [grant],
+                                                   facts: AccountFacts(transactions: IssueExplainerTests.guideTransactions,
+                                                                       grants: [grant]),
                                                    catalog: CatalogSnapshot(Fx.magazine)))
     }
 

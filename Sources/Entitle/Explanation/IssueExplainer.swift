@@ -6,13 +6,14 @@ import Wire
 /// `reasons` are the engine's.
 public enum IssueExplainer {
     /// Nil for an issue the catalog does not hold.
-    public static func explain(_ ref: IssueRef, entitlements: AccountEntitlements, transactions: [Transaction],
-                               grants: [Grant] = [], catalog: CatalogSnapshot) -> IssueExplanation? {
+    /// `facts` are those `entitlements` were evaluated from.
+    public static func explain(_ ref: IssueRef, entitlements: AccountEntitlements, facts: AccountFacts,
+                               catalog: CatalogSnapshot) -> IssueExplanation? {
         guard let answer = entitlements.explanation(for: ref), let issue = catalog.issue(ref) else { return nil }
         let at = issue.publishedAt
         let periods = entitlements.periods(of: ref.publicationId)
         let covers = { (t: Transaction) in catalog.product(of: t)?.grants.contains(ref.publicationId) ?? false }
-        let relevant = transactions.filter(covers).sorted { ($0.purchaseDate, $0.transactionId) < ($1.purchaseDate, $1.transactionId) }
+        let relevant = facts.transactions.filter(covers).sorted { ($0.purchaseDate, $0.transactionId) < ($1.purchaseDate, $1.transactionId) }
         let reasons = answer.reasons
         var explanation = IssueExplanation(
             issue: issue, entitled: answer.entitled, reasons: reasons,
@@ -22,8 +23,8 @@ public enum IssueExplainer {
             transaction: nil, refunded: nil, grant: nil, summary: "")
         explanation.transaction = entitlingTransaction(issue, reasons, relevant, periods, catalog)
         if explanation.transaction == nil {
-            explanation.grant = entitlingGrant(issue, reasons, grants.filter { $0.revokedAt == nil && $0.publications.contains(ref.publicationId) },
-                                               periods)
+            let standing = facts.grants.filter { $0.revokedAt == nil && $0.publications.contains(ref.publicationId) }
+            explanation.grant = entitlingGrant(issue, reasons, standing, periods)
         }
         if reasons == [.refunded] {
             explanation.refunded = relevant.first { t in

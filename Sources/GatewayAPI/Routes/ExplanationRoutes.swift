@@ -35,8 +35,7 @@ extension Gateway {
         let facts = try stored { () throws(StoreError) in try accounts.facts(of: accountId) }
         let state = catalog.state
         let entitlements = evaluate(facts, state, clock.now())
-        return IssueExplainer.explain(ref, entitlements: entitlements, transactions: facts.transactions, grants: facts.grants,
-                                      catalog: state.snapshot)
+        return IssueExplainer.explain(ref, entitlements: entitlements, facts: facts, catalog: state.snapshot)
     }
 }
 
