@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
         .library(name: "IssueCatalog", targets: ["IssueCatalog"]),
         .library(name: "Entitle", targets: ["Entitle"]),
+        .library(name: "GatewayCrypto", targets: ["GatewayCrypto"]),
+        .library(name: "DownloadTokens", targets: ["DownloadTokens"]),
         .library(name: "GatewayStore", targets: ["GatewayStore"]),
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
         .library(name: "PostgresStore", targets: ["PostgresStore"]),
@@ -45,12 +47,20 @@ let package = Package(
 
         // Pure libraries: no sockets, no database, no clock reads.
         .target(name: "IssueCatalog", dependencies: ["Wire"]),
-        .target(name: "Entitle", dependencies: ["Wire", "IssueCatalog", "CCrypto"]),
+        // The store-neutral rules (E1–E22): facts in, entitlements out; knows no store's wire format.
+        .target(name: "Entitle", dependencies: ["Wire", "IssueCatalog"]),
+
+        // The libcrypto wrappers the gateway's own secrets need: SHA-256, HMAC, constant-time
+        // comparison, random bytes, secret hashes.
+        .target(name: "GatewayCrypto", dependencies: ["Wire", "CCrypto"]),
+        // Download tokens (tokens.md): compact JWS signing and verification, key sets, and the
+        // edge check every CDN implementation mirrors.
+        .target(name: "DownloadTokens", dependencies: ["Wire", "IssueCatalog", "GatewayCrypto"]),
 
         // Storage as units of work: the store protocol, its records, the rules written once above
         // every backend (E1 merge, E4 ownership, facts versions) and the row access written once as
         // SQL values over a small connection protocol; then the SQLite backend (connection, pool, schema).
-        .target(name: "GatewayStore", dependencies: ["Wire", "IssueCatalog", "Entitle"]),
+        .target(name: "GatewayStore", dependencies: ["Wire", "IssueCatalog", "Entitle", "GatewayCrypto"]),
         .target(name: "SQLiteStore", dependencies: ["GatewayStore", "Wire", "IssueCatalog", "Entitle", "Lifecycle", "CSQLite"]),
         // The PostgreSQL backend (connection over libpq, pool, schema, change feed, job lease): several
         // processes on one database.
@@ -68,7 +78,8 @@ let package = Package(
         // Drives a frozen router without sockets, as the server would (tests).
         .target(name: "HTTPServerTesting", dependencies: ["HTTPServer", "Lifecycle"]),
 
-        // App Store verification (X.509 chains, ES256, V2 signed data) and the verifyReceipt client.
+        // App Store verification (X.509 chains, ES256, V2 signed data), the App Store's bodies into
+        // store-neutral facts, and the verifyReceipt and Server API clients.
         .target(name: "AppStoreKit", dependencies: ["Wire", "IssueCatalog", "Entitle", "Lifecycle", "CCrypto"]),
         // The App Store simulator and its test CA: tests and developers only, never the product.
         .target(name: "AppStoreSimulator",
@@ -82,18 +93,18 @@ let package = Package(
         // The API of http-api.md: routes, principals, caches, App Store ingestion, the status poller,
         // configuration, and the runtime that puts them on the HTTP server.
         .target(name: "GatewayAPI",
-                dependencies: ["Wire", "IssueCatalog", "Entitle", "GatewayStore", "SQLiteStore", "PostgresStore", "HTTPServer",
-                               "AppStoreKit", "Lifecycle", "CCrypto", "CSystem", "CZlib", "CCurl"],
+                dependencies: ["Wire", "IssueCatalog", "Entitle", "GatewayCrypto", "DownloadTokens", "GatewayStore", "SQLiteStore",
+                               "PostgresStore", "HTTPServer", "AppStoreKit", "Lifecycle", "CCrypto", "CSystem", "CZlib", "CCurl"],
                 // The web console's files (issue #13), compiled in: no files to ship beside the binary.
                 resources: [.embedInCode("Console/Assets")]),
 
         // The `issue-gateway` executable: the command line only.
         .executableTarget(name: "IssueGateway",
-                          dependencies: ["GatewayAPI", "Wire", "IssueCatalog", "Entitle", "GatewayStore", "SQLiteStore", "PostgresStore",
+                          dependencies: ["GatewayAPI", "Wire", "IssueCatalog", "Entitle", "DownloadTokens", "GatewayStore", "SQLiteStore", "PostgresStore",
                                          "HTTPServer", "AppStoreKit", "Lifecycle", "CommandLineSupport"]),
 
         // Benchmarks (release mode): `swift run -c release issue-gateway-bench <name>`.
-        .executableTarget(name: "Benchmarks", dependencies: ["Wire", "IssueCatalog", "Entitle"]),
+        .executableTarget(name: "Benchmarks", dependencies: ["Wire", "IssueCatalog", "Entitle", "DownloadTokens", "GatewayCrypto"]),
 
         // Helpers the test targets share (a seeded generator, the PyJWT runner, temporary databases,
         // the built executable, a socket client); tests only.
@@ -102,6 +113,8 @@ let package = Package(
 
         .testTarget(name: "IssueCatalogTests", dependencies: ["Wire", "IssueCatalog"]),
         .testTarget(name: "EntitleTests", dependencies: ["Wire", "Entitle", "IssueCatalog", "TestSupport"]),
+        .testTarget(name: "DownloadTokensTests",
+                    dependencies: ["DownloadTokens", "GatewayCrypto", "Wire", "IssueCatalog", "TestSupport"]),
         .testTarget(name: "StoreTests",
                     dependencies: ["GatewayStore", "SQLiteStore", "PostgresStore", "Wire", "Entitle", "IssueCatalog",
                                    "CSQLite", "TestSupport"]),
@@ -113,12 +126,12 @@ let package = Package(
         .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle"]),
         .testTarget(name: "GatewayAPITests",
                     dependencies: ["GatewayAPI", "GatewayStore", "SQLiteStore", "PostgresStore", "HTTPServer", "HTTPServerTesting",
-                                   "AppStoreKit", "AppStoreSimulator", "Lifecycle", "Wire", "Entitle", "IssueCatalog",
-                                   "CSystem", "CZlib", "TestSupport"]),
+                                   "AppStoreKit", "AppStoreSimulator", "Lifecycle", "Wire", "Entitle", "DownloadTokens", "GatewayCrypto",
+                                   "IssueCatalog", "CSystem", "CZlib", "TestSupport"]),
         .testTarget(name: "IssueGatewayTests",
                     dependencies: ["IssueGateway", "GatewayAPI", "GatewayStore", "SQLiteStore", "PostgresStore", "HTTPServer",
-                                   "CommandLineSupport", "Lifecycle", "Wire", "Entitle", "IssueCatalog", "TestSupport",
-                                   "AppStoreSimulator"]),
+                                   "CommandLineSupport", "Lifecycle", "Wire", "Entitle", "DownloadTokens", "GatewayCrypto",
+                                   "IssueCatalog", "TestSupport", "AppStoreSimulator"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,6 @@
+import DownloadTokens
 import Entitle
+import GatewayCrypto
 import GatewayStore
 import HTTPServer
 import IssueCatalog
@@ -128,7 +130,6 @@ public final class Gateway: Sendable {
     }
 
     func evaluate(_ facts: AccountFacts, _ state: CatalogState, _ now: Instant) -> AccountEntitlements {
-        EntitlementEngine.evaluate(catalog: state.entitlementCatalog, transactions: facts.transactions,
-                                   renewals: facts.renewals, grants: facts.grants, policy: entitlementPolicy, now: now)
+        EntitlementEngine.evaluate(catalog: state.entitlementCatalog, facts: facts, policy: entitlementPolicy, now: now)
     }
 }

@@ -1,5 +1,7 @@
+import DownloadTokens
 import Entitle
 import Foundation
+import GatewayCrypto
 import IssueCatalog
 import Testing
 @testable import GatewayAPI

@@ -1,3 +1,4 @@
+import DownloadTokens
 import HTTPServer
 import Entitle
 import Foundation

@@ -1,4 +1,5 @@
 import Entitle
+import GatewayCrypto
 import Wire
 
 /// `Issue-Gateway-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "t.body">` (http-api.md, pushes and

@@ -35,8 +35,7 @@ extension Gateway {
         let facts = try stored { () throws(StoreError) in try accounts.facts(of: accountId) }
         let state = catalog.state
         let entitlements = evaluate(facts, state, clock.now())
-        return IssueExplainer.explain(ref, entitlements: entitlements, transactions: facts.transactions, grants: facts.grants,
-                                      catalog: state.snapshot)
+        return IssueExplainer.explain(ref, entitlements: entitlements, facts: facts, catalog: state.snapshot)
     }
 }
 
@@ -95,6 +94,7 @@ extension JSONWriter {
             w.field("transactionId", t.transactionId)
             w.field("originalTransactionId", t.originalTransactionId)
             w.field("productId", t.productId)
+            w.field("store", t.store.rawValue)
             w.field("environment", t.environment.rawValue)
             w.field("purchaseDate", t.purchaseDate.rfc3339)
             w.field("expiresDate", t.expiresDate?.rfc3339)

@@ -42,7 +42,7 @@ public final class NotificationBackfill: ThreadBackedService {
     private let settings: NotificationBackfillSettings
     private let ingestion: AppStoreIngestion
     private let serverAPI: ServerAPIClient
-    private let environments: [AppStoreEnvironment]
+    private let environments: [StoreEnvironment]
     private let requests = DispatchQueue(label: "notification-backfill.requests")
     private let finishedRequests = CompletionCount()
     private let pendingRequests = Mutex(0)
@@ -52,7 +52,7 @@ public final class NotificationBackfill: ThreadBackedService {
     public let serviceThread = ServiceThread(name: "notification-backfill")
 
     init(settings: NotificationBackfillSettings, ingestion: AppStoreIngestion, serverAPI: ServerAPIClient,
-         environments: [AppStoreEnvironment]) {
+         environments: [StoreEnvironment]) {
         self.settings = settings; self.ingestion = ingestion; self.serverAPI = serverAPI; self.environments = environments
         lease = (ingestion.store as? any SharedGatewayStore)?.makeJobLease(name: "notification-backfill")
     }
@@ -88,7 +88,7 @@ public final class NotificationBackfill: ThreadBackedService {
     /// sandbox, asked with the same key, answered: a bad key fails both.
     @discardableResult
     func replay(_ window: Window) -> Bool {
-        var failures: [AppStoreEnvironment: ServerAPIError] = [:]
+        var failures: [StoreEnvironment: ServerAPIError] = [:]
         var allTaken = true
         for environment in environments {
             let query = ServerAPINotificationQuery(start: window.start, end: window.end, onlyFailures: window.onlyFailures)

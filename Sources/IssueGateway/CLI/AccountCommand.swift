@@ -38,14 +38,12 @@ enum AccountCommand {
         let explanation: IssueExplanation?
         do {
             guard try store.account(id: accountId) != nil else { throw CLIError.failure("no account \(accountId)") }
-            let facts = try store.accountFacts(accountId)
+            let facts = try store.accountFacts(accountId).facts
             let catalog = CatalogSnapshot(try store.loadCatalog())
-            let entitlements = EntitlementEngine.evaluate(catalog: catalog, transactions: facts.transactions,
-                                                          renewals: facts.renewals, grants: facts.grants,
+            let entitlements = EntitlementEngine.evaluate(catalog: catalog, facts: facts,
                                                           policy: configuration.entitlementPolicy,
                                                           now: SystemClock().now())
-            explanation = IssueExplainer.explain(ref, entitlements: entitlements, transactions: facts.transactions, grants: facts.grants,
-                                                 catalog: catalog)
+            explanation = IssueExplainer.explain(ref, entitlements: entitlements, facts: facts, catalog: catalog)
         } catch let error as CLIError {
             throw error
         } catch {

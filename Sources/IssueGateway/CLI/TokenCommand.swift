@@ -1,3 +1,4 @@
+import DownloadTokens
 import GatewayAPI
 import CommandLineSupport
 import Entitle

@@ -31,7 +31,7 @@ import Wire
                 loading.open()
                 release.wait(seconds: 10)
             }
-            return VersionedFacts(facts: AccountFacts(transactions: [], renewals: []), version: nil)
+            return VersionedFacts(facts: AccountFacts(), version: 0)
         }
     }
 
@@ -41,7 +41,7 @@ import Wire
     }
 
     static func answer(_ facts: AccountFacts) -> IssueListAnswer {
-        EntitlementEngine.evaluate(catalog: catalog, transactions: facts.transactions, renewals: facts.renewals,
+        EntitlementEngine.evaluate(catalog: catalog, facts: facts,
                                    policy: .default, now: now).issueListAnswer
     }
 

@@ -1,5 +1,6 @@
 import Entitle
 import Foundation
+import GatewayCrypto
 import GatewayStore
 @testable import GatewayAPI
 import Synchronization

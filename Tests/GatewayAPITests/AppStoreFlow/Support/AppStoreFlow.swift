@@ -1,3 +1,4 @@
+import DownloadTokens
 import GatewayStore
 import AppStoreSimulator
 import AppStoreKit
