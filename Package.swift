@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
         .library(name: "IssueCatalog", targets: ["IssueCatalog"]),
         .library(name: "Entitle", targets: ["Entitle"]),
+        .library(name: "GatewayCrypto", targets: ["GatewayCrypto"]),
+        .library(name: "DownloadTokens", targets: ["DownloadTokens"]),
         .library(name: "GatewayStore", targets: ["GatewayStore"]),
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
         .library(name: "PostgresStore", targets: ["PostgresStore"]),
@@ -45,12 +47,20 @@ let package = Package(
 
         // Pure libraries: no sockets, no database, no clock reads.
         .target(name: "IssueCatalog", dependencies: ["Wire"]),
-        .target(name: "Entitle", dependencies: ["Wire", "IssueCatalog", "CCrypto"]),
+        // The store-neutral rules (E1–E22): facts in, entitlements out; knows no store's wire format.
+        .target(name: "Entitle", dependencies: ["Wire", "IssueCatalog"]),
+
+        // The libcrypto wrappers the gateway's own secrets need: SHA-256, HMAC, constant-time
+        // comparison, random bytes, secret hashes.
+        .target(name: "GatewayCrypto", dependencies: ["Wire", "CCrypto"]),
+        // Download tokens (tokens.md): compact JWS signing and verification, key sets, and the
+        // edge check every CDN implementation mirrors.
+        .target(name: "DownloadTokens", dependencies: ["Wire", "IssueCatalog", "GatewayCrypto"]),
 
         // Storage as units of work: the store protocol, its records, the rules written once above
         // every backend (E1 merge, E4 ownership, facts versions) and the row access written once as
         // SQL values over a small connection protocol; then the SQLite backend (connection, pool, schema).
-        .target(name: "GatewayStore", dependencies: ["Wire", "IssueCatalog", "Entitle"]),
+        .target(name: "GatewayStore", dependencies: ["Wire", "IssueCatalog", "Entitle", "GatewayCrypto"]),
         .target(name: "SQLiteStore", dependencies: ["GatewayStore", "Wire", "IssueCatalog", "Entitle", "Lifecycle", "CSQLite"]),
         // The PostgreSQL backend (connection over libpq, pool, schema, change feed, job lease): several
         // processes on one database.
@@ -70,7 +80,8 @@ let package = Package(
         // Drives a frozen router without sockets, as the server would (tests).
         .target(name: "HTTPServerTesting", dependencies: ["HTTPServer", "Lifecycle"]),
 
-        // App Store verification (X.509 chains, ES256, V2 signed data) and the verifyReceipt client.
+        // App Store verification (X.509 chains, ES256, V2 signed data), the App Store's bodies into
+        // store-neutral facts, and the verifyReceipt and Server API clients.
         .target(name: "AppStoreKit", dependencies: ["Wire", "IssueCatalog", "Entitle", "Lifecycle", "CCrypto"]),
         // The App Store simulator and its test CA: tests and developers only, never the product.
         .target(name: "AppStoreSimulator",
@@ -85,33 +96,35 @@ let package = Package(
         // The use cases, with no HTTP: App Store ingestion, ownership, grants, access codes,
         // explanations, the status poller, the notification backfill, caches and catalog state.
         .target(name: "GatewayCore",
-                dependencies: ["Wire", "IssueCatalog", "Entitle", "GatewayStore", "AppStoreKit", "Lifecycle", "Metrics"]),
+                dependencies: ["Wire", "IssueCatalog", "Entitle", "GatewayCrypto", "DownloadTokens", "GatewayStore",
+                               "AppStoreKit", "Lifecycle", "Metrics"]),
         // Pushes to reader devices (APNs over libcurl) and webhooks: the only target that links curl.
         .target(name: "GatewayPush",
-                dependencies: ["GatewayCore", "Wire", "IssueCatalog", "Entitle", "GatewayStore", "AppStoreKit", "Lifecycle",
-                               "CCurl"]),
+                dependencies: ["GatewayCore", "Wire", "IssueCatalog", "Entitle", "GatewayCrypto", "GatewayStore", "AppStoreKit",
+                               "Lifecycle", "CCurl"]),
         // The API of http-api.md on the HTTP server: one controller per area, request rendering,
         // OpenAPI, the web console and gzip.
         .target(name: "GatewayHTTP",
-                dependencies: ["GatewayCore", "Wire", "IssueCatalog", "Entitle", "GatewayStore", "AppStoreKit", "HTTPServer",
-                               "Lifecycle", "Metrics", "CZlib"],
+                dependencies: ["GatewayCore", "Wire", "IssueCatalog", "Entitle", "GatewayCrypto", "DownloadTokens", "GatewayStore",
+                               "AppStoreKit", "HTTPServer", "Lifecycle", "Metrics", "CZlib"],
                 // The web console's files and the OpenAPI document, compiled in: no files to ship
                 // beside the binary.
                 resources: [.embedInCode("Console/Assets"), .embedInCode("OpenAPI/openapi.json")]),
         // Settings (environment and file) and the runtime that wires the core, push and HTTP
         // controllers onto the server: the only library that knows both SQL backends.
         .target(name: "GatewayConfiguration",
-                dependencies: ["GatewayCore", "GatewayPush", "GatewayHTTP", "Wire", "IssueCatalog", "Entitle", "GatewayStore",
-                               "SQLiteStore", "PostgresStore", "HTTPServer", "AppStoreKit", "Lifecycle", "Metrics"]),
+                dependencies: ["GatewayCore", "GatewayPush", "GatewayHTTP", "Wire", "IssueCatalog", "Entitle", "GatewayCrypto",
+                               "DownloadTokens", "GatewayStore", "SQLiteStore", "PostgresStore", "HTTPServer", "AppStoreKit",
+                               "Lifecycle", "Metrics"]),
 
         // The `issue-gateway` executable: the command line only.
         .executableTarget(name: "IssueGateway",
                           dependencies: ["GatewayConfiguration", "GatewayCore", "GatewayHTTP", "Wire", "IssueCatalog", "Entitle",
-                                         "GatewayStore", "SQLiteStore", "PostgresStore", "HTTPServer", "AppStoreKit", "Lifecycle",
-                                         "CommandLineSupport"]),
+                                         "DownloadTokens", "GatewayCrypto", "GatewayStore", "SQLiteStore", "PostgresStore",
+                                         "HTTPServer", "AppStoreKit", "Lifecycle", "CommandLineSupport"]),
 
         // Benchmarks (release mode): `swift run -c release issue-gateway-bench <name>`.
-        .executableTarget(name: "Benchmarks", dependencies: ["Wire", "IssueCatalog", "Entitle"]),
+        .executableTarget(name: "Benchmarks", dependencies: ["Wire", "IssueCatalog", "Entitle", "DownloadTokens", "GatewayCrypto"]),
 
         // Helpers the test targets share (a seeded generator, the PyJWT runner, temporary databases,
         // the built executable, a socket client); tests only.
@@ -120,6 +133,8 @@ let package = Package(
 
         .testTarget(name: "IssueCatalogTests", dependencies: ["Wire", "IssueCatalog"]),
         .testTarget(name: "EntitleTests", dependencies: ["Wire", "Entitle", "IssueCatalog", "TestSupport"]),
+        .testTarget(name: "DownloadTokensTests",
+                    dependencies: ["DownloadTokens", "GatewayCrypto", "Wire", "IssueCatalog", "TestSupport"]),
         .testTarget(name: "StoreTests",
                     dependencies: ["GatewayStore", "SQLiteStore", "PostgresStore", "Wire", "Entitle", "IssueCatalog",
                                    "CSQLite", "TestSupport"]),
@@ -132,11 +147,12 @@ let package = Package(
         .testTarget(name: "GatewayAPITests",
                     dependencies: ["GatewayCore", "GatewayPush", "GatewayHTTP", "GatewayConfiguration", "Metrics", "GatewayStore",
                                    "SQLiteStore", "PostgresStore", "HTTPServer", "HTTPServerTesting",
-                                   "AppStoreKit", "AppStoreSimulator", "Lifecycle", "Wire", "Entitle", "IssueCatalog",
-                                   "CSystem", "CZlib", "TestSupport"]),
+                                   "AppStoreKit", "AppStoreSimulator", "Lifecycle", "Wire", "Entitle", "DownloadTokens",
+                                   "GatewayCrypto", "IssueCatalog", "CSystem", "CZlib", "TestSupport"]),
         .testTarget(name: "IssueGatewayTests",
-                    dependencies: ["IssueGateway", "GatewayConfiguration", "GatewayCore", "GatewayHTTP", "GatewayStore", "SQLiteStore", "PostgresStore", "HTTPServer",
-                                   "CommandLineSupport", "Lifecycle", "Wire", "Entitle", "IssueCatalog", "TestSupport",
+                    dependencies: ["IssueGateway", "GatewayConfiguration", "GatewayCore", "GatewayHTTP", "GatewayStore",
+                                   "SQLiteStore", "PostgresStore", "HTTPServer", "CommandLineSupport", "Lifecycle", "Wire",
+                                   "Entitle", "DownloadTokens", "GatewayCrypto", "IssueCatalog", "TestSupport",
                                    "AppStoreSimulator"]),
     ],
     swiftLanguageModes: [.v6]

@@ -30,7 +30,7 @@ public final class AppStoreSimulator: Sendable {
 
     /// One verifyReceipt request as the simulator saw it, for tests and the developer's log.
     public struct Request: Sendable, Equatable {
-        public var endpoint: AppStoreEnvironment
+        public var endpoint: StoreEnvironment
         public var receiptData: String?
         public var status: Int
     }
@@ -65,7 +65,7 @@ public final class AppStoreSimulator: Sendable {
 
     /// The answer to a verifyReceipt POST at `endpoint`'s URL: always a JSON body (Apple answers
     /// HTTP 200 with the status inside).
-    func verifyReceipt(requestBody: [UInt8], at endpoint: AppStoreEnvironment) -> Data {
+    func verifyReceipt(requestBody: [UInt8], at endpoint: StoreEnvironment) -> Data {
         let request = (try? JSONSerialization.jsonObject(with: Data(requestBody))) as? [String: Any]
         let receiptData = request?["receipt-data"] as? String
         return state.withLock { state in
@@ -77,7 +77,7 @@ public final class AppStoreSimulator: Sendable {
         }
     }
 
-    private static func answer(receiptData: String?, password: String?, at endpoint: AppStoreEnvironment,
+    private static func answer(receiptData: String?, password: String?, at endpoint: StoreEnvironment,
                                sharedSecret: String?, bundleId: String,
                                _ receipts: inout [String: ScriptedReceipt]) -> (Int, [String: Any]) {
         func status(_ code: Int, retryable: Bool = false) -> (Int, [String: Any]) {
@@ -198,7 +198,7 @@ public final class AppStoreSimulator: Sendable {
     /// Server API's notification history holds.
     public func signedNotificationV2(_ receiptData: String, type: String, subtype: String? = nil, transactionId: String? = nil,
                                      notificationUUID: String = UUID().uuidString.lowercased())
-        throws(Failure) -> (signedPayload: String, environment: AppStoreEnvironment) {
+        throws(Failure) -> (signedPayload: String, environment: StoreEnvironment) {
         let receipt = try existing(receiptData)
         let transaction: ScriptedTransaction?
         if let transactionId {
@@ -236,7 +236,7 @@ public final class AppStoreSimulator: Sendable {
 
 extension SimulatedAppStoreSigner {
     /// The same signer speaking for `environment` (V2 spells it `Production`/`Sandbox`).
-    func stamped(environment: AppStoreEnvironment) -> SimulatedAppStoreSigner {
+    func stamped(environment: StoreEnvironment) -> SimulatedAppStoreSigner {
         var copy = self
         copy.environment = ReceiptRendering.environmentName(environment)
         return copy

@@ -119,7 +119,7 @@ enum ReceiptRendering {
         return fields
     }
 
-    static func environmentName(_ environment: AppStoreEnvironment) -> String {
+    static func environmentName(_ environment: StoreEnvironment) -> String {
         environment == .production ? "Production" : "Sandbox"
     }
 

@@ -1,4 +1,4 @@
-// `swift run -c release issue-gateway-bench engine`: the entitlement engine (issue #3) on a
+// `swift run -c release issue-gateway-bench engine`: the entitlement engine on a
 // 15-year monthly subscriber (gaps, a refund, an upgrade to a bundle), at three sizes.
 import Entitle
 import Foundation
@@ -55,16 +55,16 @@ private struct EngineScenario {
                 productId: i <= upgradeAt ? "daily.monthly" : "bundle.monthly", purchaseDate: purchase,
                 expiresDate: purchase.adding(milliseconds: length),
                 revocationDate: i == transactionCount / 3 ? purchase.adding(milliseconds: length / 2) : nil,
-                isUpgraded: i == upgradeAt, offer: i == 0 ? .freeTrial : nil, source: .verifyReceipt))
+                isUpgraded: i == upgradeAt, offer: i == 0 ? .freeTrial : nil, source: .receipt))
         }
         transactions = txs
         renewals = [RenewalInfo(environment: .production, originalTransactionId: "1000000",
-                                productId: "bundle.monthly", autoRenewStatus: true, source: .verifyReceipt)]
+                                productId: "bundle.monthly", autoRenewStatus: true, source: .receipt)]
         now = C.start.adding(milliseconds: C.span - length / 2)
     }
 
     func evaluate() -> AccountEntitlements {
-        EntitlementEngine.evaluate(catalog: catalog, transactions: transactions, renewals: renewals,
+        EntitlementEngine.evaluate(catalog: catalog, facts: AccountFacts(transactions: transactions, renewals: renewals),
                                    policy: .default, now: now)
     }
 }

@@ -1,7 +1,9 @@
 // `issue-gateway-bench tokens`: download tokens signed and verified (tokens.md steps 1–5) per
 // second, single-threaded, with a one-key set and a typical three-asset issue.
 import Foundation
+import DownloadTokens
 import Entitle
+import GatewayCrypto
 import IssueCatalog
 import Wire
 

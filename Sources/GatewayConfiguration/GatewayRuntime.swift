@@ -1,5 +1,6 @@
 import Entitle
 import Foundation
+import GatewayCrypto
 import GatewayCore
 import GatewayHTTP
 import GatewayStore

@@ -1,6 +1,8 @@
+import DownloadTokens
 import Entitle
 import Foundation
 import GatewayCore
+import GatewayCrypto
 
 /// The admin key and token keys the gateway makes up on first start when the configuration gives
 /// none (http-api.md, Configuration). They are kept in a file beside the database, readable by

@@ -1,5 +1,6 @@
 import AppStoreKit
 import Entitle
+import GatewayCrypto
 import GatewayStore
 import IssueCatalog
 import Metrics

@@ -79,7 +79,8 @@ package final class PushFanOut: ThreadBackedService {
     /// Who may hold the issue: the products granting its publication or selling it alone.
     package static func audience(of issue: Issue, _ snapshot: CatalogSnapshot) -> PushAudience {
         let products = snapshot.products.filter { $0.grants.contains(issue.publicationId) || $0.issue == issue.ref }
-        return PushAudience(publicationId: issue.publicationId, productIds: products.map(\.id).sorted(), everyone: issue.free)
+        return PushAudience(publicationId: issue.publicationId, productIds: Set(products.map(\.storeProductId)).sorted(),
+                            everyone: issue.free)
     }
 
     private func send(to accountIds: [String], _ issue: Issue, _ state: CatalogState, _ stop: StopToken?) throws(StoreError) {
@@ -87,9 +88,7 @@ package final class PushFanOut: ThreadBackedService {
         let now = clock.now()
         var pushes: [PushNotification] = []
         for target in try store.pushTargets(accountIds) where !target.devices.isEmpty {
-            let facts = AccountFacts(transactions: target.facts.transactions, renewals: target.facts.renewals,
-                                     grants: target.facts.grants)
-            guard entitlements.evaluate(facts, state, now).isEntitled(issue.ref) else { continue }
+            guard entitlements.evaluate(target.facts.facts, state, now).isEntitled(issue.ref) else { continue }
             pushes += target.devices.map { PushNotification(device: $0, issue: issue.ref) }
         }
         for (push, outcome) in zip(pushes, sender.send(pushes, stop: stop)) {

@@ -2,6 +2,7 @@ import AppStoreKit
 import Entitle
 import Foundation
 import GatewayCore
+import GatewayCrypto
 import GatewayStore
 import Lifecycle
 import Wire

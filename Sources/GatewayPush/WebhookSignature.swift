@@ -1,5 +1,6 @@
 import Entitle
 import GatewayCore
+import GatewayCrypto
 import Wire
 
 /// `Issue-Gateway-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "t.body">` (http-api.md, pushes and

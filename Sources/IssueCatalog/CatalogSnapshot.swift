@@ -7,6 +7,7 @@ public final class CatalogSnapshot: Sendable {
     public let catalog: Catalog
     private let publicationsById: [String: Publication]
     private let productsById: [String: Product]
+    private let productsByStoreRef: [StoreProductRef: Product]
     /// Per publication, issues sorted by (publishedAt, id): ties broken by id so every run agrees.
     private let issuesByPublication: [String: [Issue]]
     private let issueIndex: [IssueRef: Issue]
@@ -15,6 +16,7 @@ public final class CatalogSnapshot: Sendable {
         self.catalog = catalog
         publicationsById = Dictionary(catalog.publications.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
         productsById = Dictionary(catalog.products.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+        productsByStoreRef = Dictionary(catalog.products.map { ($0.storeRef, $0) }, uniquingKeysWith: { _, last in last })
         var grouped: [String: [Issue]] = [:]
         for issue in catalog.issues { grouped[issue.publicationId, default: []].append(issue) }
         for key in grouped.keys {
@@ -28,7 +30,12 @@ public final class CatalogSnapshot: Sendable {
     public var products: [Product] { catalog.products }
 
     public func publication(_ id: String) -> Publication? { publicationsById[id] }
+    /// A product by its catalog id.
     public func product(_ id: String) -> Product? { productsById[id] }
+    /// The product a store's transaction names: its store and the store's product id (E23).
+    public func product(_ store: Store, storeProductId: String) -> Product? {
+        productsByStoreRef[StoreProductRef(store: store, storeProductId: storeProductId)]
+    }
     public func issue(_ ref: IssueRef) -> Issue? { issueIndex[ref] }
     public func issue(publicationId: String, issueId: String) -> Issue? {
         issueIndex[IssueRef(publicationId: publicationId, issueId: issueId)]

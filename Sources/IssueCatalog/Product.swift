@@ -1,12 +1,17 @@
 import Wire
 
-/// What the App Store sells, by product id (entitlement-rules.md, Vocabulary).
+/// What a store sells (entitlement-rules.md, Vocabulary: Product). The catalog's own `id` is
+/// unique in the catalog; `store` and `storeProductId` name it in one store, and (store,
+/// storeProductId) is unique too (E23: transactions find their product through it).
 public struct Product: Hashable, Sendable {
     public enum Kind: String, Hashable, Sendable, CaseIterable {
         case autoRenewable, nonRenewing, issue, free
     }
 
     public var id: String
+    public var store: Store
+    /// The App Store or Google Play product id, or the Stripe price id.
+    public var storeProductId: String
     public var kind: Kind
     /// Publications this product grants; a bundle grants several (E17: changing them changes
     /// the entitlements of everyone who owns the product).
@@ -23,13 +28,20 @@ public struct Product: Hashable, Sendable {
     /// E17: stops the product from being offered; never takes away what was bought.
     public var discontinuedAt: Instant?
 
-    public init(id: String, kind: Kind, grants: [String], subscriptionGroup: String? = nil, level: Int? = nil,
+    /// `store` defaults to the App Store and `storeProductId` to the catalog `id` (http-api.md,
+    /// "Google Play and Stripe"): a catalog of App Store products names each once.
+    public init(id: String, store: Store = .appStore, storeProductId: String? = nil, kind: Kind, grants: [String],
+                subscriptionGroup: String? = nil, level: Int? = nil,
                 duration: ISODuration? = nil, issue: IssueRef? = nil, platform: String? = nil,
                 discontinuedAt: Instant? = nil) {
-        self.id = id; self.kind = kind; self.grants = grants
+        self.id = id; self.store = store; self.storeProductId = storeProductId ?? id
+        self.kind = kind; self.grants = grants
         self.subscriptionGroup = subscriptionGroup; self.level = level; self.duration = duration
         self.issue = issue; self.platform = platform; self.discontinuedAt = discontinuedAt
     }
+
+    /// How transactions of its store name it.
+    public var storeRef: StoreProductRef { StoreProductRef(store: store, storeProductId: storeProductId) }
 
     public func isDiscontinued(at now: Instant) -> Bool {
         guard let d = discontinuedAt else { return false }

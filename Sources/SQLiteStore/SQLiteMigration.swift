@@ -12,7 +12,7 @@ struct SQLiteMigration: Sendable {
     static let moveReceiptsToContents: @Sendable (SQLiteConnection) throws(StoreError) -> Void = { c throws(StoreError) in
         let copies = try c.query("SELECT environment, original_transaction_id, receipt_data, updated_at FROM receipts") {
             row throws(StoreError) in
-            (subscription: SubscriptionKey(environment: try row.decode(AppStoreEnvironment.self, 0, of: row.text(1)),
+            (subscription: SubscriptionKey(environment: try row.decode(StoreEnvironment.self, 0, of: row.text(1)),
                                            originalTransactionId: row.text(1)),
              data: row.text(2), at: row.instant(3))
         }

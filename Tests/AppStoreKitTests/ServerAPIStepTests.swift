@@ -8,7 +8,7 @@ import Wire
 /// appstore.md's error table as `ServerAPIStep`, the pure core of the Server API client.
 @Suite struct ServerAPIStepTests {
     static func step(_ status: Int, _ body: String = "", headers: [String: String] = [:],
-                     at environment: AppStoreEnvironment = .production) -> ServerAPIStep {
+                     at environment: StoreEnvironment = .production) -> ServerAPIStep {
         ServerAPIStep(answer: HTTPExchangeResult(statusCode: status, body: Data(body.utf8), headers: headers), environment: environment)
     }
 

@@ -48,7 +48,7 @@ import Wire
         }
     }
 
-    static func months(_ prefix: String, count: Int, environment: AppStoreEnvironment = .production) -> ScriptedReceipt {
+    static func months(_ prefix: String, count: Int, environment: StoreEnvironment = .production) -> ScriptedReceipt {
         let transactions = (0..<count).map { index in
             ScriptedTransaction(transactionId: "\(prefix)\(index)", originalTransactionId: "\(prefix)0", productId: "monthly",
                                 purchaseDate: now.adding(seconds: Int64(index - count) * 30 * 86_400),

@@ -14,7 +14,7 @@ import IssueCatalog
                  catalog: Catalog = Fx.magazine, now: String = "2012-09-15") throws -> IssueExplanation {
         let entitlements = Fx.evaluate(catalog, transactions, [Fx.renewal(autoRenew: false, intent: .voluntary)], now: now)
         return try #require(IssueExplainer.explain(IssueRef(publicationId: "mag", issueId: issueId), entitlements: entitlements,
-                                                   transactions: transactions, catalog: CatalogSnapshot(catalog)))
+                                                   facts: AccountFacts(transactions: transactions), catalog: CatalogSnapshot(catalog)))
     }
 
     @Test func whyNotMayInTheGuidesExample() throws {
@@ -51,17 +51,20 @@ import IssueCatalog
     @Test func unknownIssuesHaveNoExplanation() {
         let entitlements = Fx.evaluate(Fx.magazine, [], now: "2012-09-15")
         #expect(IssueExplainer.explain(IssueRef(publicationId: "mag", issueId: "nope"), entitlements: entitlements,
-                                       transactions: [], catalog: CatalogSnapshot(Fx.magazine)) == nil)
+                                       facts: AccountFacts(), catalog: CatalogSnapshot(Fx.magazine)) == nil)
     }
 }
 
 /// E20 with grants (E21): the grant is the evidence where no transaction entitles the issue.
 @Suite struct IssueExplainerGrantTests {
     func explain(_ issueId: String, grant: Grant) throws -> IssueExplanation {
-        let entitlements = EntitlementEngine.evaluate(catalog: CatalogSnapshot(Fx.magazine), transactions: IssueExplainerTests.guideTransactions,
-                                                      renewals: [], grants: [grant], policy: .default, now: Fx.at("2012-09-15"))
+        let entitlements = EntitlementEngine.evaluate(catalog: CatalogSnapshot(Fx.magazine),
+                                                      facts: AccountFacts(transactions: IssueExplainerTests.guideTransactions,
+                                                                          grants: [grant]),
+                                                      policy: .default, now: Fx.at("2012-09-15"))
         return try #require(IssueExplainer.explain(IssueRef(publicationId: "mag", issueId: issueId), entitlements: entitlements,
-                                                   transactions: IssueExplainerTests.guideTransactions, grants: [grant],
+                                                   facts: AccountFacts(transactions: IssueExplainerTests.guideTransactions,
+                                                                       grants: [grant]),
                                                    catalog: CatalogSnapshot(Fx.magazine)))
     }
 

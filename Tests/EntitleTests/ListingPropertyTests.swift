@@ -24,7 +24,8 @@ import Wire
                     moved.publishedAt = Instant(millisecondsSinceEpoch: ms - ms % Self.slot)
                     return moved
                 }))
-            let r = EntitlementEngine.evaluate(catalog: snapshot, transactions: a.transactions, renewals: a.renewals,
+            let r = EntitlementEngine.evaluate(catalog: snapshot,
+                                               facts: AccountFacts(transactions: a.transactions, renewals: a.renewals),
                                                policy: a.policy, now: a.now)
             let all = r.issues(publicationId: nil, entitledOnly: false)
             // Newest first, ties by publication id, then by issue id descending.

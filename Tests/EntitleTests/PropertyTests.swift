@@ -49,7 +49,7 @@ import IssueCatalog
                 environment: .production, transactionId: "refunded", originalTransactionId: rng.chance(50) ? "s0" : "refunded",
                 productId: product, purchaseDate: start,
                 expiresDate: start.adding(milliseconds: Int64.random(in: 1...40, using: &rng) * RandomAccount.day),
-                revocationDate: start, source: .verifyReceipt)
+                revocationDate: start, source: .receipt)
             let before = a.evaluate().entitledRefs
             let after = a.evaluate(transactions: a.transactions + [refunded]).issues(publicationId: nil, entitledOnly: true)
             let added = after.filter { !before.contains($0.issue.ref) }

@@ -12,8 +12,9 @@ import Wire
     }
 
     func evaluate(_ transactions: [Transaction] = [], grants: [Grant], now: String = "2012-12-15") -> AccountEntitlements {
-        EntitlementEngine.evaluate(catalog: CatalogSnapshot(Fx.magazine), transactions: transactions, renewals: [],
-                                   grants: grants, policy: .default, now: Fx.at(now))
+        EntitlementEngine.evaluate(catalog: CatalogSnapshot(Fx.magazine),
+                                   facts: AccountFacts(transactions: transactions, renewals: [], grants: grants),
+                                   policy: .default, now: Fx.at(now))
     }
 
     @Test func e21AGrantEntitlesItsWindowAndTheIssueCurrentAtItsStart() {

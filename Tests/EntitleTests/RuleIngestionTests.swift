@@ -48,14 +48,6 @@ import IssueCatalog
         #expect(merged == TransactionMerge.merge(failed, retry))
     }
 
-    @Test func e2ARefusedReceiptYieldsNoTransactions() throws {
-        let r = try AppStoreParsers.verifyReceipt(Data("""
-        {"status": 21003, "environment": "Production", "latest_receipt_info": [
-         {"transaction_id": "1", "original_transaction_id": "1", "product_id": "p", "purchase_date_ms": "5"}]}
-        """.utf8), observedAt: Fx.at("2012-01-01"))
-        #expect(!r.isValid && r.transactions.isEmpty)
-    }
-
     @Test func e3SandboxIsKeptApartAndCountsOnlyWhenAccepted() {
         let sandbox = Fx.tx("t1", "monthly.sub", "2012-02-20", "2012-03-20", env: .sandbox)
         let production = Fx.tx("t1", "monthly.sub", "2012-06-17", "2012-07-17")

@@ -18,7 +18,7 @@ import Wire
         let transactions = periods.map { id, start, end in
             Transaction(environment: .production, transactionId: id, originalTransactionId: id == "t3" ? "t3" : "t1",
                         productId: "monthly.ios.monthly", purchaseDate: Self.at(start + "T00:00:00Z"),
-                        expiresDate: Self.at(end + "T00:00:00Z"), source: .verifyReceipt)
+                        expiresDate: Self.at(end + "T00:00:00Z"), source: .receipt)
         }
         _ = try store.ingest(IngestBatch(accountId: "reader", transactions: transactions, at: Self.at("2012-07-01T00:00:00Z")),
                              policy: .transfer)
@@ -68,7 +68,7 @@ import Wire
         try store.createAccount(Account(id: "reader", tokenHash: String(repeating: "0", count: 64), createdAt: t0))
         let transaction = Transaction(environment: .production, transactionId: "t1", originalTransactionId: "t1",
                                       productId: "monthly.ios.monthly", purchaseDate: Instant(rfc3339: "2012-02-20T00:00:00Z")!,
-                                      expiresDate: Instant(rfc3339: "2012-03-20T00:00:00Z")!, source: .verifyReceipt)
+                                      expiresDate: Instant(rfc3339: "2012-03-20T00:00:00Z")!, source: .receipt)
         _ = try store.ingest(IngestBatch(accountId: "reader", transactions: [transaction], at: t0), policy: .transfer)
         #expect(cli.run("account", "history", "reader") == 0, "\(cli.err)")
         let whole = try #require(try JSONSerialization.jsonObject(with: Data(cli.out.utf8)) as? [String: Any])

@@ -1,6 +1,8 @@
+import DownloadTokens
 import Entitle
 import Foundation
 @testable import GatewayConfiguration
+import GatewayCrypto
 import IssueCatalog
 @testable import IssueGateway
 import Testing

@@ -22,9 +22,9 @@ struct StoreCopyTests {
                                       createdAt: Self.t0))
         let purchase = Transaction(environment: .production, transactionId: "1", originalTransactionId: "1",
                                    productId: "monthly.ios.monthly", purchaseDate: Self.t0,
-                                   expiresDate: Self.t0.adding(seconds: 30 * 86_400), isUpgraded: true, source: .verifyReceipt)
+                                   expiresDate: Self.t0.adding(seconds: 30 * 86_400), isUpgraded: true, source: .receipt)
         let renewal = RenewalInfo(environment: .production, originalTransactionId: "1", productId: "monthly.ios.monthly",
-                                  autoRenewStatus: true, isInBillingRetry: false, source: .verifyReceipt)
+                                  autoRenewStatus: true, isInBillingRetry: false, source: .receipt)
         var batch = IngestBatch(accountId: "alice", transactions: [purchase], renewalInfos: [renewal],
                                 receiptData: "UkVDRUlQVA==", notificationUUID: "uuid-1", at: Self.t0)
         batch.historyFetched = [purchase.subscriptionKey]

@@ -126,9 +126,10 @@ struct PostgresStoreTests {
         leaseA.release()
         #expect(leaseB.tryHold())
         #expect(!leaseA.tryHold())
-        // B's session is killed, as when its process dies: A gets the lease on its next ask.
+        // B's session is killed, as when its process dies: A gets the lease on its next ask. The
+        // timeout makes the kill wait until the backend has exited (its lock gone), not just signalled.
         try TemporaryPostgresSchema.execute("""
-            SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted
+            SELECT pg_terminate_backend(pid, 10000) FROM pg_locks WHERE locktype = 'advisory' AND granted
             AND pid <> pg_backend_pid() AND objid = (hashtextextended('\(schema.name):issue-gateway job poller', 0) & 4294967295)::oid
             """, on: schema.url)
         #expect(leaseA.tryHold())

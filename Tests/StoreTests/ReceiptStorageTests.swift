@@ -35,21 +35,15 @@ import TestSupport
     /// content row and a pointer, facts versions start at 0, and the poller reads as before.
     @Test func aVersionOneDatabaseUpgrades() throws {
         let db = TemporaryDatabase()
-        try FileManager.default.createDirectory(atPath: (db.path as NSString).deletingLastPathComponent,
-                                                withIntermediateDirectories: true)
-        do {
-            let file = try SQLiteFile(db.path)
-            try #require(file.execute(SQLiteSchema.migrations[0].schema + """
-                PRAGMA user_version = 1;
-                INSERT INTO accounts (id, token_hash, created_at) VALUES ('alice', 'h', 0);
-                INSERT INTO transactions (environment, transaction_id, original_transaction_id, product_id,
-                    purchase_date, expires_date, is_upgraded, ownership, source)
-                VALUES ('production', '1', '1', 'monthly.1m', 0, 1000, 0, 'purchased', 'verifyReceipt'),
-                       ('production', '2', '2', 'monthly.1m', 0, 2000, 0, 'purchased', 'verifyReceipt');
-                INSERT INTO owners VALUES ('production', '1', 'alice', 0), ('production', '2', 'alice', 0);
-                INSERT INTO receipts VALUES ('production', '1', 'U0FNRQ==', 5), ('production', '2', 'U0FNRQ==', 6);
-                """))
-        }
+        try db.writeVersionOne(rows: """
+            INSERT INTO accounts (id, token_hash, created_at) VALUES ('alice', 'h', 0);
+            INSERT INTO transactions (environment, transaction_id, original_transaction_id, product_id,
+                purchase_date, expires_date, is_upgraded, ownership, source)
+            VALUES ('production', '1', '1', 'monthly.1m', 0, 1000, 0, 'purchased', 'verifyReceipt'),
+                   ('production', '2', '2', 'monthly.1m', 0, 2000, 0, 'purchased', 'verifyReceipt');
+            INSERT INTO owners VALUES ('production', '1', 'alice', 0), ('production', '2', 'alice', 0);
+            INSERT INTO receipts VALUES ('production', '1', 'U0FNRQ==', 5), ('production', '2', 'U0FNRQ==', 6);
+            """)
         let store = try db.open()
         #expect(try store.schemaVersion() == SQLiteSchema.currentVersion)
         #expect(try store.accountFacts("alice").version == 0)

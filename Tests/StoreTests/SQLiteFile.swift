@@ -1,4 +1,7 @@
 import CSQLite
+import Foundation
+@testable import SQLiteStore
+import TestSupport
 import Testing
 
 /// A second, raw connection to a store's file: to look at rows no interface shows, or to hold
@@ -23,5 +26,16 @@ final class SQLiteFile {
         defer { sqlite3_finalize(statement) }
         try #require(sqlite3_step(statement) == SQLITE_ROW)
         return sqlite3_column_int64(statement, 0)
+    }
+}
+
+extension TemporaryDatabase {
+    /// Writes the file as the first released schema left it, holding `rows` (SQL statements): what
+    /// an upgrade through every later migration starts from.
+    func writeVersionOne(rows: String) throws {
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true)
+        let file = try SQLiteFile(path)
+        try #require(file.execute(SQLiteSchema.migrations[0].schema + "PRAGMA user_version = 1;\n" + rows))
     }
 }

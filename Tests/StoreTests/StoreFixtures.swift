@@ -76,9 +76,9 @@ enum Fixtures {
 
     static func transaction(_ id: String, original: String, product: String = "monthly.1m",
                             purchased: String = "2026-01-01T00:00:00Z", expires: String? = "2026-02-01T00:00:00Z",
-                            environment: AppStoreEnvironment = .production, token: String? = nil) -> Transaction {
+                            environment: StoreEnvironment = .production, token: String? = nil) -> Transaction {
         Transaction(environment: environment, transactionId: id, originalTransactionId: original, productId: product,
                     purchaseDate: instant(purchased), expiresDate: expires.map(instant), appAccountToken: token,
-                    source: .verifyReceipt)
+                    source: .receipt)
     }
 }

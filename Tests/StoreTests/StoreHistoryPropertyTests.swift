@@ -18,7 +18,7 @@ import Wire
                 var t = Transaction(environment: .production, transactionId: "t\(id)", originalTransactionId: "o\(id % 2)",
                                     productId: "monthly.1m", purchaseDate: start,
                                     expiresDate: start.adding(seconds: 30 * 86_400 + (rng.chance(30) ? 86_400 : 0)),
-                                    source: .verifyReceipt,
+                                    source: .receipt,
                                     observedAt: Fixtures.t0.adding(seconds: Int64(Int.random(in: 0...5, using: &rng)) * 60))
                 if rng.chance(40) { t.revocationDate = start.adding(seconds: 3600); t.revocationReason = 1 }
                 if description > 0, rng.chance(20) { t.isUpgraded = true }

@@ -16,7 +16,7 @@ import Wire
     @Test(arguments: StoreBackend.all)
     func aReceiptRecordsTheBindingItsTransactionsAndRenewalInfoOnceEvenWhenSentAgain(_ backend: StoreBackend) throws {
         let f = try IngestFixture(backend)
-        let renewal = RenewalInfo(environment: .production, originalTransactionId: "1", autoRenewStatus: true, source: .verifyReceipt)
+        let renewal = RenewalInfo(environment: .production, originalTransactionId: "1", autoRenewStatus: true, source: .receipt)
         let batch = [Fixtures.transaction("2", original: "1", purchased: "2026-02-01T00:00:00Z", expires: "2026-03-01T00:00:00Z"),
                      Fixtures.transaction("1", original: "1")]
         try f.ingest("alice", batch, renewals: [renewal])

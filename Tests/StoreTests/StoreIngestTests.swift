@@ -108,7 +108,7 @@ struct IngestFixture {
     func renewalInfoAndReceiptFeedThePoller(_ backend: StoreBackend) throws {
         let f = try IngestFixture(backend)
         let renewal = RenewalInfo(environment: .production, originalTransactionId: "1", autoRenewStatus: true,
-                                  isInBillingRetry: false, source: .verifyReceipt)
+                                  isInBillingRetry: false, source: .receipt)
         var retrying = renewal
         retrying.originalTransactionId = "3"
         retrying.isInBillingRetry = true

@@ -55,7 +55,7 @@ import Wire
         let f = try IngestFixture(backend)
         func renewal(_ id: String, grace: String) -> RenewalInfo {
             RenewalInfo(environment: .production, originalTransactionId: id, autoRenewStatus: true, isInBillingRetry: false,
-                        gracePeriodExpiresDate: Fixtures.instant(grace), source: .verifyReceipt)
+                        gracePeriodExpiresDate: Fixtures.instant(grace), source: .receipt)
         }
         try f.ingest("alice", [Fixtures.transaction("1", original: "1", expires: "2025-12-01T00:00:00Z"),
                                Fixtures.transaction("2", original: "2", expires: "2025-12-01T00:00:00Z")],

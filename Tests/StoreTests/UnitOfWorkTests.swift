@@ -23,7 +23,7 @@ import IssueCatalog
         }
         #expect(try f.store.account(id: "dave") == nil)
         #expect(try f.store.storedCatalog() == StoredCatalog(revision: 0, catalog: Catalog()))
-        #expect(try f.store.accountFacts("dave") == AccountFactsSnapshot(transactions: [], renewals: [], version: 0))
+        #expect(try f.store.accountFacts("dave") == VersionedFacts(facts: AccountFacts(), version: 0))
         #expect(try f.version("alice") == 0)
         #expect(try f.store.read { tx throws(StoreError) in try tx.transaction(Fixtures.transaction("1", original: "1").key) } == nil)
     }
@@ -39,8 +39,8 @@ import IssueCatalog
             let transactions = try tx.transactions(ofAccount: "alice")
             _ = try f.store.ingest(IngestBatch(accountId: "alice", transactions: [Fixtures.transaction("2", original: "2")],
                                                at: Fixtures.t0), policy: .transfer)
-            return AccountFactsSnapshot(transactions: transactions, renewals: try tx.renewalInfos(ofAccount: "alice"),
-                                        version: try tx.factsVersion(ofAccount: "alice"))
+            return VersionedFacts(facts: AccountFacts(transactions: transactions, renewals: try tx.renewalInfos(ofAccount: "alice")),
+                                  version: try tx.factsVersion(ofAccount: "alice"))
         }
         #expect(seen == before)
         let after = try f.store.accountFacts("alice")

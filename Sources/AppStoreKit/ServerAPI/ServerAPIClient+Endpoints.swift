@@ -33,7 +33,7 @@ extension ServerAPIClient {
     /// Get All Subscription Statuses: the latest transaction and renewal info of every
     /// subscription in the customer's groups.
     public func subscriptionStatuses(_ transactionId: String, in environment: EnvironmentChoice = nil)
-        throws(ServerAPIError) -> (environment: AppStoreEnvironment, statuses: [ServerAPISubscriptionStatus]) {
+        throws(ServerAPIError) -> (environment: StoreEnvironment, statuses: [ServerAPISubscriptionStatus]) {
         let (body, answered) = try send(.subscriptionStatuses(transactionId), in: environment)
         let answer = try ServerAPIAnswer(body, name: "statuses", limit: configuration.maximumResponseBytes)
         var statuses: [ServerAPISubscriptionStatus] = []
@@ -66,7 +66,7 @@ extension ServerAPIClient {
 
     /// Notification history of one environment, every page; `page` sees each page as it
     /// arrives (a long window is replayed without holding it all).
-    public func notificationHistory(_ query: ServerAPINotificationQuery, in environment: AppStoreEnvironment,
+    public func notificationHistory(_ query: ServerAPINotificationQuery, in environment: StoreEnvironment,
                                     page: (_ records: [ServerAPINotificationRecord]) -> Void) throws(ServerAPIError) {
         var token: String?
         for _ in 0..<configuration.maximumPages {
@@ -105,7 +105,7 @@ extension ServerAPIClient {
     /// Extends one subscription's renewal date.
     public func extendRenewalDate(_ originalTransactionId: String, _ extension: ServerAPIExtension,
                                   in environment: EnvironmentChoice = nil) throws(ServerAPIError)
-        -> (environment: AppStoreEnvironment, result: ServerAPIExtensionResult) {
+        -> (environment: StoreEnvironment, result: ServerAPIExtensionResult) {
         let (body, answered) = try send(.extendRenewalDate(originalTransactionId, `extension`), in: environment)
         let answer = try ServerAPIAnswer(body, name: "extend", limit: configuration.maximumResponseBytes)
         return (answered, ServerAPIExtensionResult(
@@ -116,7 +116,7 @@ extension ServerAPIClient {
 
     // MARK: Verification (E2)
 
-    private func verify(_ compacts: [String], as kind: SignedPayloadKind, in environment: AppStoreEnvironment)
+    private func verify(_ compacts: [String], as kind: SignedPayloadKind, in environment: StoreEnvironment)
         throws(ServerAPIError) -> [VerifiedPayload] {
         var out: [VerifiedPayload] = []
         for compact in compacts { out.append(try verify(compact, as: kind, in: environment)) }
@@ -124,7 +124,7 @@ extension ServerAPIClient {
     }
 
     /// Verified like any V2 payload, and from the environment that answered.
-    private func verify(_ compact: String, as kind: SignedPayloadKind, in environment: AppStoreEnvironment)
+    private func verify(_ compact: String, as kind: SignedPayloadKind, in environment: StoreEnvironment)
         throws(ServerAPIError) -> VerifiedPayload {
         let verified: VerifiedPayload
         do { verified = try verifier.verify(compact, as: kind) } catch { throw .unverifiable(error) }

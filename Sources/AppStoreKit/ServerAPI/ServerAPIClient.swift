@@ -35,11 +35,11 @@ public final class ServerAPIClient: Sendable {
 
     /// Where a call starts: `nil` is production with the sandbox as fallback; an environment
     /// (a subscription already known to live there) is asked alone.
-    public typealias EnvironmentChoice = AppStoreEnvironment?
+    public typealias EnvironmentChoice = StoreEnvironment?
 
     /// Sends `request` and returns the body of Apple's 2xx answer and the environment that gave it.
     public func send(_ request: ServerAPIRequest, in environment: EnvironmentChoice = nil)
-        throws(ServerAPIError) -> (body: Data, environment: AppStoreEnvironment) {
+        throws(ServerAPIError) -> (body: Data, environment: StoreEnvironment) {
         let started = clock()
         let deadline = started.adding(milliseconds: Int64(configuration.deadline * 1000))
         var current = environment ?? .production
@@ -70,7 +70,7 @@ public final class ServerAPIClient: Sendable {
     }
 
     /// One request and what it means for the loop.
-    private func exchange(_ request: ServerAPIRequest, in environment: AppStoreEnvironment, deadline: Instant) -> ServerAPIStep {
+    private func exchange(_ request: ServerAPIRequest, in environment: StoreEnvironment, deadline: Instant) -> ServerAPIStep {
         let now = clock()
         let remaining = Double(deadline.millisecondsSinceEpoch - now.millisecondsSinceEpoch) / 1000
         guard remaining > 0 else { return .failure(.unavailable(.timedOut)) }

@@ -35,7 +35,7 @@ public struct ServerAPIConfiguration: Sendable, Equatable {
         self.maximumPages = max(1, maximumPages)
     }
 
-    func baseURL(for environment: AppStoreEnvironment) -> URL {
+    func baseURL(for environment: StoreEnvironment) -> URL {
         environment == .production ? productionURL : sandboxURL
     }
 }

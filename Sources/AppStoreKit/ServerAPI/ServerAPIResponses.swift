@@ -5,7 +5,7 @@ import Wire
 
 /// A subscription's transactions as the history endpoint gave them, every one verified.
 public struct ServerAPIHistory: Sendable, Equatable {
-    public var environment: AppStoreEnvironment
+    public var environment: StoreEnvironment
     public var transactions: [VerifiedPayload]
 }
 

@@ -21,7 +21,7 @@ public enum ServerAPIStep: Equatable, Sendable {
     /// A JSON error body is small; a larger one is not read for its code.
     static let errorBodyLimits = JSONLimits(maxBytes: 64 * 1024, maxDepth: 4)
 
-    public init(answer: HTTPExchangeResult, environment: AppStoreEnvironment) {
+    public init(answer: HTTPExchangeResult, environment: StoreEnvironment) {
         let status = answer.statusCode
         if (200...299).contains(status) {
             self = .success(answer.body)
@@ -63,6 +63,6 @@ public enum ServerAPIStep: Equatable, Sendable {
 /// One request, reported to the client's observer (metrics, logs).
 public struct ServerAPIAttempt: Sendable, Equatable {
     public let endpoint: String
-    public let environment: AppStoreEnvironment
+    public let environment: StoreEnvironment
     public let step: ServerAPIStep
 }

@@ -10,7 +10,7 @@ public struct SignedDataPolicy: Sendable, Equatable {
     /// Checked on production notifications only (sandbox ones carry test values). When it is not
     /// configured, production notifications are refused, as Apple's own library does.
     public var appAppleId: Int64?
-    public var acceptedEnvironments: Set<AppStoreEnvironment>
+    public var acceptedEnvironments: Set<StoreEnvironment>
     /// Longest compact JWS read. Apple's largest, a notification with two nested JWS, is ~10 KiB.
     public var maximumCompactLength: Int
 
@@ -23,7 +23,7 @@ public struct SignedDataPolicy: Sendable, Equatable {
     var jsonLimits: JSONLimits { JSONLimits(maxBytes: maximumCompactLength, maxDepth: Self.maximumJSONDepth) }
 
     public init(bundleId: String, appAppleId: Int64? = nil,
-                acceptedEnvironments: Set<AppStoreEnvironment> = [.production, .sandbox],
+                acceptedEnvironments: Set<StoreEnvironment> = [.production, .sandbox],
                 maximumCompactLength: Int = defaultMaximumCompactLength) {
         self.bundleId = bundleId
         self.appAppleId = appAppleId

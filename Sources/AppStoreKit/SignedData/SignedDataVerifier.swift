@@ -74,9 +74,9 @@ public final class SignedDataVerifier: Sendable {
     }
 
     /// Bundle id (not in renewal info), app Apple id (production notifications), environment.
-    private func check(_ claims: SignedPayloadClaims, kind: SignedPayloadKind) throws(SignedDataVerificationError) -> AppStoreEnvironment {
+    private func check(_ claims: SignedPayloadClaims, kind: SignedPayloadKind) throws(SignedDataVerificationError) -> StoreEnvironment {
         if kind != .renewalInfo, claims.fields.bundleId != policy.bundleId { throw .bundleIdMismatch(found: claims.fields.bundleId) }
-        let environment = AppStoreEnvironment(appleName: claims.fields.environment)
+        let environment = StoreEnvironment(appleName: claims.fields.environment)
         if kind == .notification, environment == .production,
            policy.appAppleId == nil || claims.fields.appAppleId != policy.appAppleId {
             throw .appAppleIdMismatch(found: claims.fields.appAppleId)

@@ -2,8 +2,8 @@ import Foundation
 import IssueCatalog
 import Wire
 
-/// The few payload fields the verifier checks itself; everything else is the parsers' business
-/// (Entitle). Read with Wire's strict parser: a repeated name is refused (RFC 7519 §4) and a field
+/// The few payload fields the verifier checks itself; everything else is `AppStoreParsers`' business.
+/// Read with Wire's strict parser: a repeated name is refused (RFC 7519 §4) and a field
 /// of the wrong JSON type is refused, not coerced; `null` counts as absent.
 struct SignedPayloadClaims: Equatable {
     /// `signedDate`, ms since the epoch (a JSON number, sometimes with a fraction: truncated).

@@ -4,12 +4,12 @@ import IssueCatalog
 import Wire
 
 /// A JWS whose chain, signature and claims all passed: `payload` is the exact JSON Apple signed,
-/// ready for the Entitle parsers.
+/// ready for `AppStoreParsers`.
 public struct VerifiedPayload: Sendable, Equatable {
     public let kind: SignedPayloadKind
     public let header: JWSHeader
     public let payload: Data
-    public let environment: AppStoreEnvironment
+    public let environment: StoreEnvironment
     /// The payload's `signedDate` (nil only where Apple omitted it; the chain was then checked now).
     public let signedDate: Instant?
 }

@@ -15,7 +15,7 @@ public struct VerifyReceiptConfiguration: Sendable, Equatable {
     /// failures; once spent the outcome is `.unavailable`. Environment redirects (21007/21008) do
     /// not count as attempts.
     public var retry: RetryPolicy
-    /// Largest answer read: what the Entitle parsers take (`AppStoreParserLimits`), so nothing is
+    /// Largest answer read: what `AppStoreParsers` take (`AppStoreParserLimits`), so nothing is
     /// downloaded only to be refused. A receipt with a long history is a few hundred KiB.
     public var maximumResponseBytes: Int
     /// 21007 → sandbox → 21008 → production … is cut off after this many redirects.

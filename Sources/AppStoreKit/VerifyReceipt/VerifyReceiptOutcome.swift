@@ -5,13 +5,13 @@ import Foundation
 public enum VerifyReceiptEndpoint: String, Sendable, Equatable {
     case production, sandbox
 
-    var environment: AppStoreEnvironment { self == .production ? .production : .sandbox }
+    var environment: StoreEnvironment { self == .production ? .production : .sandbox }
 }
 
 /// What a receipt verification came to: the outcome table of appstore.md "verifyReceipt".
 public enum VerifyReceiptOutcome: Sendable, Equatable {
-    /// Status 0 or 21006: `body` is Apple's whole answer, for the Entitle parser.
-    case valid(body: Data, environment: AppStoreEnvironment)
+    /// Status 0 or 21006: `body` is Apple's whole answer, for `AppStoreParsers`.
+    case valid(body: Data, environment: StoreEnvironment)
     /// 21000, 21002, 21003, 21010 or any status the table does not name: 422 `receipt_rejected`.
     case rejected(status: Int)
     /// 21004: the shared secret is wrong. 503, and logged loudly: only an operator can fix it.

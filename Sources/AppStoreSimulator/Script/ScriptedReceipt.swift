@@ -5,7 +5,7 @@ import Foundation
 /// What the simulator answers for one receipt-data string: an account history in one App Store
 /// environment, or a fixed status.
 public struct ScriptedReceipt: Sendable, Hashable, Decodable {
-    public var environment: AppStoreEnvironment
+    public var environment: StoreEnvironment
     /// When set, every request for this receipt is answered with this status alone (21010,
     /// 21005 for a persistent outage, 21100…); the history is not sent.
     public var status: Int?
@@ -15,7 +15,7 @@ public struct ScriptedReceipt: Sendable, Hashable, Decodable {
     public var transactions: [ScriptedTransaction]
     public var renewals: [ScriptedRenewal]
 
-    public init(environment: AppStoreEnvironment = .production, status: Int? = nil, unavailableTimes: Int = 0,
+    public init(environment: StoreEnvironment = .production, status: Int? = nil, unavailableTimes: Int = 0,
                 transactions: [ScriptedTransaction] = [], renewals: [ScriptedRenewal] = []) {
         self.environment = environment
         self.status = status
@@ -27,7 +27,7 @@ public struct ScriptedReceipt: Sendable, Hashable, Decodable {
     public init(from decoder: any Decoder) throws {
         let f = try ScriptFields(decoder, known: ["environment", "status", "unavailableTimes", "transactions", "renewals"])
         let name = try f.optional("environment", as: String.self) ?? "Production"
-        guard let environment = AppStoreEnvironment(appleName: name) else {
+        guard let environment = StoreEnvironment(appleName: name) else {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
                                                     debugDescription: "environment must be Production or Sandbox, not \(name)"))
         }

@@ -18,7 +18,7 @@ extension SimulatorRoutes {
             ("PUT", "/inApps/v1/subscriptions/extend/{id}", .extend),
         ]
         var routes: [SimulatorRoute] = []
-        for (prefix, environment) in [("", AppStoreEnvironment.production), (sandboxAPIPrefix, .sandbox)] {
+        for (prefix, environment) in [("", StoreEnvironment.production), (sandboxAPIPrefix, .sandbox)] {
             for (method, path, endpoint) in endpoints {
                 // Blocks: a test notification is delivered to the gateway from here.
                 routes.append(SimulatorRoute(method: method, path: prefix + path, maxBodyBytes: serverAPIBodyBytes,

@@ -13,7 +13,7 @@ enum SimulatorRoutes {
 
     static func routes(_ simulator: AppStoreSimulator) -> [SimulatorRoute] {
         var routes: [SimulatorRoute] = []
-        for (path, environment) in [(productionPath, AppStoreEnvironment.production), (sandboxPath, .sandbox)] {
+        for (path, environment) in [(productionPath, StoreEnvironment.production), (sandboxPath, .sandbox)] {
             routes.append(SimulatorRoute(method: "POST", path: path, maxBodyBytes: verifyReceiptBodyBytes, blocks: false) { body in
                 .json(200, simulator.verifyReceipt(requestBody: body, at: environment))
             })

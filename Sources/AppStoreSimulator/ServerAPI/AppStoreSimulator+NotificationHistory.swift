@@ -79,7 +79,7 @@ extension AppStoreSimulator {
 
     /// Get Notification History: `{startDate, endDate, notificationType?, transactionId?,
     /// onlyFailures?}`, pages of 20 by `paginationToken`.
-    func notificationHistory(_ request: SimulatorRequest, at environment: AppStoreEnvironment) -> SimulatorResponse {
+    func notificationHistory(_ request: SimulatorRequest, at environment: StoreEnvironment) -> SimulatorResponse {
         guard let body = try? JSONParser().parse(bytes: request.body).objectValue,
               let start = body["startDate"]?.integerValue, let end = body["endDate"]?.integerValue, start <= end else {
             return .appleError(400, code: 4000016, "Invalid start or end date.")
@@ -110,7 +110,7 @@ extension AppStoreSimulator {
 
     /// Request a Test Notification: answers its token at once and then delivers a `TEST`
     /// notification to the settings' `notificationURL` (off the request's thread).
-    func testNotification(at environment: AppStoreEnvironment) -> SimulatorResponse {
+    func testNotification(at environment: StoreEnvironment) -> SimulatorResponse {
         let uuid = UUID().uuidString.lowercased()
         let signedDate = now
         guard let signedPayload = signer.stamped(environment: environment)

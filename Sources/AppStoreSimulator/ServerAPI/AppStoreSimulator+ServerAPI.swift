@@ -28,7 +28,7 @@ extension AppStoreSimulator {
     /// The answer to one Server API request at `environment`'s base URL. `id` is the path's
     /// transaction id (nil for the notification endpoints).
     public func serverAPI(_ endpoint: ServerAPIEndpoint, _ request: SimulatorRequest, id: String?,
-                          at environment: AppStoreEnvironment) -> SimulatorResponse {
+                          at environment: StoreEnvironment) -> SimulatorResponse {
         let now = self.now
         let gate: SimulatorResponse? = serverAPIState.withLock { state in
             guard ServerAPITokenCheck.accepts(request.authorization, settings: state.settings, bundleId: bundleId, now: now) else {
@@ -77,7 +77,7 @@ extension AppStoreSimulator {
     }
 
     /// The receipt (one customer) of `environment` holding `id` as a transaction or original id.
-    private func customer(holding id: String, in environment: AppStoreEnvironment) -> (String, ScriptedReceipt)? {
+    private func customer(holding id: String, in environment: StoreEnvironment) -> (String, ScriptedReceipt)? {
         allReceipts.sorted { $0.key < $1.key }.first { _, receipt in
             receipt.environment == environment
                 && receipt.transactions.contains { $0.transactionId == id || $0.originalTransactionId == id }
@@ -85,7 +85,7 @@ extension AppStoreSimulator {
     }
 
     /// Transaction history and refund lookup v2: `revision` is where the next page starts.
-    private func page(_ transactions: [ScriptedTransaction], _ request: SimulatorRequest, environment: AppStoreEnvironment,
+    private func page(_ transactions: [ScriptedTransaction], _ request: SimulatorRequest, environment: StoreEnvironment,
                       sign: (ScriptedTransaction) -> String) -> SimulatorResponse {
         let start = request.queryValue("revision").flatMap(Self.offset(revision:)) ?? 0
         let slice = transactions.dropFirst(start).prefix(Self.serverAPIPageSize)
@@ -101,7 +101,7 @@ extension AppStoreSimulator {
     static func offset(revision: String) -> Int? { revision.hasPrefix("rev_") ? Int(revision.dropFirst(4)) : nil }
 
     /// Get All Subscription Statuses: the newest transaction of every subscription, by group.
-    private func statuses(_ ordered: [ScriptedTransaction], _ renewals: [ScriptedRenewal], environment: AppStoreEnvironment,
+    private func statuses(_ ordered: [ScriptedTransaction], _ renewals: [ScriptedRenewal], environment: StoreEnvironment,
                           now: Instant, sign: (ScriptedTransaction) -> String) -> SimulatorResponse {
         let stamped = signer.stamped(environment: environment)
         var latest: [String: ScriptedTransaction] = [:]

@@ -29,7 +29,7 @@ public struct ServerAPISettings: Sendable {
 /// One notification the simulated App Store sent (or tried to): what its notification history
 /// answers.
 struct SentNotification: Sendable {
-    var environment: AppStoreEnvironment
+    var environment: StoreEnvironment
     var notificationUUID: String
     var type: String
     var signedPayload: String

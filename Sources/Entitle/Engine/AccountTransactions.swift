@@ -2,7 +2,7 @@ import IssueCatalog
 
 /// The engine's input after E3 (sandbox facts only where the policy accepts them) and E1
 /// (descriptions of one purchase merged), as positions into a table of transactions in
-/// subscription order: (environment, originalTransactionId, purchaseDate, transactionId).
+/// subscription order: (environment, store, originalTransactionId, purchaseDate, transactionId).
 ///
 /// Transactions are large values full of strings, so nothing is copied on the common path (no
 /// duplicates): the table is the caller's array and only positions are sorted, after an O(n)
@@ -37,16 +37,18 @@ struct AccountTransactions {
     /// E1's key order, production first (as `TransactionMerge.mergeAll`).
     private static func keyPrecedes(_ t: Table, _ a: Int, _ b: Int) -> Bool {
         if t[a].environment != t[b].environment { return t[a].environment == .production }
+        if t[a].store != t[b].store { return t[a].store < t[b].store }
         return t[a].transactionId < t[b].transactionId
     }
 
     private static func sameKey(_ t: Table, _ a: Int, _ b: Int) -> Bool {
-        t[a].environment == t[b].environment && t[a].transactionId == t[b].transactionId
+        t[a].environment == t[b].environment && t[a].store == t[b].store && t[a].transactionId == t[b].transactionId
     }
 
     /// Subscription order: each subscription one run, its transactions by purchase.
     private static func subscriptionPrecedes(_ t: Table, _ a: Int, _ b: Int) -> Bool {
         if t[a].environment != t[b].environment { return t[a].environment == .production }
+        if t[a].store != t[b].store { return t[a].store < t[b].store }
         if t[a].originalTransactionId != t[b].originalTransactionId {
             return t[a].originalTransactionId < t[b].originalTransactionId
         }
@@ -59,5 +61,5 @@ struct AccountTransactions {
 }
 
 extension EntitlementPolicy {
-    func accepts(_ environment: AppStoreEnvironment) -> Bool { environment == .production || acceptSandbox }
+    func accepts(_ environment: StoreEnvironment) -> Bool { environment == .production || acceptSandbox }
 }

@@ -1,4 +1,5 @@
 import IssueCatalog
+import Synchronization
 
 /// What the engine precomputes from a catalog snapshot, once per snapshot, so that evaluating an
 /// account never scans the catalog and hashes a string only where one comes in from outside:
@@ -14,7 +15,9 @@ public final class EntitlementCatalog: Sendable {
     /// catalog changes every owner's entitlements; grants of unknown publications are dropped.
     let products: [Product]
     let productGrants: [[Int]]
-    let productNumbers: [String: Int]
+    /// Transactions name products by (store, store product id): E23, an App Store product `x` and
+    /// a Play product `x` are two catalog products.
+    let productNumbers: [StoreProductRef: Int]
 
     public init(_ snapshot: CatalogSnapshot) {
         self.snapshot = snapshot
@@ -33,12 +36,13 @@ public final class EntitlementCatalog: Sendable {
         publications = ids.indices.map {
             PublicationIndex(id: ids[$0], number: $0, idRank: rank[$0], issues: snapshot.issues(of: ids[$0]))
         }
-        // The snapshot answers `product(_:)` with the last product of an id: so does this.
-        var productNumbers: [String: Int] = [:]
+        // The snapshot answers `product(_:storeProductId:)` with the last product of a store id:
+        // so does this.
+        var productNumbers: [StoreProductRef: Int] = [:]
         var products: [Product] = []
         for product in snapshot.products {
-            if let n = productNumbers[product.id] { products[n] = product } else {
-                productNumbers[product.id] = products.count
+            if let n = productNumbers[product.storeRef] { products[n] = product } else {
+                productNumbers[product.storeRef] = products.count
                 products.append(product)
             }
         }
@@ -69,5 +73,5 @@ public final class EntitlementCatalog: Sendable {
     /// How many prepared snapshots `prepared(_:)` keeps, most recently used last.
     static let preparedKept = 4
 
-    private static let lastPrepared = LockedBox<[EntitlementCatalog]>([])
+    private static let lastPrepared = Mutex<[EntitlementCatalog]>([])
 }

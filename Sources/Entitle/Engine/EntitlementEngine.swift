@@ -8,26 +8,25 @@ import Wire
 /// product and publication ids are interned by the `EntitlementCatalog`), plus a few binary
 /// searches per active period: never the size of the catalog.
 public enum EntitlementEngine {
-    public static func evaluate(catalog: CatalogSnapshot, transactions: [Transaction], renewals: [RenewalInfo],
-                                grants: [Grant] = [], policy: EntitlementPolicy, now: Instant) -> AccountEntitlements {
-        evaluate(catalog: EntitlementCatalog.prepared(catalog), transactions: transactions,
-                 renewals: renewals, grants: grants, policy: policy, now: now)
+    public static func evaluate(catalog: CatalogSnapshot, facts: AccountFacts, policy: EntitlementPolicy,
+                                now: Instant) -> AccountEntitlements {
+        evaluate(catalog: EntitlementCatalog.prepared(catalog), facts: facts, policy: policy, now: now)
     }
 
     /// The same, against a catalog prepared once (what a server holds beside its snapshot).
-    public static func evaluate(catalog: EntitlementCatalog, transactions: [Transaction], renewals: [RenewalInfo],
-                                grants accountGrants: [Grant] = [], policy: EntitlementPolicy, now: Instant) -> AccountEntitlements {
+    public static func evaluate(catalog: EntitlementCatalog, facts: AccountFacts, policy: EntitlementPolicy,
+                                now: Instant) -> AccountEntitlements {
         // E3: sandbox facts count only where the policy accepts them. E1: duplicates merge.
-        let accepted = AccountTransactions(transactions, policy: policy)
-        let renewals = TransactionMerge.mergeAll(renewals.filter { policy.accepts($0.environment) })
-        var account = AccountFacts(accepted, catalog: catalog)
+        let accepted = AccountTransactions(facts.transactions, policy: policy)
+        let renewals = TransactionMerge.mergeAll(facts.renewals.filter { policy.accepts($0.environment) })
+        var account = FactsByKind(accepted, catalog: catalog)
 
         var intervals: [ProductInterval] = []
         var subscriptions: [SubscriptionStatus] = []
         for (key, positions) in account.subscriptions {
             let timeline = SubscriptionTimeline(key: key, table: accepted.table, positions: positions,
                                                 renewal: renewals.first { $0.subscriptionKey == key }, policy: policy,
-                                                product: { catalog.productNumbers[$0] })
+                                                product: { catalog.productNumbers[StoreProductRef(store: key.store, storeProductId: $0)] })
             intervals.append(contentsOf: timeline.intervals)
             if let status = SubscriptionStateRules.status(of: timeline, catalog: catalog.snapshot,
                                                           introConsumedGroups: account.introConsumedGroups, now: now) {
@@ -48,7 +47,7 @@ public enum EntitlementEngine {
             if revoked { grants[slot: slot].refundedPurchases.append(position) } else { grants[slot: slot].purchased.append(position) }
         }
         // E21: like a non-renewing period that does not stack; a revoked grant is as if never given.
-        for grant in accountGrants where grant.revokedAt == nil {
+        for grant in facts.grants where grant.revokedAt == nil {
             if let ref = grant.issue {  // E22: one issue for good
                 guard let number = catalog.publicationNumbers[ref.publicationId], let issue = catalog.snapshot.issue(ref),
                       let position = catalog.publications[number].position(of: issue) else { continue }

@@ -6,13 +6,14 @@ import Wire
 /// `reasons` are the engine's.
 public enum IssueExplainer {
     /// Nil for an issue the catalog does not hold.
-    public static func explain(_ ref: IssueRef, entitlements: AccountEntitlements, transactions: [Transaction],
-                               grants: [Grant] = [], catalog: CatalogSnapshot) -> IssueExplanation? {
+    /// `facts` are those `entitlements` were evaluated from.
+    public static func explain(_ ref: IssueRef, entitlements: AccountEntitlements, facts: AccountFacts,
+                               catalog: CatalogSnapshot) -> IssueExplanation? {
         guard let answer = entitlements.explanation(for: ref), let issue = catalog.issue(ref) else { return nil }
         let at = issue.publishedAt
         let periods = entitlements.periods(of: ref.publicationId)
-        let covers = { (t: Transaction) in catalog.product(t.productId)?.grants.contains(ref.publicationId) ?? false }
-        let relevant = transactions.filter(covers).sorted { ($0.purchaseDate, $0.transactionId) < ($1.purchaseDate, $1.transactionId) }
+        let covers = { (t: Transaction) in catalog.product(of: t)?.grants.contains(ref.publicationId) ?? false }
+        let relevant = facts.transactions.filter(covers).sorted { ($0.purchaseDate, $0.transactionId) < ($1.purchaseDate, $1.transactionId) }
         let reasons = answer.reasons
         var explanation = IssueExplanation(
             issue: issue, entitled: answer.entitled, reasons: reasons,
@@ -22,13 +23,13 @@ public enum IssueExplainer {
             transaction: nil, refunded: nil, grant: nil, summary: "")
         explanation.transaction = entitlingTransaction(issue, reasons, relevant, periods, catalog)
         if explanation.transaction == nil {
-            explanation.grant = entitlingGrant(issue, reasons, grants.filter { $0.revokedAt == nil && $0.publications.contains(ref.publicationId) },
-                                               periods)
+            let standing = facts.grants.filter { $0.revokedAt == nil && $0.publications.contains(ref.publicationId) }
+            explanation.grant = entitlingGrant(issue, reasons, standing, periods)
         }
         if reasons == [.refunded] {
             explanation.refunded = relevant.first { t in
                 t.revocationDate != nil && !t.isUpgraded && (interval(of: t, catalog).map { $0.contains(at) } ?? false
-                    || catalog.product(t.productId)?.issue == ref
+                    || catalog.product(of: t)?.issue == ref
                     || catalog.latestIssue(of: ref.publicationId, atOrBefore: t.purchaseDate)?.ref == ref)
             }.map(TransactionEvidence.init)
         }
@@ -40,7 +41,7 @@ public enum IssueExplainer {
                                              _ periods: [ActivePeriod], _ catalog: CatalogSnapshot) -> TransactionEvidence? {
         let counts = { (t: Transaction) in t.revocationDate == nil || t.isUpgraded }
         if reasons.contains(.purchased) {
-            return relevant.first { counts($0) && catalog.product($0.productId)?.issue == issue.ref }.map(TransactionEvidence.init)
+            return relevant.first { counts($0) && catalog.product(of: $0)?.issue == issue.ref }.map(TransactionEvidence.init)
         }
         if reasons.contains(.activePeriod) {
             return relevant.last { counts($0) && (interval(of: $0, catalog)?.contains(issue.publishedAt) ?? false) }
@@ -77,10 +78,10 @@ public enum IssueExplainer {
     /// non-renewing product `[purchaseDate, purchaseDate + duration)` without stacking.
     static func interval(of t: Transaction, _ catalog: CatalogSnapshot) -> ActivePeriod? {
         if let expires = t.expiresDate { return ActivePeriod(start: t.purchaseDate, end: expires) }
-        if let duration = catalog.product(t.productId)?.duration {
+        if let duration = catalog.product(of: t)?.duration {
             return ActivePeriod(start: t.purchaseDate, end: duration.added(to: t.purchaseDate))
         }
-        if catalog.product(t.productId)?.kind == .free { return ActivePeriod(start: t.purchaseDate, end: .distantFuture) }
+        if catalog.product(of: t)?.kind == .free { return ActivePeriod(start: t.purchaseDate, end: .distantFuture) }
         return nil
     }
 }

@@ -29,14 +29,15 @@ public struct TransactionEvidence: Sendable, Equatable {
     public var transactionId: String
     public var originalTransactionId: String
     public var productId: String
-    public var environment: AppStoreEnvironment
+    public var store: Store
+    public var environment: StoreEnvironment
     public var purchaseDate: Instant
     public var expiresDate: Instant?
     public var revocationDate: Instant?
 
     init(_ t: Transaction) {
         transactionId = t.transactionId; originalTransactionId = t.originalTransactionId; productId = t.productId
-        environment = t.environment; purchaseDate = t.purchaseDate; expiresDate = t.expiresDate
+        store = t.store; environment = t.environment; purchaseDate = t.purchaseDate; expiresDate = t.expiresDate
         revocationDate = t.revocationDate
     }
 }

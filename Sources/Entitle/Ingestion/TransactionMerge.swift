@@ -1,7 +1,7 @@
 import IssueCatalog
 import Wire
 
-/// E1: merging two descriptions of the same purchase (same environment and transactionId), or two
+/// E1: merging two descriptions of the same purchase (same store, environment and transactionId), or two
 /// renewal infos of the same subscription. The store calls this inside its write transaction and
 /// the engine calls it on its own input, so arrival order never matters.
 ///
@@ -45,15 +45,18 @@ public enum TransactionMerge {
     public static func mergeAll(_ transactions: [Transaction]) -> [Transaction] {
         // Comparing whole values would copy them (and retain their strings) on every comparison.
         let sandbox = transactions.map { $0.environment != .production }
+        let stores = transactions.map(\.store)
         let ids = transactions.map(\.transactionId)
         let order = transactions.indices.sorted {
-            sandbox[$0] != sandbox[$1] ? !sandbox[$0] : ids[$0] < ids[$1]
+            if sandbox[$0] != sandbox[$1] { return !sandbox[$0] }
+            if stores[$0] != stores[$1] { return stores[$0] < stores[$1] }
+            return ids[$0] < ids[$1]
         }
         var out: [Transaction] = []
         out.reserveCapacity(transactions.count)
         for i in order {
             let t = transactions[i]
-            if let last = out.last, last.environment == t.environment, last.transactionId == t.transactionId {
+            if let last = out.last, last.key == t.key {
                 out[out.count - 1] = merge(last, t)
             } else {
                 out.append(t)
@@ -65,13 +68,10 @@ public enum TransactionMerge {
     public static func mergeAll(_ renewals: [RenewalInfo]) -> [RenewalInfo] {
         var byKey: [SubscriptionKey: RenewalInfo] = [:]
         for r in renewals {
-            let key = SubscriptionKey(environment: r.environment, originalTransactionId: r.originalTransactionId)
+            let key = r.subscriptionKey
             if let seen = byKey[key] { byKey[key] = merge(seen, r) } else { byKey[key] = r }
         }
-        return byKey.values.sorted {
-            SubscriptionKey(environment: $0.environment, originalTransactionId: $0.originalTransactionId)
-                < SubscriptionKey(environment: $1.environment, originalTransactionId: $1.originalTransactionId)
-        }
+        return byKey.values.sorted { $0.subscriptionKey < $1.subscriptionKey }
     }
 
     /// True when `a` yields to `b`: a strict total order over the fields taken whole.

@@ -6,9 +6,11 @@ public enum ExpirationIntent: Int, Hashable, Sendable {
     case voluntary = 1, billing = 2, priceIncrease = 3, productUnavailable = 4, other = 5
 }
 
-/// Renewal info, one per (environment, originalTransactionId) (entitlement-rules.md, Vocabulary).
+/// Renewal info, one per subscription: (store, environment, originalTransactionId)
+/// (entitlement-rules.md, Vocabulary).
 public struct RenewalInfo: Hashable, Sendable {
-    public var environment: AppStoreEnvironment
+    public var store: Store
+    public var environment: StoreEnvironment
     public var originalTransactionId: String
     public var productId: String?
     public var autoRenewStatus: Bool
@@ -21,12 +23,12 @@ public struct RenewalInfo: Hashable, Sendable {
     public var source: TransactionSource
     public var observedAt: Instant?
 
-    public init(environment: AppStoreEnvironment, originalTransactionId: String, productId: String? = nil,
+    public init(store: Store = .appStore, environment: StoreEnvironment, originalTransactionId: String, productId: String? = nil,
                 autoRenewStatus: Bool, autoRenewProductId: String? = nil,
                 expirationIntent: ExpirationIntent? = nil, isInBillingRetry: Bool = false,
                 gracePeriodExpiresDate: Instant? = nil, priceConsentStatus: Int? = nil,
                 source: TransactionSource, observedAt: Instant? = nil) {
-        self.environment = environment; self.originalTransactionId = originalTransactionId
+        self.store = store; self.environment = environment; self.originalTransactionId = originalTransactionId
         self.productId = productId; self.autoRenewStatus = autoRenewStatus
         self.autoRenewProductId = autoRenewProductId; self.expirationIntent = expirationIntent
         self.isInBillingRetry = isInBillingRetry; self.gracePeriodExpiresDate = gracePeriodExpiresDate

@@ -1,26 +1,31 @@
-/// A subscription's identity: (environment, originalTransactionId), like E1's key for transactions.
+import IssueCatalog
+
+/// A subscription's identity: (store, environment, originalTransactionId), like E1's key for
+/// transactions.
 public struct SubscriptionKey: Hashable, Sendable, Comparable {
-    public var environment: AppStoreEnvironment
+    public var store: Store
+    public var environment: StoreEnvironment
     public var originalTransactionId: String
 
-    public init(environment: AppStoreEnvironment, originalTransactionId: String) {
-        self.environment = environment; self.originalTransactionId = originalTransactionId
+    public init(store: Store = .appStore, environment: StoreEnvironment, originalTransactionId: String) {
+        self.store = store; self.environment = environment; self.originalTransactionId = originalTransactionId
     }
 
     public static func < (a: SubscriptionKey, b: SubscriptionKey) -> Bool {
-        (a.environment.rawValue, a.originalTransactionId) < (b.environment.rawValue, b.originalTransactionId)
+        (a.environment.rawValue, a.store, a.originalTransactionId)
+            < (b.environment.rawValue, b.store, b.originalTransactionId)
     }
 }
 
 extension Transaction {
     /// The subscription (or single purchase) this transaction belongs to; an account owns it (E4).
     public var subscriptionKey: SubscriptionKey {
-        SubscriptionKey(environment: environment, originalTransactionId: originalTransactionId)
+        SubscriptionKey(store: store, environment: environment, originalTransactionId: originalTransactionId)
     }
 }
 
 extension RenewalInfo {
     public var subscriptionKey: SubscriptionKey {
-        SubscriptionKey(environment: environment, originalTransactionId: originalTransactionId)
+        SubscriptionKey(store: store, environment: environment, originalTransactionId: originalTransactionId)
     }
 }

@@ -9,7 +9,8 @@ public enum PurchaseState: String, Hashable, Sendable, CaseIterable {
 public struct PurchaseStatus: Hashable, Sendable {
     public var productId: String
     public var transactionId: String
-    public var environment: AppStoreEnvironment
+    public var store: Store
+    public var environment: StoreEnvironment
     /// Only for single-issue products (E14).
     public var issue: IssueRef?
     public var state: PurchaseState
@@ -17,9 +18,10 @@ public struct PurchaseStatus: Hashable, Sendable {
     public var kind: Product.Kind?
     public var purchaseDate: Instant
 
-    public init(productId: String, transactionId: String, environment: AppStoreEnvironment, issue: IssueRef?,
+    public init(productId: String, transactionId: String, store: Store, environment: StoreEnvironment,
+                issue: IssueRef?,
                 state: PurchaseState, kind: Product.Kind?, purchaseDate: Instant) {
-        self.productId = productId; self.transactionId = transactionId; self.environment = environment
+        self.productId = productId; self.transactionId = transactionId; self.store = store; self.environment = environment
         self.issue = issue; self.state = state; self.kind = kind; self.purchaseDate = purchaseDate
     }
 }

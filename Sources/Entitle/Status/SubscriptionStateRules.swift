@@ -15,10 +15,10 @@ enum SubscriptionStateRules {
         guard !timeline.positions.isEmpty else { return nil }
         let latest = timeline.latest
         let renewal = timeline.renewal
-        let product = catalog.product(latest.productId)
+        let product = catalog.product(of: latest)
         let renewsInto = renewal?.autoRenewProductId ?? renewal?.productId ?? latest.productId
         let discontinued = (product?.isDiscontinued(at: now) ?? false)
-            || (catalog.product(renewsInto)?.isDiscontinued(at: now) ?? false)
+            || (catalog.product(timeline.key.store, storeProductId: renewsInto)?.isDiscontinued(at: now) ?? false)
         let autoRenewOn = (renewal?.autoRenewStatus ?? true) && !discontinued && !latest.isUpgraded
         let expires = latest.isUpgraded
             ? latest.expiresDate.map { min(latest.revocationDate ?? $0, $0) } : latest.expiresDate
@@ -41,13 +41,13 @@ enum SubscriptionStateRules {
         let showsGrace = state == .gracePeriod || state == .billingRetry
         return SubscriptionStatus(
             originalTransactionId: timeline.key.originalTransactionId, productId: latest.productId,
-            environment: timeline.key.environment, state: state,
+            store: timeline.key.store, environment: timeline.key.environment, state: state,
             entitlementCode: code(state, offer: latest.offer), expiresAt: expires, willRenew: willRenew,
             renewsInto: willRenew ? renewsInto : nil,
             gracePeriodExpiresAt: showsGrace ? timeline.currentGrace?.end : nil,
             renewals: timeline.renewals, grants: product?.grants ?? [],
             subscriptionGroup: group,
-            trialOrIntroConsumedInGroup: group.map { introConsumedGroups.contains(groupKey(timeline.key.environment, $0)) } ?? false,
+            trialOrIntroConsumedInGroup: group.map { introConsumedGroups.contains(groupKey(timeline.key.store, timeline.key.environment, $0)) } ?? false,
             offer: latest.offer, latestTransactionId: latest.transactionId)
     }
 
@@ -80,7 +80,8 @@ enum SubscriptionStateRules {
         return Double(base < 0 ? -magnitude : magnitude) / 10
     }
 
-    static func groupKey(_ environment: AppStoreEnvironment, _ group: String) -> String {
-        environment.rawValue + "\u{1F}" + group
+    /// Subscription groups are a store's: one group name in two stores is two groups.
+    static func groupKey(_ store: Store, _ environment: StoreEnvironment, _ group: String) -> String {
+        store.rawValue + "\u{1F}" + environment.rawValue + "\u{1F}" + group
     }
 }

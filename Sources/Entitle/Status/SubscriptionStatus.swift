@@ -28,7 +28,8 @@ public struct SubscriptionStatus: Hashable, Sendable {
     public var originalTransactionId: String
     /// The product of the latest transaction.
     public var productId: String
-    public var environment: AppStoreEnvironment
+    public var store: Store
+    public var environment: StoreEnvironment
     public var state: SubscriptionState
     /// Sign: access now or not; fraction: the latest transaction's offer (.1 trial, .2 intro,
     /// .3 promotional, .4 offer code; win-back has no fraction in E19's table, so none).
@@ -48,13 +49,13 @@ public struct SubscriptionStatus: Hashable, Sendable {
     public var offer: OfferKind?
     public var latestTransactionId: String
 
-    public init(originalTransactionId: String, productId: String, environment: AppStoreEnvironment,
+    public init(originalTransactionId: String, productId: String, store: Store, environment: StoreEnvironment,
                 state: SubscriptionState, entitlementCode: Double, expiresAt: Instant?, willRenew: Bool,
                 renewsInto: String?, gracePeriodExpiresAt: Instant?, renewals: Int, grants: [String],
                 subscriptionGroup: String?, trialOrIntroConsumedInGroup: Bool, offer: OfferKind?,
                 latestTransactionId: String) {
         self.originalTransactionId = originalTransactionId; self.productId = productId
-        self.environment = environment; self.state = state; self.entitlementCode = entitlementCode
+        self.store = store; self.environment = environment; self.state = state; self.entitlementCode = entitlementCode
         self.expiresAt = expiresAt; self.willRenew = willRenew; self.renewsInto = renewsInto
         self.gracePeriodExpiresAt = gracePeriodExpiresAt; self.renewals = renewals; self.grants = grants
         self.subscriptionGroup = subscriptionGroup

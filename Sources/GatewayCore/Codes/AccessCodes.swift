@@ -1,4 +1,5 @@
 import Entitle
+import GatewayCrypto
 import GatewayStore
 import IssueCatalog
 import Wire

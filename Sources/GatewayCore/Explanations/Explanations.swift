@@ -30,8 +30,7 @@ package struct Explanations: Sendable {
         let facts = try stored { () throws(StoreError) in try accounts.facts(of: accountId) }
         let state = catalog.state
         let entitlements = entitlements.evaluate(facts, state, clock.now())
-        return IssueExplainer.explain(ref, entitlements: entitlements, transactions: facts.transactions, grants: facts.grants,
-                                      catalog: state.snapshot)
+        return IssueExplainer.explain(ref, entitlements: entitlements, facts: facts, catalog: state.snapshot)
     }
 
     /// The history events behind the evidence: how the entitling and the refunded transactions

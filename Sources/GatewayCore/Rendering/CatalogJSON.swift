@@ -14,6 +14,8 @@ extension JSONWriter {
     package mutating func product(_ product: Product) {
         object { w in
             w.field("id", product.id)
+            w.field("store", product.store.rawValue)
+            w.field("storeProductId", product.storeProductId)
             w.field("kind", product.kind.rawValue)
             w.key("grants")
             w.array { w in for grant in product.grants { w.string(grant) } }

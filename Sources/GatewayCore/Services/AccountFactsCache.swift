@@ -4,25 +4,6 @@ import IssueCatalog
 import Synchronization
 import Wire
 
-/// What the engine needs about one account, as stored.
-package struct AccountFacts: Sendable {
-    package var transactions: [Transaction]
-    package var renewals: [RenewalInfo]
-    /// E21, revoked ones included.
-    package var grants: [Grant] = []
-
-    package init(transactions: [Transaction], renewals: [RenewalInfo], grants: [Grant] = []) {
-        self.transactions = transactions; self.renewals = renewals; self.grants = grants
-    }
-}
-
-/// An account's facts and, when the store keeps one, the version it read them at (in the same
-/// snapshot): a higher version is newer facts.
-package struct VersionedFacts: Sendable {
-    package var facts: AccountFacts
-    package var version: UInt64?
-}
-
 /// Reads one account's facts from the store: the one way facts come into the cache.
 package typealias AccountFactsLoader = @Sendable (String) throws(StoreError) -> VersionedFacts
 
@@ -77,12 +58,7 @@ package final class AccountFactsCache: Sendable {
 
     package convenience init(store: any GatewayStore, budget: CacheBudget, coherence: CacheCoherence = CacheCoherence()) {
         // One read unit of work: the facts and the version they were read at come from one snapshot.
-        self.init(loader: { id throws(StoreError) in
-            let snapshot = try store.accountFacts(id)
-            return VersionedFacts(facts: AccountFacts(transactions: snapshot.transactions, renewals: snapshot.renewals,
-                                                             grants: snapshot.grants),
-                                  version: UInt64(clamping: snapshot.version))
-        }, factsBytes: budget.factsBytes, answerBytes: budget.answerBytes, coherence: coherence)
+        self.init(loader: { id throws(StoreError) in try store.accountFacts(id) }, factsBytes: budget.factsBytes, answerBytes: budget.answerBytes, coherence: coherence)
     }
 
     /// Invalidations remembered to refuse racing loads; past it, loads in flight are not kept.
@@ -99,7 +75,7 @@ package final class AccountFactsCache: Sendable {
         state.withLock { s in
             guard coherence.isTrusted, s.invalidations.isCurrent(ticket, for: accountId) else { return }
             // Two loads of one account may race; the store's version keeps the newer facts.
-            if let kept = s.facts.peek(accountId)?.version, let version = loaded.version, kept > version { return }
+            if let kept = s.facts.peek(accountId)?.version, kept > loaded.version { return }
             s.facts.insert(loaded, for: accountId, bytes: bytes)
         }
         return Loaded(facts: loaded.facts, ticket: ticket)

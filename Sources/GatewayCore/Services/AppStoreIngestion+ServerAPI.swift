@@ -49,7 +49,7 @@ extension AppStoreIngestion {
 
     /// The latest transaction and renewal info of every subscription in the customer's groups
     /// (Get All Subscription Statuses), as facts.
-    package func statusFacts(_ transactionId: String, in environment: AppStoreEnvironment?) throws(APIError) -> VerifiedFacts {
+    package func statusFacts(_ transactionId: String, in environment: StoreEnvironment?) throws(APIError) -> VerifiedFacts {
         let serverAPI = try requireServerAPI()
         let found = try Self.answered { () throws(ServerAPIError) in try serverAPI.subscriptionStatuses(transactionId, in: environment) }
         return try Self.facts(transactions: found.statuses.compactMap(\.transaction), renewals: found.statuses.compactMap(\.renewalInfo))
@@ -57,7 +57,7 @@ extension AppStoreIngestion {
 
     /// The whole transaction history of a customer, as facts, every subscription in it marked
     /// fetched whole.
-    package func historyFacts(_ transactionId: String, in environment: AppStoreEnvironment?) throws(APIError) -> VerifiedFacts {
+    package func historyFacts(_ transactionId: String, in environment: StoreEnvironment?) throws(APIError) -> VerifiedFacts {
         let serverAPI = try requireServerAPI()
         let history = try Self.answered { () throws(ServerAPIError) in try serverAPI.transactionHistory(transactionId, in: environment) }
         var facts = try Self.facts(transactions: history.transactions, renewals: [])
@@ -135,7 +135,7 @@ package struct ExtensionOutcome: Sendable {
     package let originalTransactionId: String
     /// The operator's note (http-api.md: "recorded in the account's history").
     package let note: String?
-    package let environment: AppStoreEnvironment
+    package let environment: StoreEnvironment
     package let result: ServerAPIExtensionResult
     package let accountId: String?
     package let facts: VerifiedFacts
@@ -148,8 +148,8 @@ extension AppStoreIngestion {
                            note: String?) throws(APIError) -> ExtensionOutcome {
         let serverAPI = try requireServerAPI()
         // The environment the gateway knows the subscription in; unknown: production, then sandbox.
-        let known = try stored { () throws(StoreError) -> AppStoreEnvironment? in
-            for environment in AppStoreEnvironment.allCases
+        let known = try stored { () throws(StoreError) -> StoreEnvironment? in
+            for environment in StoreEnvironment.allCases
             where try store.owner(of: SubscriptionKey(environment: environment, originalTransactionId: originalTransactionId)) != nil {
                 return environment
             }

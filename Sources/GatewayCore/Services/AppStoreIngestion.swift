@@ -1,6 +1,7 @@
 import AppStoreKit
 import Entitle
 import Foundation
+import GatewayCrypto
 import GatewayStore
 import IssueCatalog
 

@@ -54,7 +54,7 @@ extension AppStoreIngestion {
 
     private func migrate(_ originalTransactionId: String, _ ingestion: AppStoreIngestion,
                          _ report: inout AppStoreMigrationReport, _ progress: (String) -> Void) {
-        let keys = Set(AppStoreEnvironment.allCases.map { SubscriptionKey(environment: $0, originalTransactionId: originalTransactionId) })
+        let keys = Set(StoreEnvironment.allCases.map { SubscriptionKey(environment: $0, originalTransactionId: originalTransactionId) })
         if let missing = try? ingestion.store.historiesNotFetched(keys), missing.count < keys.count {
             report.alreadyMigrated += 1
             return

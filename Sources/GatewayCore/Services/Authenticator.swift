@@ -1,4 +1,6 @@
+import DownloadTokens
 import Entitle
+import GatewayCrypto
 import GatewayStore
 import Synchronization
 

@@ -9,7 +9,6 @@ package struct EntitlementEvaluator: Sendable {
     package init(policy: EntitlementPolicy) { self.policy = policy }
 
     package func evaluate(_ facts: AccountFacts, _ state: CatalogState, _ now: Instant) -> AccountEntitlements {
-        EntitlementEngine.evaluate(catalog: state.entitlementCatalog, transactions: facts.transactions,
-                                   renewals: facts.renewals, grants: facts.grants, policy: policy, now: now)
+        EntitlementEngine.evaluate(catalog: state.entitlementCatalog, facts: facts, policy: policy, now: now)
     }
 }

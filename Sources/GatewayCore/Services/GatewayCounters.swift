@@ -1,4 +1,5 @@
 import AppStoreKit
+import DownloadTokens
 import Entitle
 import Metrics
 

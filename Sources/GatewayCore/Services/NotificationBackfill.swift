@@ -40,7 +40,7 @@ public final class NotificationBackfill: ThreadBackedService {
     private let settings: NotificationBackfillSettings
     private let ingestion: AppStoreIngestion
     private let serverAPI: ServerAPIClient
-    private let environments: [AppStoreEnvironment]
+    private let environments: [StoreEnvironment]
     /// Where requested windows are replayed (the App Store pool).
     private let work: WorkPool
     /// Requested windows waiting or running, and those finished (tests wait on them).
@@ -51,7 +51,7 @@ public final class NotificationBackfill: ThreadBackedService {
     public let serviceThread = ServiceThread(name: "notification-backfill")
 
     package init(settings: NotificationBackfillSettings, ingestion: AppStoreIngestion, serverAPI: ServerAPIClient,
-                 environments: [AppStoreEnvironment], work: WorkPool) {
+                 environments: [StoreEnvironment], work: WorkPool) {
         self.settings = settings; self.ingestion = ingestion; self.serverAPI = serverAPI; self.environments = environments
         self.work = work
         lease = (ingestion.store as? any SharedGatewayStore)?.makeJobLease(name: "notification-backfill")
@@ -92,7 +92,7 @@ public final class NotificationBackfill: ThreadBackedService {
     /// sandbox, asked with the same key, answered: a bad key fails both.
     @discardableResult
     package func replay(_ window: Window) -> Bool {
-        var failures: [AppStoreEnvironment: ServerAPIError] = [:]
+        var failures: [StoreEnvironment: ServerAPIError] = [:]
         var allTaken = true
         for environment in environments {
             let query = ServerAPINotificationQuery(start: window.start, end: window.end, onlyFailures: window.onlyFailures)

@@ -1,3 +1,4 @@
+import AppStoreKit
 import Entitle
 import GatewayStore
 

@@ -1,3 +1,4 @@
+import DownloadTokens
 import Entitle
 import Synchronization
 

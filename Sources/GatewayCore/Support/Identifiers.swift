@@ -1,4 +1,5 @@
 import Entitle
+import GatewayCrypto
 import Wire
 
 /// New secrets and identifiers from the configured randomness, and the hash a secret is stored as

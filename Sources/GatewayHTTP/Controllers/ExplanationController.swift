@@ -80,6 +80,7 @@ extension JSONWriter {
             w.field("transactionId", t.transactionId)
             w.field("originalTransactionId", t.originalTransactionId)
             w.field("productId", t.productId)
+            w.field("store", t.store.rawValue)
             w.field("environment", t.environment.rawValue)
             w.field("purchaseDate", t.purchaseDate.rfc3339)
             w.field("expiresDate", t.expiresDate?.rfc3339)

@@ -1,5 +1,6 @@
 import Entitle
 import GatewayCore
+import GatewayCrypto
 import GatewayStore
 import HTTPServer
 import Wire

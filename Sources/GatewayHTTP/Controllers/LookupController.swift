@@ -40,9 +40,9 @@ package struct LookupController: APIController {
     }
 
     /// `?environment=production|sandbox` narrows a transaction lookup; absent, production first.
-    private static func lookupEnvironment(_ query: [(String, String)]) throws(APIError) -> AppStoreEnvironment? {
+    private static func lookupEnvironment(_ query: [(String, String)]) throws(APIError) -> StoreEnvironment? {
         guard let text = query.first(where: { $0.0 == "environment" })?.1 else { return nil }
-        guard let environment = AppStoreEnvironment(rawValue: text) else {
+        guard let environment = StoreEnvironment(rawValue: text) else {
             throw .badRequest("environment is production or sandbox")
         }
         return environment

@@ -41,6 +41,7 @@ extension JSONWriter {
         object { w in
             w.field("originalTransactionId", s.originalTransactionId)
             w.field("productId", s.productId)
+            w.field("store", s.store.rawValue)
             w.field("environment", s.environment.rawValue)
             w.field("state", s.state.rawValue)
             w.key("entitlementCode")
@@ -60,6 +61,7 @@ extension JSONWriter {
         object { w in
             w.field("productId", p.productId)
             w.field("transactionId", p.transactionId)
+            w.field("store", p.store.rawValue)
             w.field("environment", p.environment.rawValue)
             w.key("issue")
             if let issue = p.issue { w.issueRef(issue) } else { w.null() }

@@ -27,6 +27,13 @@ package enum CatalogBodies {
             guard let parsed = ISODuration(text) else { throw .badRequest("duration must be an ISO 8601 duration such as P3M") }
             duration = parsed
         }
+        var store = Store.appStore
+        if let text = try body.optionalString("store") {
+            guard let parsed = Store(rawValue: text) else {
+                throw .badRequest("store must be one of \(Store.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            store = parsed
+        }
         var issue: IssueRef?
         if let ref = try body.optionalObject("issue") {
             issue = IssueRef(publicationId: try ref.string("publicationId"), issueId: try ref.string("issueId"))
@@ -36,7 +43,8 @@ package enum CatalogBodies {
             guard let fits = Int(exactly: value) else { throw .badRequest("level is out of range") }
             level = fits
         }
-        let product = Product(id: id, kind: kind, grants: try body.optionalStrings("grants") ?? [],
+        let product = Product(id: id, store: store, storeProductId: try body.optionalString("storeProductId"),
+                              kind: kind, grants: try body.optionalStrings("grants") ?? [],
                               subscriptionGroup: try body.optionalString("subscriptionGroup"), level: level,
                               duration: duration, issue: issue, platform: try body.optionalString("platform"),
                               discontinuedAt: try body.optionalInstant("discontinuedAt"))

@@ -1,6 +1,6 @@
 import Wire
 
-/// The changes committed to a store that several processes share, in commit order (issue 11):
+/// The changes committed to a store that several processes share, in commit order:
 /// every change that invalidates a cache is written in the same transaction as a sequenced entry,
 /// so a process that reads the feed after its last sequence misses nothing, even after losing
 /// its connection. A store one process owns (SQLite) has none.

@@ -1,4 +1,4 @@
-/// A committed change that caches of other processes sharing the store must hear of (issue 11):
+/// A committed change that caches of other processes sharing the store must hear of:
 /// what a process keeps in memory and who may change it behind its back.
 public enum StoreChange: Hashable, Sendable {
     /// The catalog revision moved.

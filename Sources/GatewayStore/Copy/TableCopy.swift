@@ -1,6 +1,7 @@
 import Entitle
+import GatewayCrypto
 
-/// Moving up from one store to another (issue 11: `issue-gateway store copy --to postgresql://…`):
+/// Moving up from one store to another (`issue-gateway store copy --to postgresql://…`):
 /// every table the source holds, row by row, in an order that respects foreign keys, verified
 /// by a count and a checksum per table computed on both sides from the rows as stored.
 ///

@@ -119,8 +119,8 @@ public enum FactHistory {
     /// Where a batch of App Store facts came from, when its caller did not say: the sources its
     /// descriptions name (a status poll's receipt reads as `receipt` unless the poller says `poll`).
     public static func source(of transactions: [Transaction], _ renewals: [RenewalInfo]) -> HistorySource {
-        switch transactions.first?.source ?? renewals.first?.source ?? .verifyReceipt {
-        case .verifyReceipt: .receipt
+        switch transactions.first?.source ?? renewals.first?.source ?? .receipt {
+        case .receipt: .receipt
         case .signedTransaction: .signedTransaction
         case .notificationV1: .notificationV1
         case .notificationV2: .notificationV2
@@ -139,6 +139,7 @@ public enum FactHistory {
 
     private static func subscription(_ key: SubscriptionKey) -> JSONObject {
         var details = JSONObject()
+        details.set("store", .string(key.store.rawValue))
         details.set("environment", .string(key.environment.rawValue))
         details.set("originalTransactionId", .string(key.originalTransactionId))
         return details

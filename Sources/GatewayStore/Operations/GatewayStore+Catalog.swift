@@ -46,11 +46,16 @@ extension GatewayStore {
         }
     }
 
-    /// `.notFound` when a grant names an unknown publication.
+    /// `.notFound` when a grant names an unknown publication; `.conflict` when another product
+    /// has its store and store product id.
     public func upsertProduct(_ product: Product) throws(StoreError) -> UpsertOutcome {
         try write { tx throws(StoreError) in
             for grant in product.grants where try !tx.publicationExists(grant) {
                 throw .notFound("publication \(grant) granted by product \(product.id)")
+            }
+            // Vocabulary: (store, storeProductId) names one catalog product.
+            if let other = try tx.productId(of: product.storeRef), other != product.id {
+                throw .conflict("\(product.store.rawValue) product \(product.storeProductId) is already product \(other)")
             }
             let existed = try tx.productExists(product.id)
             try tx.save(product)

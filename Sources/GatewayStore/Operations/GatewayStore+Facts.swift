@@ -4,15 +4,15 @@ import Wire
 /// App Store facts and receipts, one unit of work each (a notification's dedupe goes with its facts: `IngestBatch.notificationUUID`).
 extension GatewayStore {
     /// An account's transactions, renewal infos and facts version from one snapshot.
-    public func accountFacts(_ accountId: String) throws(StoreError) -> AccountFactsSnapshot {
+    public func accountFacts(_ accountId: String) throws(StoreError) -> VersionedFacts {
         try read { tx throws(StoreError) in try Self.facts(of: accountId, tx) }
     }
 
-    static func facts(of accountId: String, _ tx: any ReadTransaction) throws(StoreError) -> AccountFactsSnapshot {
-        AccountFactsSnapshot(transactions: try tx.transactions(ofAccount: accountId),
-                             renewals: try tx.renewalInfos(ofAccount: accountId),
-                             grants: try tx.grants(ofAccount: accountId),
-                             version: try tx.factsVersion(ofAccount: accountId))
+    static func facts(of accountId: String, _ tx: any ReadTransaction) throws(StoreError) -> VersionedFacts {
+        VersionedFacts(facts: AccountFacts(transactions: try tx.transactions(ofAccount: accountId),
+                                           renewals: try tx.renewalInfos(ofAccount: accountId),
+                                           grants: try tx.grants(ofAccount: accountId)),
+                       version: try tx.factsVersion(ofAccount: accountId))
     }
 
     /// Who owns a subscription or single purchase, if anyone.

@@ -4,7 +4,7 @@ import Wire
 /// Who owns what a support agent has in hand (http-api.md, `GET /v1/lookup`): one read unit of work.
 public struct OwnerLookup: Sendable, Equatable {
     public var accountId: String
-    public var environment: AppStoreEnvironment?
+    public var environment: StoreEnvironment?
     public var originalTransactionId: String?
     public var transactionId: String?
     public var appAccountToken: String?
@@ -14,7 +14,7 @@ public struct OwnerLookup: Sendable, Equatable {
 extension GatewayStore {
     /// The owner of a subscription or single purchase, looked up by its `originalTransactionId`,
     /// production first, then sandbox (or only `environment`); nil when nobody owns it.
-    public func lookup(originalTransactionId: String, environment: AppStoreEnvironment?) throws(StoreError) -> OwnerLookup? {
+    public func lookup(originalTransactionId: String, environment: StoreEnvironment?) throws(StoreError) -> OwnerLookup? {
         try read { tx throws(StoreError) in
             for env in Self.environments(environment) {
                 let key = SubscriptionKey(environment: env, originalTransactionId: originalTransactionId)
@@ -27,7 +27,7 @@ extension GatewayStore {
     }
 
     /// The owner of the subscription or purchase one transaction belongs to.
-    public func lookup(transactionId: String, environment: AppStoreEnvironment?) throws(StoreError) -> OwnerLookup? {
+    public func lookup(transactionId: String, environment: StoreEnvironment?) throws(StoreError) -> OwnerLookup? {
         try read { tx throws(StoreError) in
             for env in Self.environments(environment) {
                 guard let transaction = try tx.transaction(TransactionKey(environment: env, transactionId: transactionId)),
@@ -51,7 +51,7 @@ extension GatewayStore {
         }
     }
 
-    private static func environments(_ only: AppStoreEnvironment?) -> [AppStoreEnvironment] {
+    private static func environments(_ only: StoreEnvironment?) -> [StoreEnvironment] {
         only.map { [$0] } ?? [.production, .sandbox]
     }
 }

@@ -5,7 +5,7 @@ import Wire
 /// One account's facts and devices, read together for a push page.
 public struct PushTarget: Sendable, Equatable {
     public var accountId: String
-    public var facts: AccountFactsSnapshot
+    public var facts: VersionedFacts
     public var devices: [Device]
 }
 

@@ -22,8 +22,9 @@ public struct PushJob: Hashable, Sendable {
 }
 
 /// Which accounts may be entitled to a newly published issue, for paging through them without
-/// loading every account: owners of any of `productIds` (the products that grant its publication,
-/// and the issue's own single-issue products), holders of a grant of the publication, or, for a
+/// loading every account: owners of transactions of any of `productIds` (the store product ids of
+/// the products that grant its publication, and of the issue's own single-issue products; a
+/// store's id that another store also uses only widens the candidates), holders of a grant of the publication, or, for a
 /// free issue (E15), everyone. Only accounts with a device are candidates for pushes.
 public struct PushAudience: Sendable, Equatable {
     public var publicationId: String

@@ -1,4 +1,5 @@
 import Entitle
+import GatewayCrypto
 import Wire
 
 /// A base64 App Store receipt and its content address: the lowercase hex SHA-256 of its text.

@@ -7,7 +7,7 @@ extension RecordRows {
     public static let publicationColumns: SQL = "SELECT id, title FROM publications"
     public static let productColumns: SQL = """
         SELECT id, kind, grants, subscription_group, level, duration, issue_publication_id, issue_id,
-               platform, discontinued_at FROM products
+               platform, discontinued_at, store, store_product_id FROM products
         """
     public static let issueColumns: SQL = "SELECT publication_id, id, title, published_at, free, retracted_at FROM issues"
     public static let assetColumns: SQL = "SELECT publication_id, issue_id, path, bytes, sha256 FROM issue_assets"
@@ -36,7 +36,8 @@ extension RecordRows {
         if let publicationId = row.optionalText(6), let issueId = row.optionalText(7) {
             issue = IssueRef(publicationId: publicationId, issueId: issueId)
         }
-        return Product(id: id, kind: kind, grants: splitIds(row.text(2)), subscriptionGroup: row.optionalText(3),
+        return Product(id: id, store: try row.decode(Store.self, 10, of: id), storeProductId: row.text(11),
+                       kind: kind, grants: splitIds(row.text(2)), subscriptionGroup: row.optionalText(3),
                        level: row.optionalInt(4), duration: duration, issue: issue, platform: row.optionalText(8),
                        discontinuedAt: row.optionalInstant(9))
     }
@@ -76,6 +77,13 @@ extension SQLReading {
         try connection.exists("SELECT 1 FROM products WHERE id = \(id)")
     }
 
+    /// The id of the catalog product a store sells as `ref`, if any (Vocabulary: Product).
+    public func productId(of ref: StoreProductRef) throws(StoreError) -> String? {
+        try connection.queryFirst("""
+            SELECT id FROM products WHERE store = \(ref.store.rawValue) AND store_product_id = \(ref.storeProductId)
+            """) { $0.text(0) }
+    }
+
     public func issue(_ ref: IssueRef) throws(StoreError) -> Issue? {
         guard var issue = try connection.queryFirst("\(RecordRows.issueColumns) WHERE \(RecordRows.issueKey(ref))",
                                                     RecordRows.issue) else { return nil }
@@ -100,8 +108,9 @@ extension SQLWriteTransaction {
     public func save(_ p: Product) throws(StoreError) {
         try connection.run(.upsert(
             into: "products", key: ["id": p.id],
-            set: ["kind": p.kind.rawValue, "grants": RecordRows.joinIds(p.grants), "subscription_group": p.subscriptionGroup,
-                  "level": p.level, "duration": p.duration?.description, "issue_publication_id": p.issue?.publicationId,
+            set: ["store": p.store.rawValue, "store_product_id": p.storeProductId, "kind": p.kind.rawValue,
+                  "grants": RecordRows.joinIds(p.grants), "subscription_group": p.subscriptionGroup, "level": p.level,
+                  "duration": p.duration?.description, "issue_publication_id": p.issue?.publicationId,
                   "issue_id": p.issue?.issueId, "platform": p.platform, "discontinued_at": p.discontinuedAt]))
     }
 

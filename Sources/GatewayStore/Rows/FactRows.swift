@@ -1,7 +1,8 @@
 import Entitle
+import IssueCatalog
 import Wire
 
-/// App Store facts (transactions, renewal infos), keyed as E1 identifies them. Saving is an
+/// Store facts (transactions, renewal infos), keyed as E1 identifies them. Saving is an
 /// upsert (`ON CONFLICT … DO UPDATE`) by that identity: ingesting the same fact twice, from any
 /// process, stores it once.
 extension RecordRows {
@@ -9,7 +10,7 @@ extension RecordRows {
         SELECT t.environment, t.transaction_id, t.original_transaction_id, t.product_id, t.purchase_date,
                t.original_purchase_date, t.expires_date, t.revocation_date, t.revocation_reason, t.is_upgraded,
                t.offer, t.ownership, t.web_order_line_item_id, t.subscription_group, t.app_account_token,
-               t.source, t.observed_at FROM transactions t
+               t.source, t.observed_at, t.store FROM transactions t
         """
 
     public static let renewalColumns: SQL = """
@@ -22,7 +23,7 @@ extension RecordRows {
     public static func transaction(_ row: some StoredRow) throws(StoreError) -> Transaction {
         let id = row.text(1)
         return Transaction(
-            environment: try row.decode(AppStoreEnvironment.self, 0, of: id),
+            store: try row.decode(Store.self, 17, of: id), environment: try row.decode(StoreEnvironment.self, 0, of: id),
             transactionId: id, originalTransactionId: row.text(2), productId: row.text(3),
             purchaseDate: row.instant(4), originalPurchaseDate: row.optionalInstant(5),
             expiresDate: row.optionalInstant(6), revocationDate: row.optionalInstant(7),
@@ -41,7 +42,7 @@ extension RecordRows {
             intent = parsed
         }
         return RenewalInfo(
-            environment: try row.decode(AppStoreEnvironment.self, 0, of: id), originalTransactionId: id,
+            environment: try row.decode(StoreEnvironment.self, 0, of: id), originalTransactionId: id,
             productId: row.optionalText(2), autoRenewStatus: row.bool(3), autoRenewProductId: row.optionalText(4),
             expirationIntent: intent, isInBillingRetry: row.bool(6), gracePeriodExpiresDate: row.optionalInstant(7),
             priceConsentStatus: row.optionalInt(8), source: try row.decode(TransactionSource.self, 9, of: id),
@@ -67,7 +68,8 @@ extension SQLReading {
         try connection.query("""
             \(RecordRows.transactionColumns)
             JOIN owners o ON o.environment = t.environment AND o.original_transaction_id = t.original_transaction_id
-            WHERE o.account_id = \(accountId) ORDER BY t.environment, t.original_transaction_id, t.purchase_date, t.transaction_id
+            WHERE o.account_id = \(accountId)
+            ORDER BY t.environment, t.store, t.original_transaction_id, t.purchase_date, t.transaction_id
             """) { row throws(StoreError) in try RecordRows.transaction(row) }
     }
 
@@ -81,14 +83,17 @@ extension SQLReading {
 
     public func transactions(of subscription: SubscriptionKey) throws(StoreError) -> [Transaction] {
         try connection.query("""
-            \(RecordRows.transactionColumns) WHERE \(RecordRows.subscriptionKey(subscription, alias: "t."))
+            \(RecordRows.transactionColumns)
+            WHERE t.store = \(subscription.store.rawValue) AND \(RecordRows.subscriptionKey(subscription, alias: "t."))
             ORDER BY t.purchase_date, t.transaction_id
             """) { row throws(StoreError) in try RecordRows.transaction(row) }
     }
 
     public func transaction(_ key: TransactionKey) throws(StoreError) -> Transaction? {
         try connection.queryFirst("""
-            \(RecordRows.transactionColumns) WHERE t.environment = \(key.environment.rawValue) AND t.transaction_id = \(key.transactionId)
+            \(RecordRows.transactionColumns)
+            WHERE t.store = \(key.store.rawValue) AND t.environment = \(key.environment.rawValue)
+              AND t.transaction_id = \(key.transactionId)
             """) { row throws(StoreError) in try RecordRows.transaction(row) }
     }
 
@@ -102,7 +107,8 @@ extension SQLReading {
 extension SQLWriteTransaction {
     public func save(_ t: Transaction) throws(StoreError) {
         try connection.run(.upsert(
-            into: "transactions", key: ["environment": t.environment.rawValue, "transaction_id": t.transactionId],
+            into: "transactions",
+            key: ["store": t.store.rawValue, "environment": t.environment.rawValue, "transaction_id": t.transactionId],
             set: ["original_transaction_id": t.originalTransactionId, "product_id": t.productId,
                   "purchase_date": t.purchaseDate, "original_purchase_date": t.originalPurchaseDate,
                   "expires_date": t.expiresDate, "revocation_date": t.revocationDate,

@@ -42,7 +42,7 @@ extension SQLReading {
             ORDER BY s.latest NULLS FIRST, s.environment, s.original_transaction_id LIMIT \(max(0, limit))
             """) { row throws(StoreError) in
             PollTarget(
-                subscription: SubscriptionKey(environment: try row.decode(AppStoreEnvironment.self, 0, of: row.text(1)),
+                subscription: SubscriptionKey(environment: try row.decode(StoreEnvironment.self, 0, of: row.text(1)),
                                               originalTransactionId: row.text(1)),
                 accountId: row.optionalText(4), latestExpiresDate: row.optionalInstant(2),
                 isInBillingRetry: row.bool(3), receiptData: row.optionalText(5))

@@ -13,6 +13,8 @@ public protocol ReadTransaction {
     func catalogRevision() throws(StoreError) -> Int64
     func publicationExists(_ id: String) throws(StoreError) -> Bool
     func productExists(_ id: String) throws(StoreError) -> Bool
+    /// The id of the catalog product a store sells as `ref`, if any.
+    func productId(of ref: StoreProductRef) throws(StoreError) -> String?
     /// One issue with its assets.
     func issue(_ ref: IssueRef) throws(StoreError) -> Issue?
 

@@ -82,6 +82,10 @@ struct ProductsDocument: Codable {
 
 struct ProductDocument: Codable {
     var id: String
+    /// Omitted for the App Store (the default).
+    var store: String?
+    /// Omitted when it equals `id` (the default).
+    var storeProductId: String?
     var kind: String
     var grants: [String]
     var subscriptionGroup: String?
@@ -92,12 +96,13 @@ struct ProductDocument: Codable {
     var discontinuedAt: String?
 
     private enum CodingKeys: String, CodingKey {
-        case id, kind, grants, subscriptionGroup, level, duration, issue, platform, discontinuedAt
+        case id, store, storeProductId, kind, grants, subscriptionGroup, level, duration, issue, platform, discontinuedAt
     }
 
-    init(id: String, kind: String, grants: [String], subscriptionGroup: String?, level: Int?, duration: String?,
-         issue: IssueRefDocument?, platform: String?, discontinuedAt: String?) {
-        self.id = id; self.kind = kind; self.grants = grants; self.subscriptionGroup = subscriptionGroup
+    init(id: String, store: String?, storeProductId: String?, kind: String, grants: [String], subscriptionGroup: String?,
+         level: Int?, duration: String?, issue: IssueRefDocument?, platform: String?, discontinuedAt: String?) {
+        self.id = id; self.store = store; self.storeProductId = storeProductId
+        self.kind = kind; self.grants = grants; self.subscriptionGroup = subscriptionGroup
         self.level = level; self.duration = duration; self.issue = issue; self.platform = platform
         self.discontinuedAt = discontinuedAt
     }
@@ -105,6 +110,8 @@ struct ProductDocument: Codable {
     init(from decoder: Decoder) throws {
         let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
         id = try c.decode(String.self, forKey: .id)
+        store = try c.decodeIfPresent(String.self, forKey: .store)
+        storeProductId = try c.decodeIfPresent(String.self, forKey: .storeProductId)
         kind = try c.decode(String.self, forKey: .kind)
         grants = try c.decode([String].self, forKey: .grants)
         subscriptionGroup = try c.decodeIfPresent(String.self, forKey: .subscriptionGroup)

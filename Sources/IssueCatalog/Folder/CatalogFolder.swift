@@ -115,6 +115,7 @@ public enum CatalogFolder {
                                      duplicate: { "product \($0.id) is defined twice" }) {
             (product, at) throws(CatalogProblem) in try product.validate(at: at)
         }
+        try Catalog.validateStoreProducts(products, at: FieldPath("products"))
         return products
     }
 

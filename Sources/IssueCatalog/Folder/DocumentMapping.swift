@@ -36,7 +36,9 @@ extension IssueDocument {
 
 extension ProductDocument {
     init(_ product: Product) {
-        self.init(id: product.id, kind: product.kind.rawValue, grants: product.grants,
+        self.init(id: product.id, store: product.store == .appStore ? nil : product.store.rawValue,
+                  storeProductId: product.storeProductId == product.id ? nil : product.storeProductId,
+                  kind: product.kind.rawValue, grants: product.grants,
                   subscriptionGroup: product.subscriptionGroup, level: product.level,
                   duration: product.duration?.description,
                   issue: product.issue.map { IssueRefDocument(publicationId: $0.publicationId, issueId: $0.issueId) },
@@ -48,6 +50,14 @@ extension ProductDocument {
             let kinds = Product.Kind.allCases.map(\.rawValue).joined(separator: ", ")
             throw path.field("kind").problem("\(FieldRules.quoted(self.kind)) is not one of \(kinds)")
         }
+        var parsedStore = Store.appStore
+        if let store {
+            guard let parsed = Store(rawValue: store) else {
+                let stores = Store.allCases.map(\.rawValue).joined(separator: ", ")
+                throw path.field("store").problem("\(FieldRules.quoted(store)) is not one of \(stores)")
+            }
+            parsedStore = parsed
+        }
         var parsedDuration: ISODuration?
         if let duration {
             guard let parsed = ISODuration(duration) else {
@@ -55,7 +65,7 @@ extension ProductDocument {
             }
             parsedDuration = parsed
         }
-        return Product(id: id, kind: kind, grants: grants, subscriptionGroup: subscriptionGroup, level: level,
+        return Product(id: id, store: parsedStore, storeProductId: storeProductId, kind: kind, grants: grants, subscriptionGroup: subscriptionGroup, level: level,
                        duration: parsedDuration,
                        issue: issue.map { IssueRef(publicationId: $0.publicationId, issueId: $0.issueId) },
                        platform: platform,

@@ -20,6 +20,20 @@ extension Catalog {
             try product.validate(at: at)
             try product.validateReferences(publications: publicationIds, issues: issueRefs, at: at)
         }
+        try Self.validateStoreProducts(products, at: root.field("products"))
+    }
+
+    /// (store, storeProductId) is unique (Vocabulary: Product): a store's transaction must name
+    /// one catalog product. Reported at the second product's `storeProductId`.
+    static func validateStoreProducts(_ products: [Product], at path: FieldPath) throws(CatalogProblem) {
+        var seen: [StoreProductRef: String] = [:]
+        for (index, product) in products.enumerated() {
+            if let first = seen[product.storeRef] {
+                throw path.index(index).field("storeProductId").problem(
+                    "\(product.store.rawValue) product \(product.storeProductId) is already product \(first)")
+            }
+            seen[product.storeRef] = product.id
+        }
     }
 
     /// Checks each item at `path[i]`, then refuses an item whose key was seen before (reported

@@ -5,7 +5,7 @@ public enum FieldRules {
     public static let maxAssetPathLength = 1024
     public static let maxAssetsPerIssue = 64
 
-    /// Ids of publications, issues, products, keys: `[A-Za-z0-9._-]{1,128}` (issue #2), but not
+    /// Ids of publications, issues, products, keys: `[A-Za-z0-9._-]{1,128}`, but not
     /// `.` or `..`: ids become URL path segments (`/v1/publications/{publicationId}/…`) and file
     /// names (`publications/<id>.json`), and those two are dot segments (RFC 3986 §3.3, §5.2.4)
     /// that clients and proxies remove, so such an id could never be addressed.

@@ -41,6 +41,7 @@ extension Product {
     /// another kind. Auto-renewable periods never come from a duration (E5).
     public func validate(at path: FieldPath = FieldPath()) throws(CatalogProblem) {
         try FieldRules.identifier(id, at: path.field("id"))
+        try FieldRules.identifier(storeProductId, at: path.field("storeProductId"))
         guard !grants.isEmpty else { throw path.field("grants").problem("must name at least one publication") }
         var seen = Set<String>()
         for (index, grant) in grants.enumerated() {

@@ -1,4 +1,5 @@
 import CommandLineSupport
+import DownloadTokens
 import Entitle
 import Foundation
 import GatewayConfiguration

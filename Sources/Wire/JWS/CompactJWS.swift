@@ -1,6 +1,6 @@
 /// A JWS in compact serialization (RFC 7515 §7.1) taken apart: three segments, each strict
 /// base64url (no padding, canonical trailing bits). Nothing is trusted yet; the header and payload
-/// are bytes for the caller's strict JSON parse. Download tokens (Entitle) and App Store signed
+/// are bytes for the caller's strict JSON parse. Download tokens (DownloadTokens) and App Store signed
 /// data (AppStoreKit) both split here.
 public struct CompactJWS: Sendable, Equatable {
     /// The decoded protected header (JSON text, unparsed).

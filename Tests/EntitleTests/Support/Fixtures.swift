@@ -27,9 +27,9 @@ enum Fx {
     }
 
     static func tx(_ id: String, _ product: String, _ start: String, _ end: String? = nil,
-                   original: String = "o1", env: AppStoreEnvironment = .production,
+                   original: String = "o1", env: StoreEnvironment = .production,
                    revoked: String? = nil, upgraded: Bool = false, offer: OfferKind? = nil,
-                   observed: String? = nil, source: TransactionSource = .verifyReceipt) -> Transaction {
+                   observed: String? = nil, source: TransactionSource = .receipt) -> Transaction {
         Transaction(environment: env, transactionId: id, originalTransactionId: original, productId: product,
                     purchaseDate: at(start), expiresDate: end.map(at), revocationDate: revoked.map(at),
                     isUpgraded: upgraded, offer: offer, source: source, observedAt: observed.map(at))
@@ -37,11 +37,11 @@ enum Fx {
 
     static func renewal(_ original: String = "o1", product: String = "monthly.sub", autoRenew: Bool = true,
                         intent: ExpirationIntent? = nil, billingRetry: Bool = false, grace: String? = nil,
-                        env: AppStoreEnvironment = .production, observed: String? = nil) -> RenewalInfo {
+                        env: StoreEnvironment = .production, observed: String? = nil) -> RenewalInfo {
         RenewalInfo(environment: env, originalTransactionId: original, productId: product,
                     autoRenewStatus: autoRenew, autoRenewProductId: product, expirationIntent: intent,
                     isInBillingRetry: billingRetry, gracePeriodExpiresDate: grace.map(at),
-                    source: .verifyReceipt, observedAt: observed.map(at))
+                    source: .receipt, observedAt: observed.map(at))
     }
 
     /// The In-App Purchase Programming Guide's magazine: issues on the 1st of each month of 2012.
@@ -52,8 +52,9 @@ enum Fx {
 
     static func evaluate(_ catalog: Catalog, _ transactions: [Transaction], _ renewals: [RenewalInfo] = [],
                          policy: EntitlementPolicy = .default, now: String) -> AccountEntitlements {
-        EntitlementEngine.evaluate(catalog: CatalogSnapshot(catalog), transactions: transactions,
-                                   renewals: renewals, policy: policy, now: at(now))
+        EntitlementEngine.evaluate(catalog: CatalogSnapshot(catalog),
+                                   facts: AccountFacts(transactions: transactions, renewals: renewals),
+                                   policy: policy, now: at(now))
     }
 }
 

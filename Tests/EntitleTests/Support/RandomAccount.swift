@@ -45,7 +45,7 @@ struct RandomAccount {
         renewals = []
         var serial = 0
         for s in 0..<Int.random(in: 0...3, using: &rng) {
-            let env: AppStoreEnvironment = rng.chance(20) ? .sandbox : .production
+            let env: StoreEnvironment = rng.chance(20) ? .sandbox : .production
             var d = Int64.random(in: 0..<300, using: &rng)
             for _ in 0..<Int.random(in: 1...6, using: &rng) {
                 serial += 1
@@ -58,7 +58,7 @@ struct RandomAccount {
                     productId: rng.chance(50) ? "a" : "b", purchaseDate: start, expiresDate: end,
                     revocationDate: rng.chance(15) || (upgraded && rng.chance(50))
                         ? start.adding(milliseconds: Int64.random(in: 0...(length * Self.day), using: &rng)) : nil,
-                    isUpgraded: upgraded, offer: rng.chance(20) ? .freeTrial : nil, source: .verifyReceipt))
+                    isUpgraded: upgraded, offer: rng.chance(20) ? .freeTrial : nil, source: .receipt))
                 d += length + (rng.chance(30) ? Int64.random(in: 1...60, using: &rng) : 0)
             }
             if rng.chance(70) {
@@ -66,7 +66,7 @@ struct RandomAccount {
                     environment: env, originalTransactionId: "s\(s)", autoRenewStatus: rng.chance(50),
                     expirationIntent: rng.chance(30) ? .billing : nil, isInBillingRetry: rng.chance(40),
                     gracePeriodExpiresDate: rng.chance(40) ? Self.instant(day: Int64.random(in: 0..<450, using: &rng), &rng) : nil,
-                    source: .verifyReceipt))
+                    source: .receipt))
             }
         }
         for product in ["n", "n", "i", "f"] where rng.chance(40) {
@@ -74,7 +74,7 @@ struct RandomAccount {
             transactions.append(Transaction(
                 environment: .production, transactionId: "t\(serial)", originalTransactionId: "t\(serial)",
                 productId: product, purchaseDate: Self.instant(day: Int64.random(in: 0..<400, using: &rng), &rng),
-                revocationDate: rng.chance(20) ? Self.origin : nil, source: .verifyReceipt))
+                revocationDate: rng.chance(20) ? Self.origin : nil, source: .receipt))
         }
         policy = EntitlementPolicy(acceptSandbox: rng.chance(50), graceDays: rng.chance(30) ? 5 : 0)
         now = Self.instant(day: Int64.random(in: 0..<450, using: &rng), &rng)
@@ -82,8 +82,10 @@ struct RandomAccount {
 
     func evaluate(transactions: [Transaction]? = nil, renewals: [RenewalInfo]? = nil, grants: [Grant] = [],
                   now: Instant? = nil) -> AccountEntitlements {
-        EntitlementEngine.evaluate(catalog: snapshot, transactions: transactions ?? self.transactions,
-                                   renewals: renewals ?? self.renewals, grants: grants, policy: policy, now: now ?? self.now)
+        EntitlementEngine.evaluate(catalog: snapshot,
+                                   facts: AccountFacts(transactions: transactions ?? self.transactions,
+                                                       renewals: renewals ?? self.renewals, grants: grants),
+                                   policy: policy, now: now ?? self.now)
     }
 
     /// A random grant (E21) over one or both publications, sometimes open-ended.

@@ -67,7 +67,7 @@ import Wire
         func t(_ id: String, _ start: String, _ end: String) -> Transaction {
             Transaction(environment: .production, transactionId: id, originalTransactionId: "t1", productId: "monthly.sub",
                         purchaseDate: Instant(rfc3339: start + "T00:00:00Z")!, expiresDate: Instant(rfc3339: end + "T00:00:00Z")!,
-                        source: .verifyReceipt)
+                        source: .receipt)
         }
         try h.runtime.core.appStore.save(VerifiedFacts(transactions: [
             t("t1", "2012-02-20", "2012-03-20"), t("t2", "2012-03-20", "2012-04-20"), t("t3", "2012-06-17", "2012-07-17"),

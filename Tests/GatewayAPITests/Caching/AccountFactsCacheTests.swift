@@ -32,7 +32,7 @@ import Wire
                 loading.open()
                 release.wait(seconds: 10)
             }
-            return VersionedFacts(facts: AccountFacts(transactions: [], renewals: []), version: nil)
+            return VersionedFacts(facts: AccountFacts(), version: 0)
         }
     }
 
@@ -42,7 +42,7 @@ import Wire
     }
 
     static func answer(_ facts: AccountFacts) -> IssueListAnswer {
-        EntitlementEngine.evaluate(catalog: catalog, transactions: facts.transactions, renewals: facts.renewals,
+        EntitlementEngine.evaluate(catalog: catalog, facts: facts,
                                    policy: .default, now: now).issueListAnswer
     }
 

@@ -1,3 +1,4 @@
+import Entitle
 import Foundation
 @testable import GatewayConfiguration
 @testable import GatewayCore
@@ -53,7 +54,7 @@ import Wire
             let store = try database.open()
             coherence.distrust()  // trusted once the follower has caught up: tests await that
             accounts = AccountFactsCache(loader: { _ throws(StoreError) in
-                VersionedFacts(facts: AccountFacts(transactions: [], renewals: []), version: nil)
+                VersionedFacts(facts: AccountFacts(), version: 0)
             }, factsBytes: 1 << 20, answerBytes: 1 << 20, coherence: coherence)
             var settings = ChangeFeedFollower.Settings()
             settings.pollInterval = .milliseconds(5)

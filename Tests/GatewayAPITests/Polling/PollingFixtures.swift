@@ -31,7 +31,7 @@ extension GatewayHarness {
         let transactions = (2012...2026).map { year in
             Transaction(environment: .production, transactionId: "y\(year)", originalTransactionId: "y2012",
                         productId: "monthly.ios.annual", purchaseDate: Instant(rfc3339: "\(year)-01-01T00:00:00Z")!,
-                        expiresDate: Instant(rfc3339: "\(year + 1)-01-01T00:00:00Z")!, source: .verifyReceipt)
+                        expiresDate: Instant(rfc3339: "\(year + 1)-01-01T00:00:00Z")!, source: .receipt)
         }
         do {
             try runtime.core.appStore.save(VerifiedFacts(transactions: transactions), for: accountId)

@@ -17,7 +17,7 @@ import Wire
     static func subscription(_ id: String, from: String, to: String, refunded: String? = nil) -> Transaction {
         Transaction(environment: .production, transactionId: id, originalTransactionId: id, productId: "monthly.1m",
                     purchaseDate: instant(from), expiresDate: instant(to), revocationDate: refunded.map(instant),
-                    source: .verifyReceipt)
+                    source: .receipt)
     }
 
     /// The March issue of `monthly`, published at once (the harness clock stands at 2026-03-01).
@@ -35,7 +35,7 @@ import Wire
         try h.save(grace.id, transactions: [Self.subscription("s-grace", from: "2026-01-25T00:00:00Z", to: "2026-02-25T00:00:00Z")],
                    renewals: [RenewalInfo(environment: .production, originalTransactionId: "s-grace", productId: "monthly.1m",
                                           autoRenewStatus: true, isInBillingRetry: true,
-                                          gracePeriodExpiresDate: Self.instant("2026-03-10T00:00:00Z"), source: .verifyReceipt)])
+                                          gracePeriodExpiresDate: Self.instant("2026-03-10T00:00:00Z"), source: .receipt)])
         // E6: refunded, so as if never bought.
         try h.save(refunded.id, transactions: [Self.subscription("s-refunded", from: "2026-02-15T00:00:00Z", to: "2026-03-15T00:00:00Z",
                                                                  refunded: "2026-02-20T00:00:00Z")])

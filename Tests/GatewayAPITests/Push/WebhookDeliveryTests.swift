@@ -1,6 +1,7 @@
 import Entitle
 import Foundation
 @testable import GatewayConfiguration
+import GatewayCrypto
 @testable import GatewayPush
 import GatewayStore
 import Synchronization

@@ -28,14 +28,15 @@ import Wire
         func t(_ id: String, _ start: String, _ end: String, refunded: Bool = false) -> Transaction {
             Transaction(environment: .production, transactionId: id, originalTransactionId: "y0", productId: "weekly.1y",
                         purchaseDate: at(start + "T00:00:00Z"), expiresDate: at(end + "T00:00:00Z"),
-                        revocationDate: refunded ? at(start + "T12:00:00Z") : nil, source: .verifyReceipt)
+                        revocationDate: refunded ? at(start + "T12:00:00Z") : nil, source: .receipt)
         }
         let transactions = [t("y0", "2012-05-01", "2013-05-01"), t("y1", "2013-05-01", "2014-05-01"),
                             t("y2", "2014-05-01", "2015-05-01", refunded: true), t("y3", "2018-01-10", "2019-01-10"),
                             t("y4", "2019-01-10", "2020-01-10")]
         let renewal = RenewalInfo(environment: .production, originalTransactionId: "y0", autoRenewStatus: true,
-                                  isInBillingRetry: true, gracePeriodExpiresDate: at("2020-01-26T00:00:00Z"), source: .verifyReceipt)
-        return EntitlementEngine.evaluate(catalog: CatalogSnapshot(catalog), transactions: transactions, renewals: [renewal],
+                                  isInBillingRetry: true, gracePeriodExpiresDate: at("2020-01-26T00:00:00Z"), source: .receipt)
+        return EntitlementEngine.evaluate(catalog: CatalogSnapshot(catalog),
+                                          facts: AccountFacts(transactions: transactions, renewals: [renewal]),
                                           policy: EntitlementPolicy(), now: at("2025-12-20T00:00:00Z"))
     }
 

@@ -1,3 +1,4 @@
+import DownloadTokens
 import Entitle
 import Foundation
 @testable import GatewayConfiguration
@@ -149,7 +150,7 @@ final class GatewayHarness: @unchecked Sendable {
     func subscribe(_ accountId: String, original: String = "sub-1") throws {
         let transaction = Transaction(environment: .production, transactionId: original, originalTransactionId: original,
                                       productId: "monthly.1m", purchaseDate: Instant(rfc3339: "2026-01-15T00:00:00Z")!,
-                                      expiresDate: Instant(rfc3339: "2026-03-15T00:00:00Z")!, source: .verifyReceipt)
+                                      expiresDate: Instant(rfc3339: "2026-03-15T00:00:00Z")!, source: .receipt)
         do {
             try runtime.core.appStore.save(VerifiedFacts(transactions: [transaction]), for: accountId)
         } catch {

@@ -1,5 +1,6 @@
 import AppStoreKit
 import AppStoreSimulator
+import DownloadTokens
 import Entitle
 import Foundation
 @testable import GatewayConfiguration

@@ -36,7 +36,7 @@ enum FlowFixtures {
     static let tokenBound = receipt("receipt-app-account-token")
 
     /// Three monthly periods: 2026-01-10 → 02-10 → 03-10 → 04-10, renewing; entitles all three issues.
-    static func monthlyHistory(_ prefix: String, environment: AppStoreEnvironment = .production,
+    static func monthlyHistory(_ prefix: String, environment: StoreEnvironment = .production,
                                appAccountToken: String? = nil) -> ScriptedReceipt {
         let starts = ["2026-01-10", "2026-02-10", "2026-03-10", "2026-04-10"]
         let transactions = (0..<3).map { index in

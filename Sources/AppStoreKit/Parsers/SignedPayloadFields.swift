@@ -1,0 +1,61 @@
+import Entitle
+import IssueCatalog
+
+/// Decoded V2 payloads (StoreKit 2): dates are JSON numbers of milliseconds, sometimes with a
+/// fraction; ids are strings; flags are booleans (appstore.md).
+enum SignedPayloadFields {
+    static let environments: [String: StoreEnvironment] = ["Production": .production, "Sandbox": .sandbox]
+    static let ownership: [String: Ownership] = ["PURCHASED": .purchased, "FAMILY_SHARED": .familyShared]
+
+    static func transaction(_ o: FieldReader) throws -> Transaction {
+        Transaction(
+            environment: try requiredEnvironment(o),
+            transactionId: try o.requiredString("transactionId"),
+            originalTransactionId: try o.requiredString("originalTransactionId"),
+            productId: try o.requiredString("productId"),
+            purchaseDate: try o.requiredInstant("purchaseDate"),
+            originalPurchaseDate: try o.instant("originalPurchaseDate"),
+            expiresDate: try o.instant("expiresDate"),
+            revocationDate: try o.instant("revocationDate"),
+            revocationReason: try o.int("revocationReason").map { Int(clamping: $0) },
+            isUpgraded: try o.bool("isUpgraded") ?? false,
+            offer: try offer(o),
+            ownership: try o.oneOf("inAppOwnershipType", ownership) ?? .purchased,
+            webOrderLineItemId: try o.string("webOrderLineItemId"),
+            subscriptionGroup: try o.string("subscriptionGroupIdentifier"),
+            appAccountToken: try o.string("appAccountToken"),
+            source: .signedTransaction, observedAt: try o.instant("signedDate"))
+    }
+
+    /// `offerType` 1 introductory (a free trial when `offerDiscountType` is `FREE_TRIAL`),
+    /// 2 promotional, 3 offer code, 4 win-back.
+    private static func offer(_ o: FieldReader) throws -> OfferKind? {
+        guard let type = try o.int("offerType") else { return nil }
+        switch type {
+        case 1: return try o.string("offerDiscountType") == "FREE_TRIAL" ? .freeTrial : .introductory
+        case 2: return .promotional
+        case 3: return .offerCode
+        case 4: return .winBack
+        default: throw AppStoreParseError.invalidField(o.name("offerType"), expected: "an offer type 1–4")
+        }
+    }
+
+    static func renewal(_ o: FieldReader) throws -> RenewalInfo {
+        RenewalInfo(
+            environment: try requiredEnvironment(o),
+            originalTransactionId: try o.requiredString("originalTransactionId"),
+            productId: try o.string("productId"),
+            autoRenewStatus: try o.bool("autoRenewStatus") ?? false,
+            autoRenewProductId: try o.string("autoRenewProductId"),
+            expirationIntent: try ReceiptFields.intent(o, "expirationIntent"),
+            isInBillingRetry: try o.bool("isInBillingRetryPeriod") ?? false,
+            gracePeriodExpiresDate: try o.instant("gracePeriodExpiresDate"),
+            priceConsentStatus: try o.int("priceIncreaseStatus").map { Int(clamping: $0) },
+            source: .signedTransaction, observedAt: try o.instant("signedDate"))
+    }
+
+    static func requiredEnvironment(_ o: FieldReader) throws -> StoreEnvironment {
+        guard let e = try o.oneOf("environment", environments) else { throw AppStoreParseError.missingField(o.name("environment")) }
+        return e
+    }
+}

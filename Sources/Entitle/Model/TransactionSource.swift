@@ -1,0 +1,13 @@
+/// Where a fact came from. Every path proves it came from its store (E2); the source is kept for
+/// support staff and for deciding which of two descriptions of one purchase is newer (E1). The
+/// raw values are what rows hold (and have held since the first schema), so they stay.
+public enum TransactionSource: String, Hashable, Sendable, CaseIterable {
+    /// A receipt the store verified for us.
+    case receipt = "verifyReceipt"
+    /// A transaction or renewal info the store signed.
+    case signedTransaction
+    /// A server notification, in the store's first and second formats.
+    case notificationV1, notificationV2
+    /// The gateway's own periodic question to the store.
+    case statusPoll
+}
