@@ -12,7 +12,7 @@ public struct Configuration: Sendable, Equatable {
     public var listen = ListenAddress(host: "127.0.0.1", port: 8080)
     public var databasePath = "data/issue-gateway.sqlite"
     /// A `postgresql://` URL: the PostgreSQL store, for several gateway processes on one
-    /// database (issue 11); nil: the SQLite file `databasePath`.
+    /// database; nil: the SQLite file `databasePath`.
     public var databaseURL: String?
     /// The PostgreSQL store's connections per process, and its `statement_timeout`.
     public var databasePoolSize = PostgresSettings.defaultPoolSize
@@ -73,7 +73,7 @@ public struct Configuration: Sendable, Equatable {
     /// bits, and this keeps guessing slower still.
     public var redemptionFailuresPerMinute = 10
     public var redemptionFailuresBurst = 10
-    /// APNs and webhooks (issue #16): off unless configured.
+    /// APNs and webhooks: off unless configured.
     public var push = PushSettings()
 
     public init(threads: Int = Configuration.defaultThreads) {

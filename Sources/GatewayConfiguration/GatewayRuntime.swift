@@ -22,7 +22,7 @@ public struct GatewayRuntime: Sendable {
     /// Server API credentials.
     public var backfill: NotificationBackfill? { core.backfill }
     public let catalogWatcher: CatalogWatcher
-    /// Pushes and webhooks (issue #16): empty unless configured, so nothing is sent.
+    /// Pushes and webhooks: empty unless configured, so nothing is sent.
     public let pushServices: [any BackgroundService]
     /// On a store several processes share: keeps this process's caches coherent with theirs.
     public let changeFeedFollower: ChangeFeedFollower?

@@ -3,8 +3,8 @@ import GatewayCore
 import GatewayPush
 import Lifecycle
 
-/// The background services of issue #16, built from the configuration: none without APNs or
-/// webhook settings.
+/// The background services for pushes and webhooks, built from the configuration: none without
+/// APNs or webhook settings.
 package enum PushServices {
     package static func make(_ core: CoreServices, configuration: PushSettings) throws(StartError) -> [any BackgroundService] {
         var services: [any BackgroundService] = []

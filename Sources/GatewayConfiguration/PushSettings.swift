@@ -1,5 +1,5 @@
 /// Settings of pushes to reader devices and webhooks to the publisher's backend (http-api.md,
-/// Configuration; issue #16). Either is off until its settings are given: then nothing is sent and
+/// Configuration). Either is off until its settings are given: then nothing is sent and
 /// nothing is kept for it.
 public struct PushSettings: Sendable, Equatable {
     public var apnsKeyId: String?

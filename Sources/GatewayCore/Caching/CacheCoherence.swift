@@ -1,7 +1,7 @@
 import Synchronization
 
 /// Whether this process's caches of stored state (account facts and answers, resolved
-/// principals) may be served from (issue 11). Always, on a store one process owns; on a shared
+/// principals) may be served from. Always, on a store one process owns; on a shared
 /// store only while the change feed is followed (`ChangeFeedFollower`): a process that cannot
 /// hear of other processes' changes reads through to the store instead of serving stale answers.
 package final class CacheCoherence: Sendable {

@@ -45,7 +45,7 @@ package final class AccountFactsCache: Sendable {
 
     private let loader: AccountFactsLoader
     private let state: Mutex<State>
-    /// While not trusted, nothing is served from or kept in memory (issue 11).
+    /// While not trusted, nothing is served from or kept in memory.
     private let coherence: CacheCoherence
 
     package init(loader: @escaping AccountFactsLoader, factsBytes: Int, answerBytes: Int,

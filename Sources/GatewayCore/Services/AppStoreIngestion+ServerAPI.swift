@@ -3,7 +3,7 @@ import Entitle
 import Foundation
 import GatewayStore
 
-/// What the gateway asks the App Store Server API (issue #12) and how the answers become facts:
+/// What the gateway asks the App Store Server API and how the answers become facts:
 /// every signed item was verified by the client (E2) and is stored through the same ingest as
 /// any other fact (E1 merge, E4 ownership). Blocking (it calls Apple): workers only.
 extension AppStoreIngestion {

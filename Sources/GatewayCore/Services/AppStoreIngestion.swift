@@ -181,7 +181,7 @@ package final class AppStoreIngestion: Sendable {
         } catch {
             throw .badRequest("malformed V2 notification: \(error)")
         }
-        // Issue #12: a subscription the gateway has not seen whole brings its whole history
+        // A subscription the gateway has not seen whole brings its whole history
         // (Server API configured; best effort), stored in the same unit of work.
         facts = withFullHistories(facts)
         // The UUID is recorded in the unit of work that stores the facts: a failure that may pass

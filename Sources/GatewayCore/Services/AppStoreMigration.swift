@@ -15,7 +15,7 @@ public struct AppStoreMigrationReport: Sendable, Equatable {
     public var failed = 0
 }
 
-/// Moving off verifyReceipt (issue #12): every subscription named by a stored receipt (its
+/// Moving off verifyReceipt: every subscription named by a stored receipt (its
 /// in-app records' original transaction ids; the receipts were verified by Apple when stored, so
 /// reading them unverified is safe) gets its whole history and status from the App Store Server
 /// API, stored like any fact and marked fetched whole. Resumable: a subscription marked fetched is

@@ -12,7 +12,7 @@ package struct AppStoreServices: Sendable {
     package var sharedSecret: String?
     /// When set, a verified receipt must belong to this app.
     package var bundleId: String?
-    /// The App Store Server API, when its credentials are configured (issue #12); nil: the
+    /// The App Store Server API, when its credentials are configured; nil: the
     /// gateway works from receipts, signed data and notifications alone, as before.
     package var serverAPI: ServerAPIClient? = nil
 

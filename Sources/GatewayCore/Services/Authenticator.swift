@@ -41,7 +41,7 @@ package final class Authenticator: Sendable {
     private let store: any GatewayStore
     private let adminKeyDigest: SecretDigest
     private let cache: Mutex<Cache>
-    /// While not trusted, resolutions are neither served from nor kept in memory (issue 11).
+    /// While not trusted, resolutions are neither served from nor kept in memory.
     private let coherence: CacheCoherence
 
     package init(store: any GatewayStore, adminKey: String, cacheBytes: Int, coherence: CacheCoherence = CacheCoherence())

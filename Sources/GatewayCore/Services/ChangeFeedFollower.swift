@@ -3,7 +3,7 @@ import GatewayStore
 import Lifecycle
 import Wire
 
-/// Keeps this process's caches coherent with the other processes sharing its store (issue 11):
+/// Keeps this process's caches coherent with the other processes sharing its store:
 /// follows the store's change feed (woken by `LISTEN`, and reading the log at least every
 /// `pollInterval` anyway) and drops exactly what each change makes stale: the catalog, one
 /// account's facts and answers, one key's resolution. A process that cannot read the feed for

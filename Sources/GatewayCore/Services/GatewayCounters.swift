@@ -14,7 +14,7 @@ package final class GatewayCounters: Sendable {
     package let pollRuns: Counter
     package let pollChecks: Counter
     package let pollFailures: Counter
-    /// App Store Server API work (issue #12).
+    /// App Store Server API work.
     package let historiesFetched: Counter
     package let serverAPIFailures: Counter
     package let backfillReplayed: Counter

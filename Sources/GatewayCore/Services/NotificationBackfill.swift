@@ -5,7 +5,7 @@ import IssueCatalog
 import Lifecycle
 import Wire
 
-/// Settings of the notification backfill (issue #12, "nothing lost").
+/// Settings of the notification backfill ("nothing lost").
 package struct NotificationBackfillSettings: Sendable {
     /// Pause between passes.
     package var interval: Duration = .seconds(3600)
@@ -46,7 +46,7 @@ public final class NotificationBackfill: ThreadBackedService {
     /// Requested windows waiting or running, and those finished (tests wait on them).
     private let requests = Condition(RequestCounts())
     /// On a store several processes share, only the holder of this lease runs the periodic passes
-    /// (issue 11: periodic jobs run in one process at a time); asked windows run where asked.
+    /// (periodic jobs run in one process at a time); asked windows run where asked.
     private let lease: (any JobLease)?
     public let serviceThread = ServiceThread(name: "notification-backfill")
 

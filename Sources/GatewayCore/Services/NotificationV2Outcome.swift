@@ -2,7 +2,7 @@ import AppStoreKit
 import Entitle
 import GatewayStore
 
-/// What one V2 notification was and what it did (issue #12, "every V2 type handled or
+/// What one V2 notification was and what it did ("every V2 type handled or
 /// recorded"). Every type is answered 200 once verified: types that carry a signed transaction or
 /// renewal info (`SUBSCRIBED`, `DID_RENEW`, `REFUND`, `REFUND_REVERSED`, `REVOKE`,
 /// `RENEWAL_EXTENDED`, `OFFER_REDEEMED`, `ONE_TIME_CHARGE`, `PRICE_INCREASE`, …) are handled by

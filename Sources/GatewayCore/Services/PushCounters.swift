@@ -1,6 +1,6 @@
 import Metrics
 
-/// What pushes and webhooks did, on `/metrics` (issue #16: progress and failures).
+/// What pushes and webhooks did, on `/metrics` (progress and failures).
 package final class PushCounters: Sendable {
     package let webhooksDelivered: Counter
     package let webhookFailures: Counter

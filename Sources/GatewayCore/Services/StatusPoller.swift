@@ -5,7 +5,7 @@ import Lifecycle
 import Synchronization
 import Wire
 
-/// Settings of the status poller (issue #6): how often it looks, how far ahead, how many receipts
+/// Settings of the status poller: how often it looks, how far ahead, how many receipts
 /// it re-verifies at once, and how it backs off while Apple is unreachable.
 package struct StatusPollerSettings: Sendable {
     /// Pause between passes while Apple answers.
@@ -21,7 +21,7 @@ package struct StatusPollerSettings: Sendable {
     /// The longest pause after passes where Apple could not be reached (doubling from `interval`).
     package var maximumBackoff: Duration = .seconds(3600)
     /// On a shared store, how often a process that does not hold the poller's lease asks for it:
-    /// when the holder dies, another takes over within this (issue 11: within a minute).
+    /// when the holder dies, another takes over within this (a minute at most).
     package var leaseRetry: Duration = .seconds(15)
 
     package static let standard = StatusPollerSettings()
@@ -29,7 +29,7 @@ package struct StatusPollerSettings: Sendable {
 
 /// Asks Apple about subscriptions near expiry, in billing retry or in grace, so renewals,
 /// recoveries and refunds arrive even when a notification is lost: with App Store Server API
-/// credentials through Get All Subscription Statuses (issue #12), otherwise by re-verifying the
+/// credentials through Get All Subscription Statuses, otherwise by re-verifying the
 /// stored latest receipt (E2: every fact still comes from Apple). Runs on its own thread, never
 /// on an event loop.
 public final class StatusPoller: ThreadBackedService {
@@ -40,7 +40,7 @@ public final class StatusPoller: ThreadBackedService {
     private let counters: GatewayCounters
     /// Where each call to Apple runs (the App Store pool).
     private let work: WorkPool
-    /// On a store several processes share, only the holder of this lease polls (issue 11).
+    /// On a store several processes share, only the holder of this lease polls.
     private let lease: (any JobLease)?
     public let serviceThread = ServiceThread(name: "status-poller")
 
@@ -75,7 +75,7 @@ public final class StatusPoller: ThreadBackedService {
         let concurrency = max(1, settings.concurrency)
         let statuses = ingestion.serverAPI != nil
         for target in targets {
-            // Issue #12: with Server API credentials every subscription is asked about by id
+            // With Server API credentials every subscription is asked about by id
             // (signed-data ones included); without, the stored latest receipt is re-verified.
             let check: PollCheck
             if statuses {

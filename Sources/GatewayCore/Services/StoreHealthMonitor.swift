@@ -2,7 +2,7 @@ import GatewayStore
 import Lifecycle
 import Synchronization
 
-/// Whether the store answers, for `GET /healthz` (issue 11): a background thread reads the
+/// Whether the store answers, for `GET /healthz`: a background thread reads the
 /// catalog revision every `interval` and keeps the outcome; the route reads it from memory, so an
 /// event loop never waits on the database. A database that comes back is noticed on the next
 /// probe: health recovers by itself.

@@ -33,7 +33,7 @@ package struct APIError: Error, Sendable {
     }
     package static let storageBusy = APIError(status: 503, code: "storage_busy",
                                       message: "the gateway's database is busy; try again shortly")
-    /// `/healthz` while the database cannot be reached (issue 11).
+    /// `/healthz` while the database cannot be reached.
     package static let storageUnavailable = APIError(status: 503, code: "storage_unavailable",
                                              message: "the gateway's database cannot be reached")
     package static func internalError(_ message: String) -> APIError {

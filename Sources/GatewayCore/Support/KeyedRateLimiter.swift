@@ -1,7 +1,7 @@
 import Synchronization
 import Wire
 
-/// A token bucket per key (issue #10, fairness): each key may take `burst` actions at once and
+/// A token bucket per key (fairness): each key may take `burst` actions at once and
 /// then `perMinute` a minute. Reusable by any route that must slow one party down (account
 /// creation per source address; failed redemptions per account and per address). Time is
 /// handed in, so tests need no clock.

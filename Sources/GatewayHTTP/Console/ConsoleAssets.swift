@@ -2,7 +2,7 @@ import GatewayCore
 import HTTPServer
 import Wire
 
-/// One file of the web console (issue #13): its bytes as compiled into the binary, its content
+/// One file of the web console: its bytes as compiled into the binary, its content
 /// type and a strong entity tag of its bytes (RFC 9110 §8.8.3), so a browser revalidates with a
 /// 304 instead of downloading it again.
 package struct ConsoleAsset: Sendable {

@@ -210,7 +210,7 @@ package struct AccountController: APIController {
             guard Data(base64Encoded: receiptData) != nil else { throw .badRequest("receiptData is not base64") }
             facts.append(try appStore.verifyReceipt(receiptData))
         }
-        // Issue #12: with the Server API configured, one signed transaction brings its
+        // With the Server API configured, one signed transaction brings its
         // subscription's whole history (fetched once), bound to this account with the rest (E4).
         if !signed.isEmpty { facts.append(appStore.withFullHistories(try appStore.verifySignedTransactions(signed))) }
         return facts

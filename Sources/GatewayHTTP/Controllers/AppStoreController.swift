@@ -13,7 +13,7 @@ package struct AppStoreController: APIController {
 
     package func register(_ router: APIRouterBuilder) {
         // With the Server API configured a notification may fetch a subscription's history from
-        // Apple (issue #12): it then waits on the pool sized for calls to Apple.
+        // Apple: it then waits on the pool sized for calls to Apple.
         router.add("POST", "/v1/appstore/notifications", execution: appStore.serverAPI == nil ? .store : .appStore,
                    maxBodyBytes: limits.notificationBodyBytes, route: { [appStore] context throws(APIError) in
             try appStore.takeNotification(try RequestBody(context.request), raw: context.request.body)

@@ -3,7 +3,7 @@ import GatewayStore
 import HTTPServer
 import Wire
 
-/// Reader devices for APNs background notifications (http-api.md, devices; issue #16). The app
+/// Reader devices for APNs background notifications (http-api.md, devices). The app
 /// registers its device token after each launch (APNs may change it), so registering a known token
 /// again is a 200 that changes nothing.
 package struct DeviceController: APIController {

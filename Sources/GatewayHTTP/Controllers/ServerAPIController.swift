@@ -8,7 +8,7 @@ import IssueCatalog
 import Wire
 
 /// The routes that ask Apple through the App Store Server API (http-api.md, Support, grants and
-/// Apple's current API; issue #12): a reader's refresh, and the operator's test notification,
+/// Apple's current API): a reader's refresh, and the operator's test notification,
 /// backfill and renewal date extension. Calls to Apple run on the App Store pool.
 package struct ServerAPIController: APIController {
     private let access: Access

@@ -11,7 +11,7 @@ package struct APILimits: Sendable {
     package var signedTransactionsPerRequest = 200
     /// Body limit of `POST /v1/appstore/notifications` (V1 carries up to 100 transactions).
     package var notificationBodyBytes = 2 << 20
-    /// `POST /v1/accounts/{id}/refresh` per account (issue #12): each one calls Apple, whose
+    /// `POST /v1/accounts/{id}/refresh` per account: each one calls Apple, whose
     /// rate limits are per app, so one reader may not spend them for everyone.
     package var refreshesPerMinute = 6
     package var refreshBurst = 3

@@ -2,7 +2,7 @@ import GatewayCore
 import HTTPServer
 
 /// The API's bulkheads: store work and calls to Apple on separate pools, so receipt posts waiting
-/// on Apple (up to ~46 s each) never take the threads that serve store reads (issue #9).
+/// on Apple (up to ~46 s each) never take the threads that serve store reads.
 extension WorkerPoolID {
     /// Store reads and writes.
     package static let store: WorkerPoolID = "store"

@@ -4,7 +4,7 @@ import GatewayConfiguration
 import GatewayCore
 
 /// `issue-gateway appstore migrate`: moves subscriptions known only by stored receipts onto the
-/// App Store Server API (issue #12), resumably.
+/// App Store Server API, resumably.
 enum AppStoreCommand {
     static let help = """
         usage: issue-gateway appstore migrate
