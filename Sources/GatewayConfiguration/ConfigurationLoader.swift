@@ -7,8 +7,8 @@ extension Configuration {
     private typealias Apply = @Sendable (inout Configuration, String) throws(SettingParsers.Invalid) -> Void
 
     private static let settings: [(name: String, apply: Apply)] = [
-        ("ISSUE_GATEWAY_LISTEN", { c, v throws(SettingParsers.Invalid) in c.listen = try SettingParsers.listen(v) }),
-        ("ISSUE_GATEWAY_DATABASE", { c, v throws(SettingParsers.Invalid) in c.databasePath = try SettingParsers.nonEmpty(v) }),
+        ("ISSUE_GATEWAY_LISTEN", set(\.listen, SettingParsers.listen)),
+        ("ISSUE_GATEWAY_DATABASE", set(\.databasePath, SettingParsers.nonEmpty)),
         ("ISSUE_GATEWAY_CATALOG", { c, v throws(SettingParsers.Invalid) in
             c.catalogFolder = v == "none" ? nil : try SettingParsers.nonEmpty(v)
         }),
@@ -18,37 +18,29 @@ extension Configuration {
             }
             c.adminKey = try SettingParsers.nonEmpty(v)
         }),
-        ("ISSUE_GATEWAY_TOKEN_KEYS", { c, v throws(SettingParsers.Invalid) in c.tokenKeys = try SettingParsers.tokenKeys(v) }),
+        ("ISSUE_GATEWAY_TOKEN_KEYS", set(\.tokenKeys, SettingParsers.tokenKeys)),
         ("ISSUE_GATEWAY_TOKEN_TTL", integer(\.tokenTTLSeconds, in: ConfigurationLimits.tokenTTLSeconds)),
-        ("ISSUE_GATEWAY_TOKEN_ISSUER", { c, v throws(SettingParsers.Invalid) in c.tokenIssuer = try SettingParsers.nonEmpty(v) }),
-        ("ISSUE_GATEWAY_CDN_BASE_URL", { c, v throws(SettingParsers.Invalid) in c.cdnBaseURL = try SettingParsers.httpURL(v) }),
-        ("ISSUE_GATEWAY_APPSTORE_PRODUCTION_URL", { c, v throws(SettingParsers.Invalid) in
-            c.appStoreProductionURL = try SettingParsers.httpURL(v)
-        }),
-        ("ISSUE_GATEWAY_APPSTORE_SANDBOX_URL", { c, v throws(SettingParsers.Invalid) in
-            c.appStoreSandboxURL = try SettingParsers.httpURL(v)
-        }),
-        ("ISSUE_GATEWAY_APPSTORE_SHARED_SECRET", { c, v throws(SettingParsers.Invalid) in
-            c.appStoreSharedSecret = try SettingParsers.nonEmpty(v)
-        }),
-        ("ISSUE_GATEWAY_APPLE_ROOT_CERTS", { c, v throws(SettingParsers.Invalid) in
-            c.appleRootCertificatePaths = try SettingParsers.certificatePaths(v)
-        }),
-        ("ISSUE_GATEWAY_BUNDLE_ID", { c, v throws(SettingParsers.Invalid) in c.bundleId = try SettingParsers.nonEmpty(v) }),
-        ("ISSUE_GATEWAY_APP_APPLE_ID", { c, v throws(SettingParsers.Invalid) in c.appAppleId = try SettingParsers.appleId(v) }),
-        ("ISSUE_GATEWAY_ACCEPT_SANDBOX", { c, v throws(SettingParsers.Invalid) in c.acceptSandbox = try SettingParsers.bool(v) }),
-        ("ISSUE_GATEWAY_TRANSFER_POLICY", { c, v throws(SettingParsers.Invalid) in c.transferPolicy = try SettingParsers.policy(v) }),
+        ("ISSUE_GATEWAY_TOKEN_ISSUER", set(\.tokenIssuer, SettingParsers.nonEmpty)),
+        ("ISSUE_GATEWAY_CDN_BASE_URL", set(\.cdnBaseURL, SettingParsers.httpURL)),
+        ("ISSUE_GATEWAY_APPSTORE_PRODUCTION_URL", set(\.appStoreProductionURL, SettingParsers.httpURL)),
+        ("ISSUE_GATEWAY_APPSTORE_SANDBOX_URL", set(\.appStoreSandboxURL, SettingParsers.httpURL)),
+        ("ISSUE_GATEWAY_APPSTORE_SHARED_SECRET", set(\.appStoreSharedSecret, SettingParsers.nonEmpty)),
+        ("ISSUE_GATEWAY_APPLE_ROOT_CERTS", set(\.appleRootCertificatePaths, SettingParsers.certificatePaths)),
+        ("ISSUE_GATEWAY_BUNDLE_ID", set(\.bundleId, SettingParsers.nonEmpty)),
+        ("ISSUE_GATEWAY_APP_APPLE_ID", set(\.appAppleId, SettingParsers.appleId)),
+        ("ISSUE_GATEWAY_ACCEPT_SANDBOX", set(\.acceptSandbox, SettingParsers.bool)),
+        ("ISSUE_GATEWAY_TRANSFER_POLICY", set(\.transferPolicy, SettingParsers.policy)),
         ("ISSUE_GATEWAY_GRACE_DAYS", integer(\.graceDays, in: ConfigurationLimits.graceDays)),
         ("ISSUE_GATEWAY_THREADS", integer(\.threads, in: ConfigurationLimits.threads)),
         ("ISSUE_GATEWAY_STORE_THREADS", integer(\.storeThreads, in: ConfigurationLimits.poolThreads)),
         ("ISSUE_GATEWAY_STORE_QUEUE", integer(\.storeQueue, in: ConfigurationLimits.poolQueue)),
         ("ISSUE_GATEWAY_APPSTORE_THREADS", integer(\.appStoreThreads, in: ConfigurationLimits.poolThreads)),
         ("ISSUE_GATEWAY_APPSTORE_QUEUE", integer(\.appStoreQueue, in: ConfigurationLimits.poolQueue)),
-        ("ISSUE_GATEWAY_CACHE_MEMORY", { c, v throws(SettingParsers.Invalid) in
-            c.cacheMemoryBytes = try SettingParsers.byteSize(v, in: ConfigurationLimits.cacheMemoryBytes)
+        ("ISSUE_GATEWAY_CACHE_MEMORY", set(\.cacheMemoryBytes) { v throws(SettingParsers.Invalid) in
+            try SettingParsers.byteSize(v, in: ConfigurationLimits.cacheMemoryBytes)
         }),
-        ("ISSUE_GATEWAY_HTTP_BUFFER_MEMORY", { c, v throws(SettingParsers.Invalid) in
-            c.httpBufferBytes = try SettingParsers.byteSize(v, in: ConfigurationLimits.httpBufferBytes)
+        ("ISSUE_GATEWAY_HTTP_BUFFER_MEMORY", set(\.httpBufferBytes) { v throws(SettingParsers.Invalid) in
+            try SettingParsers.byteSize(v, in: ConfigurationLimits.httpBufferBytes)
         }),
         ("ISSUE_GATEWAY_HTTP_CLIENT_REQUESTS", integer(\.httpClientRequests, in: ConfigurationLimits.clientRequests)),
         ("ISSUE_GATEWAY_HTTP_CLIENT_POOL_SHARE", integer(\.httpClientPoolSharePercent, in: ConfigurationLimits.clientPoolSharePercent)),
@@ -57,41 +49,35 @@ extension Configuration {
         ("ISSUE_GATEWAY_ACCOUNT_CREATION_BURST", integer(\.accountCreationBurst, in: ConfigurationLimits.accountCreationBurst)),
         ("ISSUE_GATEWAY_REDEEM_FAILURES_RATE", integer(\.redemptionFailuresPerMinute, in: ConfigurationLimits.accountCreationRate)),
         ("ISSUE_GATEWAY_REDEEM_FAILURES_BURST", integer(\.redemptionFailuresBurst, in: ConfigurationLimits.accountCreationBurst)),
-        ("ISSUE_GATEWAY_APPSTORE_API_KEY_ID", { c, v throws(SettingParsers.Invalid) in c.appStoreAPIKeyId = try SettingParsers.nonEmpty(v) }),
-        ("ISSUE_GATEWAY_APPSTORE_API_ISSUER_ID", { c, v throws(SettingParsers.Invalid) in
-            c.appStoreAPIIssuerId = try SettingParsers.nonEmpty(v)
+        ("ISSUE_GATEWAY_APPSTORE_API_KEY_ID", set(\.appStoreAPIKeyId, SettingParsers.nonEmpty)),
+        ("ISSUE_GATEWAY_APPSTORE_API_ISSUER_ID", set(\.appStoreAPIIssuerId, SettingParsers.nonEmpty)),
+        ("ISSUE_GATEWAY_APPSTORE_API_PRIVATE_KEY", set(\.appStoreAPIPrivateKeyPath, SettingParsers.nonEmpty)),
+        ("ISSUE_GATEWAY_APPSTORE_API_PRODUCTION_URL", set(\.appStoreAPIProductionURL, SettingParsers.httpURL)),
+        ("ISSUE_GATEWAY_APPSTORE_API_SANDBOX_URL", set(\.appStoreAPISandboxURL, SettingParsers.httpURL)),
+        ("ISSUE_GATEWAY_APNS_KEY_ID", set(\.push.apnsKeyId, SettingParsers.nonEmpty)),
+        ("ISSUE_GATEWAY_APNS_TEAM_ID", set(\.push.apnsTeamId, SettingParsers.nonEmpty)),
+        ("ISSUE_GATEWAY_APNS_PRIVATE_KEY", set(\.push.apnsPrivateKeyPath, SettingParsers.nonEmpty)),
+        ("ISSUE_GATEWAY_APNS_TOPIC", set(\.push.apnsTopic, SettingParsers.nonEmpty)),
+        ("ISSUE_GATEWAY_APNS_URL", set(\.push.apnsURL, SettingParsers.httpURL)),
+        ("ISSUE_GATEWAY_APNS_SANDBOX_URL", set(\.push.apnsSandboxURL, SettingParsers.httpURL)),
+        ("ISSUE_GATEWAY_APNS_CA_FILE", set(\.push.apnsCAFile, SettingParsers.nonEmpty)),
+        ("ISSUE_GATEWAY_WEBHOOK_URL", set(\.push.webhookURL, SettingParsers.httpURL)),
+        ("ISSUE_GATEWAY_WEBHOOK_SECRET", set(\.push.webhookSecret) { v throws(SettingParsers.Invalid) in
+            try SettingParsers.secret(v, minimumBytes: ConfigurationLimits.webhookSecretBytes)
         }),
-        ("ISSUE_GATEWAY_APPSTORE_API_PRIVATE_KEY", { c, v throws(SettingParsers.Invalid) in
-            c.appStoreAPIPrivateKeyPath = try SettingParsers.nonEmpty(v)
-        }),
-        ("ISSUE_GATEWAY_APPSTORE_API_PRODUCTION_URL", { c, v throws(SettingParsers.Invalid) in
-            c.appStoreAPIProductionURL = try SettingParsers.httpURL(v)
-        }),
-        ("ISSUE_GATEWAY_APPSTORE_API_SANDBOX_URL", { c, v throws(SettingParsers.Invalid) in
-            c.appStoreAPISandboxURL = try SettingParsers.httpURL(v)
-        }),
-        ("ISSUE_GATEWAY_APNS_KEY_ID", { c, v throws(SettingParsers.Invalid) in c.push.apnsKeyId = try SettingParsers.nonEmpty(v) }),
-        ("ISSUE_GATEWAY_APNS_TEAM_ID", { c, v throws(SettingParsers.Invalid) in c.push.apnsTeamId = try SettingParsers.nonEmpty(v) }),
-        ("ISSUE_GATEWAY_APNS_PRIVATE_KEY", { c, v throws(SettingParsers.Invalid) in
-            c.push.apnsPrivateKeyPath = try SettingParsers.nonEmpty(v)
-        }),
-        ("ISSUE_GATEWAY_APNS_TOPIC", { c, v throws(SettingParsers.Invalid) in c.push.apnsTopic = try SettingParsers.nonEmpty(v) }),
-        ("ISSUE_GATEWAY_APNS_URL", { c, v throws(SettingParsers.Invalid) in c.push.apnsURL = try SettingParsers.httpURL(v) }),
-        ("ISSUE_GATEWAY_APNS_SANDBOX_URL", { c, v throws(SettingParsers.Invalid) in
-            c.push.apnsSandboxURL = try SettingParsers.httpURL(v)
-        }),
-        ("ISSUE_GATEWAY_APNS_CA_FILE", { c, v throws(SettingParsers.Invalid) in c.push.apnsCAFile = try SettingParsers.nonEmpty(v) }),
-        ("ISSUE_GATEWAY_WEBHOOK_URL", { c, v throws(SettingParsers.Invalid) in c.push.webhookURL = try SettingParsers.httpURL(v) }),
-        ("ISSUE_GATEWAY_WEBHOOK_SECRET", { c, v throws(SettingParsers.Invalid) in
-            c.push.webhookSecret = try SettingParsers.secret(v, minimumBytes: ConfigurationLimits.webhookSecretBytes)
-        }),
-        ("ISSUE_GATEWAY_DATABASE_URL", { c, v throws(SettingParsers.Invalid) in c.databaseURL = try SettingParsers.postgresURL(v) }),
+        ("ISSUE_GATEWAY_DATABASE_URL", set(\.databaseURL, SettingParsers.postgresURL)),
         ("ISSUE_GATEWAY_DATABASE_POOL", integer(\.databasePoolSize, in: ConfigurationLimits.databasePool)),
         ("ISSUE_GATEWAY_DATABASE_STATEMENT_TIMEOUT", integer(\.databaseStatementTimeoutMilliseconds,
                                                              in: ConfigurationLimits.databaseStatementTimeoutMilliseconds)),
     ]
 
     public static let prefix = "ISSUE_GATEWAY_"
+    /// A row that sets `field` to what `parse` reads from the value.
+    private static func set<Value>(_ field: WritableKeyPath<Configuration, Value> & Sendable,
+                                   _ parse: @escaping @Sendable (String) throws(SettingParsers.Invalid) -> Value) -> Apply {
+        { c, v throws(SettingParsers.Invalid) in c[keyPath: field] = try parse(v) }
+    }
+
     /// A row that sets an integer within its limits.
     private static func integer(_ field: WritableKeyPath<Configuration, Int> & Sendable, in range: ClosedRange<Int>) -> Apply {
         { c, v throws(SettingParsers.Invalid) in c[keyPath: field] = try SettingParsers.integer(v, in: range) }

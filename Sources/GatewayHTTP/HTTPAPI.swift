@@ -81,7 +81,6 @@ package struct HTTPAPI: Sendable {
                           clock: core.clock),
             accounts,
             tokens,
-            AppStoreController(appStore: core.appStore, limits: limits),
             EdgeController(tokenKeys: settings.tokenKeys, tokenMemo: tokenMemo, clock: core.clock, counters: core.counters),
             LookupController(access: access, store: core.store),
             ExplanationController(access: access, explanations: Explanations(
@@ -94,13 +93,13 @@ package struct HTTPAPI: Sendable {
                 identifiers: core.identifiers, events: core.events), answers: answers,
                            redemptionFailures: KeyedRateLimiter(settings.redemptionFailures), clock: core.clock),
             HistoryController(access: access, store: core.store),
-            TimelineController(access: access, catalog: core.catalog, answers: answers),
+            TimelineController(access: access, answers: answers),
             ConsoleController(),
-            ServerAPIController(access: access, store: core.store, accounts: core.accounts, appStore: core.appStore,
-                                backfill: core.backfill, answers: answers,
-                                refreshLimit: KeyedRateLimiter(.init(perMinute: limits.refreshesPerMinute,
-                                                                     burst: limits.refreshBurst)),
-                                clock: core.clock),
+            AppStoreController(access: access, store: core.store, accounts: core.accounts, appStore: core.appStore,
+                               backfill: core.backfill, answers: answers,
+                               refreshLimit: KeyedRateLimiter(.init(perMinute: limits.refreshesPerMinute,
+                                                                    burst: limits.refreshBurst)),
+                               limits: limits, clock: core.clock),
             DeviceController(access: access, store: core.store, accounts: core.accounts, clock: core.clock),
         ]
     }

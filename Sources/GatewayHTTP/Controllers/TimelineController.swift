@@ -9,12 +9,10 @@ import Wire
 /// now, like every list.
 package struct TimelineController: APIController {
     private let access: Access
-    private let catalog: CatalogCache
+    /// The engine's answers, over the catalog they are drawn against.
     private let answers: EntitlementAnswers
 
-    package init(access: Access, catalog: CatalogCache, answers: EntitlementAnswers) {
-        self.access = access; self.catalog = catalog; self.answers = answers
-    }
+    package init(access: Access, answers: EntitlementAnswers) { self.access = access; self.answers = answers }
 
     /// The widest window drawn: wider ones are refused rather than drawn unreadably.
     package static let timelineMaxYears: Int64 = 100
@@ -36,7 +34,7 @@ package struct TimelineController: APIController {
     /// or a catalog without one.
     package func timelineSVG(of accountId: String, _ query: TimelineQuery, visibleOnly: Bool = false) throws(APIError) -> String {
         let entitlements = try answers.entitlements(of: accountId)
-        let snapshot = catalog.state.snapshot
+        let snapshot = answers.catalog.state.snapshot
         guard let publicationId = query.publication ?? entitlements.touchedPublications.first
                 ?? snapshot.publications.map(\.id).min() else { throw .notFound("the catalog has no publication") }
         guard let publication = snapshot.publication(publicationId),
