@@ -11,8 +11,7 @@ import Wire
     @Test(arguments: StoreBackend.all)
     func oneIdAndEnvironmentInTwoStoresAreTwoSubscriptions(_ backend: StoreBackend) throws {
         let f = try IngestFixture(backend)
-        let apple = Fixtures.transaction("1000", original: "1000")
-        let play = StoreIdentityTests.inStore(.googlePlay, apple)
+        let (apple, play) = StoreIdentityTests.twins("1000")
         let appleRenewal = RenewalInfo(environment: .production, originalTransactionId: "1000", autoRenewStatus: true,
                                        source: .receipt)
         let playRenewal = RenewalInfo(store: .googlePlay, environment: .production, originalTransactionId: "1000",
@@ -52,8 +51,7 @@ import Wire
     @Test(arguments: StoreBackend.all)
     func aTransferMovesOnlyItsStoresSubscription(_ backend: StoreBackend) throws {
         let f = try IngestFixture(backend)
-        let apple = Fixtures.transaction("2000", original: "2000")
-        let play = StoreIdentityTests.inStore(.googlePlay, apple)
+        let (apple, play) = StoreIdentityTests.twins("2000")
         try f.ingest("alice", [apple, play])
         let result = try f.ingest("bob", [play], policy: .transfer)
         #expect(result.previousOwners == ["alice"])
