@@ -19,8 +19,8 @@ final class PostgresWriteHooks: SQLWriteHooks {
     /// the owner row fails with 40001).
     func lockOwnership(of subscription: SubscriptionKey) throws(StoreError) {
         try connection.run("""
-            SELECT pg_advisory_xact_lock(hashtextextended(\(subscription.environment.rawValue) || ':' || \
-            \(subscription.originalTransactionId), 0))
+            SELECT pg_advisory_xact_lock(hashtextextended(\(subscription.store.rawValue) || ':' || \
+            \(subscription.environment.rawValue) || ':' || \(subscription.originalTransactionId), 0))
             """)
     }
 

@@ -9,18 +9,19 @@ struct SQLiteMigration: Sendable {
     var data: (@Sendable (SQLiteConnection) throws(StoreError) -> Void)? = nil
 
     /// Step 2: every per-subscription receipt copy becomes one content row and a pointer to it.
+    /// The pointer is written as step 2's table holds it (later steps change the row access).
     static let moveReceiptsToContents: @Sendable (SQLiteConnection) throws(StoreError) -> Void = { c throws(StoreError) in
         let copies = try c.query("SELECT environment, original_transaction_id, receipt_data, updated_at FROM receipts") {
-            row throws(StoreError) in
-            (subscription: SubscriptionKey(environment: try row.decode(StoreEnvironment.self, 0, of: row.text(1)),
-                                           originalTransactionId: row.text(1)),
-             data: row.text(2), at: row.instant(3))
+            (environment: $0.text(0), originalTransactionId: $0.text(1), data: $0.text(2), at: $0.instant(3))
         }
         let tx = SQLWriteTransaction(connection: c)
         for copy in copies {
             let content = try ReceiptContent(data: copy.data)
             try tx.save(content)
-            try tx.setLatestReceipt(content.digest, for: copy.subscription, at: copy.at)
+            try c.run("""
+                INSERT INTO latest_receipts (environment, original_transaction_id, receipt_sha256, updated_at)
+                VALUES (\(copy.environment), \(copy.originalTransactionId), \(content.digest), \(copy.at))
+                """)
         }
         try c.execute("DROP TABLE receipts")
     }

@@ -69,3 +69,27 @@ extension SQLRenderingTests {
         #expect(query.values == [.text("g1"), .null, .boolean(false)])
     }
 }
+
+extension SQLRenderingTests {
+    @Test func aRebuiltTableTakesTheKeptColumnsUnderItsNewKey() {
+        let step = SharedMigration.rebuild("t", adding: [("store", "\(.key) NOT NULL DEFAULT 'appStore'")],
+                                           keeping: [("id", "\(.key) NOT NULL"), ("at", "\(.instant)")],
+                                           primaryKey: ["store", "id"])
+        let copy = """
+            INSERT INTO t_rebuilt (id, at) SELECT id, at FROM t;
+            DROP TABLE t;
+            ALTER TABLE t_rebuilt RENAME TO t;
+
+            """
+        #expect(step.sql(for: .sqlite) == """
+            CREATE TABLE t_rebuilt (store TEXT NOT NULL DEFAULT 'appStore', id TEXT NOT NULL, at INTEGER, \
+            PRIMARY KEY (store, id)) STRICT;
+
+            """ + copy)
+        #expect(step.sql(for: .postgres) == """
+            CREATE TABLE t_rebuilt (store TEXT COLLATE "C" NOT NULL DEFAULT 'appStore', id TEXT COLLATE "C" NOT NULL, \
+            at BIGINT, PRIMARY KEY (store, id));
+
+            """ + copy)
+    }
+}

@@ -13,11 +13,16 @@ import Wire
         return t
     }
 
+    /// One App Store transaction and its twin in Google Play: the same ids, the same environment.
+    static func twins(_ id: String) -> (apple: Transaction, play: Transaction) {
+        let apple = Fixtures.transaction(id, original: id)
+        return (apple, inStore(.googlePlay, apple))
+    }
+
     @Test(arguments: StoreBackend.all)
     func oneIdAndEnvironmentInTwoStoresIsTwoTransactions(_ backend: StoreBackend) throws {
         let f = try IngestFixture(backend)
-        let apple = Fixtures.transaction("1000", original: "1000")
-        let play = Self.inStore(.googlePlay, apple)
+        let (apple, play) = Self.twins("1000")
         try f.ingest("alice", [apple, play])
         #expect(try f.store.accountFacts("alice").transactions.map(\.store) == [.appStore, .googlePlay])
         // E1: the same facts again change nothing; newer facts about one change only that one.

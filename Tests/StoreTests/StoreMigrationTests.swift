@@ -6,11 +6,15 @@ import IssueCatalog
 @testable import SQLiteStore
 import TestSupport
 
-/// The shared migration that keys transactions by store (E1 as amended) and gives products their
-/// store fields, on a database written before it: every row kept, all of them the App Store's.
+/// The shared migrations that key transactions (step 1) and everything kept per subscription
+/// (step 2) by store (E1 as amended, E23) and give products their store fields, on a database
+/// written before them: every row kept, all of them the App Store's.
 @Suite struct StoreMigrationTests {
-    /// Rows as the released schemas hold them (`is_upgraded` spelled per backend).
-    static func releasedRows(upgraded: String, notUpgraded: String) -> String {
+    static let receipt = "U0FNRQ=="
+
+    /// Rows as the released schemas hold them (booleans spelled per backend; `receipts`: the
+    /// subscription's receipt as the backend's released schema keeps it).
+    static func releasedRows(upgraded: String, notUpgraded: String, receipts: String) -> String {
         """
         INSERT INTO publications VALUES ('monthly', 'The Monthly');
         INSERT INTO products (id, kind, grants, subscription_group, level)
@@ -22,8 +26,14 @@ import TestSupport
                ('sandbox', '1', '1', 'monthly.1m', 0, 2000, \(upgraded), 'familyShared', 'notificationV2', NULL);
         INSERT INTO owners (environment, original_transaction_id, account_id, bound_at)
         VALUES ('production', '1', 'alice', 0), ('sandbox', '1', 'alice', 0);
+        INSERT INTO renewal_infos (environment, original_transaction_id, product_id, auto_renew_status,
+            is_in_billing_retry, source)
+        VALUES ('production', '1', 'monthly.1m', \(upgraded), \(notUpgraded), 'verifyReceipt');
+        \(receipts)
         """
     }
+
+    static let appleKey = SubscriptionKey(environment: .production, originalTransactionId: "1")
 
     static func expectEveryRowIsTheAppStores(_ store: any GatewayStore) throws {
         let product = try #require(try store.loadCatalog().products.first)
@@ -37,16 +47,29 @@ import TestSupport
                         purchaseDate: .init(millisecondsSinceEpoch: 0), expiresDate: .init(millisecondsSinceEpoch: 2000),
                         isUpgraded: true, ownership: .familyShared, source: .notificationV2),
         ])
+        #expect(try store.accountFacts("alice").renewals == [
+            RenewalInfo(environment: .production, originalTransactionId: "1", productId: "monthly.1m",
+                        autoRenewStatus: true, source: .receipt),
+        ])
+        #expect(try store.owner(of: appleKey) == "alice")
+        let receipt = try store.latestReceipt(for: appleKey)
+        #expect(receipt?.receiptData == Self.receipt && receipt?.accountId == "alice")
         // The new key takes the same id from another store beside the App Store's.
         var play = try #require(stored.first)
         play.store = .googlePlay
-        _ = try store.ingest(IngestBatch(accountId: "alice", transactions: [play], at: Fixtures.t0), policy: .transfer)
-        #expect(try store.accountFacts("alice").transactions.map(\.store) == [.appStore, .googlePlay, .appStore])
+        try store.createAccount(Fixtures.account("bob"))
+        _ = try store.ingest(IngestBatch(accountId: "bob", transactions: [play], at: Fixtures.t0), policy: .keep)
+        #expect(try store.accountFacts("alice").transactions.map(\.store) == [.appStore, .appStore])
+        #expect(try store.accountFacts("bob").transactions == [play])
+        #expect(try store.owner(of: appleKey) == "alice" && store.owner(of: play.subscriptionKey) == "bob")
+        #expect(try store.latestReceipt(for: play.subscriptionKey) == nil)
     }
 
     @Test func anSQLiteFileFromBeforeStoresUpgrades() throws {
         let db = TemporaryDatabase()
-        try db.writeVersionOne(rows: Self.releasedRows(upgraded: "1", notUpgraded: "0"))
+        try db.writeVersionOne(rows: Self.releasedRows(
+            upgraded: "1", notUpgraded: "0",
+            receipts: "INSERT INTO receipts VALUES ('production', '1', '\(Self.receipt)', 5);"))
         let store = try db.open()
         #expect(try store.schemaVersion() == SQLiteSchema.currentVersion)
         try Self.expectEveryRowIsTheAppStores(store)
@@ -61,9 +84,17 @@ import TestSupport
         for (index, step) in PostgresSchema.migrations.prefix(released).enumerated() {
             try schema.execute(step + ";\nINSERT INTO gateway_migrations (version, applied_at) VALUES (\(index + 1), 0)")
         }
-        try schema.execute(Self.releasedRows(upgraded: "TRUE", notUpgraded: "FALSE"))
+        let digest = try ReceiptContent(data: Self.receipt).digest
+        try schema.execute(Self.releasedRows(upgraded: "TRUE", notUpgraded: "FALSE", receipts: """
+            INSERT INTO receipt_contents VALUES ('\(digest)', '\(Self.receipt)');
+            INSERT INTO latest_receipts VALUES ('production', '1', '\(digest)', 5);
+            INSERT INTO fetched_histories VALUES ('production', '1', 5);
+            """))
         let store = try schema.open()
         #expect(try store.schemaVersion() == PostgresSchema.currentVersion)
         try Self.expectEveryRowIsTheAppStores(store)
+        // The SQLite file is written at version one, before fetched histories: only PostgreSQL's has one to keep.
+        let other = SubscriptionKey(environment: .sandbox, originalTransactionId: "1")
+        #expect(try store.historiesNotFetched([Self.appleKey, other]) == [other])
     }
 }

@@ -53,6 +53,7 @@ extension JSONWriter {
     package mutating func lookup(_ found: OwnerLookup) {
         object { w in
             w.field("accountId", found.accountId)
+            if let store = found.store { w.field("store", store.rawValue) }
             if let environment = found.environment { w.field("environment", environment.rawValue) }
             if let original = found.originalTransactionId { w.field("originalTransactionId", original) }
             if let transaction = found.transactionId { w.field("transactionId", transaction) }

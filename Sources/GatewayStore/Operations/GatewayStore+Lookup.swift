@@ -1,9 +1,13 @@
 import Entitle
+import IssueCatalog
 import Wire
 
 /// Who owns what a support agent has in hand (http-api.md, `GET /v1/lookup`): one read unit of work.
 public struct OwnerLookup: Sendable, Equatable {
     public var accountId: String
+    /// The store of the subscription or transaction found (http-api.md: everything that reports
+    /// one reports its store); nil for an account lookup.
+    public var store: Store?
     public var environment: StoreEnvironment?
     public var originalTransactionId: String?
     public var transactionId: String?
@@ -12,27 +16,30 @@ public struct OwnerLookup: Sendable, Equatable {
 }
 
 extension GatewayStore {
-    /// The owner of a subscription or single purchase, looked up by its `originalTransactionId`,
-    /// production first, then sandbox (or only `environment`); nil when nobody owns it.
+    /// The owner of an App Store subscription or single purchase, looked up by its
+    /// `originalTransactionId`, production first, then sandbox (or only `environment`); nil when
+    /// nobody owns it. Other stores name their purchases otherwise (a purchase token, a `sub_…` id).
     public func lookup(originalTransactionId: String, environment: StoreEnvironment?) throws(StoreError) -> OwnerLookup? {
         try read { tx throws(StoreError) in
             for env in Self.environments(environment) {
-                let key = SubscriptionKey(environment: env, originalTransactionId: originalTransactionId)
+                let key = SubscriptionKey(store: .appStore, environment: env, originalTransactionId: originalTransactionId)
                 if let owner = try tx.owner(of: key) {
-                    return OwnerLookup(accountId: owner, environment: env, originalTransactionId: originalTransactionId)
+                    return OwnerLookup(accountId: owner, store: key.store, environment: env,
+                                       originalTransactionId: originalTransactionId)
                 }
             }
             return nil
         }
     }
 
-    /// The owner of the subscription or purchase one transaction belongs to.
+    /// The owner of the subscription or purchase one App Store transaction belongs to.
     public func lookup(transactionId: String, environment: StoreEnvironment?) throws(StoreError) -> OwnerLookup? {
         try read { tx throws(StoreError) in
             for env in Self.environments(environment) {
-                guard let transaction = try tx.transaction(TransactionKey(environment: env, transactionId: transactionId)),
+                let key = TransactionKey(store: .appStore, environment: env, transactionId: transactionId)
+                guard let transaction = try tx.transaction(key),
                       let owner = try tx.owner(of: transaction.subscriptionKey) else { continue }
-                return OwnerLookup(accountId: owner, environment: env,
+                return OwnerLookup(accountId: owner, store: transaction.store, environment: env,
                                    originalTransactionId: transaction.originalTransactionId, transactionId: transactionId)
             }
             return nil

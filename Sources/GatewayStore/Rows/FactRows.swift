@@ -16,7 +16,7 @@ extension RecordRows {
     public static let renewalColumns: SQL = """
         SELECT r.environment, r.original_transaction_id, r.product_id, r.auto_renew_status,
                r.auto_renew_product_id, r.expiration_intent, r.is_in_billing_retry,
-               r.grace_period_expires_date, r.price_consent_status, r.source, r.observed_at
+               r.grace_period_expires_date, r.price_consent_status, r.source, r.observed_at, r.store
         FROM renewal_infos r
         """
 
@@ -42,23 +42,34 @@ extension RecordRows {
             intent = parsed
         }
         return RenewalInfo(
-            environment: try row.decode(StoreEnvironment.self, 0, of: id), originalTransactionId: id,
+            store: try row.decode(Store.self, 11, of: id), environment: try row.decode(StoreEnvironment.self, 0, of: id),
+            originalTransactionId: id,
             productId: row.optionalText(2), autoRenewStatus: row.bool(3), autoRenewProductId: row.optionalText(4),
             expirationIntent: intent, isInBillingRetry: row.bool(6), gracePeriodExpiresDate: row.optionalInstant(7),
             priceConsentStatus: row.optionalInt(8), source: try row.decode(TransactionSource.self, 9, of: id),
             observedAt: row.optionalInstant(10))
     }
 
-    /// A subscription's key columns with their values, for `SQL.upsert`.
+    /// A subscription's key columns (E1, E23) with their values, for `SQL.upsert`.
     public static func subscriptionColumns(_ subscription: SubscriptionKey) -> KeyValuePairs<StaticString, any SQLBindable> {
-        ["environment": subscription.environment.rawValue, "original_transaction_id": subscription.originalTransactionId]
+        ["store": subscription.store.rawValue, "environment": subscription.environment.rawValue,
+         "original_transaction_id": subscription.originalTransactionId]
     }
 
     /// A subscription's key columns (`alias` names the table, as `"t."`), for a WHERE clause.
     public static func subscriptionKey(_ subscription: SubscriptionKey, alias: StaticString = "") -> SQL {
         """
-        \(literal: alias)environment = \(subscription.environment.rawValue) \
+        \(literal: alias)store = \(subscription.store.rawValue) \
+        AND \(literal: alias)environment = \(subscription.environment.rawValue) \
         AND \(literal: alias)original_transaction_id = \(subscription.originalTransactionId)
+        """
+    }
+
+    /// Two tables' rows (by alias, as `"o"` and `"t"`) about the same subscription, for a join.
+    public static func sameSubscription(_ a: StaticString, _ b: StaticString) -> SQL {
+        """
+        \(literal: a).store = \(literal: b).store AND \(literal: a).environment = \(literal: b).environment \
+        AND \(literal: a).original_transaction_id = \(literal: b).original_transaction_id
         """
     }
 }
@@ -67,7 +78,7 @@ extension SQLReading {
     public func transactions(ofAccount accountId: String) throws(StoreError) -> [Transaction] {
         try connection.query("""
             \(RecordRows.transactionColumns)
-            JOIN owners o ON o.environment = t.environment AND o.original_transaction_id = t.original_transaction_id
+            JOIN owners o ON \(RecordRows.sameSubscription("o", "t"))
             WHERE o.account_id = \(accountId)
             ORDER BY t.environment, t.store, t.original_transaction_id, t.purchase_date, t.transaction_id
             """) { row throws(StoreError) in try RecordRows.transaction(row) }
@@ -76,15 +87,15 @@ extension SQLReading {
     public func renewalInfos(ofAccount accountId: String) throws(StoreError) -> [RenewalInfo] {
         try connection.query("""
             \(RecordRows.renewalColumns)
-            JOIN owners o ON o.environment = r.environment AND o.original_transaction_id = r.original_transaction_id
-            WHERE o.account_id = \(accountId) ORDER BY r.environment, r.original_transaction_id
+            JOIN owners o ON \(RecordRows.sameSubscription("o", "r"))
+            WHERE o.account_id = \(accountId) ORDER BY r.environment, r.store, r.original_transaction_id
             """) { row throws(StoreError) in try RecordRows.renewalInfo(row) }
     }
 
     public func transactions(of subscription: SubscriptionKey) throws(StoreError) -> [Transaction] {
         try connection.query("""
             \(RecordRows.transactionColumns)
-            WHERE t.store = \(subscription.store.rawValue) AND \(RecordRows.subscriptionKey(subscription, alias: "t."))
+            WHERE \(RecordRows.subscriptionKey(subscription, alias: "t."))
             ORDER BY t.purchase_date, t.transaction_id
             """) { row throws(StoreError) in try RecordRows.transaction(row) }
     }

@@ -63,8 +63,7 @@ extension SQLReading {
             SELECT DISTINCT d.account_id FROM devices d
             WHERE d.account_id > \(after ?? "") AND (
                 \(audience.everyone)
-                OR EXISTS (SELECT 1 FROM owners o JOIN transactions t
-                               ON t.environment = o.environment AND t.original_transaction_id = o.original_transaction_id
+                OR EXISTS (SELECT 1 FROM owners o JOIN transactions t ON \(RecordRows.sameSubscription("t", "o"))
                            WHERE o.account_id = d.account_id AND \(dialect.list(products, contains: "t.product_id")))
                 OR EXISTS (SELECT 1 FROM grants g WHERE g.account_id = d.account_id AND g.revoked_at IS NULL
                            AND \(dialect.list("g.publications", contains: publication))))

@@ -1,4 +1,5 @@
 import Entitle
+import IssueCatalog
 import Wire
 
 /// Receipts stored once by content (`receipt_contents`), each subscription pointing to its latest
@@ -9,7 +10,7 @@ extension SQLReading {
         try connection.queryFirst("""
             SELECT rc.receipt_data, o.account_id, lr.updated_at FROM latest_receipts lr
             JOIN receipt_contents rc ON rc.sha256 = lr.receipt_sha256
-            LEFT JOIN owners o ON o.environment = lr.environment AND o.original_transaction_id = lr.original_transaction_id
+            LEFT JOIN owners o ON \(RecordRows.sameSubscription("o", "lr"))
             WHERE \(RecordRows.subscriptionKey(subscription, alias: "lr."))
             """) {
             StoredReceipt(subscription: subscription, receiptData: $0.text(0), accountId: $0.optionalText(1),
@@ -24,26 +25,27 @@ extension SQLReading {
     }
 
     /// A poll target's row: environment, original transaction id, latest expiry, billing retry,
-    /// owner, receipt data.
+    /// owner, receipt data, store.
     public func subscriptionsToPoll(expiringBefore before: Instant, notBefore: Instant, limit: Int)
         throws(StoreError) -> [PollTarget] {
         try connection.query("""
             SELECT s.environment, s.original_transaction_id, s.latest, COALESCE(r.is_in_billing_retry, FALSE),
-                   o.account_id, rc.receipt_data
-            FROM (SELECT environment, original_transaction_id, MAX(expires_date) AS latest FROM transactions
-                  GROUP BY environment, original_transaction_id) s
-            LEFT JOIN renewal_infos r ON r.environment = s.environment AND r.original_transaction_id = s.original_transaction_id
-            LEFT JOIN owners o ON o.environment = s.environment AND o.original_transaction_id = s.original_transaction_id
-            LEFT JOIN latest_receipts lr
-                ON lr.environment = s.environment AND lr.original_transaction_id = s.original_transaction_id
+                   o.account_id, rc.receipt_data, s.store
+            FROM (SELECT store, environment, original_transaction_id, MAX(expires_date) AS latest FROM transactions
+                  GROUP BY store, environment, original_transaction_id) s
+            LEFT JOIN renewal_infos r ON \(RecordRows.sameSubscription("r", "s"))
+            LEFT JOIN owners o ON \(RecordRows.sameSubscription("o", "s"))
+            LEFT JOIN latest_receipts lr ON \(RecordRows.sameSubscription("lr", "s"))
             LEFT JOIN receipt_contents rc ON rc.sha256 = lr.receipt_sha256
             WHERE (s.latest >= \(notBefore) AND s.latest < \(before)) OR r.is_in_billing_retry
                 OR r.grace_period_expires_date >= \(notBefore)
-            ORDER BY s.latest NULLS FIRST, s.environment, s.original_transaction_id LIMIT \(max(0, limit))
+            ORDER BY s.latest NULLS FIRST, s.environment, s.store, s.original_transaction_id LIMIT \(max(0, limit))
             """) { row throws(StoreError) in
-            PollTarget(
-                subscription: SubscriptionKey(environment: try row.decode(StoreEnvironment.self, 0, of: row.text(1)),
-                                              originalTransactionId: row.text(1)),
+            let id = row.text(1)
+            return PollTarget(
+                subscription: SubscriptionKey(store: try row.decode(Store.self, 6, of: id),
+                                              environment: try row.decode(StoreEnvironment.self, 0, of: id),
+                                              originalTransactionId: id),
                 accountId: row.optionalText(4), latestExpiresDate: row.optionalInstant(2),
                 isInBillingRetry: row.bool(3), receiptData: row.optionalText(5))
         }

@@ -26,8 +26,9 @@ extension SQLReading {
 extension SQLWriteTransaction {
     public func markHistoryFetched(_ subscription: SubscriptionKey, at instant: Instant) throws(StoreError) {
         try connection.run("""
-            INSERT INTO fetched_histories (environment, original_transaction_id, fetched_at)
-            VALUES (\(subscription.environment.rawValue), \(subscription.originalTransactionId), \(instant))
+            INSERT INTO fetched_histories (store, environment, original_transaction_id, fetched_at)
+            VALUES (\(subscription.store.rawValue), \(subscription.environment.rawValue), \(subscription.originalTransactionId),
+                    \(instant))
             ON CONFLICT DO NOTHING
             """)
     }

@@ -31,5 +31,11 @@ public struct SharedMigration: Sendable, ExpressibleByStringInterpolation {
         public mutating func appendLiteral(_ literal: String) { pieces.append(.text(literal)) }
 
         public mutating func appendInterpolation(_ word: SQLSchemaWord) { pieces.append(.word(word)) }
+
+        /// Another step's fragment, its words still spelled per dialect.
+        public mutating func appendInterpolation(_ fragment: SharedMigration) { pieces += fragment.pieces }
+
+        /// A name the step builds itself (a table or column name), never input.
+        public mutating func appendInterpolation(raw: String) { pieces.append(.text(raw)) }
     }
 }

@@ -50,5 +50,37 @@ extension SharedMigration {
         UPDATE products SET store_product_id = id;
         CREATE UNIQUE INDEX products_by_store_product ON products (store, store_product_id);
         """,
+        // 2: E1 and E23: a subscription is (store, environment, original_transaction_id), as its
+        // transactions are since step 1. Every table keyed by subscription is rebuilt with the
+        // store in its primary key, every existing row the App Store's (the column's default),
+        // and the transactions' subscription index leads with the store, as the joins do.
+        """
+        \(keyedByStore("renewal_infos", [
+            ("product_id", "\(.text)"), ("auto_renew_status", "\(.boolean) NOT NULL"),
+            ("auto_renew_product_id", "\(.text)"), ("expiration_intent", "\(.integer)"),
+            ("is_in_billing_retry", "\(.boolean) NOT NULL"), ("grace_period_expires_date", "\(.instant)"),
+            ("price_consent_status", "\(.integer)"), ("source", "\(.text) NOT NULL"), ("observed_at", "\(.instant)"),
+        ]))
+        \(keyedByStore("owners", [
+            ("account_id", "\(.key) NOT NULL REFERENCES accounts(id)"), ("bound_at", "\(.instant) NOT NULL"),
+        ]))
+        CREATE INDEX owners_by_account ON owners (account_id);
+        \(keyedByStore("latest_receipts", [
+            ("receipt_sha256", "\(.text) NOT NULL REFERENCES receipt_contents(sha256)"), ("updated_at", "\(.instant) NOT NULL"),
+        ]))
+        CREATE INDEX latest_receipts_by_receipt ON latest_receipts (receipt_sha256);
+        \(keyedByStore("fetched_histories", [("fetched_at", "\(.instant) NOT NULL")]))
+        DROP INDEX transactions_by_subscription;
+        CREATE INDEX transactions_by_subscription ON transactions (store, environment, original_transaction_id);
+        """,
     ]
+
+    /// Step 2's rebuild of a table keyed by subscription (its other columns as released, in
+    /// order): the store first, then environment and original transaction id, all three the key.
+    /// Part of a released step: never change it.
+    private static func keyedByStore(_ table: String, _ columns: [Column]) -> SharedMigration {
+        rebuild(table, adding: [("store", "\(.key) NOT NULL DEFAULT 'appStore'")],
+                keeping: [("environment", "\(.key) NOT NULL"), ("original_transaction_id", "\(.key) NOT NULL")] + columns,
+                primaryKey: ["store", "environment", "original_transaction_id"])
+    }
 }

@@ -19,6 +19,11 @@ import Testing
         let byOriginal = try h.client.get("/v1/lookup?originalTransactionId=sub-7", as: H.adminKey)
         #expect(byOriginal.json["environment"] as? String == "production")
         #expect(byOriginal.json["originalTransactionId"] as? String == "sub-7")
+        // http-api.md: what reports a subscription or transaction reports its store; an account has none.
+        #expect(byOriginal.json["store"] as? String == "appStore")
+        let byTransaction = try h.client.get("/v1/lookup?transactionId=sub-7", as: H.adminKey)
+        #expect(byTransaction.json["store"] as? String == "appStore")
+        #expect(try h.client.get("/v1/lookup?accountId=\(reader.id)", as: H.adminKey).json["store"] == nil)
     }
 
     @Test func findsAnAccountByItsAppAccountTokenInAnyCase() throws {
