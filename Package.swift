@@ -72,9 +72,11 @@ let package = Package(
         // a thread uses these.
         .target(name: "Lifecycle", dependencies: ["CSystem"]),
 
+        // A registry of counters, gauges and histograms in Prometheus's text format (`/metrics`).
+        .target(name: "Metrics"),
         // The HTTP/1.1 server: epoll loops, RFC 9112 parser, frozen router, worker pools. Knows no
         // application: the router brings the error renderer.
-        .target(name: "HTTPServer", dependencies: ["Wire", "CSystem", "Lifecycle"]),
+        .target(name: "HTTPServer", dependencies: ["Wire", "Metrics", "CSystem", "Lifecycle"]),
         // Drives a frozen router without sockets, as the server would (tests).
         .target(name: "HTTPServerTesting", dependencies: ["HTTPServer", "Lifecycle"]),
 
@@ -83,24 +85,42 @@ let package = Package(
         .target(name: "AppStoreKit", dependencies: ["Wire", "IssueCatalog", "Entitle", "Lifecycle", "CCrypto"]),
         // The App Store simulator and its test CA: tests and developers only, never the product.
         .target(name: "AppStoreSimulator",
-                dependencies: ["Wire", "IssueCatalog", "Entitle", "AppStoreKit", "HTTPServer", "Lifecycle", "CCrypto"]),
+                dependencies: ["Wire", "IssueCatalog", "Entitle", "AppStoreKit", "HTTPServer", "Metrics", "Lifecycle",
+                               "CCrypto"]),
         .executableTarget(name: "AppStoreSimulatorTool",
                           dependencies: ["AppStoreSimulator", "AppStoreKit", "HTTPServer", "CommandLineSupport"]),
 
         // What both executables' command lines share: arguments, errors and exit statuses, the console.
         .target(name: "CommandLineSupport"),
 
-        // The API of http-api.md: routes, principals, caches, App Store ingestion, the status poller,
-        // configuration, and the runtime that puts them on the HTTP server.
-        .target(name: "GatewayAPI",
-                dependencies: ["Wire", "IssueCatalog", "Entitle", "GatewayCrypto", "DownloadTokens", "GatewayStore", "SQLiteStore",
-                               "PostgresStore", "HTTPServer", "AppStoreKit", "Lifecycle", "CCrypto", "CSystem", "CZlib", "CCurl"],
-                // The web console's files (issue #13), compiled in: no files to ship beside the binary.
-                resources: [.embedInCode("Console/Assets")]),
+        // The use cases, with no HTTP: App Store ingestion, ownership, grants, access codes,
+        // explanations, the status poller, the notification backfill, caches and catalog state.
+        .target(name: "GatewayCore",
+                dependencies: ["Wire", "IssueCatalog", "Entitle", "GatewayCrypto", "DownloadTokens", "GatewayStore",
+                               "AppStoreKit", "Lifecycle", "Metrics"]),
+        // Pushes to reader devices (APNs over libcurl) and webhooks: the only target that links curl.
+        .target(name: "GatewayPush",
+                dependencies: ["GatewayCore", "Wire", "IssueCatalog", "Entitle", "GatewayCrypto", "GatewayStore", "AppStoreKit",
+                               "Lifecycle", "CCurl"]),
+        // The API of http-api.md on the HTTP server: one controller per area, request rendering,
+        // OpenAPI, the web console and gzip.
+        .target(name: "GatewayHTTP",
+                dependencies: ["GatewayCore", "Wire", "IssueCatalog", "Entitle", "GatewayCrypto", "DownloadTokens", "GatewayStore",
+                               "AppStoreKit", "HTTPServer", "Lifecycle", "Metrics", "CZlib"],
+                // The web console's files and the OpenAPI document, compiled in: no files to ship
+                // beside the binary.
+                resources: [.embedInCode("Console/Assets"), .embedInCode("OpenAPI/openapi.json")]),
+        // Settings (environment and file) and the runtime that wires the core, push and HTTP
+        // controllers onto the server: the only library that knows both SQL backends.
+        .target(name: "GatewayConfiguration",
+                dependencies: ["GatewayCore", "GatewayPush", "GatewayHTTP", "Wire", "IssueCatalog", "Entitle", "GatewayCrypto",
+                               "DownloadTokens", "GatewayStore", "SQLiteStore", "PostgresStore", "HTTPServer", "AppStoreKit",
+                               "Lifecycle", "Metrics"]),
 
         // The `issue-gateway` executable: the command line only.
         .executableTarget(name: "IssueGateway",
-                          dependencies: ["GatewayAPI", "Wire", "IssueCatalog", "Entitle", "DownloadTokens", "GatewayStore", "SQLiteStore", "PostgresStore",
+                          dependencies: ["GatewayConfiguration", "GatewayCore", "GatewayHTTP", "Wire", "IssueCatalog", "Entitle",
+                                         "DownloadTokens", "GatewayCrypto", "GatewayStore", "SQLiteStore", "PostgresStore",
                                          "HTTPServer", "AppStoreKit", "Lifecycle", "CommandLineSupport"]),
 
         // Benchmarks (release mode): `swift run -c release issue-gateway-bench <name>`.
@@ -118,20 +138,22 @@ let package = Package(
         .testTarget(name: "StoreTests",
                     dependencies: ["GatewayStore", "SQLiteStore", "PostgresStore", "Wire", "Entitle", "IssueCatalog",
                                    "CSQLite", "TestSupport"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPServerTesting", "Lifecycle", "Wire", "CSystem",
-                                                     "TestSupport"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "Metrics", "HTTPServerTesting", "Lifecycle", "Wire",
+                                                     "CSystem", "TestSupport"]),
         .testTarget(name: "AppStoreKitTests",
                     dependencies: ["AppStoreKit", "AppStoreSimulator", "AppStoreSimulatorTool", "CommandLineSupport", "Wire",
                                    "Entitle", "IssueCatalog", "TestSupport"]),
         .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle"]),
         .testTarget(name: "GatewayAPITests",
-                    dependencies: ["GatewayAPI", "GatewayStore", "SQLiteStore", "PostgresStore", "HTTPServer", "HTTPServerTesting",
-                                   "AppStoreKit", "AppStoreSimulator", "Lifecycle", "Wire", "Entitle", "DownloadTokens", "GatewayCrypto",
-                                   "IssueCatalog", "CSystem", "CZlib", "TestSupport"]),
+                    dependencies: ["GatewayCore", "GatewayPush", "GatewayHTTP", "GatewayConfiguration", "Metrics", "GatewayStore",
+                                   "SQLiteStore", "PostgresStore", "HTTPServer", "HTTPServerTesting",
+                                   "AppStoreKit", "AppStoreSimulator", "Lifecycle", "Wire", "Entitle", "DownloadTokens",
+                                   "GatewayCrypto", "IssueCatalog", "CSystem", "CZlib", "TestSupport"]),
         .testTarget(name: "IssueGatewayTests",
-                    dependencies: ["IssueGateway", "GatewayAPI", "GatewayStore", "SQLiteStore", "PostgresStore", "HTTPServer",
-                                   "CommandLineSupport", "Lifecycle", "Wire", "Entitle", "DownloadTokens", "GatewayCrypto",
-                                   "IssueCatalog", "TestSupport", "AppStoreSimulator"]),
+                    dependencies: ["IssueGateway", "GatewayConfiguration", "GatewayCore", "GatewayHTTP", "GatewayStore",
+                                   "SQLiteStore", "PostgresStore", "HTTPServer", "CommandLineSupport", "Lifecycle", "Wire",
+                                   "Entitle", "DownloadTokens", "GatewayCrypto", "IssueCatalog", "TestSupport",
+                                   "AppStoreSimulator"]),
     ],
     swiftLanguageModes: [.v6]
 )

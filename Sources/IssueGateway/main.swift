@@ -1,4 +1,4 @@
-import GatewayAPI
+import GatewayConfiguration
 // The issue-gateway executable. Everything lives in CLI/ so tests can `@testable import` it.
 import Foundation
 

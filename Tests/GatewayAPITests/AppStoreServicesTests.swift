@@ -1,6 +1,6 @@
 import AppStoreKit
+@testable import GatewayConfiguration
 import Testing
-@testable import GatewayAPI
 
 /// The App Store clients the gateway builds from its configuration.
 @Suite struct AppStoreServicesTests {

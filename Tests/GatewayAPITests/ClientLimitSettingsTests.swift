@@ -1,5 +1,5 @@
+@testable import GatewayConfiguration
 import Testing
-@testable import GatewayAPI
 
 /// The fairness limits are settings (issue #10 item 3), with defaults and bounds.
 @Suite struct ClientLimitSettingsTests {

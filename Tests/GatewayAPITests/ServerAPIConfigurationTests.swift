@@ -1,10 +1,10 @@
 @testable import AppStoreKit
-import HTTPServer
 import AppStoreSimulator
 import Foundation
+@testable import GatewayConfiguration
+import HTTPServer
 import Testing
 import Wire
-@testable import GatewayAPI
 
 /// `ISSUE_GATEWAY_APPSTORE_API_*` (http-api.md Configuration; issue #12): read from the
 /// environment, the `.p8` checked at start with a clear error, and nothing built without them.

@@ -1,6 +1,6 @@
+@testable import GatewayConfiguration
 import IssueCatalog
 import Synchronization
-@testable import GatewayAPI
 import Wire
 
 /// A `GatewayClock` whose time only the test moves: token expiry, scheduled issues and E16 are

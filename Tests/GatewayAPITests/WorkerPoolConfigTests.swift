@@ -1,11 +1,11 @@
 import DownloadTokens
 import Entitle
 import Foundation
+@testable import GatewayConfiguration
 import HTTPServer
-import Testing
-@testable import GatewayAPI
 import SQLiteStore
 import TestSupport
+import Testing
 
 /// `ISSUE_GATEWAY_STORE_*` and `ISSUE_GATEWAY_APPSTORE_*`: the API's worker pools (bulkheads).
 @Suite struct WorkerPoolConfigTests {
@@ -39,7 +39,7 @@ import TestSupport
         let runtime = try GatewayRuntime.make(configuration: configuration, store: try database.open(), pollerSettings: nil)
         defer { runtime.server.waitUntilStopped() }
         #expect(runtime.server.configuration.workerPools == configuration.workerPools)
-        let receipts = runtime.gateway.makeRouter().routes.first { $0.pattern.text == "/v1/accounts/{accountId}/receipts" }
+        let receipts = runtime.api.makeRouter().routes.first { $0.pattern.text == "/v1/accounts/{accountId}/receipts" }
         #expect(receipts?.execution == .appStore)
     }
 }

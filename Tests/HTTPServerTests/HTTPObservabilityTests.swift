@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 @testable import HTTPServer
+import Metrics
+import Testing
 
 /// `/metrics` content and the JSON-lines access log, through a running server.
 @Suite struct HTTPObservabilityTests {

@@ -1,9 +1,10 @@
 import Foundation
 import Glibc
+@testable import HTTPServer
 import Lifecycle
+import Metrics
 import TestSupport
 import Testing
-@testable import HTTPServer
 
 /// Starting once and stopping on a signal, as `issue-gateway serve` does.
 @Suite struct HTTPServerLifecycleTests {

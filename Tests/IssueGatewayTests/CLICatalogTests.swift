@@ -1,10 +1,10 @@
 import CommandLineSupport
 import Foundation
+@testable import GatewayConfiguration
+import IssueCatalog
+@testable import IssueGateway
 import SQLiteStore
 import Testing
-import IssueCatalog
-@testable import GatewayAPI
-@testable import IssueGateway
 import Wire
 
 @Suite struct CLICatalogTests {

@@ -1,8 +1,8 @@
 import CommandLineSupport
 import Foundation
-import Synchronization
-@testable import GatewayAPI
+@testable import GatewayConfiguration
 @testable import IssueGateway
+import Synchronization
 import TestSupport
 
 /// Runs the CLI in-process against a temporary database, capturing what it prints.

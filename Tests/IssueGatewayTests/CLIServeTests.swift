@@ -1,11 +1,11 @@
 import CommandLineSupport
 import Foundation
-import SQLiteStore
-import Testing
+@testable import GatewayConfiguration
 import IssueCatalog
-@testable import GatewayAPI
 @testable import IssueGateway
+import SQLiteStore
 import TestSupport
+import Testing
 
 @Suite struct CLIServeTests {
     @Test func serveImportsTheCatalogOnlyIntoAnEmptyStoreServesAndStopsOnSIGTERM() throws {

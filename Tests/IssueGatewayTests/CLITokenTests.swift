@@ -1,11 +1,11 @@
 import DownloadTokens
 import Entitle
 import Foundation
+@testable import GatewayConfiguration
 import GatewayCrypto
 import IssueCatalog
-import Testing
-@testable import GatewayAPI
 @testable import IssueGateway
+import Testing
 import Wire
 
 /// `issue-gateway token verify`: the edge's decision for support staff, reading keys only.

@@ -1,11 +1,11 @@
-import HTTPServer
 import CommandLineSupport
-import Foundation
 import Entitle
-import Testing
-@testable import GatewayAPI
+import Foundation
+@testable import GatewayConfiguration
+import HTTPServer
 @testable import IssueGateway
 import TestSupport
+import Testing
 import Wire
 
 @Suite struct ConfigTests {

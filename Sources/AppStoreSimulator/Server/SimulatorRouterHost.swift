@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import Metrics
 
 /// The App Store simulator's routes on the project's own `HTTPServer` (one loop, two workers: a
 /// developer tool). Its errors are plain text: the simulator plays Apple, not this API.

@@ -1,3 +1,4 @@
+import Metrics
 import Synchronization
 
 /// Per-loop request counters and latency histograms for `/metrics`: each loop writes its own (an

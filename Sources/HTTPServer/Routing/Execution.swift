@@ -27,3 +27,15 @@ public struct WorkerPoolID: Hashable, Sendable, ExpressibleByStringLiteral, Cust
 public typealias HTTPHandler = @Sendable (HTTPRequest) -> HTTPResponse
 /// An answer from memory on the event loop, or nil to run the route's handler on its pool.
 public typealias HTTPFastPath = @Sendable (HTTPRequest) -> HTTPResponse?
+
+/// What a planning fast path decides on the event loop.
+public enum FastPathPlan: Sendable {
+    /// The answer, without a thread hop.
+    case answer(HTTPResponse)
+    /// Work begun on the event loop that must end on the route's pool (a body already rendered,
+    /// to compress): the pool runs `finish` instead of the route's handler, so nothing is done twice.
+    case finishOnPool(@Sendable () -> HTTPResponse)
+}
+
+/// A fast path that may hand its unfinished answer to the route's pool; nil runs the handler.
+public typealias HTTPPlanningFastPath = @Sendable (HTTPRequest) -> FastPathPlan?

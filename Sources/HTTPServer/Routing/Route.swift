@@ -6,6 +6,6 @@ public struct Route: Sendable {
     /// Overrides the server's `maxBodyBytes` (the limit is known from the head, before the body).
     public let maxBodyBytes: Int?
     /// Runs first, on the event loop; nil hands the request to `handler` on `execution`.
-    public let fastPath: HTTPFastPath?
+    public let fastPath: HTTPPlanningFastPath?
     public let handler: HTTPHandler
 }

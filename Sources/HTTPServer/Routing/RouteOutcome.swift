@@ -24,10 +24,16 @@ extension Router {
         case .found(let route, let parameters):
             var request = request
             request.pathParameters = parameters
-            if let fastPath = route.fastPath, let response = fastPath(request) { return .answered(response) }
+            var handler = route.handler
+            if let fastPath = route.fastPath, let plan = fastPath(request) {
+                switch plan {
+                case .answer(let response): return .answered(response)
+                case .finishOnPool(let finish): handler = { _ in finish() }
+                }
+            }
             switch route.execution {
-            case .inline: return .answered(route.handler(request))
-            case .pool(let pool): return .runOnPool(pool, route.handler, request)
+            case .inline: return .answered(handler(request))
+            case .pool(let pool): return .runOnPool(pool, handler, request)
             }
         }
     }

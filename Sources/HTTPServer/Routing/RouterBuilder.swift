@@ -27,6 +27,20 @@ public final class RouterBuilder {
     /// `handler` on `execution`. `maxBodyBytes` overrides the server's body limit.
     public func add(_ method: String, _ pattern: String, execution: Execution = .inline, maxBodyBytes: Int? = nil,
                     fastPath: HTTPFastPath? = nil, handler: @escaping HTTPHandler) {
+        var plan: HTTPPlanningFastPath?
+        if let fastPath {
+            plan = { request in
+                guard let response = fastPath(request) else { return nil }
+                return .answer(response)
+            }
+        }
+        add(method, pattern, execution: execution, maxBodyBytes: maxBodyBytes, fastPlan: plan, handler: handler)
+    }
+
+    /// `add` with a fast path that may leave the end of its answer to the route's pool
+    /// (`FastPathPlan.finishOnPool`).
+    public func add(_ method: String, _ pattern: String, execution: Execution = .inline, maxBodyBytes: Int? = nil,
+                    fastPlan: HTTPPlanningFastPath?, handler: @escaping HTTPHandler) {
         let pattern = RoutePattern(pattern)
         var node = root
         for segment in pattern.segments {
@@ -52,7 +66,7 @@ public final class RouterBuilder {
         }
         precondition(node.routes[method] == nil, "route registered twice: \(method) \(pattern.text)")
         let route = Route(method: method, pattern: pattern, execution: execution, maxBodyBytes: maxBodyBytes,
-                          fastPath: fastPath, handler: handler)
+                          fastPath: fastPlan, handler: handler)
         node.routes[method] = route
         routes.append(route)
     }

@@ -1,6 +1,7 @@
 import CSystem
 import Glibc
 import Lifecycle
+import Metrics
 import Synchronization
 
 /// The HTTP/1.1 server: `threads` event loops, each with its own epoll and SO_REUSEPORT listener
@@ -25,9 +26,13 @@ public final class HTTPServer: Sendable {
     private let context: ServerContext
     private let state = Mutex(State.created)
 
-    public init(configuration: HTTPServerConfiguration, router: Router, metrics: Metrics, accessLog: AccessLog?) {
+    /// `workers`: pools made beforehand, so that the application can queue its own blocking work
+    /// on them too; nil makes them from `configuration`. The server shuts them down when it stops.
+    public init(configuration: HTTPServerConfiguration, router: Router, metrics: Metrics, accessLog: AccessLog?,
+                workers: WorkerPools? = nil) {
         self.configuration = configuration
-        context = ServerContext(configuration: configuration, router: router, metrics: metrics, accessLog: accessLog)
+        context = ServerContext(configuration: configuration, router: router, metrics: metrics, accessLog: accessLog,
+                                workers: workers ?? WorkerPools(configuration))
     }
 
     /// Binds the listeners and starts the loops; returns the bound port (useful with port 0).

@@ -1,3 +1,4 @@
+import Metrics
 import Synchronization
 
 /// What every event loop of one server shares: read-only configuration and router, the worker
@@ -23,7 +24,8 @@ final class ServerContext: Sendable {
     /// Past the whole budget, or past this client's share of it.
     func overBufferBudget(for client: String?) -> Bool { overBufferBudget || clientBuffers.isOverShare(client) }
 
-    init(configuration: HTTPServerConfiguration, router: Router, metrics: Metrics, accessLog: AccessLog?) {
+    init(configuration: HTTPServerConfiguration, router: Router, metrics: Metrics, accessLog: AccessLog?,
+         workers: WorkerPools) {
         self.configuration = configuration
         limits = HTTPParserLimits(maxRequestLineBytes: configuration.maxRequestLineBytes,
                                   maxHeaderBytes: configuration.maxHeaderBytes,
@@ -32,7 +34,7 @@ final class ServerContext: Sendable {
         self.router = router
         self.metrics = metrics
         self.accessLog = accessLog
-        workers = WorkerPools(configuration)
+        self.workers = workers
         clientShares = ClientShares(configuration)
         clientBuffers = ClientBuffers(configuration)
     }

@@ -1,4 +1,4 @@
-import GatewayAPI
+import GatewayConfiguration
 import HTTPServer
 import Lifecycle
 import Synchronization

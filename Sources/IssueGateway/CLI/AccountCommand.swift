@@ -1,7 +1,9 @@
-import GatewayAPI
 import CommandLineSupport
 import Entitle
 import Foundation
+import GatewayConfiguration
+import GatewayCore
+import GatewayHTTP
 import GatewayStore
 import IssueCatalog
 import Wire
@@ -38,14 +40,12 @@ enum AccountCommand {
         let explanation: IssueExplanation?
         do {
             guard try store.account(id: accountId) != nil else { throw CLIError.failure("no account \(accountId)") }
-            let facts = try store.accountFacts(accountId).facts
-            let catalog = CatalogSnapshot(try store.loadCatalog())
-            let entitlements = EntitlementEngine.evaluate(catalog: catalog, facts: facts,
-                                                          policy: configuration.entitlementPolicy,
-                                                          now: SystemClock().now())
-            explanation = IssueExplainer.explain(ref, entitlements: entitlements, facts: facts, catalog: catalog)
+            let explanations = try Explanations(store: store, policy: configuration.entitlementPolicy, clock: SystemClock())
+            explanation = try explanations.explain(ref, for: accountId)
         } catch let error as CLIError {
             throw error
+        } catch let error as APIError {
+            throw .failure("the database could not be read: \(error.message)")
         } catch {
             throw .failure("the database could not be read: \(error)")
         }

@@ -1,9 +1,10 @@
-import GatewayAPI
 import CommandLineSupport
 import Foundation
+import GatewayConfiguration
+import GatewayCore
 
 /// `issue-gateway appstore migrate`: moves subscriptions known only by stored receipts onto the
-/// App Store Server API (issue #12), resumably.
+/// App Store Server API, resumably.
 enum AppStoreCommand {
     static let help = """
         usage: issue-gateway appstore migrate

@@ -1,6 +1,6 @@
-import GatewayAPI
 import CommandLineSupport
 import Foundation
+import GatewayConfiguration
 import GatewayStore
 import IssueCatalog
 

@@ -1,6 +1,6 @@
-import GatewayAPI
 import CommandLineSupport
 import Foundation
+import GatewayConfiguration
 import IssueCatalog
 
 /// Reads and writes the `catalog/` folder on disk; `CatalogFolder` does the parsing.

@@ -1,6 +1,7 @@
-import GatewayAPI
 import CommandLineSupport
 import Foundation
+import GatewayConfiguration
+import GatewayCore
 import GatewayStore
 import IssueCatalog
 import Wire

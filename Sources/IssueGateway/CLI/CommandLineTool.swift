@@ -1,6 +1,6 @@
-import GatewayAPI
 import CommandLineSupport
 import Foundation
+import GatewayConfiguration
 import GatewayStore
 
 /// The `issue-gateway` command line: dispatches to the commands, turns errors into messages on

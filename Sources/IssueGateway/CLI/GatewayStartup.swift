@@ -1,10 +1,10 @@
-import GatewayAPI
 import CommandLineSupport
+import GatewayConfiguration
 import GatewayStore
 import IssueCatalog
 
 /// What `serve` does before it serves: fill in generated secrets (printing a new admin key once),
-/// open the store, and import the catalog folder when the store holds no publications (issue #2).
+/// open the store, and import the catalog folder when the store holds no publications.
 /// The HTTP server starts from the value this returns.
 struct GatewayStartup {
     var configuration: Configuration

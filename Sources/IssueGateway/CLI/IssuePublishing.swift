@@ -1,5 +1,5 @@
-import GatewayAPI
 import CommandLineSupport
+import GatewayConfiguration
 import GatewayStore
 import IssueCatalog
 import Wire

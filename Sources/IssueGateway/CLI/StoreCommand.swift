@@ -1,6 +1,7 @@
-import GatewayAPI
 import CommandLineSupport
 import Foundation
+import GatewayConfiguration
+import GatewayCore
 import GatewayStore
 
 /// `issue-gateway store exercise`: commits numbered writes and reports each one after its commit

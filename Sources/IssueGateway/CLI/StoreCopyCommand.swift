@@ -1,10 +1,10 @@
-import GatewayAPI
 import CommandLineSupport
+import GatewayConfiguration
 import GatewayStore
 import PostgresStore
 import SQLiteStore
 
-/// `issue-gateway store copy --to postgresql://…` (issue 11, moving up): copies the SQLite
+/// `issue-gateway store copy --to postgresql://…` (moving up): copies the SQLite
 /// database (`ISSUE_GATEWAY_DATABASE`) into an empty PostgreSQL database, every table in one
 /// transaction, and commits only when each table's count and checksum read back from
 /// PostgreSQL equal SQLite's.

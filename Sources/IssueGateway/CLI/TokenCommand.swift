@@ -1,8 +1,9 @@
-import DownloadTokens
-import GatewayAPI
 import CommandLineSupport
+import DownloadTokens
 import Entitle
 import Foundation
+import GatewayConfiguration
+import GatewayCore
 import IssueCatalog
 import Wire
 

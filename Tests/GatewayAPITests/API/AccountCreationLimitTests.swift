@@ -1,5 +1,5 @@
+@testable import GatewayConfiguration
 import Testing
-@testable import GatewayAPI
 
 /// Fairness (issue #10 item 3): anyone may create accounts, so `POST /v1/accounts` is
 /// rate-limited per source address, answered 429 `rate_limited` with `Retry-After`.

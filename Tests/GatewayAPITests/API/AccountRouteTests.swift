@@ -1,7 +1,7 @@
 import Foundation
+@testable import GatewayConfiguration
 import IssueCatalog
 import Testing
-@testable import GatewayAPI
 import Wire
 
 /// Accounts, entitlements and the reader's issue list (http-api.md, Accounts and entitlements),

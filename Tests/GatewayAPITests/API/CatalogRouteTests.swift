@@ -1,7 +1,7 @@
 import Foundation
+@testable import GatewayConfiguration
 import IssueCatalog
 import Testing
-@testable import GatewayAPI
 import Wire
 
 /// The catalog routes of http-api.md over real sockets: who may change what, the answers' shapes,

@@ -1,8 +1,8 @@
 import AppStoreSimulator
 import Entitle
 import Foundation
+@testable import GatewayConfiguration
 import Testing
-@testable import GatewayAPI
 
 /// `GET /v1/accounts/{accountId}/history` (http-api.md, Support; issue #13) through the in-process
 /// client: the gateway's App Store is the simulator (verifyReceipt over HTTP, V1 notifications

@@ -1,7 +1,7 @@
 import Foundation
+@testable import GatewayConfiguration
 import TestSupport
 import Testing
-@testable import GatewayAPI
 
 /// Requests no client should send: bad paths, control characters, broken framing. Each is
 /// refused with the spec's error shape, changes nothing, and the gateway keeps serving.

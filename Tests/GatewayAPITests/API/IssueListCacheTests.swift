@@ -1,7 +1,7 @@
 import Foundation
+@testable import GatewayConfiguration
 import IssueCatalog
 import Testing
-@testable import GatewayAPI
 import Wire
 
 /// The reader's issue list is kept rendered between requests; it must change the moment anything

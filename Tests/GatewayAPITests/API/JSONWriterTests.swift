@@ -1,7 +1,7 @@
 import Foundation
+@testable import GatewayConfiguration
 import HTTPServer
 import Testing
-@testable import GatewayAPI
 import Wire
 
 @Suite struct JSONWriterTests {

@@ -1,6 +1,6 @@
 import Foundation
+@testable import GatewayConfiguration
 import Testing
-@testable import GatewayAPI
 
 /// `GET /metrics` (http-api.md, Operations): requests by route and status, the latency
 /// histogram, tokens issued and verified, in Prometheus text format.

@@ -1,6 +1,6 @@
 import Foundation
+@testable import GatewayConfiguration
 import Testing
-@testable import GatewayAPI
 
 /// The edge publishers copy (`deploy/nginx/edge.conf`) in front of the in-process gateway: real
 /// nginx serves a file only when the gateway's `GET /v1/edge/verify` allows it.

@@ -1,7 +1,7 @@
 import Foundation
+@testable import GatewayConfiguration
 import HTTPServer
 import Testing
-@testable import GatewayAPI
 
 /// The served `/openapi.json` against the router the gateway really runs: a route missing from
 /// either side, or an answer the document does not list, fails here.
@@ -29,11 +29,23 @@ import Testing
 
     @Test func everyRouteIsDocumentedAndEveryDocumentedOperationIsRouted() throws {
         let h = try H()
-        let routed = Set(h.runtime.gateway.makeRouter().routes.map { "\($0.method) \($0.pattern.text)" })
+        let routed = Set(h.runtime.api.makeRouter().routes.map { "\($0.method) \($0.pattern.text)" })
         let documented = Set(operations(try document(h)).keys)
         #expect(routed.count >= 19)
         #expect(routed.subtracting(documented).sorted() == [], "routes missing from /openapi.json")
         #expect(documented.subtracting(routed).sorted() == [], "documented operations with no route")
+    }
+
+    /// The document is a resource a person edits: pretty-printed JSON, no line of 200 characters
+    /// or more, served byte for byte as it is in the file.
+    @Test func theDocumentIsAReadableResourceServedAsItIs() throws {
+        let text = String(decoding: OpenAPIDocument.bytes, as: UTF8.self)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count > 1000, "one member per line")
+        #expect(lines.filter { $0.count >= 200 }.isEmpty, "no line of 200 characters or more")
+        #expect(text.hasPrefix("{\n  \"openapi\": \"3.1.0\","))
+        let h = try H()
+        #expect(try h.client.get("/openapi.json").body == OpenAPIDocument.bytes)
     }
 
     @Test func theDocumentIsOpenAPI31WithUniqueOperationsAndDeclaredParameters() throws {

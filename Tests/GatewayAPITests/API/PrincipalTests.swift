@@ -1,7 +1,7 @@
 import Foundation
+@testable import GatewayConfiguration
 import TestSupport
 import Testing
-@testable import GatewayAPI
 
 /// Who may call what (http-api.md, Auth): 401 for a missing or unknown secret, 403 for a known
 /// secret that is not allowed here; keys shown once, and a deleted key refused at once.

@@ -1,6 +1,6 @@
 import Foundation
+@testable import GatewayConfiguration
 import Testing
-@testable import GatewayAPI
 
 /// http-api.md, "Google Play and Stripe": a product names its `store` and `storeProductId`
 /// (defaults `appStore` and its own id), and one store id names one catalog product.

@@ -1,6 +1,6 @@
+@testable import GatewayConfiguration
 import GatewayStore
 import Testing
-@testable import GatewayAPI
 
 /// How storage failures reach a client (http-api.md, Conventions): a busy database is a 503 the
 /// client may retry, any other failure a 500 with a fixed sentence; never the database's words.

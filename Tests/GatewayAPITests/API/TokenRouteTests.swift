@@ -1,9 +1,9 @@
-import HTTPServer
-import TestSupport
 import Foundation
+@testable import GatewayConfiguration
+import HTTPServer
 import IssueCatalog
+import TestSupport
 import Testing
-@testable import GatewayAPI
 import Wire
 
 /// Download tokens through the API (http-api.md; tokens.md): issued only for visible, entitled

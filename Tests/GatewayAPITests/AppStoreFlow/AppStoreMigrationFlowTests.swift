@@ -1,8 +1,9 @@
 import AppStoreSimulator
 import Foundation
+@testable import GatewayConfiguration
+@testable import GatewayCore
 import Testing
 import Wire
-@testable import GatewayAPI
 
 /// `issue-gateway appstore migrate` (issue #12): subscriptions known only by stored PKCS#7
 /// receipts get their history and status from the Server API, once; a run again skips them.
@@ -36,6 +37,6 @@ import Wire
 
     @Test func withoutCredentialsTheMigrationRefusesToStart() throws {
         let flow = try AppStoreFlow()
-        #expect(throws: Gateway.StartError.self) { try flow.runtime.migrateReceiptsToServerAPI { _ in } }
+        #expect(throws: StartError.self) { try flow.runtime.migrateReceiptsToServerAPI { _ in } }
     }
 }

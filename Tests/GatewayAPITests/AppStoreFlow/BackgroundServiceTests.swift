@@ -1,6 +1,6 @@
+@testable import GatewayConfiguration
 import Lifecycle
 import Testing
-@testable import GatewayAPI
 
 /// The gateway's background services end when told: the poller's and the watcher's pauses
 /// (five minutes, an hour here) are cut short by `stop`, and `join` returns once their threads have
@@ -23,7 +23,7 @@ import Testing
     @Test func theCatalogWatcherStops() throws {
         let flow = try AppStoreFlow()
         // An hour between looks: only a stop that wakes it ends it in time.
-        let watcher = CatalogWatcher(catalog: flow.runtime.gateway.catalog, interval: .seconds(3600))
+        let watcher = CatalogWatcher(catalog: flow.runtime.core.catalog, interval: .seconds(3600))
         try watcher.start()
         watcher.stop()
         #expect(watcher.serviceThread.join(timeout: Self.joinBound), "the watcher's thread did not end")

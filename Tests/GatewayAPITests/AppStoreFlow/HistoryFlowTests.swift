@@ -1,7 +1,7 @@
 import AppStoreSimulator
 import Foundation
+@testable import GatewayConfiguration
 import Testing
-@testable import GatewayAPI
 
 /// The history's sources over the real App Store paths (simulator, sockets): a V2 notification's
 /// facts are signed payloads, yet the history names the notification.

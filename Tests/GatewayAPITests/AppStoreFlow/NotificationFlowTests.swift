@@ -1,9 +1,9 @@
-import Synchronization
-import GatewayStore
 import AppStoreSimulator
 import Foundation
+@testable import GatewayConfiguration
+import GatewayStore
+import Synchronization
 import Testing
-@testable import GatewayAPI
 
 /// `POST /v1/appstore/notifications` with notifications the simulator builds (http-api.md "App
 /// Store"; appstore.md V1 and V2; E1, E2, E6).
@@ -83,7 +83,7 @@ import Testing
         let flow = try AppStoreFlow()
         let reader = try subscribedReader(flow)
         let body = try flow.simulator.notificationV2(FlowFixtures.production, type: "DID_RENEW", notificationUUID: "dedupe-me")
-        let counters = flow.runtime.gateway.counters
+        let counters = flow.runtime.core.counters
         #expect(try flow.notify(body).status == 200)
         #expect(try flow.notify(body).status == 200)
         #expect(counters.notificationsTaken.value == 1)
@@ -125,7 +125,7 @@ import Testing
             to: FlowFixtures.production)
         let body = try flow.simulator.notificationV2(FlowFixtures.production, type: "DID_RENEW", transactionId: "10003",
                                                      notificationUUID: "retry-me")
-        let counters = flow.runtime.gateway.counters
+        let counters = flow.runtime.core.counters
         failures.remaining.withLock { $0 = 1 }
         let refused = try flow.notify(body)
         #expect(refused.status == 503)
@@ -158,7 +158,7 @@ import Testing
                                              clock: flow.clock.now)
         let answer = try flow.notify(try stranger.notificationV2(FlowFixtures.production, type: "DID_RENEW"))
         #expect(answer.status == 401)
-        #expect(flow.runtime.gateway.counters.notificationsTaken.value == 0)
+        #expect(flow.runtime.core.counters.notificationsTaken.value == 0)
         // The project's sentence, never libcrypto's reason ("unable to get local issuer certificate").
         let message = (answer.json["error"] as? [String: Any])?["message"] as? String ?? ""
         #expect(message.contains("does not lead to a configured Apple root"), "\(message)")

@@ -1,7 +1,7 @@
 import AppStoreSimulator
 import Foundation
+@testable import GatewayConfiguration
 import Testing
-@testable import GatewayAPI
 
 /// Every V2 notification type is handled or recorded (issue #12): facts it carries are stored
 /// (a reversal or an extension as the newer description, E1), the rest recorded, and an

@@ -1,7 +1,7 @@
 import Entitle
 import Foundation
+@testable import GatewayConfiguration
 import Testing
-@testable import GatewayAPI
 
 /// `POST /v1/accounts/{id}/receipts` against the simulator over HTTP (http-api.md "Receipt
 /// errors"; appstore.md's status table; E1, E4).

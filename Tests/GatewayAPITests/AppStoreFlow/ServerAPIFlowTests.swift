@@ -1,8 +1,8 @@
 import AppStoreSimulator
 import Foundation
+@testable import GatewayConfiguration
 import GatewayStore
 import Testing
-@testable import GatewayAPI
 
 /// Issue #12 end to end: a gateway with App Store Server API credentials against the simulator
 /// over HTTP. A StoreKit 2 app sends only its latest signed transaction; the gateway fetches the
@@ -20,7 +20,7 @@ import Testing
         #expect(answer.status == 200)
         #expect(try flow.entitledIssues(reader) == ["2026-01", "2026-02", "2026-03"])
         #expect(try flow.storedTransactionIds(reader) == ["10000", "10001", "10002"], "E4: the history is bound to the reader")
-        #expect(flow.runtime.gateway.counters.historiesFetched.value == 1)
+        #expect(flow.runtime.core.counters.historiesFetched.value == 1)
     }
 
     @Test func onlyTheProvedSubscriptionIsTakenFromTheCustomersHistory() throws {
@@ -42,7 +42,7 @@ import Testing
         #expect(try flow.sendSignedTransactions([try latestSignedTransaction(flow)], for: reader).status == 200)
         // E13 unlocks February's issue at the March period's start; January's is lost.
         #expect(try flow.entitledIssues(reader) == ["2026-02", "2026-03"])
-        #expect(flow.runtime.gateway.counters.historiesFetched.value == 0)
+        #expect(flow.runtime.core.counters.historiesFetched.value == 0)
     }
 
     @Test func aHistoryIsFetchedOnceEvenWhenTheAppSendsAgain() throws {
@@ -51,7 +51,7 @@ import Testing
         let signed = try latestSignedTransaction(flow)
         #expect(try flow.sendSignedTransactions([signed], for: reader).status == 200)
         #expect(try flow.sendSignedTransactions([signed], for: reader).status == 200)
-        #expect(flow.runtime.gateway.counters.historiesFetched.value == 1)
+        #expect(flow.runtime.core.counters.historiesFetched.value == 1)
     }
 
     @Test func aRateLimitedHistoryIsFetchedAfterRetryAfter() throws {
@@ -84,6 +84,6 @@ import Testing
         #expect(try flow.notify(try flow.simulator.notificationV2(FlowFixtures.tokenBound, type: "DID_RENEW")).status == 200)
         #expect(try flow.storedTransactionIds(reader) == ["40000", "40001", "40002"], "E4: bound by appAccountToken")
         #expect(try flow.entitledIssues(reader) == ["2026-01", "2026-02", "2026-03"])
-        #expect(flow.runtime.gateway.counters.historiesFetched.value == 1)
+        #expect(flow.runtime.core.counters.historiesFetched.value == 1)
     }
 }

@@ -1,8 +1,8 @@
 import AppStoreSimulator
 import Foundation
+@testable import GatewayConfiguration
 import GatewayStore
 import Testing
-@testable import GatewayAPI
 
 /// The status poller on the App Store Server API (issue #12): with credentials it asks Get All
 /// Subscription Statuses about subscriptions near expiry, so a subscription known only from
@@ -18,7 +18,7 @@ import Testing
         try flow.simulator.refund(transactionId: "10002", in: FlowFixtures.production, at: FlowFixtures.at("2026-03-18T00:00:00Z"))
         flow.clock.set(Self.dayBeforeExpiry)
         #expect(try #require(flow.runtime.poller).pass() == 0)
-        #expect(flow.runtime.gateway.counters.pollChecks.value == 1)
+        #expect(flow.runtime.core.counters.pollChecks.value == 1)
         #expect(try flow.entitledIssues(reader) == ["2026-01", "2026-02"])
         #expect(flow.simulator.requests.isEmpty, "no verifyReceipt call: the statuses answered")
     }
@@ -30,7 +30,7 @@ import Testing
         try flow.simulator.refund(transactionId: "10002", in: FlowFixtures.production, at: FlowFixtures.at("2026-03-18T00:00:00Z"))
         flow.clock.set(Self.dayBeforeExpiry)
         #expect(try #require(flow.runtime.poller).pass() == 0)
-        #expect(flow.runtime.gateway.counters.pollChecks.value == 0)
+        #expect(flow.runtime.core.counters.pollChecks.value == 0)
         #expect(try flow.entitledIssues(reader) == ["2026-01", "2026-02", "2026-03"])
     }
 
@@ -53,7 +53,7 @@ import Testing
                                 subscriptionGroupIdentifier: "g"),
             to: FlowFixtures.production)
         #expect(try #require(flow.runtime.poller).pass() == 0)
-        #expect(flow.runtime.gateway.counters.pollChecks.value == 1)
+        #expect(flow.runtime.core.counters.pollChecks.value == 1)
         #expect(try flow.subscriptions(reader).first?["expiresAt"] as? String == "2026-05-10T00:00:00.000Z")
     }
 }

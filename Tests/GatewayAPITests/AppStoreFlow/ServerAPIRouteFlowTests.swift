@@ -1,10 +1,10 @@
 import AppStoreSimulator
 import Foundation
+@testable import GatewayConfiguration
 import GatewayStore
 import Synchronization
 import Testing
 import Wire
-@testable import GatewayAPI
 
 /// Issue #12's routes and the notification backfill against the simulator over HTTP: nothing
 /// lost (a dropped notification is recovered), a reader's refresh, the operator's test
@@ -28,10 +28,10 @@ import Wire
         let backfill = try #require(flow.runtime.backfill)
         #expect(backfill.pass())
         #expect(try flow.entitledIssues(reader) == ["2026-01", "2026-02"])
-        #expect(flow.runtime.gateway.counters.backfillReplayed.value == 1)
+        #expect(flow.runtime.core.counters.backfillReplayed.value == 1)
         #expect(try flow.store.serviceMark(NotificationBackfill.markName) == FlowFixtures.now)
         #expect(backfill.pass())
-        #expect(flow.runtime.gateway.counters.backfillReplayed.value == 1, "deduplicated by notificationUUID")
+        #expect(flow.runtime.core.counters.backfillReplayed.value == 1, "deduplicated by notificationUUID")
     }
 
     @Test func theBackfillOfAnAppNeverReleasedReplaysTheSandbox() throws {
@@ -74,7 +74,7 @@ import Wire
                                                                    "onlyFailures": true])
         #expect(answer.status == 202)
         #expect(answer.json["onlyFailures"] as? Bool == true)
-        #expect(try #require(flow.runtime.backfill).waitForRequests(1, timeout: 10))
+        #expect(try #require(flow.runtime.backfill).waitForRequests(1, timeout: .seconds(10)))
         #expect(try flow.entitledIssues(reader) == ["2026-01", "2026-02"])
         #expect(try flow.post("/v1/appstore/backfill", json: ["start": "2026-03-21T00:00:00Z", "end": "2026-03-19T00:00:00Z"]).status == 400)
         #expect(try flow.post("/v1/appstore/backfill", json: ["start": "2025-01-01T00:00:00Z", "end": "2026-03-19T00:00:00Z"]).status == 400)

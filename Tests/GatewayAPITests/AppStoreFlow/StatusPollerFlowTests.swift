@@ -1,8 +1,8 @@
 import AppStoreSimulator
 import Foundation
+@testable import GatewayConfiguration
 import GatewayStore
 import Testing
-@testable import GatewayAPI
 
 /// The status poller re-verifies stored receipts near expiry against the simulator (issue #6).
 /// Passes are run directly with the test clock; the poller's thread is never started.
@@ -25,7 +25,7 @@ import Testing
             to: FlowFixtures.production)
         flow.clock.set(Self.dayBeforeExpiry)
         #expect(poller.pass() == 0)
-        #expect(flow.runtime.gateway.counters.pollChecks.value == 1)
+        #expect(flow.runtime.core.counters.pollChecks.value == 1)
         #expect(try flow.storedTransactionIds(reader) == ["10000", "10001", "10002", "10003"])
         #expect(try flow.subscriptions(reader).first?["expiresAt"] as? String == "2026-05-10T00:00:00.000Z")
     }
@@ -35,7 +35,7 @@ import Testing
         _ = try subscribedReader(flow)
         let requestsBefore = flow.simulator.requests.count
         #expect(try #require(flow.runtime.poller).pass() == 0)
-        #expect(flow.runtime.gateway.counters.pollChecks.value == 0)
+        #expect(flow.runtime.core.counters.pollChecks.value == 0)
         #expect(flow.simulator.requests.count == requestsBefore)
     }
 
@@ -58,11 +58,11 @@ import Testing
         try #require(try flow.storedTransactionIds(first).isEmpty, "transfer (E4): the newer account has it")
         // A poller whose targets were read while the first reader still owned the subscription.
         let stale = StaleOwnerStore(flow.store, owner: first.id)
-        let poller = StatusPoller(settings: .standard, store: stale, ingestion: flow.runtime.gateway.appStore,
-                                  clock: flow.clock, counters: flow.runtime.gateway.counters)
+        let poller = StatusPoller(settings: .standard, store: stale, ingestion: flow.runtime.core.appStore,
+                                  clock: flow.clock, counters: flow.runtime.core.counters, work: flow.runtime.core.appStoreWork)
         flow.clock.set(Self.dayBeforeExpiry)
         #expect(poller.pass() == 0)
-        #expect(flow.runtime.gateway.counters.pollChecks.value == 1)
+        #expect(flow.runtime.core.counters.pollChecks.value == 1)
         #expect(try flow.storedTransactionIds(first).isEmpty)
         #expect(try flow.storedTransactionIds(second) == ["10000", "10001", "10002"])
     }
@@ -74,7 +74,7 @@ import Testing
         flow.apple.stop()
         flow.clock.set(Self.dayBeforeExpiry)
         #expect(try #require(flow.runtime.poller).pass() == 1)
-        #expect(flow.runtime.gateway.counters.pollFailures.value == 1)
+        #expect(flow.runtime.core.counters.pollFailures.value == 1)
         #expect(try flow.storedTransactionIds(reader) == before)
         let metrics = try flow.call("GET", "/metrics", bearer: nil)
         #expect(metrics.text.contains("issue_gateway_status_poll_failures_total 1"))

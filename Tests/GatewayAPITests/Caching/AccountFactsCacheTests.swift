@@ -1,11 +1,12 @@
 import Entitle
 import Foundation
+@testable import GatewayConfiguration
+@testable import GatewayCore
+import GatewayStore
 import IssueCatalog
 import Synchronization
-import Testing
-import GatewayStore
-@testable import GatewayAPI
 import TestSupport
+import Testing
 import Wire
 
 /// Per-account invalidation: an ingest on one account forgets that account only, and a load that

@@ -1,6 +1,7 @@
-import Testing
+@testable import GatewayConfiguration
+@testable import GatewayCore
 import TestSupport
-@testable import GatewayAPI
+import Testing
 
 /// The byte-budgeted LRU on its own: the budget holds after every change, the least recently used
 /// goes first, one at a time, and what cannot fit is not kept.

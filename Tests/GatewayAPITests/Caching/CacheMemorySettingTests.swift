@@ -1,5 +1,6 @@
+@testable import GatewayConfiguration
+@testable import GatewayCore
 import Testing
-@testable import GatewayAPI
 
 /// `ISSUE_GATEWAY_CACHE_MEMORY`: bytes or a binary suffix, within bounds, errors naming it.
 @Suite struct CacheMemorySettingTests {

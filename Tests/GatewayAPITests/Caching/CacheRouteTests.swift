@@ -1,7 +1,7 @@
 import Foundation
-import Testing
+@testable import GatewayConfiguration
 import HTTPServer
-@testable import GatewayAPI
+import Testing
 import Wire
 
 /// The caches seen through the API: revoking one key keeps every other resolution, the memory-only
@@ -27,9 +27,9 @@ import Wire
             #expect(try h.client.get("/v1/accounts/\(reader.id)/entitlements", as: secret).status == 200)
         }
         #expect(try h.client.delete("/v1/keys/\(revoked.id)", as: H.adminKey).status == 200)
-        let misses = h.runtime.gateway.authenticator.stats.counts.misses
+        let misses = h.runtime.core.authenticator.stats.counts.misses
         #expect(try h.client.get("/v1/accounts/\(reader.id)/entitlements", as: kept.secret).status == 200)
-        #expect(h.runtime.gateway.authenticator.stats.counts.misses == misses, "still resolved from memory")
+        #expect(h.runtime.core.authenticator.stats.counts.misses == misses, "still resolved from memory")
         #expect(try h.client.get("/v1/accounts/\(reader.id)/entitlements", as: revoked.secret).status == 401)
     }
 
@@ -39,15 +39,15 @@ import Wire
         let reader = try h.createAccount()
         let path = "/v1/accounts/\(reader.id)/issues?publication=monthly"
         let request = Self.request(path, accountId: reader.id, bearer: reader.token)
-        #expect(h.runtime.gateway.cachedIssueListResponse(request) == nil, "nothing known yet: the store is needed")
+        #expect(h.runtime.api.accounts.issueListPlan(request) == nil, "nothing known yet: the store is needed")
         let answered = try h.client.get(path, as: reader.token)
-        let fast = try #require(h.runtime.gateway.cachedIssueListResponse(request))
+        let fast = try #require(h.runtime.api.accounts.issueListPlan(request)?.answer)
         #expect(fast.status == 200)
         #expect(fast.body == Array(answered.body))
         let other = try h.createAccount()
-        #expect(h.runtime.gateway.cachedIssueListResponse(Self.request(path, accountId: reader.id, bearer: other.token)) == nil)
+        #expect(h.runtime.api.accounts.issueListPlan(Self.request(path, accountId: reader.id, bearer: other.token)) == nil)
         try h.subscribe(reader.id)
-        #expect(h.runtime.gateway.cachedIssueListResponse(request) == nil, "new facts: recomputed by the route")
+        #expect(h.runtime.api.accounts.issueListPlan(request) == nil, "new facts: recomputed by the route")
     }
 
     @Test func tokensAreIssuedFromMemoryOnceThePrincipalAndFactsAreKnown() throws {
@@ -62,24 +62,24 @@ import Wire
             request.pathParameters = ["accountId": reader.id, "publicationId": publication, "issueId": issue]
             return request
         }
-        let gateway = h.runtime.gateway
-        #expect(gateway.cachedTokenResponse(request("2026-01")) == nil, "facts not in memory yet: the store is needed")
+        let tokens = h.runtime.api.tokens
+        #expect(tokens.cachedTokenResponse(request("2026-01")) == nil, "facts not in memory yet: the store is needed")
         #expect(try h.token(for: reader, issue: "2026-01").status == 200)
-        let fast = try #require(gateway.cachedTokenResponse(request("2026-01")))
+        let fast = try #require(tokens.cachedTokenResponse(request("2026-01")))
         #expect(fast.status == 200)
         #expect(String(decoding: fast.body, as: UTF8.self).contains(#""token":"#))
         // What the memory answers for an issue the reader may not have is the route's answer too.
-        let refused = try #require(gateway.cachedTokenResponse(request("w1", of: "weekly")))
+        let refused = try #require(tokens.cachedTokenResponse(request("w1", of: "weekly")))
         #expect(refused.status == 403)
         let routeAnswer = try h.client.post("/v1/accounts/\(reader.id)/publications/weekly/issues/w1/token", as: reader.token)
         #expect(Array(routeAnswer.body) == refused.body, "not_entitled with its reason, as the route says it")
-        let unseen = try #require(gateway.cachedTokenResponse(request("2026-04")))
+        let unseen = try #require(tokens.cachedTokenResponse(request("2026-04")))
         #expect(unseen.status == 404, "a scheduled issue is not visible (E16)")
-        #expect(gateway.cachedTokenResponse(request("2026-01", bearer: "not-a-known-secret-0123456789")) == nil)
+        #expect(tokens.cachedTokenResponse(request("2026-01", bearer: "not-a-known-secret-0123456789")) == nil)
     }
 
     @Test func theIssueListAndTokenRoutesCarryTheirFastPaths() throws {
-        let routes = try H().runtime.gateway.makeRouter().routes
+        let routes = try H().runtime.api.makeRouter().routes
         let fast = Set(routes.filter { $0.fastPath != nil }.map { "\($0.method) \($0.pattern.text)" })
         #expect(fast == ["GET /v1/accounts/{accountId}/issues",
                          "POST /v1/accounts/{accountId}/publications/{publicationId}/issues/{issueId}/token"])
@@ -93,10 +93,10 @@ import Wire
         let path = "/v1/accounts/\(reader.id)/issues?publication=monthly"
         let request = Self.request(path, accountId: reader.id, bearer: reader.token)
         #expect(try h.client.get("/v1/accounts/\(reader.id)/entitlements", as: reader.token).status == 200)
-        let fast = try #require(h.runtime.gateway.cachedIssueListResponse(request), "evaluated with the entitlements: kept")
-        let misses = h.runtime.gateway.accounts.answerStats.counts.misses
+        let fast = try #require(h.runtime.api.accounts.issueListPlan(request)?.answer, "evaluated with the entitlements: kept")
+        let misses = h.runtime.core.accounts.answerStats.counts.misses
         let answered = try h.client.get(path, as: reader.token)
-        #expect(h.runtime.gateway.accounts.answerStats.counts.misses == misses, "the route found it in memory too")
+        #expect(h.runtime.core.accounts.answerStats.counts.misses == misses, "the route found it in memory too")
         #expect(fast.body == Array(answered.body))
     }
 
@@ -134,5 +134,13 @@ import Wire
         }
         #expect(text.contains("issue_gateway_cache_hits_total{cache=\"account_answers\"} 1"))
         #expect(text.contains("issue_gateway_cache_misses_total{cache=\"account_answers\"} 1"))
+    }
+}
+
+extension FastPathPlan {
+    /// The answer the fast path gave on the event loop; nil when it left work to the pool.
+    var answer: HTTPResponse? {
+        if case .answer(let response) = self { return response }
+        return nil
     }
 }

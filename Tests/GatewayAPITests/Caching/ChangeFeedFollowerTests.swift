@@ -1,10 +1,11 @@
 import Entitle
 import Foundation
+@testable import GatewayConfiguration
+@testable import GatewayCore
 import GatewayStore
 import Synchronization
-import Testing
-@testable import GatewayAPI
 import TestSupport
+import Testing
 import Wire
 
 /// `ChangeFeedFollower` against a feed in memory: which caches each change drops, a feed that

@@ -1,6 +1,6 @@
 import Foundation
+@testable import GatewayConfiguration
 import Testing
-@testable import GatewayAPI
 
 /// `GET /console/` and its files (issue #13): compiled in, each with its content type, the strict
 /// policy on every answer, revalidation by entity tag, and nothing else reachable under `/console/`.
@@ -126,7 +126,7 @@ import Testing
     /// The table of compiled-in files and the `Assets` folder hold the same files.
     @Test func theTableMatchesTheAssetsFolder() throws {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../../Sources/GatewayAPI/Console/Assets").standardized
+            .appendingPathComponent("../../../Sources/GatewayHTTP/Console/Assets").standardized
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }
         #expect(Set(files) == Set(ConsoleAssets.all.keys))
         for file in files {

@@ -1,6 +1,6 @@
 import Foundation
+@testable import GatewayConfiguration
 import Testing
-@testable import GatewayAPI
 import Wire
 
 /// Issue and catalog lists carry strong entity tags; `If-None-Match` with the current one is a

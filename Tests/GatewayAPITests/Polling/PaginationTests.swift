@@ -1,6 +1,6 @@
 import Foundation
+@testable import GatewayConfiguration
 import Testing
-@testable import GatewayAPI
 import Wire
 
 /// `?limit=N` and `?after=<cursor>` on both issue lists, newest first, `next` while more remain

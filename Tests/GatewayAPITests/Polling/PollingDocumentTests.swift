@@ -1,6 +1,6 @@
 import Foundation
+@testable import GatewayConfiguration
 import Testing
-@testable import GatewayAPI
 
 /// `/openapi.json` describes the cheap-polling parameters, headers and answers of the routes that
 /// have them, as the router really answers them.

@@ -1,7 +1,7 @@
-import Foundation
 import Entitle
+import Foundation
+@testable import GatewayConfiguration
 import IssueCatalog
-@testable import GatewayAPI
 import Wire
 
 /// The repository's sample catalog (catalog/: 180 monthly and 157 weekly issues) and a reader
@@ -21,8 +21,8 @@ extension GatewayHarness {
             let name = CatalogFolder.publicationFile(id)
             files[name] = try Data(contentsOf: root.appendingPathComponent(name))
         }
-        try h.runtime.gateway.store.importCatalog(try CatalogFolder.decode(files))
-        try h.runtime.gateway.catalog.reload()
+        try h.runtime.core.store.importCatalog(try CatalogFolder.decode(files))
+        try h.runtime.core.catalog.reload()
         return h
     }
 
@@ -34,7 +34,7 @@ extension GatewayHarness {
                         expiresDate: Instant(rfc3339: "\(year + 1)-01-01T00:00:00Z")!, source: .receipt)
         }
         do {
-            try runtime.gateway.appStore.save(VerifiedFacts(transactions: transactions), for: accountId)
+            try runtime.core.appStore.save(VerifiedFacts(transactions: transactions), for: accountId)
         } catch {
             throw HarnessError.unexpected("storing facts failed: \(error.message)")
         }

@@ -1,6 +1,6 @@
 import Foundation
+@testable import GatewayConfiguration
 import Testing
-@testable import GatewayAPI
 
 /// The cheap-polling answers as a real client meets them: a 304 has no body and leaves the
 /// connection's framing intact, a gzip body is exactly its Content-Length.

@@ -1,9 +1,9 @@
 import Entitle
 import Foundation
-import Testing
-@testable import GatewayAPI
+@testable import GatewayConfiguration
 import PostgresStore
 import TestSupport
+import Testing
 
 /// Two gateways on one PostgreSQL database, each with its own store (its own pool), caches and
 /// change-feed follower, as two `serve` processes would have (issue 11): what one commits reaches
@@ -81,7 +81,7 @@ final class CrossProcessCacheTests {
                                  createdAt: H.start))
         try schema.restore()
         // Once B serves from its caches again, they hold nothing from before the grant.
-        #expect(within(.seconds(5)) { b.runtime.gateway.coherence.isTrusted })
+        #expect(within(.seconds(5)) { b.runtime.core.coherence.isTrusted })
         #expect(try entitled(b, reader).contains("monthly/2026-01"), "B did not catch up with the grant given while it was away")
     }
 }

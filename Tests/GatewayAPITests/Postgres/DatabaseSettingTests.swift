@@ -1,6 +1,6 @@
-import Testing
-@testable import GatewayAPI
+@testable import GatewayConfiguration
 import PostgresStore
+import Testing
 
 /// `ISSUE_GATEWAY_DATABASE_URL`, `_DATABASE_POOL`, `_DATABASE_STATEMENT_TIMEOUT` (issue 11).
 @Suite struct DatabaseSettingTests {

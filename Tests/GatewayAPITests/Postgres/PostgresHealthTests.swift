@@ -1,8 +1,8 @@
 import Foundation
-import Testing
-@testable import GatewayAPI
+@testable import GatewayConfiguration
 import PostgresStore
 import TestSupport
+import Testing
 
 /// `/healthz` on a PostgreSQL store (issue 11): 503 in the spec's error shape while the database
 /// cannot be reached, 200 again by itself once it can.

@@ -1,9 +1,9 @@
 import Foundation
-import Synchronization
-import Testing
-@testable import GatewayAPI
+@testable import GatewayConfiguration
 import PostgresStore
+import Synchronization
 import TestSupport
+import Testing
 
 /// Three gateways on one PostgreSQL database, each a real server on its own port with its own
 /// store (pool), caches and change-feed follower, sharing one App Store (the simulator), under

@@ -1,10 +1,11 @@
 import Entitle
 import Foundation
+@testable import GatewayConfiguration
+@testable import GatewayPush
 import GatewayStore
-@testable import GatewayAPI
 import IssueCatalog
-import Testing
 import TestSupport
+import Testing
 import Wire
 
 /// The APNs provider against a fake APNs that speaks HTTP/2 over TLS and checks what Apple checks
@@ -23,15 +24,15 @@ import Wire
         let fake = try FakeAPNs(key: key, keyId: H.apnsKeyId, teamId: H.apnsTeamId, topic: H.apnsTopic)
         defer { fake.stop() }
         let h = try H.withPushes(apnsKeyPath: key.path, apnsURL: fake.url, caFile: fake.caFile)
-        let store = h.runtime.gateway.store
+        let store = h.runtime.core.store
         try h.seedCatalog()
         let reader = try h.createAccount(), other = try h.createAccount()
         try h.subscribe(reader.id)
         try h.subscribe(other.id, original: "sub-2")
-        let client = try PushServices.apnsClient(h.runtime.gateway.configuration.push) { settings in
+        let client = try PushServices.apnsClient(h.runtime.configuration.push) { settings in
             settings.backoff = RetryBackoff(base: .milliseconds(10), maximum: .milliseconds(40))
         }
-        let fanOut = PushFanOut(gateway: h.runtime.gateway, sender: client)
+        let fanOut = PushFanOut(core: h.runtime.core, sender: client)
         try h.drainPushJobs(fanOut)  // the seeded issues, announced as they were posted, before any device
         let tokens = ["ab": Self.token("ab", 1), "410": Self.token("410", 2), "429": Self.token("429", 3),
                       "500": Self.token("500", 4), "400": Self.token("400", 5)]
@@ -113,16 +114,16 @@ import Wire
         let reader = try h.createAccount()
         try h.subscribe(reader.id)
         _ = try h.registerDevice(reader, 1)
-        let client = try PushServices.apnsClient(h.runtime.gateway.configuration.push)
-        let fanOut = PushFanOut(gateway: h.runtime.gateway, sender: client)
-        let before = try h.runtime.gateway.store.openPushJobs()
+        let client = try PushServices.apnsClient(h.runtime.configuration.push)
+        let fanOut = PushFanOut(core: h.runtime.core, sender: client)
+        let before = try h.runtime.core.store.openPushJobs()
         try fanOut.start()
         #expect(silent.requests(atLeast: 1).count >= 1, "the push is on its way and gets no answer")
         let started = Date()
         fanOut.stop()
         fanOut.join()
         #expect(Date().timeIntervalSince(started) < 3, "not held up by the 30 s APNs timeout or the retries")
-        let after = try h.runtime.gateway.store.openPushJobs()
+        let after = try h.runtime.core.store.openPushJobs()
         #expect(Set(after.map(\.issue)) == Set(before.map(\.issue)), "the page cut short is not recorded as sent")
         #expect(after.allSatisfy { $0.cursor == nil })
     }

@@ -1,4 +1,4 @@
-@testable import GatewayAPI
+@testable import GatewayConfiguration
 import Testing
 
 /// Reader devices for APNs through the API (http-api.md, devices; issue #16).
@@ -25,10 +25,10 @@ import Testing
         let again = try h.client.post("/v1/accounts/\(reader.id)/devices", as: reader.token,
                                       json: Self.body(token.lowercased(), environment: "sandbox"))
         #expect(again.status == 200 && again.json["environment"] as? String == "sandbox")
-        #expect(try h.runtime.gateway.store.devices(ofAccount: reader.id).map(\.environment) == [.sandbox])
+        #expect(try h.runtime.core.store.devices(ofAccount: reader.id).map(\.environment) == [.sandbox])
         let removed = try h.client.delete("/v1/accounts/\(reader.id)/devices/\(token)", as: reader.token)
         #expect(removed.status == 200)
-        #expect(try h.runtime.gateway.store.devices(ofAccount: reader.id).isEmpty)
+        #expect(try h.runtime.core.store.devices(ofAccount: reader.id).isEmpty)
         let unknown = try h.client.delete("/v1/accounts/\(reader.id)/devices/\(token)", as: reader.token)
         #expect(unknown.status == 404 && unknown.errorCode == "not_found")
     }
@@ -42,7 +42,7 @@ import Testing
         let past = try h.client.post("/v1/accounts/\(reader.id)/devices", as: reader.token, json: Self.body(Self.token(20)))
         #expect(past.status == 409 && past.errorCode == "conflict" && past.hasErrorShape)
         #expect(try h.client.post("/v1/accounts/\(reader.id)/devices", as: reader.token, json: Self.body(Self.token(3))).status == 200)
-        #expect(try h.runtime.gateway.store.devices(ofAccount: reader.id).count == 20)
+        #expect(try h.runtime.core.store.devices(ofAccount: reader.id).count == 20)
     }
 
     @Test func badTokensPlatformsAndEnvironmentsAre400AndStoreNothing() throws {
@@ -62,7 +62,7 @@ import Testing
             let answer = try h.client.post("/v1/accounts/\(reader.id)/devices", as: reader.token, json: body)
             #expect(answer.status == 400 && answer.hasErrorShape, "\(body)")
         }
-        #expect(try h.runtime.gateway.store.devices(ofAccount: reader.id).isEmpty)
+        #expect(try h.runtime.core.store.devices(ofAccount: reader.id).isEmpty)
         let longest = try h.client.post("/v1/accounts/\(reader.id)/devices", as: reader.token,
                                         json: Self.body(Self.token(7, digits: 200)))
         #expect(longest.status == 201)
@@ -81,7 +81,7 @@ import Testing
         #expect(try h.client.post("/v1/accounts/acct-nobody/devices", as: H.adminKey, json: Self.body(Self.token(3))).status == 404)
         // A token registered by another account moves to it: the install now belongs to that reader.
         #expect(try h.client.post("/v1/accounts/\(other.id)/devices", as: other.token, json: Self.body(Self.token(1))).status == 201)
-        #expect(try h.runtime.gateway.store.devices(ofAccount: reader.id).map(\.apnsToken) == [Self.token(2)])
+        #expect(try h.runtime.core.store.devices(ofAccount: reader.id).map(\.apnsToken) == [Self.token(2)])
     }
 
     @Test func aTokenAPNsCalledUnregisteredIsKeptWhenTheDeviceRegisteredItAgainLater() throws {
@@ -89,7 +89,7 @@ import Testing
         let reader = try h.createAccount()
         let token = Self.token(9)
         #expect(try h.client.post("/v1/accounts/\(reader.id)/devices", as: reader.token, json: Self.body(token)).status == 201)
-        let store = h.runtime.gateway.store
+        let store = h.runtime.core.store
         let registered = H.start
         try store.forgetDeviceToken(token, unregisteredAt: registered.adding(seconds: -60))
         #expect(try store.devices(ofAccount: reader.id).count == 1, "registered again after APNs's timestamp: kept")

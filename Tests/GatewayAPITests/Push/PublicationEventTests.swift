@@ -1,10 +1,11 @@
 import Entitle
 import Foundation
+@testable import GatewayConfiguration
+@testable import GatewayPush
 import GatewayStore
-@testable import GatewayAPI
 import IssueCatalog
-import Testing
 import TestSupport
+import Testing
 import Wire
 
 /// Publication events (http-api.md, pushes and webhooks; issue #16): an issue announced when it is
@@ -26,7 +27,7 @@ import Wire
         let key = try APNsTestKey()
         let h = try H.withPushes(apnsKeyPath: key.path)
         try h.seedCatalog()
-        let store = h.runtime.gateway.store
+        let store = h.runtime.core.store
         let active = try h.createAccount(), grace = try h.createAccount(), refunded = try h.createAccount()
         let stranger = try h.createAccount(), granted = try h.createAccount(), deviceless = try h.createAccount()
         try h.save(active.id, transactions: [Self.subscription("s-active", from: "2026-02-15T00:00:00Z", to: "2026-03-15T00:00:00Z")])
@@ -50,7 +51,7 @@ import Wire
         let sender = RecordingPushSender()
         var small = PushFanOut.Settings()
         small.pageSize = 2  // several pages, each resumed from the stored cursor
-        let fanOut = PushFanOut(settings: small, gateway: h.runtime.gateway, sender: sender)
+        let fanOut = PushFanOut(settings: small, core: h.runtime.core, sender: sender)
         try h.drainPushJobs(fanOut)  // the seeded issues, announced as they were posted
         let seeded = sender.pushes.count
 
@@ -76,40 +77,40 @@ import Wire
         let h = try H.withPushes(apnsKeyPath: key.path)
         try h.seedCatalog()
         let april = IssueRef(publicationId: "monthly", issueId: "2026-04")
-        let counters = h.runtime.gateway.pushCounters
-        let first = try PublicationAnnouncer(store: h.runtime.gateway.store, clock: h.clock, policy: h.runtime.gateway.events,
+        let counters = h.runtime.core.pushCounters
+        let first = try PublicationAnnouncer(store: h.runtime.core.store, clock: h.clock, policy: h.runtime.core.events,
                                              counters: counters, poll: .seconds(3600))
         // Until 2026-04-01 it waits, and says how long.
         let wait = try first.step()
-        #expect(try !h.runtime.gateway.store.isAnnounced(april))
+        #expect(try !h.runtime.core.store.isAnnounced(april))
         #expect(wait == .seconds(3600), "the next issue is a month away: the poll interval bounds the sleep")
         h.clock.set(Self.instant("2026-03-31T23:59:59Z"))
         #expect(try first.step() == .seconds(1), "it sleeps exactly until the issue's time")
-        #expect(try !h.runtime.gateway.store.isAnnounced(april))
+        #expect(try !h.runtime.core.store.isAnnounced(april))
         // Time comes; two processes (two stores on one file) and a restarted one all look at once.
         h.clock.set(Self.instant("2026-04-01T00:00:00Z"))
         let stores = [try h.database.open(), try h.database.open(), try h.database.open()]
         let announcers = try stores.map { store in
-            try PublicationAnnouncer(store: store, clock: h.clock, policy: h.runtime.gateway.events, counters: counters)
+            try PublicationAnnouncer(store: store, clock: h.clock, policy: h.runtime.core.events, counters: counters)
         }
         DispatchQueue.concurrentPerform(iterations: announcers.count) { index in _ = try? announcers[index].step() }
         _ = try first.step()
-        #expect(try h.runtime.gateway.store.isAnnounced(april))
-        let jobs = try h.runtime.gateway.store.openPushJobs().filter { $0.issue == april }
+        #expect(try h.runtime.core.store.isAnnounced(april))
+        let jobs = try h.runtime.core.store.openPushJobs().filter { $0.issue == april }
         #expect(jobs.count == 1, "fired once")
-        #expect(try Self.outboxEventIds(h.runtime.gateway.store).filter { $0 == "issue.published/monthly/2026-04" }.count == 1)
+        #expect(try Self.outboxEventIds(h.runtime.core.store).filter { $0 == "issue.published/monthly/2026-04" }.count == 1)
     }
 
     @Test func issuesPublishedBeforeEventsWereTurnedOnAreNeverAnnounced() throws {
         let quiet = try H()
         try quiet.seedCatalog()
-        #expect(try quiet.runtime.gateway.store.outboxLength() == 0)
+        #expect(try quiet.runtime.core.store.outboxLength() == 0)
         #expect(quiet.runtime.pushServices.isEmpty)
-        #expect(try quiet.runtime.gateway.store.openPushJobs().isEmpty)
+        #expect(try quiet.runtime.core.store.openPushJobs().isEmpty)
         // The same database, now with pushes: history stays quiet, the scheduled issue will go.
         let store = try quiet.database.open()
         let policy = EventPolicy(webhooks: true, pushes: true)
-        let announcer = try PublicationAnnouncer(store: store, clock: quiet.clock, policy: policy, counters: quiet.runtime.gateway.pushCounters)
+        let announcer = try PublicationAnnouncer(store: store, clock: quiet.clock, policy: policy, counters: quiet.runtime.core.pushCounters)
         _ = try announcer.step()
         #expect(try store.openPushJobs().isEmpty && store.outboxLength() == 0)
         quiet.clock.set(Self.instant("2026-04-02T00:00:00Z"))

@@ -1,7 +1,7 @@
+@testable import GatewayConfiguration
 import IssueCatalog
 import Testing
 import Wire
-@testable import GatewayAPI
 
 /// Who may hold a new issue is found through transactions, which name products by their store's id.
 @Suite struct PushAudienceTests {

@@ -1,7 +1,7 @@
 import Entitle
 import Foundation
+@testable import GatewayConfiguration
 import GatewayStore
-@testable import GatewayAPI
 import Lifecycle
 import Synchronization
 import Wire
@@ -55,7 +55,7 @@ extension GatewayHarness {
     /// Stores App Store facts for the account as the verified-facts path does.
     func save(_ accountId: String, transactions: [Transaction], renewals: [RenewalInfo] = []) throws {
         do {
-            try runtime.gateway.appStore.save(VerifiedFacts(transactions: transactions, renewals: renewals), for: accountId)
+            try runtime.core.appStore.save(VerifiedFacts(transactions: transactions, renewals: renewals), for: accountId)
         } catch {
             throw HarnessError.unexpected("storing facts failed: \(error.message)")
         }
@@ -64,7 +64,7 @@ extension GatewayHarness {
     /// Runs a push fan-out to the end of its open jobs.
     func drainPushJobs(_ fanOut: PushFanOut) throws {
         var rounds = 0
-        while try !runtime.gateway.store.openPushJobs().isEmpty, rounds < 10_000 {
+        while try !runtime.core.store.openPushJobs().isEmpty, rounds < 10_000 {
             _ = try fanOut.step()
             rounds += 1
         }

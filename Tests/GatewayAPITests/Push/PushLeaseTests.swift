@@ -1,4 +1,5 @@
-@testable import GatewayAPI
+@testable import GatewayConfiguration
+@testable import GatewayPush
 import Testing
 
 /// A push job's lease must outlast a page's worst case, or a second process takes the job over

@@ -1,10 +1,10 @@
 import Foundation
+@testable import GatewayConfiguration
 import GatewayStore
-@testable import GatewayAPI
 import IssueCatalog
 import Lifecycle
-import Testing
 import TestSupport
+import Testing
 import Wire
 
 /// The push services as `issue-gateway serve` runs them (their own threads), against the fake APNs
@@ -29,7 +29,7 @@ import Wire
         let reader = try h.createAccount()
         try h.subscribe(reader.id)  // monthly.1m until 2026-03-15
         let phone = try h.registerDevice(reader, 7)
-        let store = h.runtime.gateway.store
+        let store = h.runtime.core.store
 
         let now = H.issueBody(id: "2026-03", publishedAt: "2026-03-01T00:00:00Z", paths: ["/content/monthly/2026-03/issue.pdf"])
         let soon = H.issueBody(id: "2026-03b", publishedAt: "2026-03-01T00:00:30Z", paths: ["/content/monthly/2026-03b/issue.pdf"])

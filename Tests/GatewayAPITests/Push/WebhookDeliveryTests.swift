@@ -1,11 +1,12 @@
 import Entitle
 import Foundation
+@testable import GatewayConfiguration
 import GatewayCrypto
+@testable import GatewayPush
 import GatewayStore
-@testable import GatewayAPI
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 import Wire
 
 /// Webhooks to the publisher's backend (http-api.md, pushes and webhooks; issue #16): events kept in
@@ -28,7 +29,7 @@ import Wire
         settings.backoff = RetryBackoff(base: .milliseconds(5), maximum: .milliseconds(40))
         settings.idlePoll = .milliseconds(10)
         settings.timeout = 5
-        return try WebhookDeliverer(settings: settings, store: store, clock: SystemClock(), counters: h.runtime.gateway.pushCounters)
+        return try WebhookDeliverer(settings: settings, store: store, clock: SystemClock(), counters: h.runtime.core.pushCounters)
     }
 
     /// The receiver's check: `t=<unix>,v1=<hex HMAC-SHA256 of "t.body">` with the shared secret.
@@ -52,7 +53,7 @@ import Wire
     @Test func eventsAreSignedRetriedUntilA2xxInOrderAndSurviveARestart() throws {
         let h = try Self.harness()
         try h.seedCatalog()
-        let store = h.runtime.gateway.store
+        let store = h.runtime.core.store
         // The seeded issues were published as they were posted: three issue.published events first.
         #expect(try store.outboxEvents(limit: 100).map(\.kind) == [.issuePublished, .issuePublished, .issuePublished])
         let alice = try h.createAccount(), bob = try h.createAccount()
@@ -105,7 +106,7 @@ import Wire
         try h.seedCatalog()
         let reader = try h.createAccount()
         try h.subscribe(reader.id)
-        let store = h.runtime.gateway.store
+        let store = h.runtime.core.store
         let head = try #require(try store.outboxEvents(limit: 100).first { $0.kind == .entitlementChanged })
         #expect(head.kind == .entitlementChanged && head.accountId == reader.id)
         #expect(head.data.contains(#""causes":["purchase"]"#))
@@ -120,7 +121,7 @@ import Wire
         let reader = try h.createAccount()
         try h.subscribe(reader.id)
         #expect(try h.client.post("/v1/accounts/\(reader.id)/grants", as: H.adminKey, json: Self.grantBody).status == 201)
-        #expect(try h.runtime.gateway.store.outboxLength() == 0)
+        #expect(try h.runtime.core.store.outboxLength() == 0)
         #expect(h.runtime.pushServices.isEmpty)
     }
 

@@ -6,7 +6,7 @@ import FoundationXML
 import IssueCatalog
 import Testing
 import Wire
-@testable import GatewayAPI
+@testable import GatewayConfiguration
 
 /// The timeline picture's pure parts: the engine's timeline (bars of every kind), the SVG writer
 /// (escaping, numbers), the axis step, and fifteen years of a weekly.

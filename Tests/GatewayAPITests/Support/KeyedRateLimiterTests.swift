@@ -1,5 +1,5 @@
+@testable import GatewayConfiguration
 import Testing
-@testable import GatewayAPI
 import Wire
 
 /// The token bucket per key that rate-limited routes share (issue #10 item 3).

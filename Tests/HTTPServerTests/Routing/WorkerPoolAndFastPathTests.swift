@@ -1,7 +1,8 @@
 import Foundation
+@testable import HTTPServer
+import Metrics
 import TestSupport
 import Testing
-@testable import HTTPServer
 
 /// Named worker pools (bulkheads) and fast paths, on a running server.
 @Suite struct WorkerPoolAndFastPathTests {
@@ -33,6 +34,20 @@ import Testing
         }) { _, client throws in
             client.send("GET /cached/miss HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(try client.readResponse().text == "from the pool")
+        }
+    }
+
+    /// A fast path that leaves the end of its answer to the pool: the pool runs what the fast
+    /// path handed over, not the route's handler.
+    @Test func aPlanFinishedOnThePoolRunsInsteadOfTheHandler() throws {
+        try TestServer.withClient(router: TestServer.defaultRouter { router in
+            router.add("GET", "/planned", execution: .worker, fastPlan: { request in
+                let begun = "begun on the loop for " + request.path
+                return .finishOnPool { .text(200, begun + ", finished on the pool") }
+            }, handler: { _ in .text(200, "the handler") })
+        }) { _, client throws in
+            client.send("GET /planned HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try client.readResponse().text == "begun on the loop for /planned, finished on the pool")
         }
     }
 

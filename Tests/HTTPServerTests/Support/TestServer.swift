@@ -1,5 +1,6 @@
 import Foundation
 @testable import HTTPServer
+import Metrics
 import Synchronization
 import TestSupport
 

@@ -1,11 +1,11 @@
 import DownloadTokens
 import Entitle
 import Foundation
+@testable import GatewayConfiguration
 import GatewayStore
 import HTTPServer
 import HTTPServerTesting
 import IssueCatalog
-@testable import GatewayAPI
 import SQLiteStore
 import TestSupport
 import Wire
@@ -73,7 +73,7 @@ final class GatewayHarness: @unchecked Sendable {
             inProcess = nil
             client = APIClient(port: port)
         case .inProcess:
-            let inProcess = InProcessClient(router: runtime.gateway.makeRouter(), configuration: runtime.server.configuration)
+            let inProcess = InProcessClient(router: runtime.api.makeRouter(), configuration: runtime.server.configuration)
             boundPort = nil
             self.inProcess = inProcess
             client = APIClient(inProcess)
@@ -152,7 +152,7 @@ final class GatewayHarness: @unchecked Sendable {
                                       productId: "monthly.1m", purchaseDate: Instant(rfc3339: "2026-01-15T00:00:00Z")!,
                                       expiresDate: Instant(rfc3339: "2026-03-15T00:00:00Z")!, source: .receipt)
         do {
-            try runtime.gateway.appStore.save(VerifiedFacts(transactions: [transaction]), for: accountId)
+            try runtime.core.appStore.save(VerifiedFacts(transactions: [transaction]), for: accountId)
         } catch {
             throw HarnessError.unexpected("storing facts failed: \(error.message)")
         }

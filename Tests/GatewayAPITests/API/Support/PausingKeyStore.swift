@@ -1,6 +1,6 @@
+@testable import GatewayConfiguration
 import GatewayStore
 import Synchronization
-@testable import GatewayAPI
 import TestSupport
 import Wire
 

@@ -1,12 +1,12 @@
-import DownloadTokens
-import GatewayStore
-import AppStoreSimulator
 import AppStoreKit
+import AppStoreSimulator
+import DownloadTokens
 import Entitle
 import Foundation
+@testable import GatewayConfiguration
+import GatewayStore
 import HTTPServer
 import IssueCatalog
-@testable import GatewayAPI
 import SQLiteStore
 import TestSupport
 import Testing

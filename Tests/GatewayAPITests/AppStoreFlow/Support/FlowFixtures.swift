@@ -1,8 +1,8 @@
 import AppStoreSimulator
 import Entitle
 import Foundation
+@testable import GatewayConfiguration
 import IssueCatalog
-@testable import GatewayAPI
 import Wire
 
 /// The world the App Store flow tests play in: one monthly magazine sold as an auto-renewable

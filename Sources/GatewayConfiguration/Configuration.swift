@@ -1,0 +1,86 @@
+import AppStoreKit
+import DownloadTokens
+import Entitle
+import GatewayCore
+import HTTPServer
+import IssueCatalog
+import PostgresStore
+
+/// Every setting of the gateway (http-api.md, Configuration), parsed and validated once at start.
+/// Loaded by `Configuration.load(environment:configFile:)`; the defaults below are the spec's.
+public struct Configuration: Sendable, Equatable {
+    public var listen = ListenAddress(host: "127.0.0.1", port: 8080)
+    public var databasePath = "data/issue-gateway.sqlite"
+    /// A `postgresql://` URL: the PostgreSQL store, for several gateway processes on one
+    /// database; nil: the SQLite file `databasePath`.
+    public var databaseURL: String?
+    /// The PostgreSQL store's connections per process, and its `statement_timeout`.
+    public var databasePoolSize = PostgresSettings.defaultPoolSize
+    public var databaseStatementTimeoutMilliseconds = PostgresSettings.defaultStatementTimeoutMilliseconds
+    /// The folder imported when the database has no publications; nil (`none`) skips it.
+    public var catalogFolder: String? = "catalog"
+    /// nil: generated on first start and kept beside the database (`GeneratedSecrets`).
+    public var adminKey: String?
+    /// nil: generated on first start and kept beside the database. The first signs, all verify.
+    public var tokenKeys: TokenKeySet?
+    public var tokenTTLSeconds = 300
+    public var tokenIssuer = "issue-gateway"
+    public var cdnBaseURL = "http://127.0.0.1:8081"
+    public var appStoreProductionURL = VerifyReceiptConfiguration.appleProductionURL.absoluteString
+    public var appStoreSandboxURL = VerifyReceiptConfiguration.appleSandboxURL.absoluteString
+    public var appStoreSharedSecret: String?
+    /// DER or PEM files that V2 signatures must chain to; empty: V2 refused.
+    public var appleRootCertificatePaths: [String] = []
+    public var bundleId: String?
+    public var appAppleId: Int64?
+    /// App Store Server API credentials (`ISSUE_GATEWAY_APPSTORE_API_*`): all three or none;
+    /// none leaves the Server API off and the gateway works from receipts and signed data alone.
+    public var appStoreAPIKeyId: String?
+    public var appStoreAPIIssuerId: String?
+    public var appStoreAPIPrivateKeyPath: String?
+    public var appStoreAPIProductionURL = ServerAPIConfiguration.appleProductionURL.absoluteString
+    public var appStoreAPISandboxURL = ServerAPIConfiguration.appleSandboxURL.absoluteString
+    public var acceptSandbox = true
+    /// What the engine is told of this configuration (E3, E8): the server's and the CLI's.
+    public var entitlementPolicy: EntitlementPolicy { EntitlementPolicy(acceptSandbox: acceptSandbox, graceDays: graceDays) }
+    public var transferPolicy = OwnershipPolicy.transfer
+    public var graceDays = 0
+    public var threads: Int
+    /// The worker pool for store reads and writes: about one thread per core, as SQLite work is
+    /// short and CPU-bound.
+    public var storeThreads: Int
+    public var storeQueue = 1024
+    /// The worker pool for calls to Apple, sized for waiting: a verifyReceipt call can block for
+    /// about 46 s (two attempts and backoff), so threads are cheap waiters here, not CPU.
+    public var appStoreThreads = 32
+    public var appStoreQueue = 256
+    /// Bytes that all in-memory caches together may hold (`CacheBudget` shares them out).
+    public var cacheMemoryBytes = CacheBudget.defaultTotalBytes
+    /// Bytes the HTTP server may hold in request bodies and unsent answers, all connections
+    /// together (`HTTPServerConfiguration.maxBufferedBytes`).
+    public var httpBufferBytes = HTTPServerConfiguration().maxBufferedBytes
+    /// Fairness between clients by source address (`HTTPServerConfiguration.maxInFlightPerClient`
+    /// and `.maxPoolSharePerClient`, here in percent).
+    public var httpClientRequests = HTTPServerConfiguration().maxInFlightPerClient
+    public var httpClientPoolSharePercent = Int(HTTPServerConfiguration().maxPoolSharePerClient * 100)
+    /// The percent of `httpBufferBytes` one client may hold (`.maxBufferSharePerClient`).
+    public var httpClientBufferSharePercent = Int(HTTPServerConfiguration().maxBufferSharePerClient * 100)
+    /// Unauthenticated `POST /v1/accounts` per source address: a token bucket of `burst`
+    /// refilled at `perMinute` (past it: 429 `rate_limited` with `Retry-After`).
+    public var accountCreationPerMinute = 60
+    public var accountCreationBurst = 30
+    /// Failed access-code redemptions (E22) per account and per client: a code is ~59 random
+    /// bits, and this keeps guessing slower still.
+    public var redemptionFailuresPerMinute = 10
+    public var redemptionFailuresBurst = 10
+    /// APNs and webhooks: off unless configured.
+    public var push = PushSettings()
+
+    public init(threads: Int = Configuration.defaultThreads) {
+        self.threads = threads
+        storeThreads = Configuration.defaultThreads
+    }
+
+    public static var defaultThreads: Int { HTTPServerConfiguration.coreCount }
+}
+

@@ -1,0 +1,144 @@
+import Foundation
+import GatewayCore
+
+extension Configuration {
+    /// One row per variable of http-api.md's Configuration table: its name and how it sets the
+    /// configuration. New settings are added here, and only here.
+    private typealias Apply = @Sendable (inout Configuration, String) throws(SettingParsers.Invalid) -> Void
+
+    private static let settings: [(name: String, apply: Apply)] = [
+        ("ISSUE_GATEWAY_LISTEN", set(\.listen, SettingParsers.listen)),
+        ("ISSUE_GATEWAY_DATABASE", set(\.databasePath, SettingParsers.nonEmpty)),
+        ("ISSUE_GATEWAY_CATALOG", { c, v throws(SettingParsers.Invalid) in
+            c.catalogFolder = v == "none" ? nil : try SettingParsers.nonEmpty(v)
+        }),
+        ("ISSUE_GATEWAY_ADMIN_KEY", { c, v throws(SettingParsers.Invalid) in
+            guard v.utf8.count >= ConfigurationLimits.minimumAdminKeyLength else {
+                throw SettingParsers.Invalid(message: "must be at least \(ConfigurationLimits.minimumAdminKeyLength) characters")
+            }
+            c.adminKey = try SettingParsers.nonEmpty(v)
+        }),
+        ("ISSUE_GATEWAY_TOKEN_KEYS", set(\.tokenKeys, SettingParsers.tokenKeys)),
+        ("ISSUE_GATEWAY_TOKEN_TTL", integer(\.tokenTTLSeconds, in: ConfigurationLimits.tokenTTLSeconds)),
+        ("ISSUE_GATEWAY_TOKEN_ISSUER", set(\.tokenIssuer, SettingParsers.nonEmpty)),
+        ("ISSUE_GATEWAY_CDN_BASE_URL", set(\.cdnBaseURL, SettingParsers.httpURL)),
+        ("ISSUE_GATEWAY_APPSTORE_PRODUCTION_URL", set(\.appStoreProductionURL, SettingParsers.httpURL)),
+        ("ISSUE_GATEWAY_APPSTORE_SANDBOX_URL", set(\.appStoreSandboxURL, SettingParsers.httpURL)),
+        ("ISSUE_GATEWAY_APPSTORE_SHARED_SECRET", set(\.appStoreSharedSecret, SettingParsers.nonEmpty)),
+        ("ISSUE_GATEWAY_APPLE_ROOT_CERTS", set(\.appleRootCertificatePaths, SettingParsers.certificatePaths)),
+        ("ISSUE_GATEWAY_BUNDLE_ID", set(\.bundleId, SettingParsers.nonEmpty)),
+        ("ISSUE_GATEWAY_APP_APPLE_ID", set(\.appAppleId, SettingParsers.appleId)),
+        ("ISSUE_GATEWAY_ACCEPT_SANDBOX", set(\.acceptSandbox, SettingParsers.bool)),
+        ("ISSUE_GATEWAY_TRANSFER_POLICY", set(\.transferPolicy, SettingParsers.policy)),
+        ("ISSUE_GATEWAY_GRACE_DAYS", integer(\.graceDays, in: ConfigurationLimits.graceDays)),
+        ("ISSUE_GATEWAY_THREADS", integer(\.threads, in: ConfigurationLimits.threads)),
+        ("ISSUE_GATEWAY_STORE_THREADS", integer(\.storeThreads, in: ConfigurationLimits.poolThreads)),
+        ("ISSUE_GATEWAY_STORE_QUEUE", integer(\.storeQueue, in: ConfigurationLimits.poolQueue)),
+        ("ISSUE_GATEWAY_APPSTORE_THREADS", integer(\.appStoreThreads, in: ConfigurationLimits.poolThreads)),
+        ("ISSUE_GATEWAY_APPSTORE_QUEUE", integer(\.appStoreQueue, in: ConfigurationLimits.poolQueue)),
+        ("ISSUE_GATEWAY_CACHE_MEMORY", set(\.cacheMemoryBytes) { v throws(SettingParsers.Invalid) in
+            try SettingParsers.byteSize(v, in: ConfigurationLimits.cacheMemoryBytes)
+        }),
+        ("ISSUE_GATEWAY_HTTP_BUFFER_MEMORY", set(\.httpBufferBytes) { v throws(SettingParsers.Invalid) in
+            try SettingParsers.byteSize(v, in: ConfigurationLimits.httpBufferBytes)
+        }),
+        ("ISSUE_GATEWAY_HTTP_CLIENT_REQUESTS", integer(\.httpClientRequests, in: ConfigurationLimits.clientRequests)),
+        ("ISSUE_GATEWAY_HTTP_CLIENT_POOL_SHARE", integer(\.httpClientPoolSharePercent, in: ConfigurationLimits.clientPoolSharePercent)),
+        ("ISSUE_GATEWAY_HTTP_CLIENT_BUFFER_SHARE", integer(\.httpClientBufferSharePercent, in: ConfigurationLimits.clientPoolSharePercent)),
+        ("ISSUE_GATEWAY_ACCOUNT_CREATION_RATE", integer(\.accountCreationPerMinute, in: ConfigurationLimits.accountCreationRate)),
+        ("ISSUE_GATEWAY_ACCOUNT_CREATION_BURST", integer(\.accountCreationBurst, in: ConfigurationLimits.accountCreationBurst)),
+        ("ISSUE_GATEWAY_REDEEM_FAILURES_RATE", integer(\.redemptionFailuresPerMinute, in: ConfigurationLimits.accountCreationRate)),
+        ("ISSUE_GATEWAY_REDEEM_FAILURES_BURST", integer(\.redemptionFailuresBurst, in: ConfigurationLimits.accountCreationBurst)),
+        ("ISSUE_GATEWAY_APPSTORE_API_KEY_ID", set(\.appStoreAPIKeyId, SettingParsers.nonEmpty)),
+        ("ISSUE_GATEWAY_APPSTORE_API_ISSUER_ID", set(\.appStoreAPIIssuerId, SettingParsers.nonEmpty)),
+        ("ISSUE_GATEWAY_APPSTORE_API_PRIVATE_KEY", set(\.appStoreAPIPrivateKeyPath, SettingParsers.nonEmpty)),
+        ("ISSUE_GATEWAY_APPSTORE_API_PRODUCTION_URL", set(\.appStoreAPIProductionURL, SettingParsers.httpURL)),
+        ("ISSUE_GATEWAY_APPSTORE_API_SANDBOX_URL", set(\.appStoreAPISandboxURL, SettingParsers.httpURL)),
+        ("ISSUE_GATEWAY_APNS_KEY_ID", set(\.push.apnsKeyId, SettingParsers.nonEmpty)),
+        ("ISSUE_GATEWAY_APNS_TEAM_ID", set(\.push.apnsTeamId, SettingParsers.nonEmpty)),
+        ("ISSUE_GATEWAY_APNS_PRIVATE_KEY", set(\.push.apnsPrivateKeyPath, SettingParsers.nonEmpty)),
+        ("ISSUE_GATEWAY_APNS_TOPIC", set(\.push.apnsTopic, SettingParsers.nonEmpty)),
+        ("ISSUE_GATEWAY_APNS_URL", set(\.push.apnsURL, SettingParsers.httpURL)),
+        ("ISSUE_GATEWAY_APNS_SANDBOX_URL", set(\.push.apnsSandboxURL, SettingParsers.httpURL)),
+        ("ISSUE_GATEWAY_APNS_CA_FILE", set(\.push.apnsCAFile, SettingParsers.nonEmpty)),
+        ("ISSUE_GATEWAY_WEBHOOK_URL", set(\.push.webhookURL, SettingParsers.httpURL)),
+        ("ISSUE_GATEWAY_WEBHOOK_SECRET", set(\.push.webhookSecret) { v throws(SettingParsers.Invalid) in
+            try SettingParsers.secret(v, minimumBytes: ConfigurationLimits.webhookSecretBytes)
+        }),
+        ("ISSUE_GATEWAY_DATABASE_URL", set(\.databaseURL, SettingParsers.postgresURL)),
+        ("ISSUE_GATEWAY_DATABASE_POOL", integer(\.databasePoolSize, in: ConfigurationLimits.databasePool)),
+        ("ISSUE_GATEWAY_DATABASE_STATEMENT_TIMEOUT", integer(\.databaseStatementTimeoutMilliseconds,
+                                                             in: ConfigurationLimits.databaseStatementTimeoutMilliseconds)),
+    ]
+
+    public static let prefix = "ISSUE_GATEWAY_"
+    /// A row that sets `field` to what `parse` reads from the value.
+    private static func set<Value>(_ field: WritableKeyPath<Configuration, Value> & Sendable,
+                                   _ parse: @escaping @Sendable (String) throws(SettingParsers.Invalid) -> Value) -> Apply {
+        { c, v throws(SettingParsers.Invalid) in c[keyPath: field] = try parse(v) }
+    }
+
+    /// A row that sets an integer within its limits.
+    private static func integer(_ field: WritableKeyPath<Configuration, Int> & Sendable, in range: ClosedRange<Int>) -> Apply {
+        { c, v throws(SettingParsers.Invalid) in c[keyPath: field] = try SettingParsers.integer(v, in: range) }
+    }
+
+    public static var variableNames: [String] { settings.map(\.name) }
+
+    /// The configuration from a `--config` file's text (if any) overlaid by the environment: a
+    /// variable set in the environment wins over the same name in the file, so one run can
+    /// override a shared file. Unknown `ISSUE_GATEWAY_` names are refused in both (a typo would
+    /// otherwise silently leave a default in place).
+    public static func load(environment: [String: String], configFile: (path: String, text: String)? = nil)
+        throws(ConfigurationError) -> Configuration {
+        var values: [String: (value: String, origin: String)] = [:]
+        if let configFile {
+            for (name, entry) in try ConfigFileParser.parse(configFile.text, path: configFile.path) { values[name] = entry }
+        }
+        for (name, value) in environment where name.hasPrefix(prefix) {
+            values[name] = (value, "environment")
+        }
+        let known = Set(variableNames)
+        if let unknown = values.keys.sorted().first(where: { !known.contains($0) }) {
+            throw ConfigurationError(setting: unknown, message: "is not a known setting", origin: values[unknown]?.origin)
+        }
+        var configuration = Configuration()
+        for setting in settings {
+            guard let entry = values[setting.name] else { continue }
+            do {
+                try setting.apply(&configuration, entry.value.trimmingCharacters(in: .whitespaces))
+            } catch {
+                throw ConfigurationError(setting: setting.name, message: error.message, origin: entry.origin)
+            }
+        }
+        try configuration.push.check()
+        return configuration
+    }
+}
+
+/// `--config FILE`: `NAME=value` lines with the environment's names; blank lines and lines
+/// starting with `#` are skipped; a value may be wrapped in double quotes.
+package enum ConfigFileParser {
+    package static func parse(_ text: String, path: String) throws(ConfigurationError) -> [String: (value: String, origin: String)] {
+        guard text.utf8.count <= ConfigurationLimits.maxConfigFileBytes else {
+            throw ConfigurationError(setting: path, message: "is larger than \(ConfigurationLimits.maxConfigFileBytes) bytes")
+        }
+        var values: [String: (value: String, origin: String)] = [:]
+        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = rawLine.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "\r")))
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            let origin = "\(path):\(index + 1)"
+            guard let equals = line.firstIndex(of: "=") else {
+                throw ConfigurationError(setting: path, message: "line \(index + 1) is not NAME=value")
+            }
+            let name = line[..<equals].trimmingCharacters(in: .whitespaces)
+            var value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+            guard values[name] == nil else {
+                throw ConfigurationError(setting: name, message: "is set twice", origin: origin)
+            }
+            values[name] = (value, origin)
+        }
+        return values
+    }
+}

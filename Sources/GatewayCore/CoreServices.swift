@@ -1,0 +1,75 @@
+import AppStoreKit
+import Entitle
+import GatewayCrypto
+import GatewayStore
+import IssueCatalog
+import Metrics
+import Wire
+
+/// The use cases' shared services, built once at start and handed out piecewise: each controller
+/// and background service takes only the ones it needs.
+package final class CoreServices: Sendable {
+    package let store: any GatewayStore
+    package let clock: any GatewayClock
+    package let random: any RandomBytesSource
+    package let metrics: Metrics
+    package let counters: GatewayCounters
+    package let pushCounters: PushCounters
+    /// Whether caches may be served from: always on a store one process owns, while the change
+    /// feed is followed on a shared one.
+    package let coherence = CacheCoherence()
+    package let budget: CacheBudget
+    package let catalog: CatalogCache
+    package let accounts: AccountFactsCache
+    package let authenticator: Authenticator
+    package let entitlements: EntitlementEvaluator
+    /// Which events the store keeps for pushes and webhooks; `.off` unless configured.
+    package let events: EventPolicy
+    /// Whether the store answers (`/healthz`).
+    package let storeHealth: StoreHealthMonitor
+    package let appStore: AppStoreIngestion
+    /// Replays Apple's notification history; nil without Server API credentials.
+    package let backfill: NotificationBackfill?
+    package let identifiers: Identifiers
+    /// Where the poller's and requested backfills' calls to Apple run (the App Store pool).
+    package let appStoreWork: WorkPool
+
+    package init(store: any GatewayStore, appStore services: AppStoreServices, metrics: Metrics, clock: any GatewayClock,
+                 random: any RandomBytesSource, adminKey: String, cacheMemoryBytes: Int, policy: EntitlementPolicy,
+                 ownership: OwnershipPolicy, events: EventPolicy, appStoreWork: WorkPool) throws(StartError) {
+        self.store = store
+        self.clock = clock
+        self.random = random
+        self.metrics = metrics
+        self.events = events
+        self.appStoreWork = appStoreWork
+        budget = CacheBudget(totalBytes: cacheMemoryBytes)
+        counters = GatewayCounters(metrics)
+        pushCounters = PushCounters(metrics)
+        storeHealth = StoreHealthMonitor(store: store)
+        entitlements = EntitlementEvaluator(policy: policy)
+        identifiers = Identifiers(random: random)
+        do {
+            authenticator = try Authenticator(store: store, adminKey: adminKey, cacheBytes: budget.principalBytes,
+                                              coherence: coherence)
+            catalog = try CatalogCache(store: store)
+        } catch {
+            throw StartError(description: "\(error)")
+        }
+        accounts = AccountFactsCache(store: store, budget: budget, coherence: coherence)
+        let ingestion = AppStoreIngestion(services: services, store: store, accounts: accounts, ownership: ownership,
+                                          events: events, clock: clock, counters: counters)
+        appStore = ingestion
+        // E3: sandbox history is replayed only where sandbox facts count.
+        backfill = services.serverAPI.map {
+            NotificationBackfill(settings: .standard, ingestion: ingestion, serverAPI: $0,
+                                 environments: policy.acceptSandbox ? [.production, .sandbox] : [.production],
+                                 work: appStoreWork)
+        }
+    }
+
+    /// Issues a catalog change made published, announced at once.
+    package var announcements: PublicationAnnouncements {
+        PublicationAnnouncements(store: store, clock: clock, events: events, counters: pushCounters)
+    }
+}

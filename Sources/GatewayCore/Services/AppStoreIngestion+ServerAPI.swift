@@ -1,0 +1,176 @@
+import AppStoreKit
+import Entitle
+import Foundation
+import GatewayStore
+
+/// What the gateway asks the App Store Server API and how the answers become facts:
+/// every signed item was verified by the client (E2) and is stored through the same ingest as
+/// any other fact (E1 merge, E4 ownership). Blocking (it calls Apple): workers only.
+extension AppStoreIngestion {
+    package var serverAPI: ServerAPIClient? { services.serverAPI }
+
+    /// The client, or 409 `not_configured` for a route that needs the Server API on a gateway
+    /// without credentials: no retry will help (a 503 would invite one), only an operator.
+    package func requireServerAPI() throws(APIError) -> ServerAPIClient {
+        guard let serverAPI else {
+            throw APIError(status: 409, code: "not_configured",
+                           message: "the App Store Server API is not configured (ISSUE_GATEWAY_APPSTORE_API_*)")
+        }
+        return serverAPI
+    }
+
+    /// Full history from one transaction: adds the whole transaction history of every
+    /// subscription among `facts` that was never fetched whole, marking it fetched (the mark is
+    /// stored with the facts). Best effort: when Apple cannot answer, the facts the app sent still
+    /// stand and the history is fetched on the next post.
+    package func withFullHistories(_ facts: VerifiedFacts) -> VerifiedFacts {
+        guard serverAPI != nil else { return facts }
+        let keys = Set(facts.transactions.map(\.subscriptionKey))
+        guard let missing = try? store.historiesNotFetched(keys), !missing.isEmpty else { return facts }
+        var out = facts
+        // One customer's history holds all their subscriptions: one call may cover several.
+        for key in missing where !out.historyFetched.contains(key) {
+            guard let transactionId = facts.transactions.first(where: { $0.subscriptionKey == key })?.transactionId else { continue }
+            do throws(APIError) {
+                // Apple answers the customer's whole history; only the subscriptions these facts
+                // prove are kept (E4 binds them to who proved them, never one they did not).
+                var history = try historyFacts(transactionId, in: key.environment)
+                history.transactions.removeAll { !keys.contains($0.subscriptionKey) }
+                history.historyFetched.removeAll { !keys.contains($0) }
+                out.append(history)
+                counters.historiesFetched.increment()
+            } catch {
+                counters.serverAPIFailures.increment()
+                VerifyReceiptClient.logToStandardError("the App Store Server API gave no history for \(key.originalTransactionId): \(error.message)")
+            }
+        }
+        return out
+    }
+
+    /// The latest transaction and renewal info of every subscription in the customer's groups
+    /// (Get All Subscription Statuses), as facts.
+    package func statusFacts(_ transactionId: String, in environment: StoreEnvironment?) throws(APIError) -> VerifiedFacts {
+        let serverAPI = try requireServerAPI()
+        let found = try Self.answered { () throws(ServerAPIError) in try serverAPI.subscriptionStatuses(transactionId, in: environment) }
+        return try Self.facts(transactions: found.statuses.compactMap(\.transaction), renewals: found.statuses.compactMap(\.renewalInfo))
+    }
+
+    /// The whole transaction history of a customer, as facts, every subscription in it marked
+    /// fetched whole.
+    package func historyFacts(_ transactionId: String, in environment: StoreEnvironment?) throws(APIError) -> VerifiedFacts {
+        let serverAPI = try requireServerAPI()
+        let history = try Self.answered { () throws(ServerAPIError) in try serverAPI.transactionHistory(transactionId, in: environment) }
+        var facts = try Self.facts(transactions: history.transactions, renewals: [])
+        facts.historyFetched = Array(Set(facts.transactions.map(\.subscriptionKey)))
+        return facts
+    }
+
+    /// Payloads the client verified (E2), through the Entitle parsers; one that does not parse
+    /// makes Apple's answer unusable (503).
+    private static func facts(transactions: [VerifiedPayload], renewals: [VerifiedPayload]) throws(APIError) -> VerifiedFacts {
+        var facts = VerifiedFacts()
+        do {
+            facts.transactions = try transactions.map { try AppStoreParsers.signedTransaction(payload: $0.payload) }
+            facts.renewals = try renewals.map { try AppStoreParsers.signedRenewalInfo(payload: $0.payload) }
+        } catch {
+            throw .appStoreUnavailable("the App Store's answer could not be read: \(error)")
+        }
+        return facts
+    }
+
+    /// `POST /v1/accounts/{id}/refresh`: statuses and history of every subscription the account
+    /// owns, asked now. Stored for nobody, as a poll's facts (E4: they go to whoever owns them
+    /// when stored; the account read before the slow calls may have lost one since).
+    /// Without Server API credentials the stored latest receipts are re-verified instead, as the
+    /// status poller does.
+    package func refresh(_ accountId: String) throws(APIError) {
+        let subscriptions = try stored { () throws(StoreError) in try store.subscriptions(ofAccount: accountId) }
+        var facts = VerifiedFacts()
+        if serverAPI == nil {
+            var receipts: Set<String> = []
+            for key in subscriptions {
+                if let stored = try stored({ () throws(StoreError) in try store.latestReceipt(for: key) }) {
+                    receipts.insert(stored.receiptData)
+                }
+            }
+            for receipt in receipts.sorted() { facts.append(try verifyReceipt(receipt)) }
+        } else {
+            // One customer's history holds all their subscriptions: asked once per customer.
+            var covered: Set<SubscriptionKey> = []
+            for key in subscriptions {
+                facts.append(try statusFacts(key.originalTransactionId, in: key.environment))
+                guard !covered.contains(key) else { continue }
+                let history = try historyFacts(key.originalTransactionId, in: key.environment)
+                covered.formUnion(history.historyFetched)
+                facts.append(history)
+            }
+        }
+        // Without the Server API the facts are receipts' and say so themselves.
+        try save(facts, for: nil, source: serverAPI == nil ? nil : .serverApi)
+    }
+
+    /// A Server API failure as the API's answer: Apple unreachable, or refusing the gateway's
+    /// credentials (only an operator fixes them), is a 503; Apple refusing the request itself a
+    /// 502 `app_store_refused`; an unknown transaction a 404.
+    package static func answered<T>(_ call: () throws(ServerAPIError) -> T) throws(APIError) -> T {
+        do { return try call() } catch {
+            switch error {
+            case .notFound: throw .notFound("the App Store knows no such transaction")
+            case .unauthorized:
+                throw .appStoreUnavailable("the App Store Server API refused the gateway's credentials (ISSUE_GATEWAY_APPSTORE_API_*)")
+            case .rejected(let status, let code):
+                var refused = APIError(status: 502, code: "app_store_refused", message: "the App Store refused the request (HTTP \(status))")
+                if let code { refused.extra = [("appStoreErrorCode", .int(code))] }
+                throw refused
+            default:
+                throw .appStoreUnavailable("the App Store Server API could not answer now: \(error)")
+            }
+        }
+    }
+}
+
+/// What a renewal date extension did: Apple's answer and the subscription's owner, for the
+/// answer and for the account history's recorder ("extended by the operator").
+package struct ExtensionOutcome: Sendable {
+    package let originalTransactionId: String
+    /// The operator's note (http-api.md: "recorded in the account's history").
+    package let note: String?
+    package let environment: StoreEnvironment
+    package let result: ServerAPIExtensionResult
+    package let accountId: String?
+    package let facts: VerifiedFacts
+}
+
+extension AppStoreIngestion {
+    /// Extends a subscription's renewal date (compensating readers for a missed issue), then
+    /// stores its new status, so the longer period counts before Apple's RENEWAL_EXTENDED arrives.
+    package func extendRenewalDate(_ originalTransactionId: String, _ extension: ServerAPIExtension,
+                           note: String?) throws(APIError) -> ExtensionOutcome {
+        let serverAPI = try requireServerAPI()
+        // The environment the gateway knows the subscription in; unknown: production, then sandbox.
+        let known = try stored { () throws(StoreError) -> StoreEnvironment? in
+            for environment in StoreEnvironment.allCases
+            where try store.owner(of: SubscriptionKey(environment: environment, originalTransactionId: originalTransactionId)) != nil {
+                return environment
+            }
+            return nil
+        }
+        let (environment, result) = try Self.answered { () throws(ServerAPIError) in
+            try serverAPI.extendRenewalDate(originalTransactionId, `extension`, in: known)
+        }
+        var facts = VerifiedFacts()
+        if result.success { facts = (try? statusFacts(originalTransactionId, in: environment)) ?? VerifiedFacts() }
+        // Apple has answered: a failure to store the new status (storage busy) must not become an
+        // error whose retry extends again; the status arrives with RENEWAL_EXTENDED or the poller.
+        let saved: IngestResult
+        do { saved = try save(facts, for: nil, source: .serverApi) } catch {
+            VerifyReceiptClient.logToStandardError("the extended status of \(originalTransactionId) was not stored: \(error.message)")
+            saved = IngestResult(owners: [:], previousOwners: [])
+        }
+        let key = SubscriptionKey(environment: environment, originalTransactionId: originalTransactionId)
+        let stillOwned = try stored { () throws(StoreError) in try store.owner(of: key) }
+        let owner = saved.owners[key] ?? stillOwned
+        return ExtensionOutcome(originalTransactionId: originalTransactionId, note: note, environment: environment, result: result,
+                                accountId: owner, facts: facts)
+    }
+}

@@ -1,0 +1,196 @@
+import AppStoreKit
+import Entitle
+import Foundation
+import GatewayCrypto
+import GatewayStore
+import IssueCatalog
+
+/// Facts proved to come from Apple (E2), ready to be stored.
+package struct VerifiedFacts: Sendable {
+    package var transactions: [Transaction] = []
+    package var renewals: [RenewalInfo] = []
+    /// The receipt to keep for status polling (Apple's `latest_receipt` when it sends one).
+    package var receiptData: String?
+    /// Subscriptions whose whole history (App Store Server API) is among the facts.
+    package var historyFetched: [SubscriptionKey] = []
+
+    package init(transactions: [Transaction] = [], renewals: [RenewalInfo] = [], receiptData: String? = nil, historyFetched: [SubscriptionKey] = []) {
+        self.transactions = transactions; self.renewals = renewals; self.receiptData = receiptData; self.historyFetched = historyFetched
+    }
+
+    package mutating func append(_ other: VerifiedFacts) {
+        transactions += other.transactions
+        renewals += other.renewals
+        receiptData = other.receiptData ?? receiptData
+        historyFetched += other.historyFetched
+    }
+}
+
+/// Turns what reader apps and the App Store send into verified facts and stores them: receipts
+/// through verifyReceipt, signed transactions and V2 notifications through their x5c chain, V1
+/// notifications through the shared secret. Blocking (it calls Apple): workers only.
+package final class AppStoreIngestion: Sendable {
+    package let services: AppStoreServices
+    package let store: any GatewayStore
+    private let accounts: AccountFactsCache
+    private let ownership: OwnershipPolicy
+    private let events: EventPolicy
+    package let clock: any GatewayClock
+    package let counters: GatewayCounters
+
+    package init(services: AppStoreServices, store: any GatewayStore, accounts: AccountFactsCache,
+         ownership: OwnershipPolicy, events: EventPolicy = .off, clock: any GatewayClock, counters: GatewayCounters) {
+        self.events = events
+        self.services = services; self.store = store; self.accounts = accounts
+        self.ownership = ownership; self.clock = clock; self.counters = counters
+    }
+
+    // MARK: Verification
+
+    /// verifyReceipt's outcome table (appstore.md): 422 for a receipt Apple refuses, 503 when Apple
+    /// cannot be reached or the shared secret is wrong.
+    package func verifyReceipt(_ receiptData: String) throws(APIError) -> VerifiedFacts {
+        switch services.receipts.verify(receiptData: receiptData) {
+        case .valid(let body, _):
+            let response: VerifyReceiptResponse
+            do { response = try AppStoreParsers.verifyReceipt(body, observedAt: clock.now()) } catch {
+                throw .appStoreUnavailable("the App Store's answer could not be read: \(error)")
+            }
+            if let expected = services.bundleId, let bundleId = response.bundleId, bundleId != expected {
+                throw Self.rejected(status: nil, "the receipt belongs to another app (\(bundleId))")
+            }
+            return VerifiedFacts(transactions: response.transactions, renewals: response.renewals,
+                                 receiptData: response.latestReceipt ?? receiptData)
+        case .rejected(let status):
+            throw Self.rejected(status: status, "the App Store refused the receipt (status \(status))")
+        case .misconfigured(let status):
+            throw .appStoreUnavailable("the gateway's App Store shared secret is wrong (status \(status))")
+        case .unavailable(let reason):
+            throw .appStoreUnavailable("the App Store could not verify the receipt now: \(reason)")
+        }
+    }
+
+    /// StoreKit 2 signed transactions (JWS, x5c to a configured root).
+    package func verifySignedTransactions(_ compacts: [String]) throws(APIError) -> VerifiedFacts {
+        guard let verifier = services.signedData else {
+            throw Self.rejected(status: nil, "signed transactions are not accepted: no Apple root certificates or bundle id are configured")
+        }
+        var facts = VerifiedFacts()
+        for (index, compact) in compacts.enumerated() {
+            do {
+                let verified = try verifier.verify(compact, as: .transaction)
+                facts.transactions.append(try AppStoreParsers.signedTransaction(payload: verified.payload))
+            } catch {
+                throw Self.rejected(status: nil, "signedTransactions[\(index)] was refused: \(Self.clientText(error))")
+            }
+        }
+        return facts
+    }
+
+    /// A refusal as a client may read it: the verifier's fixed sentence (never libcrypto's text),
+    /// or the parser's own description of what is missing.
+    private static func clientText(_ error: any Error) -> String {
+        (error as? SignedDataVerificationError)?.clientDescription ?? "\(error)"
+    }
+
+    package static func rejected(status: Int?, _ message: String) -> APIError {
+        var error = APIError(status: 422, code: "receipt_rejected", message: message)
+        if let status { error.extra = [("appStoreStatus", .int(status))] }
+        return error
+    }
+
+    // MARK: Storing
+
+    /// Stores facts for an account (or, for notifications, for whoever owns them) all-or-nothing,
+    /// and forgets the cached facts of every account whose entitlements it changed. `source` names
+    /// the path for the history when the facts' own sources do not (a status poll).
+    @discardableResult
+    package func save(_ facts: VerifiedFacts, for accountId: String?, notificationUUID: String? = nil,
+              source: HistorySource? = nil) throws(APIError) -> IngestResult {
+        guard !facts.transactions.isEmpty || !facts.renewals.isEmpty || notificationUUID != nil else {
+            return IngestResult(owners: [:], previousOwners: [])
+        }
+        var batch = IngestBatch(accountId: accountId, transactions: facts.transactions, renewalInfos: facts.renewals,
+                                receiptData: facts.receiptData, notificationUUID: notificationUUID, at: clock.now(),
+                                source: source)
+        batch.historyFetched = facts.historyFetched
+        let result = try stored { () throws(StoreError) in try store.ingest(batch, policy: ownership, events: events) }
+        var touched = result.previousOwners
+        for owner in result.owners.values { if let owner { touched.insert(owner) } }
+        if let accountId { touched.insert(accountId) }
+        accounts.invalidate(touched)
+        return result
+    }
+
+    // MARK: Notifications
+
+    /// `POST /v1/appstore/notifications`: V2 (`signedPayload`) or V1 (`notification_type`).
+    package func takeNotification(_ body: RequestBody, raw: [UInt8]) throws(APIError) {
+        if let signedPayload = try body.optionalString("signedPayload") {
+            try takeV2(signedPayload)
+        } else if try body.optionalString("notification_type") != nil {
+            try takeV1(raw)
+        } else {
+            throw .badRequest("neither a V2 signedPayload nor a V1 notification_type")
+        }
+    }
+
+    private func takeV1(_ raw: [UInt8]) throws(APIError) {
+        let notification: NotificationV1
+        do { notification = try AppStoreParsers.notificationV1(Data(raw), observedAt: clock.now()) } catch {
+            throw .badRequest("malformed V1 notification: \(error)")
+        }
+        // E2: a V1 notification proves itself only by the shared secret, compared in constant time.
+        guard let expected = services.sharedSecret, let sent = notification.password,
+              ConstantTime.equals(Array(sent.utf8), Array(expected.utf8)) else {
+            throw .unauthorized("wrong shared secret")
+        }
+        if let receipt = notification.unifiedReceipt {
+            try save(VerifiedFacts(transactions: receipt.transactions, renewals: receipt.renewals,
+                                    receiptData: receipt.latestReceipt), for: nil, source: .notificationV1)
+        }
+        counters.notificationsTaken.increment()
+    }
+
+    /// A V2 notification, from Apple's POST or replayed from the Server API's notification
+    /// history: verified (E2), its facts stored for their owner, deduplicated by UUID. Returns
+    /// what it was and what it changed (for the account history's recorder).
+    @discardableResult
+    package func takeV2(_ signedPayload: String) throws(APIError) -> NotificationV2Outcome {
+        guard let verifier = services.signedData else { throw .unauthorized("V2 notifications are not accepted: no Apple root certificates or bundle id are configured") }
+        let verified: VerifiedNotification
+        do { verified = try verifier.verifyNotification(signedPayload) } catch {
+            // http-api.md: 400 for what is not a notification at all, 401 for a refused signature.
+            switch error {
+            case .tooLarge, .malformedCompactSerialization, .malformedHeader, .malformedPayload:
+                throw .badRequest("malformed V2 notification: \(error.clientDescription)")
+            default:
+                throw .unauthorized("the notification's signature was refused: \(error.clientDescription)")
+            }
+        }
+        let notification: NotificationV2
+        var facts = VerifiedFacts()
+        do {
+            notification = try AppStoreParsers.notificationV2(payload: verified.notification.payload)
+            if let transaction = verified.transaction {
+                facts.transactions.append(try AppStoreParsers.signedTransaction(payload: transaction.payload))
+            }
+            if let renewal = verified.renewalInfo {
+                facts.renewals.append(try AppStoreParsers.signedRenewalInfo(payload: renewal.payload))
+            }
+        } catch {
+            throw .badRequest("malformed V2 notification: \(error)")
+        }
+        // A subscription the gateway has not seen whole brings its whole history
+        // (Server API configured; best effort), stored in the same unit of work.
+        facts = withFullHistories(facts)
+        // The UUID is recorded in the unit of work that stores the facts: a failure that may pass
+        // (storage busy: 503) leaves it unrecorded, so Apple's retry is taken; a duplicate
+        // changes nothing.
+        // Its facts are signed payloads (`.signedTransaction`); the history names the notification.
+        let result = try save(facts, for: nil, notificationUUID: notification.notificationUUID, source: .notificationV2)
+        (result.duplicateNotification ? counters.notificationsDuplicate : counters.notificationsTaken).increment()
+        if !result.duplicateNotification { counters.notificationTaken(type: notification.notificationType) }
+        return NotificationV2Outcome(notification: notification, facts: facts, result: result)
+    }
+}

@@ -1,0 +1,149 @@
+import AppStoreKit
+import Entitle
+import Foundation
+import GatewayCore
+import GatewayStore
+import HTTPServer
+import IssueCatalog
+import Wire
+
+/// The App Store (http-api.md, App Store; Support, grants and Apple's current API): V1 and V2
+/// server notifications, and what asks Apple through the App Store Server API: a reader's
+/// refresh, and the operator's test notification, backfill and renewal date extension. Calls to
+/// Apple run on the App Store pool.
+package struct AppStoreController: APIController {
+    private let access: Access
+    private let store: any GatewayStore
+    private let accounts: AccountFactsCache
+    private let appStore: AppStoreIngestion
+    private let backfill: NotificationBackfill?
+    private let answers: EntitlementAnswers
+    private let refreshLimit: KeyedRateLimiter<String>
+    private let limits: APILimits
+    private let clock: any GatewayClock
+
+    package init(access: Access, store: any GatewayStore, accounts: AccountFactsCache, appStore: AppStoreIngestion,
+                 backfill: NotificationBackfill?, answers: EntitlementAnswers,
+                 refreshLimit: KeyedRateLimiter<String>, limits: APILimits, clock: any GatewayClock) {
+        self.access = access; self.store = store; self.accounts = accounts; self.appStore = appStore
+        self.backfill = backfill; self.answers = answers; self.refreshLimit = refreshLimit; self.limits = limits
+        self.clock = clock
+    }
+
+    /// `note` of an extension, kept for the account history.
+    package static let extensionNoteLimit = 1000
+
+    package func register(_ router: APIRouterBuilder) {
+        // With the Server API configured a notification may fetch a subscription's history from
+        // Apple: it then waits on the pool sized for calls to Apple.
+        router.add("POST", "/v1/appstore/notifications", execution: appStore.serverAPI == nil ? .store : .appStore,
+                   maxBodyBytes: limits.notificationBodyBytes, route: { [appStore] context throws(APIError) in
+            try appStore.takeNotification(try RequestBody(context.request), raw: context.request.body)
+            return .json(200, Array(#"{"status":"taken"}"#.utf8))
+        })
+        router.add("POST", "/v1/accounts/{accountId}/refresh", execution: .appStore, route: { [self] context throws(APIError) in
+            let account = try access.requireAccount(&context), accountId = account.id
+            if case .limited(let seconds) = refreshLimit.take(accountId, now: clock.now()) {
+                throw .rateLimited(retryAfterSeconds: seconds)
+            }
+            try appStore.refresh(accountId)
+            return try answers.entitlementsResponse(accountId)
+        })
+        router.add("POST", "/v1/appstore/test-notification", execution: .appStore, route: { [self] context throws(APIError) in
+            try access.requireAdmin(&context)
+            let serverAPI = try appStore.requireServerAPI()
+            let token = try AppStoreIngestion.answered { () throws(ServerAPIError) in try serverAPI.requestTestNotification() }
+            return .json(200) { w in w.object { w in w.field("testNotificationToken", token) } }
+        })
+        router.add("POST", "/v1/appstore/backfill", execution: .store, route: { [self] context throws(APIError) in
+            try access.requireAdmin(&context)
+            let window = try backfillWindow(RequestBody(context.request))
+            _ = try appStore.requireServerAPI()
+            guard let backfill else { throw .appStoreUnavailable("the notification backfill is not running") }
+            guard backfill.request(window) else {
+                throw APIError(status: 429, code: "rate_limited", message: "backfill windows are already being replayed; ask again later",
+                               headers: [("Retry-After", "60")])
+            }
+            return .json(202) { w in
+                w.object { w in
+                    w.field("status", "accepted")
+                    w.field("start", window.start.rfc3339)
+                    w.field("end", window.end.rfc3339)
+                    w.field("onlyFailures", window.onlyFailures)
+                }
+            }
+        })
+        router.add("POST", "/v1/appstore/subscriptions/{originalTransactionId}/extend", execution: .appStore,
+                   route: { [self] context throws(APIError) in
+            try access.requireAdmin(&context)
+            let body = try RequestBody(context.request)
+            let asked = try extensionBody(body)
+            let outcome = try appStore.extendRenewalDate(context.parameter("originalTransactionId"), asked,
+                                                         note: try body.optionalString("note"))
+            // Apple has extended: recording it must not turn that into an error a retry would
+            // repeat (the history is best effort once Apple said yes).
+            do throws(APIError) { try recordExtension(outcome, asked) } catch {
+                VerifyReceiptClient.logToStandardError("the extension of \(outcome.originalTransactionId) is not in the history: \(error.message)")
+            }
+            return .json(200) { w in
+                w.object { w in
+                    w.field("originalTransactionId", outcome.originalTransactionId)
+                    w.field("environment", outcome.environment.rawValue)
+                    w.field("success", outcome.result.success)
+                    w.field("effectiveDate", outcome.result.effectiveDate?.rfc3339)
+                    w.field("webOrderLineItemId", outcome.result.webOrderLineItemId)
+                    w.field("accountId", outcome.accountId)
+                }
+            }
+        })
+    }
+
+    /// http-api.md: an extension is "recorded in the account's history", as an operator action on
+    /// the account that owns the subscription (none: nobody's history to record it in).
+    private func recordExtension(_ outcome: ExtensionOutcome, _ asked: ServerAPIExtension) throws(APIError) {
+        guard let accountId = outcome.accountId else { return }
+        var details = JSONObject()
+        details.set("originalTransactionId", .string(outcome.originalTransactionId))
+        details.set("environment", .string(outcome.environment.rawValue))
+        details.set("days", .integer(Int64(asked.days)))
+        details.set("reasonCode", .integer(Int64(asked.reasonCode)))
+        details.set("success", .bool(outcome.result.success))
+        if let effective = outcome.result.effectiveDate { details.set("effectiveDate", .string(effective.rfc3339)) }
+        if let note = outcome.note { details.set("note", .string(note)) }
+        let now = clock.now()
+        try stored { () throws(StoreError) in
+            try store.recordOperatorAction("extendRenewalDate", on: accountId, details: details, at: now)
+        }
+    }
+
+    /// `{"start", "end", "onlyFailures"}`: a window Apple still keeps (180 days), start before end.
+    private func backfillWindow(_ body: RequestBody) throws(APIError) -> NotificationBackfill.Window {
+        let start = try body.instant("start"), end = try body.instant("end")
+        guard start < end else { throw .badRequest("start must be before end") }
+        let now = clock.now()
+        guard start >= now.adding(seconds: -180 * 86_400) else { throw .badRequest("Apple keeps 180 days of notification history") }
+        return NotificationBackfill.Window(start: start, end: min(end, now), onlyFailures: try body.optionalBool("onlyFailures") ?? false)
+    }
+
+    /// `{"days": 1–90, "reasonCode": 0–3, "note"}`; the request identifier is the gateway's.
+    private func extensionBody(_ body: RequestBody) throws(APIError) -> ServerAPIExtension {
+        guard let days = try body.optionalInteger("days"), (1...Int64(ServerAPIExtension.maximumDays)).contains(days) else {
+            throw .badRequest("days must be 1 to \(ServerAPIExtension.maximumDays)")
+        }
+        guard let reason = try body.optionalInteger("reasonCode"), ServerAPIExtension.reasonCodes.contains(Int(reason)) else {
+            throw .badRequest("reasonCode must be 0 to 3")
+        }
+        if let note = try body.optionalString("note"), note.utf8.count > Self.extensionNoteLimit {
+            throw .badRequest("note must be at most \(Self.extensionNoteLimit) bytes")
+        }
+        // Apple deduplicates on the request identifier: an operator retrying after a timeout sends
+        // the same one (optional `requestIdentifier`, a UUID) and Apple extends once; without
+        // one, every request is a new extension.
+        var identifier = UUID().uuidString.lowercased()
+        if let given = try body.optionalString("requestIdentifier") {
+            guard let uuid = UUID(uuidString: given) else { throw .badRequest("requestIdentifier must be a UUID") }
+            identifier = uuid.uuidString.lowercased()
+        }
+        return ServerAPIExtension(days: Int(days), reasonCode: Int(reason), requestIdentifier: identifier)
+    }
+}

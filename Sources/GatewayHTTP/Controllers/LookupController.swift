@@ -1,0 +1,64 @@
+import Entitle
+import GatewayCore
+import GatewayStore
+import HTTPServer
+import Wire
+
+/// `GET /v1/lookup` (http-api.md, Support): who owns what a support agent has in hand, an
+/// original transaction id, a transaction id, an appAccountToken or an account id. Service and
+/// admin keys only: it names accounts across the whole store.
+package struct LookupController: APIController {
+    private let access: Access
+    private let store: any GatewayStore
+
+    package init(access: Access, store: any GatewayStore) {
+        self.access = access; self.store = store
+    }
+
+    package static let lookupKeys = ["originalTransactionId", "transactionId", "appAccountToken", "accountId"]
+
+    package func register(_ router: APIRouterBuilder) {
+        router.add("GET", "/v1/lookup", execution: .store, route: { [self] context throws(APIError) in
+            try access.requireServiceOrAdmin(&context)
+            let query = context.query
+            let given = query.filter { Self.lookupKeys.contains($0.0) }
+            guard given.count == 1, let (name, value) = given.first, !value.isEmpty else {
+                throw .badRequest("give exactly one of \(Self.lookupKeys.joined(separator: ", "))")
+            }
+            let environment = try Self.lookupEnvironment(query)
+            let found = try stored { () throws(StoreError) -> OwnerLookup? in
+                switch name {
+                case "originalTransactionId": return try store.lookup(originalTransactionId: value, environment: environment)
+                case "transactionId": return try store.lookup(transactionId: value, environment: environment)
+                case "appAccountToken": return try store.lookup(account: .appAccountToken(value.lowercased()))
+                default: return try store.lookup(account: .id(value))
+                }
+            }
+            guard let found else { throw .notFound("nobody owns \(name) \(value)") }
+            return .json(200) { w in w.lookup(found) }
+        })
+    }
+
+    /// `?environment=production|sandbox` narrows a transaction lookup; absent, production first.
+    private static func lookupEnvironment(_ query: [(String, String)]) throws(APIError) -> StoreEnvironment? {
+        guard let text = query.first(where: { $0.0 == "environment" })?.1 else { return nil }
+        guard let environment = StoreEnvironment(rawValue: text) else {
+            throw .badRequest("environment is production or sandbox")
+        }
+        return environment
+    }
+}
+
+extension JSONWriter {
+    package mutating func lookup(_ found: OwnerLookup) {
+        object { w in
+            w.field("accountId", found.accountId)
+            if let store = found.store { w.field("store", store.rawValue) }
+            if let environment = found.environment { w.field("environment", environment.rawValue) }
+            if let original = found.originalTransactionId { w.field("originalTransactionId", original) }
+            if let transaction = found.transactionId { w.field("transactionId", transaction) }
+            if let token = found.appAccountToken { w.field("appAccountToken", token) }
+            if let createdAt = found.createdAt { w.field("createdAt", createdAt.rfc3339) }
+        }
+    }
+}

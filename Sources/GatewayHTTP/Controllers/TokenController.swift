@@ -1,0 +1,90 @@
+import DownloadTokens
+import Entitle
+import GatewayCrypto
+import GatewayCore
+import HTTPServer
+import IssueCatalog
+
+/// `POST /v1/accounts/{accountId}/publications/{publicationId}/issues/{issueId}/token`
+/// (http-api.md; tokens.md): a download token only for a visible, entitled issue (E16).
+package struct TokenController: APIController {
+    private let access: Access
+    private let accounts: AccountFactsCache
+    private let catalog: CatalogCache
+    private let answers: EntitlementAnswers
+    private let signer: TokenSigner
+    private let settings: APISettings
+    private let random: any RandomBytesSource
+    private let counters: GatewayCounters
+    private let clock: any GatewayClock
+
+    package init(access: Access, accounts: AccountFactsCache, catalog: CatalogCache, answers: EntitlementAnswers,
+                 signer: TokenSigner, settings: APISettings, random: any RandomBytesSource,
+                 counters: GatewayCounters, clock: any GatewayClock) {
+        self.access = access; self.accounts = accounts; self.catalog = catalog; self.answers = answers
+        self.signer = signer; self.settings = settings; self.random = random; self.counters = counters
+        self.clock = clock
+    }
+
+    package func register(_ router: APIRouterBuilder) {
+        // A known principal whose account's facts are in memory is answered on the event loop:
+        // the engine and the HMAC need no store.
+        router.add("POST", "/v1/accounts/{accountId}/publications/{publicationId}/issues/{issueId}/token",
+                   execution: .store, fastPlan: { [self] request in cachedTokenResponse(request).map(FastPathPlan.answer) },
+                   route: { [self] context throws(APIError) in
+            let account = try access.requireAccount(&context), accountId = account.id
+            return try tokenResponse(accountId, Self.issueRef(context.request), try answers.entitlements(of: accountId))
+        })
+    }
+
+    private static func issueRef(_ request: HTTPRequest) -> IssueRef {
+        IssueRef(publicationId: request.parameter("publicationId"), issueId: request.parameter("issueId"))
+    }
+
+    /// The route's answer from memory only; nil when the principal or the facts would need the store.
+    package func cachedTokenResponse(_ request: HTTPRequest) -> HTTPResponse? {
+        let accountId = request.parameter("accountId")
+        // Facts are kept only for an account that exists, so a service key needs no lookup.
+        guard let principal = access.authenticator.cachedPrincipal(request), principal.mayActFor(account: accountId),
+              let facts = accounts.cachedFacts(accountId) else { return nil }
+        do throws(APIError) {
+            return try tokenResponse(accountId, Self.issueRef(request), answers.engine.evaluate(facts, catalog.state, clock.now()))
+        } catch {
+            return error.response
+        }
+    }
+
+    /// A token for a visible, entitled issue (E16); 404 for an issue the reader cannot see, 403
+    /// `not_entitled` with the nearest reason (E20) otherwise.
+    private func tokenResponse(_ accountId: String, _ ref: IssueRef,
+                               _ answer: AccountEntitlements) throws(APIError) -> HTTPResponse {
+        guard let entitlement = answer.entitlement(for: ref) else {
+            throw .notFound("no issue \(ref.issueId) in \(ref.publicationId)")
+        }
+        guard entitlement.entitled else {
+            var error = APIError(status: 403, code: "not_entitled", message: "this account may not download \(ref.issueId)")
+            error.extra = [("reason", .string(entitlement.reasons.first?.rawValue ?? EntitlementReason.noPurchase.rawValue))]
+            throw error
+        }
+        let paths = entitlement.issue.assets.map(\.path)
+        let signed: SignedDownloadToken
+        do {
+            signed = try signer.sign(subject: accountId, publication: ref.publicationId, issue: ref.issueId,
+                                     paths: paths, now: clock.now(), random: random)
+        } catch {
+            throw .internalError("the token could not be signed")
+        }
+        counters.tokensIssued.increment()
+        let base = settings.cdnBaseURL.hasSuffix("/") ? String(settings.cdnBaseURL.dropLast()) : settings.cdnBaseURL
+        return .json(200) { w in
+            w.object { w in
+                w.field("token", signed.token)
+                w.field("expiresAt", signed.expiresAt.rfc3339)
+                w.key("urls")
+                // The token rides in the query too, so a plain download manager can fetch the
+                // URL as it is; edges also take it from `Authorization: Bearer`.
+                w.array { w in for path in paths { w.string("\(base)\(path)?token=\(signed.token)") } }
+            }
+        }
+    }
+}

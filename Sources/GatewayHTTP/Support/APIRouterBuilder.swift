@@ -1,0 +1,42 @@
+import GatewayCore
+import HTTPServer
+
+/// The API's routes registered on the server's builder, each answer passing through
+/// `JSONCoding`: the API layer, not the server, decides codings, because it knows which answers
+/// are JSON and keeps the compressed issue lists (`CompressedBodies`) that make gzip cheap to poll;
+/// the HTTP server stays a transport that knows no application.
+package final class APIRouterBuilder {
+    private let builder: RouterBuilder
+    private let authenticator: Authenticator
+
+    package init(_ builder: RouterBuilder, authenticator: Authenticator) {
+        self.builder = builder; self.authenticator = authenticator
+    }
+
+    /// A route over its `RequestContext`; a thrown `APIError` is answered in the spec's shape.
+    package func add(_ method: String, _ pattern: String, execution: Execution = .inline, maxBodyBytes: Int? = nil,
+                     fastPlan: HTTPPlanningFastPath? = nil, route: @escaping APIRoute) {
+        let authenticator = self.authenticator
+        add(method, pattern, execution: execution, maxBodyBytes: maxBodyBytes, fastPlan: fastPlan) { request in
+            var context = RequestContext(request, authenticator: authenticator)
+            do throws(APIError) { return try route(&context) } catch { return error.response }
+        }
+    }
+
+    package func add(_ method: String, _ pattern: String, execution: Execution = .inline, maxBodyBytes: Int? = nil,
+                     fastPlan: HTTPPlanningFastPath? = nil, handler: @escaping HTTPHandler) {
+        var coded: HTTPPlanningFastPath?
+        if let fastPlan {
+            coded = { @Sendable request in
+                switch fastPlan(request) {
+                case nil: return nil
+                case .answer(let response): return .answer(JSONCoding.encode(response, for: request))
+                case .finishOnPool(let finish): return .finishOnPool { JSONCoding.encode(finish(), for: request) }
+                }
+            }
+        }
+        builder.add(method, pattern, execution: execution, maxBodyBytes: maxBodyBytes, fastPlan: coded) { request in
+            JSONCoding.encode(handler(request), for: request)
+        }
+    }
+}

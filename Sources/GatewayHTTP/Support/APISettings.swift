@@ -1,0 +1,24 @@
+import DownloadTokens
+import GatewayCore
+
+/// What the HTTP layer is configured with besides the core: token signing, download URLs and
+/// per-client limits.
+package struct APISettings: Sendable {
+    package var tokenKeys: TokenKeySet
+    package var tokenIssuer: String
+    package var tokenTTLSeconds: Int
+    package var cdnBaseURL: String
+    /// Unauthenticated account creation per source address (fairness).
+    package var accountCreation: KeyedRateLimiter<String>.Rate
+    /// Failed code redemptions per account and per client (E22).
+    package var redemptionFailures: KeyedRateLimiter<String>.Rate
+    package var limits: APILimits
+
+    package init(tokenKeys: TokenKeySet, tokenIssuer: String, tokenTTLSeconds: Int, cdnBaseURL: String,
+                 accountCreation: KeyedRateLimiter<String>.Rate, redemptionFailures: KeyedRateLimiter<String>.Rate,
+                 limits: APILimits = .standard) {
+        self.tokenKeys = tokenKeys; self.tokenIssuer = tokenIssuer; self.tokenTTLSeconds = tokenTTLSeconds
+        self.cdnBaseURL = cdnBaseURL; self.accountCreation = accountCreation; self.redemptionFailures = redemptionFailures
+        self.limits = limits
+    }
+}

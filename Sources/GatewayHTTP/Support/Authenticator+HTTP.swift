@@ -1,0 +1,27 @@
+import DownloadTokens
+import Entitle
+import GatewayCore
+import HTTPServer
+
+/// `Authorization: Bearer <secret>` (RFC 6750 §2.1) resolved to a principal (http-api.md, Auth).
+extension Authenticator {
+    /// nil when no bearer secret is sent.
+    package static func bearerSecret(_ request: HTTPRequest) -> String? {
+        (try? EdgeCheck.bearerToken(request.header("Authorization"))) ?? nil
+    }
+
+    /// 401 when the secret is missing or unknown.
+    package func principal(_ request: HTTPRequest) throws(APIError) -> Principal {
+        guard let secret = Self.bearerSecret(request) else { throw .unauthorized() }
+        guard let found = try resolve(Self.digest(of: secret)) else { throw .unauthorized("unknown secret") }
+        return found
+    }
+
+    /// The principal from memory alone: nil when the secret is missing, or not resolved before
+    /// (the store would have to be asked).
+    package func cachedPrincipal(_ request: HTTPRequest) -> Principal? {
+        // One SHA-256 per request, compared with the admin key's and looked up as it is.
+        guard let secret = Self.bearerSecret(request), let digest = try? Self.digest(of: secret) else { return nil }
+        return cachedPrincipal(digest)
+    }
+}

@@ -1,0 +1,33 @@
+import Entitle
+import GatewayCore
+import GatewayStore
+import HTTPServer
+import Wire
+
+/// What the engine says about one account now (E1–E20), and the entitlements answer
+/// (http-api.md, Accounts and entitlements) that several areas return after a change.
+package struct EntitlementAnswers: Sendable {
+    package let accounts: AccountFactsCache
+    package let catalog: CatalogCache
+    package let engine: EntitlementEvaluator
+    package let clock: any GatewayClock
+
+    package init(accounts: AccountFactsCache, catalog: CatalogCache, engine: EntitlementEvaluator, clock: any GatewayClock) {
+        self.accounts = accounts; self.catalog = catalog; self.engine = engine; self.clock = clock
+    }
+
+    package func entitlements(of accountId: String) throws(APIError) -> AccountEntitlements {
+        let facts = try stored { () throws(StoreError) in try accounts.facts(of: accountId) }
+        return engine.evaluate(facts, catalog.state, clock.now())
+    }
+
+    /// The account's entitlements; the issue-list answer evaluated with them is kept too, so the
+    /// list a reader app fetches right after posting a receipt is served from memory.
+    package func entitlementsResponse(_ accountId: String) throws(APIError) -> HTTPResponse {
+        let loaded = try stored { () throws(StoreError) in try accounts.load(accountId) }
+        let state = catalog.state
+        let answer = engine.evaluate(loaded.facts, state, clock.now())
+        accounts.remember(answer.issueListAnswer, catalogRevision: state.revision, accountId, ticket: loaded.ticket)
+        return .json(200) { w in w.entitlements(accountId: accountId, answer, grants: loaded.facts.grants) }
+    }
+}
