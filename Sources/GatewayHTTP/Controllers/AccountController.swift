@@ -56,7 +56,7 @@ package struct AccountController: APIController {
                    maxBodyBytes: limits.receiptBodyBytes, route: { [self] context throws(APIError) in
             let account = try access.requireAccount(&context), accountId = account.id
             let facts = try receiptFacts(RequestBody(context.request))
-            try appStore.save(facts, for: accountId)
+            guard case .stored = try appStore.save(facts, for: accountId) else { throw .ownedByOtherAccount }
             return try answers.entitlementsResponse(accountId)
         })
         router.add("GET", "/v1/accounts/{accountId}/entitlements", execution: .store, route: { [self] context throws(APIError) in
