@@ -35,7 +35,7 @@ let package = Package(
         // our choosing, which FoundationNetworking's URLSession cannot be told (README, choices).
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl",
                        providers: [.apt(["libcurl4-openssl-dev"])]),
-        // The PostgreSQL client library (several gateway processes on one database, issue 11).
+        // The PostgreSQL client library (several gateway processes on one database).
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq",
                        providers: [.apt(["libpq-dev"])]),
         // Linux headers Glibc's module does not export (epoll, eventfd) and tiny wrappers for macros.
