@@ -7,8 +7,6 @@ import Wire
 /// The catalog routes of http-api.md over real sockets: who may change what, the answers' shapes,
 /// and changes visible on the next request without a restart.
 @Suite struct CatalogRouteTests {
-    typealias H = GatewayHarness
-
     @Test func publicationsAreCreatedThenUpdatedAndListedToAnyone() throws {
         let h = try H()
         let created = try h.client.put("/v1/publications/monthly", as: H.adminKey, json: #"{"title":"The Monthly"}"#)
