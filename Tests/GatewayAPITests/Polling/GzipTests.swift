@@ -11,7 +11,7 @@ import Wire
 
     /// Issue 16 asks for 5x; on the sample catalog gzip reaches about 4x and no more: every item
     /// carries two SHA-256 digests in hex (http-api.md, Issue list item), random to a compressor,
-    /// and they alone gzip to ~12.7 KiB of the ~19 KiB (README, "Cheap polling").
+    /// and they alone gzip to ~12.7 KiB of the ~19 KiB (docs/decisions/18-gzip-in-api-layer.md).
     @Test func theFifteenYearListIsAtLeastFourTimesSmallerGzipped() throws {
         let (h, reader, path, plain) = try Self.fifteenYearList()
         #expect(plain.status == 200 && plain.header("Content-Encoding") == nil)
