@@ -32,10 +32,10 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib",
                        providers: [.apt(["zlib1g-dev"])]),
         // libcurl for the APNs provider: HTTP/2 over TLS with multiplexing and a trusted CA file of
-        // our choosing, which FoundationNetworking's URLSession cannot be told (README, choices).
+        // our choosing, which FoundationNetworking's URLSession cannot be told (docs/decisions/29).
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl",
                        providers: [.apt(["libcurl4-openssl-dev"])]),
-        // The PostgreSQL client library (several gateway processes on one database, issue 11).
+        // The PostgreSQL client library (several gateway processes on one database).
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq",
                        providers: [.apt(["libpq-dev"])]),
         // Linux headers Glibc's module does not export (epoll, eventfd) and tiny wrappers for macros.
@@ -47,7 +47,7 @@ let package = Package(
 
         // Pure libraries: no sockets, no database, no clock reads.
         .target(name: "IssueCatalog", dependencies: ["Wire"]),
-        // The store-neutral rules (E1–E22): facts in, entitlements out; knows no store's wire format.
+        // The store-neutral rules of entitlement-rules.md: facts in, entitlements out; knows no store's wire format.
         .target(name: "Entitle", dependencies: ["Wire", "IssueCatalog"]),
 
         // The libcrypto wrappers the gateway's own secrets need: SHA-256, HMAC, constant-time

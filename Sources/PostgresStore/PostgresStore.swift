@@ -78,24 +78,14 @@ public final class PostgresStore: GatewayStore {
     func readRows<R>(_ body: (SQLReadTransaction<PostgresConnection>) throws(StoreError) -> R) throws(StoreError) -> R {
         // A read is safe to run again: once more on a fresh connection when the server dropped
         // the pooled one (a restart), so the first request after it does not fail.
-        var attempt = 0
-        while true {
-            attempt += 1
-            var lost = false
-            do throws(StoreError) {
-                return try pool.withConnection { c throws(StoreError) in
-                    do throws(StoreError) {
-                        return try c.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { () throws(StoreError) in
-                            try body(SQLReadTransaction(connection: c))
-                        }
-                    } catch {
-                        lost = !c.isConnected
-                        throw error
-                    }
-                }
-            } catch .busy where lost && attempt < 2 {
-                continue
+        try retrying { c throws(StoreError) in
+            try c.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { () throws(StoreError) in
+                try body(SQLReadTransaction(connection: c))
             }
+        } cured: { c in
+            !c.isConnected
+        } beforeRetry: { attempt throws(StoreError) in
+            if attempt >= 2 { throw .busy }
         }
     }
 
@@ -103,31 +93,46 @@ public final class PostgresStore: GatewayStore {
     /// rolled the transaction back, and every write body is a function of what it reads in it.
     func writeRows<R>(_ body: (SQLWriteTransaction<PostgresConnection, PostgresWriteHooks>) throws(StoreError) -> R)
         throws(StoreError) -> R {
+        try retrying { c throws(StoreError) in
+            let tx = SQLWriteTransaction(connection: c, hooks: PostgresWriteHooks(connection: c))
+            let result = try c.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ") { () throws(StoreError) in
+                try body(tx)
+            }
+            noteCommitted(tx.hooks.recordedSequences)
+            return result
+        } cured: { c in
+            c.lastSQLState.map(PostgresFailure.rollbackStates.contains) ?? false
+        } beforeRetry: { attempt throws(StoreError) in
+            guard attempt < settings.writeAttempts else {
+                log.failure("a write collided with others \(attempt) times (serialization failure or deadlock); giving up")
+                throw .busy
+            }
+            // A short random pause so the transactions that collided do not collide again.
+            Thread.sleep(forTimeInterval: Double.random(in: 0.001...0.002) * Double(min(attempt, 10)))
+        }
+    }
+
+    /// Runs `body` on a pooled connection, and again on another after a `.busy` failure that
+    /// `cured` (asked of the failed connection before it goes back to the pool) says a new
+    /// attempt can cure; `beforeRetry` waits, or throws to give up, with the attempts made so far.
+    private func retrying<R>(_ body: (PostgresConnection) throws(StoreError) -> R,
+                             cured: (PostgresConnection) -> Bool,
+                             beforeRetry: (_ attempt: Int) throws(StoreError) -> Void) throws(StoreError) -> R {
         var attempt = 0
         while true {
             attempt += 1
-            var rolledBack = false
+            var curable = false
             do throws(StoreError) {
                 return try pool.withConnection { c throws(StoreError) in
                     do throws(StoreError) {
-                        let tx = SQLWriteTransaction(connection: c, hooks: PostgresWriteHooks(connection: c))
-                        let result = try c.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ") { () throws(StoreError) in
-                            try body(tx)
-                        }
-                        noteCommitted(tx.hooks.recordedSequences)
-                        return result
+                        return try body(c)
                     } catch {
-                        rolledBack = c.lastSQLState.map(PostgresFailure.rollbackStates.contains) ?? false
+                        curable = cured(c)
                         throw error
                     }
                 }
-            } catch .busy where rolledBack {
-                guard attempt < settings.writeAttempts else {
-                    log.failure("a write collided with others \(attempt) times (serialization failure or deadlock); giving up")
-                    throw .busy
-                }
-                // A short random pause so the transactions that collided do not collide again.
-                Thread.sleep(forTimeInterval: Double.random(in: 0.001...0.002) * Double(min(attempt, 10)))
+            } catch .busy where curable {
+                try beforeRetry(attempt)
             }
         }
     }

@@ -10,10 +10,8 @@ import Wire
     static let cases = 1_000
 
     @Test func theCompactAnswerListsWhatTheEngineLists() {
-        var rng = SplitMix64(seed: 23)
         var largest = 0
-        for _ in 0..<Self.cases {
-            let a = RandomAccount(&rng)
+        RandomAccount.forEach(Self.cases, seed: 23) { _, a in
             let entitlements = a.evaluate()
             let answer = entitlements.issueListAnswer
             for publication in [nil, "p1", "p2", "unknown"] as [String?] {

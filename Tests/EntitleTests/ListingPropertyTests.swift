@@ -13,9 +13,7 @@ import Wire
     static let slot = 30 * RandomAccount.day
 
     @Test func listsAreOrderedCompleteAndAgreeWithSingleIssueAnswers() {
-        var rng = SplitMix64(seed: 5)
-        for _ in 0..<Self.cases {
-            let a = RandomAccount(&rng)
+        RandomAccount.forEach(Self.cases, seed: 5) { _, a in
             let snapshot = CatalogSnapshot(Catalog(
                 publications: a.catalog.publications, products: a.catalog.products,
                 issues: a.catalog.issues.map { issue in

@@ -8,11 +8,7 @@ import IssueCatalog
     static let cases = 10_000
 
     func forEachCase(seed: UInt64, _ body: (inout SplitMix64, RandomAccount) -> Void) {
-        var rng = SplitMix64(seed: seed)
-        for _ in 0..<Self.cases {
-            let account = RandomAccount(&rng)
-            body(&rng, account)
-        }
+        RandomAccount.forEach(Self.cases, seed: seed, body)
     }
 
     /// Everything an answer says, compared as values (not descriptions: those are slow to build).

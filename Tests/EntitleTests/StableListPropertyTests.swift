@@ -11,10 +11,8 @@ import Wire
     static let cases = 2_000
 
     @Test func listsHoldUntilTheInstantTheEngineNames() {
-        var rng = SplitMix64(seed: 18)
         var sawFiniteBound = 0
-        for _ in 0..<Self.cases {
-            let a = RandomAccount(&rng)
+        RandomAccount.forEach(Self.cases, seed: 18) { rng, a in
             let first = a.evaluate()
             for publication in [nil, "p1", "p2"] as [String?] {
                 let until = first.issuesStableUntil(publicationId: publication)

@@ -7,7 +7,7 @@ import TestSupport
 /// Store (the simulator, in this process) under the `keep` policy (issue 11, "Done when"): what
 /// one process takes from Apple shows in the others' cached answers within a second, and E4
 /// ownership holds across processes.
-@Suite(.enabled(if: TemporaryPostgresSchema.clusterURL != nil, "ISSUE_GATEWAY_TEST_DATABASE_URL is not set"))
+@Suite(.postgresCluster)
 final class PostgresServeAppStoreTests {
     let schema: TemporaryPostgresSchema
     let folder = TemporaryDatabase()
@@ -17,7 +17,7 @@ final class PostgresServeAppStoreTests {
     let c: ServeProcess
 
     init() throws {
-        schema = try TemporaryPostgresSchema(clusterURL: try #require(TemporaryPostgresSchema.clusterURL))
+        schema = try TemporaryPostgresSchema()
         apple = try ServeAppStore()
         let environment = PostgresServeTests.environment(schema, folder).merging(apple.environment) { $1 }
         a = try ServeProcess(environment: environment)  // imports the catalog into the empty schema

@@ -5,7 +5,7 @@ import TestSupport
 
 /// `issue-gateway serve` processes on one PostgreSQL database (issue 11): all serve; a `kill -9`
 /// of one under load loses nothing it acknowledged, and the others keep serving throughout.
-@Suite(.enabled(if: TemporaryPostgresSchema.clusterURL != nil, "ISSUE_GATEWAY_TEST_DATABASE_URL is not set"))
+@Suite(.postgresCluster)
 struct PostgresServeTests {
     static let adminKey = String(repeating: "a", count: 40)
 
@@ -20,7 +20,7 @@ struct PostgresServeTests {
     /// Three `serve` processes: a grant given through B shows in C's cached list, and a key
     /// revoked through A is refused by C, each within a second (`serve` runs the change feed).
     @Test func threeServeProcessesKeepTheirCachesCoherent() throws {
-        let schema = try TemporaryPostgresSchema(clusterURL: try #require(TemporaryPostgresSchema.clusterURL))
+        let schema = try TemporaryPostgresSchema()
         let folder = TemporaryDatabase()
         let a = try ServeProcess(environment: Self.environment(schema, folder))
         let b = try ServeProcess(environment: Self.environment(schema, folder))
@@ -53,7 +53,7 @@ struct PostgresServeTests {
     /// mid-load; every account any of them acknowledged (A's included) is then found through both
     /// survivors, and B and C answered every request sent to them meanwhile.
     @Test func aKill9UnderLoadLosesNothingAcknowledgedAndTheOthersKeepServing() throws {
-        let schema = try TemporaryPostgresSchema(clusterURL: try #require(TemporaryPostgresSchema.clusterURL))
+        let schema = try TemporaryPostgresSchema()
         let folder = TemporaryDatabase()  // where secrets would go; every secret is given here
         let environment = Self.environment(schema, folder)
         let a = try ServeProcess(environment: environment)

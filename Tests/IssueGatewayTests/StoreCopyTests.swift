@@ -10,7 +10,7 @@ import Wire
 
 /// `issue-gateway store copy --to postgresql://…` (issue 11, moving up): what a SQLite database
 /// holds reads back the same from PostgreSQL, verified per table; a destination with data is refused.
-@Suite(.enabled(if: TemporaryPostgresSchema.clusterURL != nil, "ISSUE_GATEWAY_TEST_DATABASE_URL is not set"))
+@Suite(.postgresCluster)
 struct StoreCopyTests {
     static let t0 = Instant(rfc3339: "2026-01-01T00:00:00Z")!
 
@@ -46,7 +46,7 @@ struct StoreCopyTests {
     static let later = Instant(rfc3339: "2100-01-01T00:00:00Z")!
 
     @Test func aCopyReadsBackTheSameAndASecondIsRefused() throws {
-        let schema = try TemporaryPostgresSchema(clusterURL: try #require(TemporaryPostgresSchema.clusterURL))
+        let schema = try TemporaryPostgresSchema()
         let cli = CLIHarness()
         #expect(cli.run("catalog", "import", CLIHarness.sampleCatalog) == 0)
         let sqlite = try SQLiteStore(path: cli.database.path)

@@ -9,11 +9,11 @@ import TestSupport
 
 /// What only the PostgreSQL backend promises: several processes (here, several stores, each with
 /// its own pool, as processes would have) on one database; migrations; an unreachable server.
-@Suite(.enabled(if: TemporaryPostgresSchema.clusterURL != nil, "ISSUE_GATEWAY_TEST_DATABASE_URL is not set"))
+@Suite(.postgresCluster)
 struct PostgresStoreTests {
     let schema: TemporaryPostgresSchema
 
-    init() throws { schema = try TemporaryPostgresSchema(clusterURL: try #require(TemporaryPostgresSchema.clusterURL)) }
+    init() throws { schema = try TemporaryPostgresSchema() }
 
     /// Runs `count` bodies on threads of their own at once (the cooperative pool has one thread per core).
     private func concurrently(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {

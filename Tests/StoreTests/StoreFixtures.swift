@@ -24,7 +24,7 @@ struct StoreBackend: Sendable, CustomTestStringConvertible {
 
     /// A fresh schema on the throw-away cluster for every store.
     static let postgres = StoreBackend(name: "PostgreSQL") {
-        let schema = try TemporaryPostgresSchema(clusterURL: try #require(TemporaryPostgresSchema.clusterURL))
+        let schema = try TemporaryPostgresSchema()
         return OpenedStore(store: try schema.open(), resources: schema)
     }
 }

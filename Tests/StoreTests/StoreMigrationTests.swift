@@ -75,9 +75,9 @@ import TestSupport
         try Self.expectEveryRowIsTheAppStores(store)
     }
 
-    @Test(.enabled(if: TemporaryPostgresSchema.clusterURL != nil, "ISSUE_GATEWAY_TEST_DATABASE_URL is not set"))
+    @Test(.postgresCluster)
     func aPostgreSQLSchemaFromBeforeStoresUpgrades() throws {
-        let schema = try TemporaryPostgresSchema(clusterURL: try #require(TemporaryPostgresSchema.clusterURL))
+        let schema = try TemporaryPostgresSchema()
         // The released steps, recorded as a gateway of that time would have (`PostgresSchema.migrate`).
         let released = PostgresSchema.migrations.count - SharedMigration.all.count
         try schema.execute("CREATE TABLE gateway_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)")

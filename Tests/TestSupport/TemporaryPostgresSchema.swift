@@ -46,6 +46,12 @@ public final class TemporaryPostgresSchema: Sendable {
         }
     }
 
+    /// A schema on the configured cluster (`clusterURL`); throws when none is configured.
+    public convenience init(ownRole: Bool = false) throws {
+        guard let clusterURL = Self.clusterURL else { throw Unreachable(description: "\(Self.urlVariable) is not set") }
+        try self.init(clusterURL: clusterURL, ownRole: ownRole)
+    }
+
     /// The database becomes unreachable for this schema's stores: their role may no longer log
     /// in and its sessions are ended (a server that went away, without stopping the shared cluster).
     public func cutOff() throws {

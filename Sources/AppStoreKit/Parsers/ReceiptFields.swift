@@ -3,30 +3,14 @@ import IssueCatalog
 import Wire
 
 /// verifyReceipt's layout (`latest_receipt_info`, `in_app`, `pending_renewal_info`): every value
-/// a string (appstore.md). Only the `*_ms` dates are read, never the formatted `*_date`/`*_pst`.
+/// a string (appstore.md). Only the `*_ms` dates are read, never the formatted `*_date`/`*_pst`
+/// (`TransactionKeys.receipt`).
 enum ReceiptFields {
     static let environments = StoreEnvironment.appleSpellings
-    static let ownership: [String: Ownership] = ["PURCHASED": .purchased, "FAMILY_SHARED": .familyShared]
 
     static func transaction(_ o: FieldReader, environment: StoreEnvironment, observedAt: Instant,
                             source: TransactionSource) throws -> Transaction {
-        Transaction(
-            environment: environment,
-            transactionId: try o.requiredString("transaction_id"),
-            originalTransactionId: try o.requiredString("original_transaction_id"),
-            productId: try o.requiredString("product_id"),
-            purchaseDate: try o.requiredInstant("purchase_date_ms"),
-            originalPurchaseDate: try o.instant("original_purchase_date_ms"),
-            expiresDate: try o.instant("expires_date_ms"),
-            revocationDate: try o.instant("cancellation_date_ms"),
-            revocationReason: try o.int("cancellation_reason").map { Int(clamping: $0) },
-            isUpgraded: try o.bool("is_upgraded") ?? false,
-            offer: try offer(o),
-            ownership: try o.oneOf("in_app_ownership_type", ownership) ?? .purchased,
-            webOrderLineItemId: try o.string("web_order_line_item_id"),
-            subscriptionGroup: try o.string("subscription_group_identifier"),
-            appAccountToken: try o.string("app_account_token"),
-            source: source, observedAt: observedAt)
+        try o.transaction(.receipt, environment: environment, offer: offer, source: source, observedAt: { observedAt })
     }
 
     /// The receipt marks the offer with separate fields; a trial is also an introductory period,

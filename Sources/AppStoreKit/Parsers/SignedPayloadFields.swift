@@ -5,26 +5,10 @@ import IssueCatalog
 /// fraction; ids are strings; flags are booleans (appstore.md).
 enum SignedPayloadFields {
     static let environments: [String: StoreEnvironment] = ["Production": .production, "Sandbox": .sandbox]
-    static let ownership: [String: Ownership] = ["PURCHASED": .purchased, "FAMILY_SHARED": .familyShared]
 
     static func transaction(_ o: FieldReader) throws -> Transaction {
-        Transaction(
-            environment: try requiredEnvironment(o),
-            transactionId: try o.requiredString("transactionId"),
-            originalTransactionId: try o.requiredString("originalTransactionId"),
-            productId: try o.requiredString("productId"),
-            purchaseDate: try o.requiredInstant("purchaseDate"),
-            originalPurchaseDate: try o.instant("originalPurchaseDate"),
-            expiresDate: try o.instant("expiresDate"),
-            revocationDate: try o.instant("revocationDate"),
-            revocationReason: try o.int("revocationReason").map { Int(clamping: $0) },
-            isUpgraded: try o.bool("isUpgraded") ?? false,
-            offer: try offer(o),
-            ownership: try o.oneOf("inAppOwnershipType", ownership) ?? .purchased,
-            webOrderLineItemId: try o.string("webOrderLineItemId"),
-            subscriptionGroup: try o.string("subscriptionGroupIdentifier"),
-            appAccountToken: try o.string("appAccountToken"),
-            source: .signedTransaction, observedAt: try o.instant("signedDate"))
+        try o.transaction(.signed, environment: try requiredEnvironment(o), offer: offer, source: .signedTransaction,
+                          observedAt: { try o.instant("signedDate") })
     }
 
     /// `offerType` 1 introductory (a free trial when `offerDiscountType` is `FREE_TRIAL`),

@@ -20,27 +20,15 @@ package struct RequestBody {
     }
 
     package func optionalString(_ name: String) throws(APIError) -> String? {
-        switch object[name] {
-        case nil, .null?: return nil
-        case .string(let s)?: return s
-        default: throw .badRequest("\(name) must be a string")
-        }
+        try optional(name, mustBe: "a string", \.stringValue)
     }
 
     package func optionalBool(_ name: String) throws(APIError) -> Bool? {
-        switch object[name] {
-        case nil, .null?: return nil
-        case .bool(let b)?: return b
-        default: throw .badRequest("\(name) must be true or false")
-        }
+        try optional(name, mustBe: "true or false", \.boolValue)
     }
 
     package func optionalInteger(_ name: String) throws(APIError) -> Int64? {
-        switch object[name] {
-        case nil, .null?: return nil
-        case .integer(let i)?: return i
-        default: throw .badRequest("\(name) must be an integer")
-        }
+        try optional(name, mustBe: "an integer", \.integerValue)
     }
 
     package func optionalInstant(_ name: String) throws(APIError) -> Instant? {
@@ -60,38 +48,37 @@ package struct RequestBody {
     }
 
     package func optionalStrings(_ name: String) throws(APIError) -> [String]? {
-        switch object[name] {
-        case nil, .null?: return nil
-        case .array(let items)?:
-            var strings: [String] = []
-            for item in items {
-                guard let s = item.stringValue else { throw .badRequest("\(name) must be an array of strings") }
-                strings.append(s)
-            }
-            return strings
-        default: throw .badRequest("\(name) must be an array of strings")
-        }
+        try optional(name, mustBe: "an array of strings") { Self.each($0, \.stringValue) }
     }
 
     package func optionalObjects(_ name: String) throws(APIError) -> [RequestBody]? {
-        switch object[name] {
-        case nil, .null?: return nil
-        case .array(let items)?:
-            var objects: [RequestBody] = []
-            for item in items {
-                guard let o = item.objectValue else { throw .badRequest("\(name) must be an array of objects") }
-                objects.append(RequestBody(object: o))
-            }
-            return objects
-        default: throw .badRequest("\(name) must be an array of objects")
-        }
+        try optional(name, mustBe: "an array of objects") { Self.each($0) { $0.objectValue.map(RequestBody.init(object:)) } }
     }
 
     package func optionalObject(_ name: String) throws(APIError) -> RequestBody? {
+        try optional(name, mustBe: "an object") { $0.objectValue.map(RequestBody.init(object:)) }
+    }
+
+    /// http-api.md's field rule, once for every type: absent or null is nil, a value `read` cannot
+    /// take is a 400 naming the field and what it must be.
+    private func optional<T>(_ name: String, mustBe expected: String, _ read: (JSONValue) -> T?) throws(APIError) -> T? {
         switch object[name] {
         case nil, .null?: return nil
-        case .object(let o)?: return RequestBody(object: o)
-        default: throw .badRequest("\(name) must be an object")
+        case let value?:
+            guard let taken = read(value) else { throw .badRequest("\(name) must be \(expected)") }
+            return taken
         }
+    }
+
+    /// An array whose every item `read` takes; nil for anything else (one bad item spoils it).
+    private static func each<T>(_ value: JSONValue, _ read: (JSONValue) -> T?) -> [T]? {
+        guard let items = value.arrayValue else { return nil }
+        var taken: [T] = []
+        taken.reserveCapacity(items.count)
+        for item in items {
+            guard let t = read(item) else { return nil }
+            taken.append(t)
+        }
+        return taken
     }
 }

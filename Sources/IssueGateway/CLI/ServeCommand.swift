@@ -13,7 +13,7 @@ enum ServeCommand {
         Opens the store (creating it), generates the admin key and token keys on first start,
         imports the catalog folder when the store has no publications, then serves the HTTP API
         on ISSUE_GATEWAY_LISTEN until SIGTERM or SIGINT. Settings: the ISSUE_GATEWAY_* environment
-        variables (see README). Access log: JSON lines on standard output.
+        variables (docs/configuration.md). Access log: JSON lines on standard output.
         """
 
     static func run(_ words: ArraySlice<String>, _ context: CommandContext) throws(CLIError) {

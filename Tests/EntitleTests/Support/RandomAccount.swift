@@ -16,6 +16,16 @@ struct RandomAccount {
     var policy: EntitlementPolicy
     var now: Instant
 
+    /// Calls `body` with `cases` accounts drawn from one seeded generator (failures reproduce),
+    /// passing the generator on for the property's own random choices.
+    static func forEach(_ cases: Int, seed: UInt64, _ body: (inout SplitMix64, RandomAccount) -> Void) {
+        var rng = SplitMix64(seed: seed)
+        for _ in 0..<cases {
+            let account = RandomAccount(&rng)
+            body(&rng, account)
+        }
+    }
+
     static func instant(day d: Int64, _ rng: inout SplitMix64) -> Instant {
         origin.adding(milliseconds: d * day + Int64.random(in: 0..<day, using: &rng))
     }

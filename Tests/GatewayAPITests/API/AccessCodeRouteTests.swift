@@ -3,11 +3,17 @@ import Testing
 
 /// Access codes through the API (issue #15; E22).
 @Suite struct AccessCodeRouteTests {
-    typealias H = GatewayHarness
-
     func entitled(_ h: H, _ reader: (id: String, token: String)) throws -> Set<String> {
         let list = try h.client.get("/v1/accounts/\(reader.id)/issues?entitled=true&publication=monthly", as: reader.token)
         return Set(list.objects("issues").compactMap { $0["id"] as? String })
+    }
+
+    /// A well-formed code no batch ever issued.
+    static let unknownCode = "AAAA-BBBB-CCCC-DDDD"
+
+    /// Redeems `code` for the reader, with the reader's own token unless another secret is given.
+    func redeem(_ h: H, _ code: String, for reader: (id: String, token: String), as secret: String? = nil) throws -> APIResponse {
+        try h.client.post("/v1/accounts/\(reader.id)/codes/redeem", as: secret ?? reader.token, json: #"{"code":"\#(code)"}"#)
     }
 
     func batch(_ h: H, _ body: String) throws -> (id: String, codes: [String]) {
@@ -24,12 +30,11 @@ import Testing
         for code in codes { #expect(code.range(of: "^[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}$", options: .regularExpression) != nil, "\(code)") }
         let reader = try h.createAccount(), other = try h.createAccount()
         #expect(try !entitled(h, reader).contains("2026-01"))
-        let redeemed = try h.client.post("/v1/accounts/\(reader.id)/codes/redeem", as: reader.token,
-                                         json: #"{"code":"\#(codes[0].lowercased().replacingOccurrences(of: "-", with: " "))"}"#)
+        let redeemed = try redeem(h, codes[0].lowercased().replacingOccurrences(of: "-", with: " "), for: reader)
         #expect(redeemed.status == 200, "typed in lower case with spaces: \(redeemed.text)")
         #expect(try entitled(h, reader).contains("2026-01"))
-        for (who, token) in [(reader.id, reader.token), (other.id, other.token)] {
-            let again = try h.client.post("/v1/accounts/\(who)/codes/redeem", as: token, json: #"{"code":"\#(codes[0])"}"#)
+        for who in [reader, other] {
+            let again = try redeem(h, codes[0], for: who)
             #expect(again.status == 404 && again.errorCode == "code_not_found")
         }
         #expect(try !entitled(h, other).contains("2026-01"))
@@ -39,7 +44,7 @@ import Testing
         #expect(!listed.text.contains(codes[0]) && !listed.text.contains(codes[1]))
         // A withdrawn batch's unused codes stop working.
         #expect(try h.client.delete("/v1/publications/monthly/codes/\(batchId)", as: H.adminKey).status == 200)
-        #expect(try h.client.post("/v1/accounts/\(other.id)/codes/redeem", as: other.token, json: #"{"code":"\#(codes[1])"}"#).status == 404)
+        #expect(try redeem(h, codes[1], for: other).status == 404)
     }
 
     @Test func aDurationCodeGrantsFromRedemption() throws {
@@ -47,7 +52,7 @@ import Testing
         try h.seedCatalog()
         let (_, codes) = try batch(h, #"{"count":1,"duration":"P1Y"}"#)
         let reader = try h.createAccount()
-        #expect(try h.client.post("/v1/accounts/\(reader.id)/codes/redeem", as: reader.token, json: #"{"code":"\#(codes[0])"}"#).status == 200)
+        #expect(try redeem(h, codes[0], for: reader).status == 200)
         let entitlements = try h.client.get("/v1/accounts/\(reader.id)/entitlements", as: reader.token)
         let grant = (entitlements.json["grants"] as? [[String: Any]])?.first
         #expect(grant?["source"] as? String == "code" && grant?["end"] is String)
@@ -66,10 +71,10 @@ import Testing
         #expect(try h.client.post("/v1/publications/monthly/codes", as: reader.token, json: #"{"count":1,"duration":"P1M"}"#).status == 403)
         var statuses: [Int] = []
         for _ in 0..<12 {
-            statuses.append(try h.client.post("/v1/accounts/\(reader.id)/codes/redeem", as: reader.token, json: #"{"code":"AAAA-BBBB-CCCC-DDDD"}"#).status)
+            statuses.append(try redeem(h, Self.unknownCode, for: reader).status)
         }
         #expect(statuses.prefix(10).allSatisfy { $0 == 404 })
-        let limited = try h.client.post("/v1/accounts/\(reader.id)/codes/redeem", as: reader.token, json: #"{"code":"AAAA-BBBB-CCCC-DDDD"}"#)
+        let limited = try redeem(h, Self.unknownCode, for: reader)
         #expect(limited.status == 429 && limited.errorCode == "rate_limited")
     }
 
@@ -80,24 +85,19 @@ import Testing
         let h = try H(transport: .socket)
         try h.seedCatalog()
         let service = try h.createKey(#"{"role":"service"}"#)
-        var statuses: [Int] = []
-        for _ in 0..<4 {
-            let reader = try h.createAccount()
+        /// Four failed redemptions for each of four new readers, each with the secret `secret` picks.
+        func failuresOfFourReaders(as secret: ((id: String, token: String)) -> String) throws -> [Int] {
+            var statuses: [Int] = []
             for _ in 0..<4 {
-                statuses.append(try h.client.post("/v1/accounts/\(reader.id)/codes/redeem", as: service.secret,
-                                                  json: #"{"code":"AAAA-BBBB-CCCC-DDDD"}"#).status)
+                let reader = try h.createAccount()
+                for _ in 0..<4 { statuses.append(try redeem(h, Self.unknownCode, for: reader, as: secret(reader)).status) }
             }
+            return statuses
         }
+        let statuses = try failuresOfFourReaders { _ in service.secret }
         #expect(statuses.count == 16 && statuses.allSatisfy { $0 == 404 }, "\(statuses)")
         // The same sixteen failures by readers' own tokens from one address are limited at ten.
-        var own: [Int] = []
-        for _ in 0..<4 {
-            let reader = try h.createAccount()
-            for _ in 0..<4 {
-                own.append(try h.client.post("/v1/accounts/\(reader.id)/codes/redeem", as: reader.token,
-                                             json: #"{"code":"AAAA-BBBB-CCCC-DDDD"}"#).status)
-            }
-        }
+        let own = try failuresOfFourReaders { $0.token }
         #expect(own.filter { $0 == 429 }.count == 6, "\(own)")
     }
 
@@ -111,8 +111,7 @@ import Testing
         let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
             for reader in readers {
                 group.addTask {
-                    try h.client.post("/v1/accounts/\(reader.id)/codes/redeem", as: reader.token,
-                                      json: #"{"code":"\#(codes[0])"}"#).status
+                    try redeem(h, codes[0], for: reader).status
                 }
             }
             return try await group.reduce(into: []) { $0.append($1) }
@@ -129,7 +128,7 @@ import Testing
         try h.seedCatalog()
         let (_, codes) = try batch(h, #"{"count":1,"issueId":"2026-01"}"#)
         let reader = try h.createAccount()
-        #expect(try h.client.post("/v1/accounts/\(reader.id)/codes/redeem", as: reader.token, json: #"{"code":"\#(codes[0])"}"#).status == 200)
+        #expect(try redeem(h, codes[0], for: reader).status == 200)
         let entitlements = try h.client.get("/v1/accounts/\(reader.id)/entitlements", as: reader.token)
         let grant = try #require((entitlements.json["grants"] as? [[String: Any]])?.first)
         let issue = try #require(grant["issue"] as? [String: Any])

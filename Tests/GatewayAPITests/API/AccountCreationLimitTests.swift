@@ -4,8 +4,6 @@ import Testing
 /// Fairness (issue #10 item 3): anyone may create accounts, so `POST /v1/accounts` is
 /// rate-limited per source address, answered 429 `rate_limited` with `Retry-After`.
 @Suite struct AccountCreationLimitTests {
-    typealias H = GatewayHarness
-
     @Test func creationPastTheBurstIs429WithRetryAfterUntilTheBucketRefills() throws {
         let h = try H(transport: .socket, configure: { c in
             c.accountCreationBurst = 3

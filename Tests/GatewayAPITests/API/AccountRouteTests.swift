@@ -7,8 +7,6 @@ import Wire
 /// Accounts, entitlements and the reader's issue list (http-api.md, Accounts and entitlements),
 /// with E16 (scheduled and retracted issues are never a reader's).
 @Suite struct AccountRouteTests {
-    typealias H = GatewayHarness
-
     @Test func accountsAreCreatedWithOrWithoutAnAppAccountToken() throws {
         let h = try H()
         let plain = try h.client.post("/v1/accounts")

@@ -7,8 +7,6 @@ import Wire
 /// The catalog routes of http-api.md over real sockets: who may change what, the answers' shapes,
 /// and changes visible on the next request without a restart.
 @Suite struct CatalogRouteTests {
-    typealias H = GatewayHarness
-
     @Test func publicationsAreCreatedThenUpdatedAndListedToAnyone() throws {
         let h = try H()
         let created = try h.client.put("/v1/publications/monthly", as: H.adminKey, json: #"{"title":"The Monthly"}"#)
@@ -66,6 +64,35 @@ import Wire
         }
         let all = try h.client.get("/v1/products?all=true").objects("products")
         #expect(!all.contains { $0["id"] as? String == "p1" }, "an error never changes stored state")
+    }
+
+    /// http-api.md's field rule: a field of the wrong type is a 400 naming the field and the type
+    /// it must have, whatever the type.
+    @Test func aFieldOfTheWrongTypeIsNamedWithTheTypeItMustHave() throws {
+        let h = try H()
+        try h.seedCatalog()
+        let product: [(body: String, message: String)] = [
+            (#"{"kind":1,"grants":["monthly"]}"#, "kind must be a string"),
+            (#"{"kind":"free","grants":"monthly"}"#, "grants must be an array of strings"),
+            (#"{"kind":"free","grants":["monthly",1]}"#, "grants must be an array of strings"),
+            (#"{"kind":"autoRenewable","grants":["monthly"],"level":"1","subscriptionGroup":"g"}"#, "level must be an integer"),
+            (#"{"kind":"issue","grants":["monthly"],"issue":"monthly/2026-01"}"#, "issue must be an object"),
+        ]
+        for (body, message) in product {
+            let response = try h.client.put("/v1/products/p1", as: H.adminKey, json: body)
+            #expect(response.status == 400 && response.errorMessage == message, "\(body) → \(response.status) \(response.text)")
+        }
+        let issue: [(body: String, message: String)] = [
+            (#"{"id":"x1","title":"T","publishedAt":"2026-03-01T00:00:00Z","free":"no"}"#, "free must be true or false"),
+            (#"{"id":"x1","title":"T","publishedAt":"2026-03-01T00:00:00Z","assets":{"path":"/a"}}"#,
+             "assets must be an array of objects"),
+            (#"{"id":"x1","title":"T","publishedAt":"2026-03-01T00:00:00Z","assets":[{"path":"/a"},"/b"]}"#,
+             "assets must be an array of objects"),
+        ]
+        for (body, message) in issue {
+            let response = try h.client.post("/v1/publications/monthly/issues", as: H.adminKey, json: body)
+            #expect(response.status == 400 && response.errorMessage == message, "\(body) → \(response.status) \(response.text)")
+        }
     }
 
     @Test func issuesArePublishedWithConflictAndUnknownPublication() throws {

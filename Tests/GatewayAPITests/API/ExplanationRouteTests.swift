@@ -3,7 +3,6 @@ import Testing
 
 /// `GET …/issues/{issueId}/explanation` (http-api.md, Support; E20).
 @Suite struct ExplanationRouteTests {
-    typealias H = GatewayHarness
     static func path(_ accountId: String, _ issueId: String, publication: String = "monthly") -> String {
         "/v1/accounts/\(accountId)/publications/\(publication)/issues/\(issueId)/explanation"
     }

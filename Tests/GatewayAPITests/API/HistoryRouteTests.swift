@@ -8,8 +8,6 @@ import Testing
 /// client: the gateway's App Store is the simulator (verifyReceipt over HTTP, V1 notifications
 /// with its shared secret), so every fact arrives by the route a reader app or Apple would use.
 @Suite struct HistoryRouteTests {
-    typealias H = GatewayHarness
-
     /// A harness whose verifyReceipt is the simulator playing `FlowFixtures.script`.
     final class World: @unchecked Sendable {
         let simulator: AppStoreSimulator
@@ -67,10 +65,7 @@ import Testing
         #expect(try w.sendReceipt(reader).status == 200)
         #expect(try w.history(reader).count == first.count)
         // A renewal by V1 notification, then a refund.
-        try w.simulator.addTransaction(
-            ScriptedTransaction(transactionId: "10003", originalTransactionId: "10000", productId: "monthly.1m",
-                                purchaseDate: FlowFixtures.at("2026-04-10T00:00:00Z"), expiresDate: FlowFixtures.at("2026-05-10T00:00:00Z")),
-            to: FlowFixtures.production)
+        try w.simulator.addTransaction(FlowFixtures.renewal, to: FlowFixtures.production)
         #expect(try w.notifyV1("DID_RENEW").status == 200)
         try w.simulator.refund(transactionId: "10002", in: FlowFixtures.production, at: FlowFixtures.at("2026-03-18T00:00:00Z"))
         #expect(try w.notifyV1("REFUND").status == 200)

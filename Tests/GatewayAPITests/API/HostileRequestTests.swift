@@ -6,8 +6,6 @@ import Testing
 /// Requests no client should send: bad paths, control characters, broken framing. Each is
 /// refused with the spec's error shape, changes nothing, and the gateway keeps serving.
 @Suite struct HostileRequestTests {
-    typealias H = GatewayHarness
-
     @Test func badIdentifiersInPathsAreRefusedAndStoreNothing() throws {
         let h = try H(transport: .socket)
         try h.seedCatalog()

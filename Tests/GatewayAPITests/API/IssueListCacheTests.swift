@@ -7,8 +7,6 @@ import Wire
 /// The reader's issue list is kept rendered between requests; it must change the moment anything
 /// it depends on changes: the clock reaching an issue's publication, a catalog change, new facts.
 @Suite struct IssueListCacheTests {
-    typealias H = GatewayHarness
-
     private func listed(_ h: H, _ reader: (id: String, token: String), _ query: String = "") throws -> [String] {
         let response = try h.client.get("/v1/accounts/\(reader.id)/issues\(query)", as: reader.token)
         #expect(response.status == 200)

@@ -2,8 +2,6 @@ import Testing
 
 /// `GET /v1/lookup` (http-api.md, Support): the owner of whatever id a support agent has.
 @Suite struct LookupRouteTests {
-    typealias H = GatewayHarness
-
     @Test func findsTheOwnerByAnyId() throws {
         let h = try H()
         try h.seedCatalog()

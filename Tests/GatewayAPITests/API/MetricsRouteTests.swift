@@ -5,8 +5,6 @@ import Testing
 /// `GET /metrics` (http-api.md, Operations): requests by route and status, the latency
 /// histogram, tokens issued and verified, in Prometheus text format.
 @Suite struct MetricsRouteTests {
-    typealias H = GatewayHarness
-
     @Test func metricsCountRequestsByRouteAndStatusWithLatencyAndTokens() throws {
         let h = try H(transport: .socket)
         try h.seedCatalog()

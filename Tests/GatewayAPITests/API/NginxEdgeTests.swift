@@ -5,8 +5,6 @@ import Testing
 /// The edge publishers copy (`deploy/nginx/edge.conf`) in front of the in-process gateway: real
 /// nginx serves a file only when the gateway's `GET /v1/edge/verify` allows it.
 @Suite struct NginxEdgeTests {
-    typealias H = GatewayHarness
-
     @Test func nginxServesFilesOnlyForTheTokenThatCoversThem() throws {
         let h = try H(transport: .socket)
         try h.seedCatalog()

@@ -6,7 +6,6 @@ import Testing
 /// The served `/openapi.json` against the router the gateway really runs: a route missing from
 /// either side, or an answer the document does not list, fails here.
 @Suite struct OpenAPIDocumentTests {
-    typealias H = GatewayHarness
     static let methods: Set<String> = ["get", "put", "post", "delete", "patch", "head", "options"]
 
     private func document(_ h: H) throws -> [String: Any] {

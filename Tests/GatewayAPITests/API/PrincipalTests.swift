@@ -6,8 +6,6 @@ import Testing
 /// Who may call what (http-api.md, Auth): 401 for a missing or unknown secret, 403 for a known
 /// secret that is not allowed here; keys shown once, and a deleted key refused at once.
 @Suite struct PrincipalTests {
-    typealias H = GatewayHarness
-
     @Test func missingOrUnknownSecretsAre401OnEveryProtectedRoute() throws {
         let h = try H()
         try h.seedCatalog()

@@ -5,8 +5,6 @@ import Testing
 /// http-api.md, "Google Play and Stripe": a product names its `store` and `storeProductId`
 /// (defaults `appStore` and its own id), and one store id names one catalog product.
 @Suite struct ProductStoreRouteTests {
-    typealias H = GatewayHarness
-
     static let playBody = #"{"kind":"free","grants":["monthly"],"store":"googlePlay","storeProductId":"monthly.1m"}"#
 
     @Test func aProductAnswersItsStoreFieldsWithTheirDefaults() throws {

@@ -5,8 +5,6 @@ import Testing
 /// How storage failures reach a client (http-api.md, Conventions): a busy database is a 503 the
 /// client may retry, any other failure a 500 with a fixed sentence; never the database's words.
 @Suite struct StorageFailureRouteTests {
-    typealias H = GatewayHarness
-
     /// Reads pass through; every write unit of work fails with `error`.
     final class FailingWrites: GatewayStore {
         private let base: any GatewayStore

@@ -10,8 +10,6 @@ import Wire
 /// `GET /v1/accounts/{accountId}/timeline.svg` (http-api.md, Support; issue #13): the Guide's
 /// magazine example drawn, valid and deterministic SVG, escaped titles, refusals.
 @Suite struct TimelineRouteTests {
-    typealias H = GatewayHarness
-
     /// The SVG's elements as an XML parser sees them: (name, attributes, text of its `<title>`).
     final class SVGElements: NSObject, XMLParserDelegate {
         var elements: [(name: String, attributes: [String: String], title: String)] = []

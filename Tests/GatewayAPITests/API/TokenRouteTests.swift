@@ -9,8 +9,6 @@ import Wire
 /// Download tokens through the API (http-api.md; tokens.md): issued only for visible, entitled
 /// issues, and checked by `GET /v1/edge/verify` as an nginx edge would ask.
 @Suite struct TokenRouteTests {
-    typealias H = GatewayHarness
-
     /// A token for the free issue 2026-02 of a fresh account, and the harness that issued it.
     private func freeIssueToken() throws -> (h: H, token: String, path: String) {
         let h = try H()

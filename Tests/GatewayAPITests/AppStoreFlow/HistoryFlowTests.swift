@@ -14,8 +14,7 @@ import Testing
 
     @Test func aV2RefundIsRecordedAsANotificationV2AndItsRepeatAsNothing() throws {
         let flow = try AppStoreFlow()
-        let reader = try flow.newReader()
-        #expect(try flow.sendReceipt(FlowFixtures.production, for: reader).status == 200)
+        let reader = try flow.subscribedReader()
         let before = try events(flow, reader).count
         try flow.simulator.refund(transactionId: "10002", in: FlowFixtures.production, at: FlowFixtures.at("2026-03-18T00:00:00Z"))
         let body = try flow.simulator.notificationV2(FlowFixtures.production, type: "REFUND", transactionId: "10002")
@@ -32,12 +31,8 @@ import Testing
 @Suite struct HistoryPollFlowTests {
     @Test func aRenewalFoundByThePollerIsRecordedAsAPoll() throws {
         let flow = try AppStoreFlow()
-        let reader = try flow.newReader()
-        #expect(try flow.sendReceipt(FlowFixtures.production, for: reader).status == 200)
-        try flow.simulator.addTransaction(
-            ScriptedTransaction(transactionId: "10003", originalTransactionId: "10000", productId: "monthly.1m",
-                                purchaseDate: FlowFixtures.at("2026-04-10T00:00:00Z"), expiresDate: FlowFixtures.at("2026-05-10T00:00:00Z")),
-            to: FlowFixtures.production)
+        let reader = try flow.subscribedReader()
+        try flow.simulator.addTransaction(FlowFixtures.renewal, to: FlowFixtures.production)
         flow.clock.set(FlowFixtures.at("2026-04-09T12:00:00Z"))
         #expect(try #require(flow.runtime.poller).pass() == 0)
         let answer = try flow.call("GET", "/v1/accounts/\(reader.id)/history", bearer: reader.token)

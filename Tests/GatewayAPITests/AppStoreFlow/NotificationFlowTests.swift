@@ -8,20 +8,10 @@ import Testing
 /// `POST /v1/appstore/notifications` with notifications the simulator builds (http-api.md "App
 /// Store"; appstore.md V1 and V2; E1, E2, E6).
 @Suite struct NotificationFlowTests {
-    /// A reader who owns the production receipt's subscription (all three issues).
-    private func subscribedReader(_ flow: AppStoreFlow) throws -> AppStoreFlow.Reader {
-        let reader = try flow.newReader()
-        try #require(try flow.sendReceipt(FlowFixtures.production, for: reader).status == 200)
-        return reader
-    }
-
     @Test func v1WithTheSharedSecretIsTakenAndADuplicateIsHarmless() throws {
         let flow = try AppStoreFlow()
-        let reader = try subscribedReader(flow)
-        try flow.simulator.addTransaction(
-            ScriptedTransaction(transactionId: "10003", originalTransactionId: "10000", productId: "monthly.1m",
-                                purchaseDate: FlowFixtures.at("2026-04-10T00:00:00Z"), expiresDate: FlowFixtures.at("2026-05-10T00:00:00Z")),
-            to: FlowFixtures.production)
+        let reader = try flow.subscribedReader()
+        try flow.simulator.addTransaction(FlowFixtures.renewal, to: FlowFixtures.production)
         let body = try flow.simulator.notificationV1(FlowFixtures.production, type: "DID_RENEW")
         let first = try flow.notify(body)
         let afterFirst = try flow.storedTransactionIds(reader)
@@ -35,7 +25,7 @@ import Testing
 
     @Test func v1WithAWrongSecretIs401AndStoresNothing() throws {
         let flow = try AppStoreFlow()
-        let reader = try subscribedReader(flow)
+        let reader = try flow.subscribedReader()
         try flow.simulator.refund(transactionId: "10002", in: FlowFixtures.production)
         let answer = try flow.notify(try flow.simulator.notificationV1(FlowFixtures.production, type: "REFUND", password: "guess"))
         #expect(answer.status == 401)
@@ -53,7 +43,7 @@ import Testing
 
     @Test func refundByV1NotificationTakesTheIssueAwayAtOnce() throws {
         let flow = try AppStoreFlow()
-        let reader = try subscribedReader(flow)
+        let reader = try flow.subscribedReader()
         #expect(try flow.tokenStatus(reader, issue: "2026-03").status == 200)
         try flow.simulator.refund(transactionId: "10002", in: FlowFixtures.production, at: FlowFixtures.at("2026-03-18T00:00:00Z"))
         let answer = try flow.notify(try flow.simulator.notificationV1(FlowFixtures.production, type: "REFUND"))
@@ -68,7 +58,7 @@ import Testing
 
     @Test func refundByV2NotificationTakesTheIssueAwayAtOnce() throws {
         let flow = try AppStoreFlow()
-        let reader = try subscribedReader(flow)
+        let reader = try flow.subscribedReader()
         try flow.simulator.refund(transactionId: "10002", in: FlowFixtures.production, at: FlowFixtures.at("2026-03-18T00:00:00Z"))
         let body = try flow.simulator.notificationV2(FlowFixtures.production, type: "REFUND", transactionId: "10002")
         let answer = try flow.notify(body)
@@ -81,7 +71,7 @@ import Testing
 
     @Test func v2IsDeduplicatedByNotificationUUID() throws {
         let flow = try AppStoreFlow()
-        let reader = try subscribedReader(flow)
+        let reader = try flow.subscribedReader()
         let body = try flow.simulator.notificationV2(FlowFixtures.production, type: "DID_RENEW", notificationUUID: "dedupe-me")
         let counters = flow.runtime.core.counters
         #expect(try flow.notify(body).status == 200)
@@ -118,11 +108,8 @@ import Testing
     @Test func v2WhoseFactsCouldNotBeStoredIs503AndItsRetryIsTaken() throws {
         let failures = Countdown()
         let flow = try AppStoreFlow(wrapStore: { BusyWrites($0, failures: failures) })
-        let reader = try subscribedReader(flow)
-        try flow.simulator.addTransaction(
-            ScriptedTransaction(transactionId: "10003", originalTransactionId: "10000", productId: "monthly.1m",
-                                purchaseDate: FlowFixtures.at("2026-04-10T00:00:00Z"), expiresDate: FlowFixtures.at("2026-05-10T00:00:00Z")),
-            to: FlowFixtures.production)
+        let reader = try flow.subscribedReader()
+        try flow.simulator.addTransaction(FlowFixtures.renewal, to: FlowFixtures.production)
         let body = try flow.simulator.notificationV2(FlowFixtures.production, type: "DID_RENEW", transactionId: "10003",
                                                      notificationUUID: "retry-me")
         let counters = flow.runtime.core.counters
@@ -141,7 +128,7 @@ import Testing
 
     @Test func v2WithABadSignatureIs401AndStoresNothing() throws {
         let flow = try AppStoreFlow()
-        let reader = try subscribedReader(flow)
+        let reader = try flow.subscribedReader()
         try flow.simulator.refund(transactionId: "10002", in: FlowFixtures.production)
         let body = try flow.simulator.notificationV2(FlowFixtures.production, type: "REFUND", transactionId: "10002")
         let object = try #require(try JSONSerialization.jsonObject(with: body) as? [String: String])
@@ -167,7 +154,7 @@ import Testing
 
     @Test func simulatorDeliversANotificationThroughItsControlRoute() throws {
         let flow = try AppStoreFlow()
-        let reader = try subscribedReader(flow)
+        let reader = try flow.subscribedReader()
         try flow.simulator.refund(transactionId: "10002", in: FlowFixtures.production, at: FlowFixtures.at("2026-03-18T00:00:00Z"))
         let gateway = try #require(URL(string: "http://127.0.0.1:\(flow.port)/v1/appstore/notifications"))
         let request = SimulatorControl.Notify(gateway: gateway, receipt: FlowFixtures.production, version: 2, type: "REFUND",

@@ -7,12 +7,6 @@ import Testing
 /// (a reversal or an extension as the newer description, E1), the rest recorded, and an
 /// unknown type is answered 200, never an error.
 @Suite struct NotificationTypesFlowTests {
-    private func subscribedReader(_ flow: AppStoreFlow) throws -> AppStoreFlow.Reader {
-        let reader = try flow.newReader()
-        try #require(try flow.sendReceipt(FlowFixtures.production, for: reader).status == 200)
-        return reader
-    }
-
     private func notify(_ flow: AppStoreFlow, _ type: String, subtype: String? = nil, transactionId: String? = nil) throws -> Int {
         try flow.notify(try flow.simulator.notificationV2(FlowFixtures.production, type: type, subtype: subtype,
                                                           transactionId: transactionId)).status
@@ -20,7 +14,7 @@ import Testing
 
     @Test func aRefundReversedGivesTheIssueBack() throws {
         let flow = try AppStoreFlow()
-        let reader = try subscribedReader(flow)
+        let reader = try flow.subscribedReader()
         try flow.simulator.refund(transactionId: "10002", in: FlowFixtures.production, at: FlowFixtures.at("2026-03-18T00:00:00Z"))
         #expect(try notify(flow, "REFUND", transactionId: "10002") == 200)
         #expect(try flow.entitledIssues(reader) == ["2026-01", "2026-02"])
@@ -32,7 +26,7 @@ import Testing
 
     @Test func aRenewalExtendedMovesTheExpiry() throws {
         let flow = try AppStoreFlow()
-        let reader = try subscribedReader(flow)
+        let reader = try flow.subscribedReader()
         flow.clock.advance(seconds: 60)
         var extended = try #require(flow.simulator.receipt(FlowFixtures.production)?.transactions.last)
         extended.expiresDate = FlowFixtures.at("2026-04-17T00:00:00Z")
@@ -45,7 +39,7 @@ import Testing
                       "REFUND_DECLINED", "RENEWAL_EXTENSION", "EXTERNAL_PURCHASE_TOKEN", "A_TYPE_APPLE_ADDS_LATER"])
     func everyTypeIsAnswered200AndCounted(_ type: String) throws {
         let flow = try AppStoreFlow()
-        _ = try subscribedReader(flow)
+        _ = try flow.subscribedReader()
         #expect(try notify(flow, type) == 200)
         let label = NotificationV2Types.label(type)
         #expect(label == (type == "A_TYPE_APPLE_ADDS_LATER" ? "OTHER" : type))

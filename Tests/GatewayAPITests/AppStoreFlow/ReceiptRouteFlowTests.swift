@@ -8,8 +8,7 @@ import Testing
 @Suite struct ReceiptRouteFlowTests {
     @Test func validReceiptAnswersEntitlements() throws {
         let flow = try AppStoreFlow()
-        let reader = try flow.newReader()
-        let answer = try flow.sendReceipt(FlowFixtures.production, for: reader)
+        let (reader, answer) = try flow.newReader(sending: FlowFixtures.production)
         #expect(answer.status == 200)
         #expect(answer.subscriptionIds == ["10000"])
         #expect(try flow.entitledIssues(reader) == ["2026-01", "2026-02", "2026-03"])
@@ -18,8 +17,7 @@ import Testing
 
     @Test func sandboxReceiptFollows21007ToTheSandbox() throws {
         let flow = try AppStoreFlow()
-        let reader = try flow.newReader()
-        let answer = try flow.sendReceipt(FlowFixtures.sandbox, for: reader)
+        let (_, answer) = try flow.newReader(sending: FlowFixtures.sandbox)
         #expect(answer.status == 200)
         let subscription = try #require((answer.json["subscriptions"] as? [[String: Any]])?.first)
         #expect(subscription["environment"] as? String == "sandbox")
@@ -29,8 +27,7 @@ import Testing
 
     @Test func unknownReceiptIs422WithAppStoreStatus() throws {
         let flow = try AppStoreFlow()
-        let reader = try flow.newReader()
-        let answer = try flow.sendReceipt(FlowFixtures.unknown, for: reader)
+        let (reader, answer) = try flow.newReader(sending: FlowFixtures.unknown)
         #expect(answer.status == 422)
         #expect(answer.errorCode == "receipt_rejected")
         #expect(answer.appStoreStatus == 21003)
@@ -39,8 +36,7 @@ import Testing
 
     @Test func intermittent21005IsRetriedThenTaken() throws {
         let flow = try AppStoreFlow()
-        let reader = try flow.newReader()
-        let answer = try flow.sendReceipt(FlowFixtures.flaky, for: reader)
+        let (_, answer) = try flow.newReader(sending: FlowFixtures.flaky)
         #expect(answer.status == 200)
         #expect(answer.subscriptionIds == ["30000"])
         #expect(flow.simulator.requests.map(\.status) == [21005, 21005, 0])
@@ -48,8 +44,7 @@ import Testing
 
     @Test func persistent21005Is503AndStoresNothing() throws {
         let flow = try AppStoreFlow()
-        let reader = try flow.newReader()
-        let answer = try flow.sendReceipt(FlowFixtures.down, for: reader)
+        let (reader, answer) = try flow.newReader(sending: FlowFixtures.down)
         #expect(answer.status == 503)
         #expect(answer.errorCode == "app_store_unavailable")
         #expect(flow.simulator.requests.map(\.status) == [21005, 21005, 21005])
@@ -68,8 +63,7 @@ import Testing
 
     @Test func wrongSharedSecretIs21004And503() throws {
         let flow = try AppStoreFlow(gatewaySecret: "not-the-apps-secret")
-        let reader = try flow.newReader()
-        let answer = try flow.sendReceipt(FlowFixtures.production, for: reader)
+        let (reader, answer) = try flow.newReader(sending: FlowFixtures.production)
         #expect(answer.status == 503)
         #expect(answer.errorCode == "app_store_unavailable")
         #expect(flow.simulator.requests.map(\.status) == [21004])
@@ -79,8 +73,7 @@ import Testing
     @Test(arguments: ["", "not base64!", "%%%%"])
     func receiptThatIsNotBase64Is400(_ receiptData: String) throws {
         let flow = try AppStoreFlow()
-        let reader = try flow.newReader()
-        let answer = try flow.sendReceipt(receiptData, for: reader)
+        let (_, answer) = try flow.newReader(sending: receiptData)
         #expect(answer.status == 400)
         #expect(answer.errorCode == "bad_request")
         #expect(flow.simulator.requests.isEmpty)
@@ -104,8 +97,7 @@ import Testing
 
     @Test func sameReceiptTwiceChangesNothing() throws {
         let flow = try AppStoreFlow()
-        let reader = try flow.newReader()
-        let first = try flow.sendReceipt(FlowFixtures.production, for: reader)
+        let (reader, first) = try flow.newReader(sending: FlowFixtures.production)
         let stored = try flow.storedTransactionIds(reader)
         let second = try flow.sendReceipt(FlowFixtures.production, for: reader)
         #expect(first.status == 200 && second.status == 200)
@@ -116,10 +108,8 @@ import Testing
 
     @Test func transferPolicyMovesTheSubscriptionToTheNewerAccount() throws {
         let flow = try AppStoreFlow(policy: .transfer)
-        let first = try flow.newReader()
-        let second = try flow.newReader()
-        #expect(try flow.sendReceipt(FlowFixtures.production, for: first).status == 200)
-        let answer = try flow.sendReceipt(FlowFixtures.production, for: second)
+        let first = try flow.subscribedReader()
+        let (second, answer) = try flow.newReader(sending: FlowFixtures.production)
         #expect(answer.status == 200)
         #expect(answer.subscriptionIds == ["10000"])
         #expect(try flow.entitledIssues(second) == ["2026-01", "2026-02", "2026-03"])
@@ -129,10 +119,8 @@ import Testing
 
     @Test func keepPolicyRefusesWith409AndChangesNothing() throws {
         let flow = try AppStoreFlow(policy: .keep)
-        let first = try flow.newReader()
-        let second = try flow.newReader()
-        #expect(try flow.sendReceipt(FlowFixtures.production, for: first).status == 200)
-        let answer = try flow.sendReceipt(FlowFixtures.production, for: second)
+        let first = try flow.subscribedReader()
+        let (second, answer) = try flow.newReader(sending: FlowFixtures.production)
         #expect(answer.status == 409)
         #expect(answer.errorCode == "owned_by_other_account")
         #expect(try flow.entitledIssues(first) == ["2026-01", "2026-02", "2026-03"])

@@ -47,11 +47,9 @@ import Testing
         #expect(try flow.notify(try flow.simulator.notificationV2(FlowFixtures.production, type: "DID_FAIL_TO_RENEW",
                                                                   subtype: "GRACE_PERIOD")).status == 200)
         flow.clock.set(FlowFixtures.at("2026-04-20T00:00:00Z"))
-        try flow.simulator.addTransaction(
-            ScriptedTransaction(transactionId: "10003", originalTransactionId: "10000", productId: "monthly.1m",
-                                purchaseDate: FlowFixtures.at("2026-04-10T00:00:00Z"), expiresDate: FlowFixtures.at("2026-05-10T00:00:00Z"),
-                                subscriptionGroupIdentifier: "g"),
-            to: FlowFixtures.production)
+        var renewal = FlowFixtures.renewal
+        renewal.subscriptionGroupIdentifier = "g"
+        try flow.simulator.addTransaction(renewal, to: FlowFixtures.production)
         #expect(try #require(flow.runtime.poller).pass() == 0)
         #expect(flow.runtime.core.counters.pollChecks.value == 1)
         #expect(try flow.subscriptions(reader).first?["expiresAt"] as? String == "2026-05-10T00:00:00.000Z")

@@ -9,20 +9,11 @@ import Testing
 @Suite struct StatusPollerFlowTests {
     private static let dayBeforeExpiry = FlowFixtures.at("2026-04-09T12:00:00Z")
 
-    private func subscribedReader(_ flow: AppStoreFlow) throws -> AppStoreFlow.Reader {
-        let reader = try flow.newReader()
-        try #require(try flow.sendReceipt(FlowFixtures.production, for: reader).status == 200)
-        return reader
-    }
-
     @Test func scriptedRenewalAppearsAfterAPass() throws {
         let flow = try AppStoreFlow()
-        let reader = try subscribedReader(flow)
+        let reader = try flow.subscribedReader()
         let poller = try #require(flow.runtime.poller)
-        try flow.simulator.addTransaction(
-            ScriptedTransaction(transactionId: "10003", originalTransactionId: "10000", productId: "monthly.1m",
-                                purchaseDate: FlowFixtures.at("2026-04-10T00:00:00Z"), expiresDate: FlowFixtures.at("2026-05-10T00:00:00Z")),
-            to: FlowFixtures.production)
+        try flow.simulator.addTransaction(FlowFixtures.renewal, to: FlowFixtures.production)
         flow.clock.set(Self.dayBeforeExpiry)
         #expect(poller.pass() == 0)
         #expect(flow.runtime.core.counters.pollChecks.value == 1)
@@ -32,7 +23,7 @@ import Testing
 
     @Test func subscriptionFarFromExpiryIsNotPolled() throws {
         let flow = try AppStoreFlow()
-        _ = try subscribedReader(flow)
+        _ = try flow.subscribedReader()
         let requestsBefore = flow.simulator.requests.count
         #expect(try #require(flow.runtime.poller).pass() == 0)
         #expect(flow.runtime.core.counters.pollChecks.value == 0)
@@ -41,7 +32,7 @@ import Testing
 
     @Test func refundFoundByThePollerTakesTheIssueAway() throws {
         let flow = try AppStoreFlow()
-        let reader = try subscribedReader(flow)
+        let reader = try flow.subscribedReader()
         try flow.simulator.refund(transactionId: "10002", in: FlowFixtures.production, at: FlowFixtures.at("2026-03-18T00:00:00Z"))
         flow.clock.set(Self.dayBeforeExpiry)
         #expect(try #require(flow.runtime.poller).pass() == 0)
@@ -52,7 +43,7 @@ import Testing
     /// meanwhile; the poll must not hand it back (nor anything else the receipt holds).
     @Test func aPollNeverMovesASubscriptionBackToTheOwnerItReadBefore() throws {
         let flow = try AppStoreFlow()
-        let first = try subscribedReader(flow)
+        let first = try flow.subscribedReader()
         let second = try flow.newReader()
         try #require(try flow.sendReceipt(FlowFixtures.production, for: second).status == 200)
         try #require(try flow.storedTransactionIds(first).isEmpty, "transfer (E4): the newer account has it")
@@ -69,7 +60,7 @@ import Testing
 
     @Test func unreachableAppStoreIsACountedFailureAndStoresNothing() throws {
         let flow = try AppStoreFlow()
-        let reader = try subscribedReader(flow)
+        let reader = try flow.subscribedReader()
         let before = try flow.storedTransactionIds(reader)
         flow.apple.stop()
         flow.clock.set(Self.dayBeforeExpiry)

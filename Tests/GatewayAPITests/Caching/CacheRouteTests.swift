@@ -7,8 +7,6 @@ import Wire
 /// The caches seen through the API: revoking one key keeps every other resolution, the memory-only
 /// fast path answers what the route answers, and `/metrics` shows each cache.
 @Suite struct CacheRouteTests {
-    typealias H = GatewayHarness
-
     static func request(_ path: String, accountId: String, bearer: String) -> HTTPRequest {
         var headers = HTTPHeaders()
         headers.append(name: "Authorization", value: "Bearer \(bearer)")

@@ -5,7 +5,6 @@ import Testing
 /// `GET /console/` and its files (issue #13): compiled in, each with its content type, the strict
 /// policy on every answer, revalidation by entity tag, and nothing else reachable under `/console/`.
 @Suite struct ConsoleRouteTests {
-    typealias H = GatewayHarness
     static let policy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob:; "
         + "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
     static let types = [

@@ -7,8 +7,6 @@ import Wire
 /// 304 with no body until something the list is made of changes for that reader (http-api.md,
 /// "Reader lists are cheap to poll"; RFC 9110 §13.1.2).
 @Suite struct ConditionalListTests {
-    typealias H = GatewayHarness
-
     private func poll(_ h: H, _ path: String, as secret: String?, tag: String?) throws -> APIResponse {
         try h.client.get(path, as: secret, headers: tag.map { [("If-None-Match", $0)] } ?? [])
     }

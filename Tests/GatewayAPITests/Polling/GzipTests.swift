@@ -7,11 +7,9 @@ import Wire
 /// JSON answers over 1 KiB are gzip-coded when `Accept-Encoding` allows it, with
 /// `Vary: Accept-Encoding` (http-api.md, "Reader lists are cheap to poll"; RFC 9110 §12.5.3).
 @Suite struct GzipTests {
-    typealias H = GatewayHarness
-
     /// Issue 16 asks for 5x; on the sample catalog gzip reaches about 4x and no more: every item
     /// carries two SHA-256 digests in hex (http-api.md, Issue list item), random to a compressor,
-    /// and they alone gzip to ~12.7 KiB of the ~19 KiB (README, "Cheap polling").
+    /// and they alone gzip to ~12.7 KiB of the ~19 KiB (docs/decisions/18-gzip-in-api-layer.md).
     @Test func theFifteenYearListIsAtLeastFourTimesSmallerGzipped() throws {
         let (h, reader, path, plain) = try Self.fifteenYearList()
         #expect(plain.status == 200 && plain.header("Content-Encoding") == nil)

@@ -6,8 +6,6 @@ import Wire
 /// `?limit=N` and `?after=<cursor>` on both issue lists, newest first, `next` while more remain
 /// (http-api.md, "Reader lists are cheap to poll").
 @Suite struct PaginationTests {
-    typealias H = GatewayHarness
-
     /// Follows `next` from the first page; `between` runs after the first page.
     private func walk(_ h: H, _ path: String, as secret: String, limit: Int,
                       between: () throws -> Void = {}) throws -> (ids: [String], pages: Int) {

@@ -5,8 +5,6 @@ import Testing
 /// `/openapi.json` describes the cheap-polling parameters, headers and answers of the routes that
 /// have them, as the router really answers them.
 @Suite struct PollingDocumentTests {
-    typealias H = GatewayHarness
-
     @Test func listOperationsDocumentTheirTagsCodingsAndPages() throws {
         let h = try H()
         try h.seedCatalog()

@@ -5,8 +5,6 @@ import Testing
 /// The cheap-polling answers as a real client meets them: a 304 has no body and leaves the
 /// connection's framing intact, a gzip body is exactly its Content-Length.
 @Suite struct PollingOverSocketTests {
-    typealias H = GatewayHarness
-
     @Test func etagGzipAnd304OverARealSocket() throws {
         let h = try H.withSampleCatalog(transport: .socket)
         defer { h.stop() }

@@ -9,15 +9,14 @@ import Testing
 /// change-feed follower, as two `serve` processes would have (issue 11): what one commits reaches
 /// the other's caches within a second; a gateway that cannot read the feed stops serving from
 /// its caches.
-@Suite(.enabled(if: TemporaryPostgresSchema.clusterURL != nil, "ISSUE_GATEWAY_TEST_DATABASE_URL is not set"))
+@Suite(.postgresCluster)
 final class CrossProcessCacheTests {
-    typealias H = GatewayHarness
     let schema: TemporaryPostgresSchema
     let a: GatewayHarness
     let b: GatewayHarness
 
     init() throws {
-        schema = try TemporaryPostgresSchema(clusterURL: try #require(TemporaryPostgresSchema.clusterURL), ownRole: true)
+        schema = try TemporaryPostgresSchema(ownRole: true)
         a = try GatewayHarness(store: try schema.open())
         b = try GatewayHarness(store: try schema.open())
         for harness in [a, b] { try #require(harness.runtime.changeFeedFollower).start() }

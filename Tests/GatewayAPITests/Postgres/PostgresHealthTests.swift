@@ -6,10 +6,10 @@ import Testing
 
 /// `/healthz` on a PostgreSQL store (issue 11): 503 in the spec's error shape while the database
 /// cannot be reached, 200 again by itself once it can.
-@Suite(.enabled(if: TemporaryPostgresSchema.clusterURL != nil, "ISSUE_GATEWAY_TEST_DATABASE_URL is not set"))
+@Suite(.postgresCluster)
 struct PostgresHealthTests {
     @Test func healthIs503WhileTheDatabaseIsUnreachableAndRecoversByItself() throws {
-        let schema = try TemporaryPostgresSchema(clusterURL: try #require(TemporaryPostgresSchema.clusterURL), ownRole: true)
+        let schema = try TemporaryPostgresSchema(ownRole: true)
         let harness = try GatewayHarness(store: try schema.open())
         let health = harness.runtime.storeHealth
         try health.start()

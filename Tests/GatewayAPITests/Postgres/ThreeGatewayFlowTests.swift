@@ -8,7 +8,7 @@ import Testing
 /// Three gateways on one PostgreSQL database, each a real server on its own port with its own
 /// store (pool), caches and change-feed follower, sharing one App Store (the simulator), under
 /// the `keep` policy (issue 11, "Done when").
-@Suite(.enabled(if: TemporaryPostgresSchema.clusterURL != nil, "ISSUE_GATEWAY_TEST_DATABASE_URL is not set"))
+@Suite(.postgresCluster)
 final class ThreeGatewayFlowTests {
     let schema: TemporaryPostgresSchema
     let a: AppStoreFlow
@@ -16,7 +16,7 @@ final class ThreeGatewayFlowTests {
     let c: AppStoreFlow
 
     init() throws {
-        schema = try TemporaryPostgresSchema(clusterURL: try #require(TemporaryPostgresSchema.clusterURL))
+        schema = try TemporaryPostgresSchema()
         a = try AppStoreFlow(policy: .keep, store: try schema.open())
         b = try AppStoreFlow(policy: .keep, store: try schema.open(), peerOf: a)
         c = try AppStoreFlow(policy: .keep, store: try schema.open(), peerOf: a)

@@ -12,8 +12,6 @@ import Wire
 /// (Tests/Fakes/fake_apns.py): the provider token's ES256 signature with the public key, the
 /// headers and the payload; it answers 410, 429, 500 and 400 on demand.
 @Suite(.serialized) struct APNsProviderTests {
-    typealias H = GatewayHarness
-
     static func token(_ prefix: String, _ n: Int) -> String {
         let tail = String(format: "%x", n)
         return prefix + String(repeating: "0", count: 64 - prefix.count - tail.count) + tail

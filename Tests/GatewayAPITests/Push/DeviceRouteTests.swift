@@ -3,8 +3,6 @@ import Testing
 
 /// Reader devices for APNs through the API (http-api.md, devices; issue #16).
 @Suite struct DeviceRouteTests {
-    typealias H = GatewayHarness
-
     static func token(_ n: Int, digits: Int = 64) -> String {
         let hex = String(n, radix: 16)
         return String(repeating: "0", count: digits - hex.count) + hex

@@ -11,7 +11,6 @@ import Wire
 /// Publication events (http-api.md, pushes and webhooks; issue #16): an issue announced when it is
 /// published, once, to the devices of the accounts the engine entitles to it (E12–E22).
 @Suite struct PublicationEventTests {
-    typealias H = GatewayHarness
     static func instant(_ text: String) -> Instant { Instant(rfc3339: text)! }
 
     static func subscription(_ id: String, from: String, to: String, refunded: String? = nil) -> Transaction {

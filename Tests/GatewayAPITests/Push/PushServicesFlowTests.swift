@@ -11,8 +11,6 @@ import Wire
 /// and a webhook receiver: an issue published at once and a scheduled one each reach every device
 /// once, and the publisher's backend hears of both.
 @Suite(.serialized) struct PushServicesFlowTests {
-    typealias H = GatewayHarness
-
     @Test func publishedAndScheduledIssuesReachDevicesOnceThroughTheRunningServices() throws {
         let key = try APNsTestKey()
         let fake = try FakeAPNs(key: key, keyId: H.apnsKeyId, teamId: H.apnsTeamId, topic: H.apnsTopic)

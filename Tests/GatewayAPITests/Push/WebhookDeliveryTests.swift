@@ -12,7 +12,6 @@ import Wire
 /// Webhooks to the publisher's backend (http-api.md, pushes and webhooks; issue #16): events kept in
 /// the store's outbox, signed, retried until a 2xx, in order, across a restart.
 @Suite struct WebhookDeliveryTests {
-    typealias H = GatewayHarness
     static let secret = "webhook-secret-0123456789"
 
     static func harness(webhooks: Bool = true) throws -> H {

@@ -10,6 +10,9 @@ import SQLiteStore
 import TestSupport
 import Wire
 
+/// What the suites of this target call the harness.
+typealias H = GatewayHarness
+
 /// A whole gateway (`GatewayRuntime`, as `issue-gateway serve` builds it) over a fresh SQLite
 /// file, with a test clock and known secrets, reached through its frozen router in process
 /// (`.inProcess`, the default: for tests about routes) or on an ephemeral port (`.socket`: for

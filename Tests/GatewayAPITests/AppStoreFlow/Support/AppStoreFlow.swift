@@ -139,6 +139,19 @@ final class AppStoreFlow: @unchecked Sendable {
         return Reader(id: id, token: token)
     }
 
+    /// A new reader who owns the production receipt's subscription (all three issues).
+    func subscribedReader() throws -> Reader {
+        let (reader, answer) = try newReader(sending: FlowFixtures.production)
+        try #require(answer.status == 200)
+        return reader
+    }
+
+    /// A new reader and the gateway's answer to the receipt the reader sends first.
+    func newReader(sending receiptData: String) throws -> (Reader, Response) {
+        let reader = try newReader()
+        return (reader, try sendReceipt(receiptData, for: reader))
+    }
+
     func sendReceipt(_ receiptData: String, for reader: Reader) throws -> Response {
         try post("/v1/accounts/\(reader.id)/receipts", json: ["receiptData": receiptData], bearer: reader.token)
     }

@@ -35,6 +35,12 @@ enum FlowFixtures {
     static let unknown = receipt("receipt-nobody-scripted")
     static let tokenBound = receipt("receipt-app-account-token")
 
+    /// The production subscription's fourth period (04-10 → 05-10), a renewal the gateway learns of later.
+    static var renewal: ScriptedTransaction {
+        ScriptedTransaction(transactionId: "10003", originalTransactionId: "10000", productId: "monthly.1m",
+                            purchaseDate: at("2026-04-10T00:00:00Z"), expiresDate: at("2026-05-10T00:00:00Z"))
+    }
+
     /// Three monthly periods: 2026-01-10 → 02-10 → 03-10 → 04-10, renewing; entitles all three issues.
     static func monthlyHistory(_ prefix: String, environment: StoreEnvironment = .production,
                                appAccountToken: String? = nil) -> ScriptedReceipt {

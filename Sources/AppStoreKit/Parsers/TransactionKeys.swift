@@ -1,0 +1,51 @@
+import Entitle
+import IssueCatalog
+import Wire
+
+/// Where a transaction's fields stand in Apple's two layouts (appstore.md): verifyReceipt's
+/// snake_case strings (only the `*_ms` dates) and the V2 `JWSTransaction`'s camelCase. The
+/// fields mean the same in both, so they are read once (`FieldReader.transaction`).
+struct TransactionKeys {
+    var transactionId = "transactionId", originalTransactionId = "originalTransactionId", productId = "productId"
+    var purchaseDate = "purchaseDate", originalPurchaseDate = "originalPurchaseDate", expiresDate = "expiresDate"
+    var revocationDate = "revocationDate", revocationReason = "revocationReason", isUpgraded = "isUpgraded"
+    var ownership = "inAppOwnershipType", webOrderLineItemId = "webOrderLineItemId"
+    var subscriptionGroup = "subscriptionGroupIdentifier", appAccountToken = "appAccountToken"
+
+    /// The model took its names from V2, so V2's spellings are the defaults above.
+    static let signed = TransactionKeys()
+    static let receipt = TransactionKeys(
+        transactionId: "transaction_id", originalTransactionId: "original_transaction_id", productId: "product_id",
+        purchaseDate: "purchase_date_ms", originalPurchaseDate: "original_purchase_date_ms", expiresDate: "expires_date_ms",
+        revocationDate: "cancellation_date_ms", revocationReason: "cancellation_reason", isUpgraded: "is_upgraded",
+        ownership: "in_app_ownership_type", webOrderLineItemId: "web_order_line_item_id",
+        subscriptionGroup: "subscription_group_identifier", appAccountToken: "app_account_token")
+
+    /// Both layouts spell the ownership types alike.
+    static let ownershipTypes: [String: Ownership] = ["PURCHASED": .purchased, "FAMILY_SHARED": .familyShared]
+}
+
+extension FieldReader {
+    /// A transaction in the layout `keys` names. The offer is marked differently in each layout,
+    /// so `offer` reads it; `observedAt` is read last, after every field of the transaction.
+    func transaction(_ keys: TransactionKeys, environment: StoreEnvironment, offer: (FieldReader) throws -> OfferKind?,
+                     source: TransactionSource, observedAt: () throws -> Instant?) throws -> Transaction {
+        Transaction(
+            environment: environment,
+            transactionId: try requiredString(keys.transactionId),
+            originalTransactionId: try requiredString(keys.originalTransactionId),
+            productId: try requiredString(keys.productId),
+            purchaseDate: try requiredInstant(keys.purchaseDate),
+            originalPurchaseDate: try instant(keys.originalPurchaseDate),
+            expiresDate: try instant(keys.expiresDate),
+            revocationDate: try instant(keys.revocationDate),
+            revocationReason: try int(keys.revocationReason).map { Int(clamping: $0) },
+            isUpgraded: try bool(keys.isUpgraded) ?? false,
+            offer: try offer(self),
+            ownership: try oneOf(keys.ownership, TransactionKeys.ownershipTypes) ?? .purchased,
+            webOrderLineItemId: try string(keys.webOrderLineItemId),
+            subscriptionGroup: try string(keys.subscriptionGroup),
+            appAccountToken: try string(keys.appAccountToken),
+            source: source, observedAt: try observedAt())
+    }
+}
