@@ -51,7 +51,7 @@ package final class CoreServices: Sendable {
         identifiers = Identifiers(random: random)
         do {
             authenticator = try Authenticator(store: store, adminKey: adminKey, cacheBytes: budget.principalBytes,
-                                              coherence: coherence)
+                                              coherence: coherence, secretsHashed: counters.secretsHashed)
             catalog = try CatalogCache(store: store)
         } catch {
             throw StartError(description: "\(error)")

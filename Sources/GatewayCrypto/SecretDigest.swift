@@ -4,7 +4,11 @@ import Wire
 /// resolved principals are remembered under (no hex string to build or hash per request) and the
 /// value compared, in constant time, with a stored hash (http-api.md, Conventions).
 public struct SecretDigest: Hashable, Sendable {
-    private let words: SIMD4<UInt64>
+    /// The digest's 32 bytes, big-endian words: what a request carries from the fast path that
+    /// hashed its secret to the handler (`HTTPRequest.credentialDigest`).
+    public let words: SIMD4<UInt64>
+
+    public init(words: SIMD4<UInt64>) { self.words = words }
 
     public init(of secret: String) throws(CryptoError) {
         self.init(bytes: try SHA256Digest.hash(secret.utf8))!

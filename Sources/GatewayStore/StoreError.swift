@@ -9,8 +9,6 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// An account already holds this `appAccountToken` (a UUID names one account: E4's V2 rule
     /// binds purchases carrying it to that account, so it cannot name two).
     case appAccountTokenInUse
-    /// E4 under the `keep` policy: the subscription or purchase belongs to this other account.
-    case ownedByOtherAccount(accountId: String)
     /// Another connection or process held the database for longer than the busy timeout
     /// (SQLite's BUSY and LOCKED, PostgreSQL's lock timeouts and serialization failures): the
     /// same unit of work may succeed if tried again.
@@ -27,7 +25,6 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .conflict(let m): return "conflict: \(m)"
         case .notFound(let m): return "not found: \(m)"
         case .appAccountTokenInUse: return "the appAccountToken belongs to another account"
-        case .ownedByOtherAccount(let a): return "owned by other account \(a)"
         case .busy: return "the database is busy; try again shortly"
         case .failed: return "the database could not be read or written (the details are in the log)"
         }

@@ -78,7 +78,8 @@ struct StoreCopyTests {
         let last = try #require(try copy.history(ofAccount: "alice", after: history.events.last?.sequence, limit: 10))
         #expect(last.events.map(\.kind) == [.operatorAction])
         let again = IngestBatch(accountId: nil, transactions: [], notificationUUID: "uuid-1", at: Self.t0)
-        #expect(try copy.ingest(again, policy: .transfer).duplicateNotification)
+        #expect(try copy.ingest(again, policy: .transfer)
+                == .stored(IngestResult(owners: [:], previousOwners: [], duplicateNotification: true)))
 
         #expect(cli.run("store", "copy", "--to", schema.url) == 1)
         #expect(cli.err.contains("not empty"))

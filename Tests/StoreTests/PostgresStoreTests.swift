@@ -32,14 +32,14 @@ struct PostgresStoreTests {
         let a = try schema.open(settings: PostgresSettings(poolSize: 8))
         let b = try schema.open(settings: PostgresSettings(poolSize: 8))
         for id in ["alice", "bob"] { try a.createAccount(Fixtures.account(id)) }
-        let outcomes = Mutex<[Result<String?, StoreError>]>([])
+        let outcomes = Mutex<[Result<IngestOutcome, StoreError>]>([])
         let key = SubscriptionKey(environment: .production, originalTransactionId: "1")
         concurrently(50) { index in
             let (store, account) = index % 2 == 0 ? (a, "alice") : (b, "bob")
             let batch = IngestBatch(accountId: account, transactions: [Fixtures.transaction("t\(index)", original: "1")],
                                     at: Fixtures.t0)
-            let outcome: Result<String?, StoreError>
-            do { outcome = .success(try store.ingest(batch, policy: .keep).owners[key] ?? nil) }
+            let outcome: Result<IngestOutcome, StoreError>
+            do { outcome = .success(try store.ingest(batch, policy: .keep)) }
             catch let error as StoreError { outcome = .failure(error) }
             catch { outcome = .failure(.failed) }
             outcomes.withLock { $0.append(outcome) }
@@ -49,11 +49,12 @@ struct PostgresStoreTests {
         #expect(all.count == 50)
         for outcome in all {
             switch outcome {
-            case .success(let bound): #expect(bound == owner)
-            case .failure(let error): #expect(error == .ownedByOtherAccount(accountId: owner))
+            case .success(.stored(let result)): #expect(result.owners[key] == owner)
+            case .success(.refused(let holder)): #expect(holder == owner)
+            case .failure(let error): Issue.record("neither stored nor refused: \(error)")
             }
         }
-        let accepted = all.filter { if case .success = $0 { true } else { false } }.count
+        let accepted = all.filter { if case .success(.stored) = $0 { true } else { false } }.count
         #expect(accepted == 25)  // every receipt of the owner's, none of the other's
         #expect(try b.accountFacts(owner).transactions.count == 25)
         #expect(try b.accountFacts(owner == "alice" ? "bob" : "alice").transactions.isEmpty)
@@ -70,7 +71,7 @@ struct PostgresStoreTests {
             var refund = Fixtures.transaction("1", original: "1")
             refund.revocationDate = Fixtures.instant("2026-01-10T00:00:00Z")
             let batch = IngestBatch(accountId: nil, transactions: [refund], notificationUUID: "uuid-refund", at: Fixtures.t0)
-            if let result = try? stores[index % 2].ingest(batch, policy: .transfer), !result.duplicateNotification {
+            if let result = try? stores[index % 2].ingest(batch, policy: .transfer).stored(), !result.duplicateNotification {
                 taken.add(1, ordering: .relaxed)
             }
         }

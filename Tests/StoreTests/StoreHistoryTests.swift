@@ -66,7 +66,7 @@ import Wire
         let f = try IngestFixture(backend)
         let t = Fixtures.transaction("1", original: "1")
         try f.ingest("alice", [t])
-        #expect(throws: StoreError.self) { try f.ingest("bob", [t], policy: .keep) }
+        #expect(try f.outcome("bob", [t], policy: .keep) == .refused(ownedBy: "alice"))
         #expect(try kinds(f, "bob").isEmpty)
         #expect(try kinds(f, "alice") == [.ownershipBound, .transactionSeen])
         try f.ingest("bob", [t], policy: .transfer)

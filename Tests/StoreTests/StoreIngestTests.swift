@@ -14,9 +14,15 @@ struct IngestFixture {
         try store.createAccount(Fixtures.account("carol", appAccountToken: "token-carol"))
     }
 
+    /// What was stored; throws `IngestRefused` when E4 refused the batch.
     @discardableResult
     func ingest(_ account: String?, _ transactions: [Transaction], renewals: [RenewalInfo] = [],
                 receipt: String? = nil, policy: OwnershipPolicy = .transfer) throws -> IngestResult {
+        try outcome(account, transactions, renewals: renewals, receipt: receipt, policy: policy).stored()
+    }
+
+    func outcome(_ account: String?, _ transactions: [Transaction], renewals: [RenewalInfo] = [],
+                 receipt: String? = nil, policy: OwnershipPolicy = .transfer) throws -> IngestOutcome {
         try store.ingest(IngestBatch(accountId: account, transactions: transactions, renewalInfos: renewals,
                                      receiptData: receipt, at: Fixtures.t0), policy: policy)
     }
@@ -26,6 +32,18 @@ struct IngestFixture {
     }
 
     func version(_ account: String) throws -> Int64 { try store.accountFacts(account).version }
+}
+
+/// E4 refused a batch a test expected stored.
+struct IngestRefused: Error { let owner: String }
+
+extension IngestOutcome {
+    func stored() throws -> IngestResult {
+        switch self {
+        case .stored(let result): return result
+        case .refused(let owner): throw IngestRefused(owner: owner)
+        }
+    }
 }
 
 /// E1 and E4 through the ingest written once above the store (`FactIngestor`), on every backend.
@@ -66,10 +84,8 @@ struct IngestFixture {
     func keepRefusesAndChangesNothing(_ backend: StoreBackend) throws {
         let f = try IngestFixture(backend)
         try f.ingest("alice", [Fixtures.transaction("1", original: "1")])
-        #expect(throws: StoreError.ownedByOtherAccount(accountId: "alice")) {
-            try f.ingest("bob", [Fixtures.transaction("9", original: "9"), Fixtures.transaction("2", original: "1")],
-                       receipt: "UkVDRUlQVA==", policy: .keep)
-        }
+        #expect(try f.outcome("bob", [Fixtures.transaction("9", original: "9"), Fixtures.transaction("2", original: "1")],
+                              receipt: "UkVDRUlQVA==", policy: .keep) == .refused(ownedBy: "alice"))
         #expect(try f.transactionIds("alice") == ["1"])
         #expect(try f.store.accountFacts("bob").transactions.isEmpty)
         #expect(try f.store.owner(of: SubscriptionKey(environment: .production, originalTransactionId: "9")) == nil)
@@ -135,7 +151,7 @@ struct IngestFixture {
                                 notificationUUID: "uuid-1", at: Fixtures.t0)
         let firsts = await withTaskGroup(of: Bool.self) { group in
             for _ in 0..<8 {
-                group.addTask { (try? store.ingest(batch, policy: .transfer)).map { !$0.duplicateNotification } ?? false }
+                group.addTask { (try? store.ingest(batch, policy: .transfer).stored()).map { !$0.duplicateNotification } ?? false }
             }
             var count = 0
             for await first in group where first { count += 1 }
@@ -144,7 +160,7 @@ struct IngestFixture {
         #expect(firsts == 1)
         var other = batch
         other.notificationUUID = "uuid-2"
-        #expect(try !store.ingest(other, policy: .transfer).duplicateNotification)
+        #expect(try !store.ingest(other, policy: .transfer).stored().duplicateNotification)
     }
 
     /// The UUID and the facts commit together: a unit of work that fails records neither, so the
@@ -158,8 +174,8 @@ struct IngestFixture {
         #expect(throws: StoreError.self) { try f.store.ingest(failing, policy: .transfer) }
         let retried = IngestBatch(accountId: "alice", transactions: [Fixtures.transaction("7", original: "7")],
                                   notificationUUID: "uuid-7", at: Fixtures.t0)
-        #expect(try !f.store.ingest(retried, policy: .transfer).duplicateNotification)
+        #expect(try !f.store.ingest(retried, policy: .transfer).stored().duplicateNotification)
         #expect(try f.transactionIds("alice") == ["7"])
-        #expect(try f.store.ingest(retried, policy: .transfer).duplicateNotification)
+        #expect(try f.store.ingest(retried, policy: .transfer).stored().duplicateNotification)
     }
 }

@@ -58,7 +58,7 @@ import TestSupport
         var play = try #require(stored.first)
         play.store = .googlePlay
         try store.createAccount(Fixtures.account("bob"))
-        _ = try store.ingest(IngestBatch(accountId: "bob", transactions: [play], at: Fixtures.t0), policy: .keep)
+        _ = try store.ingest(IngestBatch(accountId: "bob", transactions: [play], at: Fixtures.t0), policy: .keep).stored()
         #expect(try store.accountFacts("alice").transactions.map(\.store) == [.appStore, .appStore])
         #expect(try store.accountFacts("bob").transactions == [play])
         #expect(try store.owner(of: appleKey) == "alice" && store.owner(of: play.subscriptionKey) == "bob")

@@ -43,7 +43,7 @@ import Wire
 
         var fetched = IngestBatch(accountId: "bob", transactions: [play], at: Fixtures.t0)
         fetched.historyFetched = [play.subscriptionKey]
-        _ = try f.store.ingest(fetched, policy: .keep)
+        _ = try f.store.ingest(fetched, policy: .keep).stored()
         #expect(try f.store.historiesNotFetched([apple.subscriptionKey, play.subscriptionKey]) == [apple.subscriptionKey])
     }
 

@@ -106,7 +106,7 @@ extension AppStoreIngestion {
             }
         }
         // Without the Server API the facts are receipts' and say so themselves.
-        try save(facts, for: nil, source: serverAPI == nil ? nil : .serverApi)
+        try saveForOwners(facts, source: serverAPI == nil ? nil : .serverApi)
     }
 
     /// A Server API failure as the API's answer: Apple unreachable, or refusing the gateway's
@@ -163,7 +163,7 @@ extension AppStoreIngestion {
         // Apple has answered: a failure to store the new status (storage busy) must not become an
         // error whose retry extends again; the status arrives with RENEWAL_EXTENDED or the poller.
         let saved: IngestResult
-        do { saved = try save(facts, for: nil, source: .serverApi) } catch {
+        do { saved = try saveForOwners(facts, source: .serverApi) } catch {
             VerifyReceiptClient.logToStandardError("the extended status of \(originalTransactionId) was not stored: \(error.message)")
             saved = IngestResult(owners: [:], previousOwners: [])
         }

@@ -101,25 +101,44 @@ package final class AppStoreIngestion: Sendable {
 
     // MARK: Storing
 
-    /// Stores facts for an account (or, for notifications, for whoever owns them) all-or-nothing,
-    /// and forgets the cached facts of every account whose entitlements it changed. `source` names
-    /// the path for the history when the facts' own sources do not (a status poll).
+    /// Stores the facts an account brought (its receipt, its signed transactions) all-or-nothing:
+    /// `.refused` when E4 under `keep` leaves them with another account, and then nothing changed.
+    package func save(_ facts: VerifiedFacts, for accountId: String) throws(APIError) -> IngestOutcome {
+        try ingest(facts, accountId: accountId, notificationUUID: nil, source: nil)
+    }
+
+    /// Stores facts no account brought (notifications, polls, the Server API) all-or-nothing, for
+    /// whoever owns them. `source` names the path for the history when the facts' own sources do
+    /// not (a status poll).
     @discardableResult
-    package func save(_ facts: VerifiedFacts, for accountId: String?, notificationUUID: String? = nil,
-              source: HistorySource? = nil) throws(APIError) -> IngestResult {
+    package func saveForOwners(_ facts: VerifiedFacts, notificationUUID: String? = nil,
+                               source: HistorySource? = nil) throws(APIError) -> IngestResult {
+        switch try ingest(facts, accountId: nil, notificationUUID: notificationUUID, source: source) {
+        case .stored(let result): return result
+        // E4 hands facts without a requester to their owner, so `keep` has nothing to refuse;
+        // were the store to refuse, the client hears what an account would.
+        case .refused: throw .ownedByOtherAccount
+        }
+    }
+
+    /// Ingests one batch and forgets the cached facts of every account whose entitlements it
+    /// changed (none when refused: nothing changed).
+    private func ingest(_ facts: VerifiedFacts, accountId: String?, notificationUUID: String?,
+                        source: HistorySource?) throws(APIError) -> IngestOutcome {
         guard !facts.transactions.isEmpty || !facts.renewals.isEmpty || notificationUUID != nil else {
-            return IngestResult(owners: [:], previousOwners: [])
+            return .stored(IngestResult(owners: [:], previousOwners: []))
         }
         var batch = IngestBatch(accountId: accountId, transactions: facts.transactions, renewalInfos: facts.renewals,
                                 receiptData: facts.receiptData, notificationUUID: notificationUUID, at: clock.now(),
                                 source: source)
         batch.historyFetched = facts.historyFetched
-        let result = try stored { () throws(StoreError) in try store.ingest(batch, policy: ownership, events: events) }
+        let outcome = try stored { () throws(StoreError) in try store.ingest(batch, policy: ownership, events: events) }
+        guard case .stored(let result) = outcome else { return outcome }
         var touched = result.previousOwners
         for owner in result.owners.values { if let owner { touched.insert(owner) } }
         if let accountId { touched.insert(accountId) }
         accounts.invalidate(touched)
-        return result
+        return outcome
     }
 
     // MARK: Notifications
@@ -146,8 +165,8 @@ package final class AppStoreIngestion: Sendable {
             throw .unauthorized("wrong shared secret")
         }
         if let receipt = notification.unifiedReceipt {
-            try save(VerifiedFacts(transactions: receipt.transactions, renewals: receipt.renewals,
-                                    receiptData: receipt.latestReceipt), for: nil, source: .notificationV1)
+            try saveForOwners(VerifiedFacts(transactions: receipt.transactions, renewals: receipt.renewals,
+                                             receiptData: receipt.latestReceipt), source: .notificationV1)
         }
         counters.notificationsTaken.increment()
     }
@@ -188,7 +207,7 @@ package final class AppStoreIngestion: Sendable {
         // (storage busy: 503) leaves it unrecorded, so Apple's retry is taken; a duplicate
         // changes nothing.
         // Its facts are signed payloads (`.signedTransaction`); the history names the notification.
-        let result = try save(facts, for: nil, notificationUUID: notification.notificationUUID, source: .notificationV2)
+        let result = try saveForOwners(facts, notificationUUID: notification.notificationUUID, source: .notificationV2)
         (result.duplicateNotification ? counters.notificationsDuplicate : counters.notificationsTaken).increment()
         if !result.duplicateNotification { counters.notificationTaken(type: notification.notificationType) }
         return NotificationV2Outcome(notification: notification, facts: facts, result: result)

@@ -2,6 +2,7 @@ import DownloadTokens
 import Entitle
 import GatewayCrypto
 import GatewayStore
+import Metrics
 import Synchronization
 
 /// Resolves `Authorization: Bearer <secret>` to a principal. Secrets are known only by their
@@ -43,18 +44,22 @@ package final class Authenticator: Sendable {
     private let cache: Mutex<Cache>
     /// While not trusted, resolutions are neither served from nor kept in memory.
     private let coherence: CacheCoherence
+    /// Counts `digest(of:)`: at most one per request.
+    private let secretsHashed: Counter?
 
-    package init(store: any GatewayStore, adminKey: String, cacheBytes: Int, coherence: CacheCoherence = CacheCoherence())
-        throws(CryptoError) {
+    package init(store: any GatewayStore, adminKey: String, cacheBytes: Int, coherence: CacheCoherence = CacheCoherence(),
+                 secretsHashed: Counter? = nil) throws(CryptoError) {
         self.store = store
         self.coherence = coherence
+        self.secretsHashed = secretsHashed
         self.adminKeyDigest = try SecretDigest(of: adminKey)
         cache = Mutex(Cache(principals: ByteBudgetLRU(budget: cacheBytes),
                             revocations: InvalidationLog(capacity: AccountFactsCache.rememberedInvalidations)))
     }
 
     /// The digest a bearer secret is known by (one SHA-256).
-    package static func digest(of secret: String) throws(APIError) -> SecretDigest {
+    package func digest(of secret: String) throws(APIError) -> SecretDigest {
+        secretsHashed?.increment()
         do { return try SecretDigest(of: secret) } catch { throw .internalError("hashing failed") }
     }
 

@@ -8,6 +8,8 @@ import Metrics
 package final class GatewayCounters: Sendable {
     private let metrics: Metrics
     package let tokensIssued: Counter
+    /// Bearer secrets hashed (SHA-256): at most one per request.
+    package let secretsHashed: Counter
     private let verified: [String: Counter]
     package let notificationsTaken: Counter
     package let notificationsDuplicate: Counter
@@ -22,6 +24,7 @@ package final class GatewayCounters: Sendable {
     package init(_ metrics: Metrics) {
         self.metrics = metrics
         tokensIssued = metrics.counter("issue_gateway_tokens_issued_total", help: "Download tokens issued")
+        secretsHashed = metrics.counter("issue_gateway_bearer_secrets_hashed_total", help: "Bearer secrets hashed (SHA-256)")
         var verified: [String: Counter] = [:]
         verified["allow"] = metrics.counter("issue_gateway_tokens_verified_total", help: "Edge token checks by result",
                                             labels: [("result", "allow")])

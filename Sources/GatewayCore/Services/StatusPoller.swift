@@ -100,7 +100,7 @@ public final class StatusPoller: ThreadBackedService {
                     case .statuses(let key): try ingestion.statusFacts(key.originalTransactionId, in: key.environment)
                     case .receipt(let receipt): try ingestion.verifyReceipt(receipt)
                     }
-                    try ingestion.save(facts, for: nil, source: .poll)
+                    try ingestion.saveForOwners(facts, source: .poll)
                 } catch {
                     counters.pollFailures.increment()
                     if error.status == 503 { progress.withLock { $0.unreachable += 1 } }

@@ -31,6 +31,9 @@ package struct APIError: Error, Sendable {
     package static func appStoreUnavailable(_ message: String) -> APIError {
         APIError(status: 503, code: "app_store_unavailable", message: message)
     }
+    /// E4 under the `keep` policy: the purchase is another account's (`IngestOutcome.refused`).
+    package static let ownedByOtherAccount = APIError(status: 409, code: "owned_by_other_account",
+                                                      message: "this purchase belongs to another account")
     package static let storageBusy = APIError(status: 503, code: "storage_busy",
                                       message: "the gateway's database is busy; try again shortly")
     /// `/healthz` while the database cannot be reached.
@@ -57,9 +60,6 @@ extension APIError {
         case .appAccountTokenInUse:
             self = APIError(status: 409, code: "app_account_token_in_use",
                             message: "another account already holds this appAccountToken")
-        case .ownedByOtherAccount:
-            self = APIError(status: 409, code: "owned_by_other_account",
-                            message: "this purchase belongs to another account")
         case .busy: self = .storageBusy
         case .failed: self = .internalError("the gateway could not read or write its database")
         }

@@ -56,7 +56,7 @@ package struct AccountController: APIController {
                    maxBodyBytes: limits.receiptBodyBytes, route: { [self] context throws(APIError) in
             let account = try access.requireAccount(&context), accountId = account.id
             let facts = try receiptFacts(RequestBody(context.request))
-            try appStore.save(facts, for: accountId)
+            guard case .stored = try appStore.save(facts, for: accountId) else { throw .ownedByOtherAccount }
             return try answers.entitlementsResponse(accountId)
         })
         router.add("GET", "/v1/accounts/{accountId}/entitlements", execution: .store, route: { [self] context throws(APIError) in
@@ -64,7 +64,7 @@ package struct AccountController: APIController {
         })
         // A list kept in memory for a known principal is answered on the event loop (no thread hop).
         router.add("GET", "/v1/accounts/{accountId}/issues", execution: .store,
-                   fastPlan: { [self] request in issueListPlan(request) },
+                   fastPlan: { [self] request in issueListPlan(&request) },
                    route: { [self] context throws(APIError) in
             let account = try access.requireAccount(&context), accountId = account.id
             let query = context.query
@@ -104,10 +104,10 @@ package struct AccountController: APIController {
     /// the caches' locks, so an event loop may call it inline. A 304 and a list compressed before
     /// cost a hash of small inputs and no rendering; a list to compress is rendered here once and
     /// compressed on the pool.
-    package func issueListPlan(_ request: HTTPRequest) -> FastPathPlan? {
+    package func issueListPlan(_ request: inout HTTPRequest) -> FastPathPlan? {
         let accountId = request.parameter("accountId")
         // An answer is kept only for an account that exists, so a service key needs no lookup.
-        guard let principal = access.authenticator.cachedPrincipal(request), principal.mayActFor(account: accountId) else {
+        guard let principal = access.authenticator.cachedPrincipal(&request), principal.mayActFor(account: accountId) else {
             return nil
         }
         let query = request.queryParameters()

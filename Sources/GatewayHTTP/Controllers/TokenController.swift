@@ -30,7 +30,7 @@ package struct TokenController: APIController {
         // A known principal whose account's facts are in memory is answered on the event loop:
         // the engine and the HMAC need no store.
         router.add("POST", "/v1/accounts/{accountId}/publications/{publicationId}/issues/{issueId}/token",
-                   execution: .store, fastPlan: { [self] request in cachedTokenResponse(request).map(FastPathPlan.answer) },
+                   execution: .store, fastPlan: { [self] request in cachedTokenResponse(&request).map(FastPathPlan.answer) },
                    route: { [self] context throws(APIError) in
             let account = try access.requireAccount(&context), accountId = account.id
             return try tokenResponse(accountId, Self.issueRef(context.request), try answers.entitlements(of: accountId))
@@ -42,10 +42,10 @@ package struct TokenController: APIController {
     }
 
     /// The route's answer from memory only; nil when the principal or the facts would need the store.
-    package func cachedTokenResponse(_ request: HTTPRequest) -> HTTPResponse? {
+    package func cachedTokenResponse(_ request: inout HTTPRequest) -> HTTPResponse? {
         let accountId = request.parameter("accountId")
         // Facts are kept only for an account that exists, so a service key needs no lookup.
-        guard let principal = access.authenticator.cachedPrincipal(request), principal.mayActFor(account: accountId),
+        guard let principal = access.authenticator.cachedPrincipal(&request), principal.mayActFor(account: accountId),
               let facts = accounts.cachedFacts(accountId) else { return nil }
         do throws(APIError) {
             return try tokenResponse(accountId, Self.issueRef(request), answers.engine.evaluate(facts, catalog.state, clock.now()))

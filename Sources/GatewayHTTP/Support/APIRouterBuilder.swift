@@ -28,10 +28,12 @@ package final class APIRouterBuilder {
         var coded: HTTPPlanningFastPath?
         if let fastPlan {
             coded = { @Sendable request in
-                switch fastPlan(request) {
+                switch fastPlan(&request) {
                 case nil: return nil
                 case .answer(let response): return .answer(JSONCoding.encode(response, for: request))
-                case .finishOnPool(let finish): return .finishOnPool { JSONCoding.encode(finish(), for: request) }
+                case .finishOnPool(let finish):
+                    let asked = request
+                    return .finishOnPool { JSONCoding.encode(finish(), for: asked) }
                 }
             }
         }

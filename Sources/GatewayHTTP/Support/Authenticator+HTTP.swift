@@ -1,6 +1,7 @@
 import DownloadTokens
 import Entitle
 import GatewayCore
+import GatewayCrypto
 import HTTPServer
 
 /// `Authorization: Bearer <secret>` (RFC 6750 §2.1) resolved to a principal (http-api.md, Auth).
@@ -13,15 +14,19 @@ extension Authenticator {
     /// 401 when the secret is missing or unknown.
     package func principal(_ request: HTTPRequest) throws(APIError) -> Principal {
         guard let secret = Self.bearerSecret(request) else { throw .unauthorized() }
-        guard let found = try resolve(Self.digest(of: secret)) else { throw .unauthorized("unknown secret") }
+        let digest: SecretDigest
+        if let noted = request.credentialDigest { digest = SecretDigest(words: noted) } else { digest = try self.digest(of: secret) }
+        guard let found = try resolve(digest) else { throw .unauthorized("unknown secret") }
         return found
     }
 
     /// The principal from memory alone: nil when the secret is missing, or not resolved before
-    /// (the store would have to be asked).
-    package func cachedPrincipal(_ request: HTTPRequest) -> Principal? {
+    /// (the store would have to be asked). The secret's digest is noted on the request, so the
+    /// handler of a fast path that declines does not hash it again.
+    package func cachedPrincipal(_ request: inout HTTPRequest) -> Principal? {
         // One SHA-256 per request, compared with the admin key's and looked up as it is.
-        guard let secret = Self.bearerSecret(request), let digest = try? Self.digest(of: secret) else { return nil }
+        guard let secret = Self.bearerSecret(request), let digest = try? digest(of: secret) else { return nil }
+        request.credentialDigest = digest.words
         return cachedPrincipal(digest)
     }
 }

@@ -3,9 +3,10 @@ import Wire
 
 /// Stores App Store facts inside a write unit of work, for every backend alike: merges each fact
 /// with the stored one of the same identity (E1, `TransactionMerge`), decides who owns every
-/// subscription the batch touches (E4, `OwnershipRule`), points those subscriptions at the batch's
-/// receipt, bumps the facts version of every account whose facts changed and appends what changed
-/// to the history of the account it concerns (`FactHistory`), all in the caller's unit of work.
+/// subscription the batch touches (E4, `OwnershipRule`) before it writes anything, points those
+/// subscriptions at the batch's receipt, bumps the facts version of every account whose facts
+/// changed and appends what changed to the history of the account it concerns (`FactHistory`),
+/// all in the caller's unit of work.
 public struct FactIngestor: Sendable {
     public var policy: OwnershipPolicy
     /// When webhooks are on, every account whose facts change gets `entitlement.changed` in the
@@ -14,23 +15,39 @@ public struct FactIngestor: Sendable {
 
     public init(policy: OwnershipPolicy, events: EventPolicy = .off) { self.policy = policy; self.events = events }
 
-    /// `.notFound` for an unknown account; `.ownedByOtherAccount` under `.keep` (the caller's unit
-    /// of work then rolls everything back).
-    public func ingest(_ batch: IngestBatch, into tx: any WriteTransaction) throws(StoreError) -> IngestResult {
+    /// `.notFound` for an unknown account. E4 is decided before anything is written, so a
+    /// `.refused` outcome leaves the caller's unit of work unchanged (it commits nothing).
+    public func ingest(_ batch: IngestBatch, into tx: any WriteTransaction) throws(StoreError) -> IngestOutcome {
         if let accountId = batch.accountId, try tx.account(id: accountId) == nil {
             throw .notFound("account \(accountId)")
+        }
+        let merged = try Self.plan(batch.transactions, key: \.key, stored: { (t) throws(StoreError) in try tx.transaction(t.key) },
+                                   TransactionMerge.merge)
+        let bound = Set(batch.transactions.map(\.subscriptionKey)), incoming = merged.map(\.new)
+        var result = IngestResult(owners: [:], previousOwners: [])
+        var bindings: [(key: SubscriptionKey, owner: String, previous: String?)] = []
+        for key in bound.sorted() {
+            switch OwnershipRule.decide(current: try tx.owner(of: key),
+                                        tokenAccount: try tokenAccount(key, merged: incoming, tx),
+                                        requester: batch.accountId, policy: policy) {
+            case .unchanged(let owner): result.owners[key] = owner
+            case .bind(let owner, let previous): bindings.append((key, owner, previous))
+            case .refuse(let owner): return .refused(ownedBy: owner)
+            }
         }
         // Dedupe inside the unit of work (http-api.md: 200 only once the facts are stored): the
         // mark and the facts commit together or not at all.
         if let uuid = batch.notificationUUID, try !tx.insertProcessedNotification(uuid, at: batch.at) {
-            return IngestResult(owners: [:], previousOwners: [], duplicateNotification: true)
+            return .stored(IngestResult(owners: [:], previousOwners: [], duplicateNotification: true))
         }
-        var changes = try merge(batch, into: tx)
+        var changes = try save(merged, renewals: batch.renewalInfos, tx)
         var changed = changes.subscriptions
-        var result = IngestResult(owners: [:], previousOwners: [])
-        let bound = Set(batch.transactions.map(\.subscriptionKey))
-        for key in bound.sorted() {
-            if try bind(key, batch, tx, &result, &changes) { changed.insert(key) }
+        for (key, owner, previous) in bindings {
+            try tx.setOwner(owner, of: key, at: batch.at)
+            result.owners[key] = owner
+            if let previous { result.previousOwners.insert(previous) }
+            changes.ownership[key] = FactHistory.ownership(key, owner: owner, previous: previous)
+            changed.insert(key)
         }
         for key in Set(batch.renewalInfos.map(\.subscriptionKey)).subtracting(bound) {
             result.owners[key] = try tx.owner(of: key)
@@ -42,7 +59,7 @@ public struct FactIngestor: Sendable {
         try bumpVersions(changed, &result, tx)
         try record(changes, owners: result.owners, batch, tx)
         try recordEntitlementChanges(changes, result, at: batch.at, tx)
-        return result
+        return .stored(result)
     }
 
     /// `entitlement.changed` for every account whose facts version moved, with why: the changed
@@ -85,26 +102,6 @@ public struct FactIngestor: Sendable {
         }
     }
 
-    /// E4: records `OwnershipRule`'s decision for one subscription the batch brought. True when
-    /// its owner changed.
-    private func bind(_ key: SubscriptionKey, _ batch: IngestBatch, _ tx: any WriteTransaction,
-                      _ result: inout IngestResult, _ changes: inout FactChanges) throws(StoreError) -> Bool {
-        switch OwnershipRule.decide(current: try tx.owner(of: key), tokenAccount: try tokenAccount(key, tx),
-                                    requester: batch.accountId, policy: policy) {
-        case .unchanged(let owner):
-            result.owners[key] = owner
-            return false
-        case .refuse(let owner):
-            throw .ownedByOtherAccount(accountId: owner)
-        case .bind(let owner, let previous):
-            try tx.setOwner(owner, of: key, at: batch.at)
-            result.owners[key] = owner
-            if let previous { result.previousOwners.insert(previous) }
-            changes.ownership[key] = FactHistory.ownership(key, owner: owner, previous: previous)
-            return true
-        }
-    }
-
     /// Stores the receipt once and points every subscription it describes at it; a receipt no
     /// subscription points to any more is deleted.
     private func point(_ subscriptions: Set<SubscriptionKey>, to receipt: ReceiptContent, at instant: Instant,
@@ -130,41 +127,50 @@ public struct FactIngestor: Sendable {
         }
     }
 
-    /// E1: stores each merged fact that differs from the stored one, and returns what changed, so
-    /// a batch that brings nothing new changes no version and records no event.
-    private func merge(_ batch: IngestBatch, into tx: any WriteTransaction) throws(StoreError) -> FactChanges {
+    /// E1: stores each merged fact that differs from the stored one (`plan`), and returns what
+    /// changed, so a batch that brings nothing new changes no version and records no event.
+    private func save(_ transactions: [(old: Transaction?, new: Transaction)], renewals: [RenewalInfo],
+                      _ tx: any WriteTransaction) throws(StoreError) -> FactChanges {
         var changes = FactChanges()
-        for (old, new) in try Self.merge(batch.transactions, stored: { (t) throws(StoreError) in try tx.transaction(t.key) },
-                                         TransactionMerge.merge, save: { (t) throws(StoreError) in try tx.save(t) }) {
+        for (old, new) in transactions {
+            try tx.save(new)
             changes.note(old, new)
         }
-        for (old, new) in try Self.merge(batch.renewalInfos,
-                                         stored: { (r) throws(StoreError) in try tx.renewalInfo(r.subscriptionKey) },
-                                         TransactionMerge.merge, save: { (r) throws(StoreError) in try tx.save(r) }) {
+        for (old, new) in try Self.plan(renewals, key: \.subscriptionKey,
+                                        stored: { (r) throws(StoreError) in try tx.renewalInfo(r.subscriptionKey) },
+                                        TransactionMerge.merge) {
+            try tx.save(new)
             changes.renewals[new.subscriptionKey] = changes.renewals[new.subscriptionKey].map { ($0.old, new) } ?? (old, new)
         }
         return changes
     }
 
-    private static func merge<Fact: Equatable & SubscriptionFact>(
-        _ incoming: [Fact], stored: (Fact) throws(StoreError) -> Fact?, _ merge: (Fact, Fact) -> Fact,
-        save: (Fact) throws(StoreError) -> Void
+    /// E1 without writing: each incoming fact merged with the stored one of its identity, or with
+    /// the batch's own earlier description of it; only those that differ from what they merged into.
+    private static func plan<Fact: Equatable, Key: Hashable>(
+        _ incoming: [Fact], key: (Fact) -> Key, stored: (Fact) throws(StoreError) -> Fact?, _ merge: (Fact, Fact) -> Fact
     ) throws(StoreError) -> [(old: Fact?, new: Fact)] {
+        var latest: [Key: Fact] = [:]
         var changed: [(old: Fact?, new: Fact)] = []
         for fact in incoming {
-            let old = try stored(fact)
+            var old = latest[key(fact)]
+            if old == nil { old = try stored(fact) }
             let merged = old.map { merge($0, fact) } ?? fact
             guard merged != old else { continue }
-            try save(merged)
+            latest[key(fact)] = merged
             changed.append((old, merged))
         }
         return changed
     }
 
     /// E4: the account an `appAccountToken` names on the subscription's newest transaction that
-    /// carries a token some account holds.
-    private func tokenAccount(_ key: SubscriptionKey, _ tx: any WriteTransaction) throws(StoreError) -> String? {
-        let newestFirst = try tx.transactions(of: key).sorted {
+    /// carries a token some account holds, counting the batch's merged transactions as stored.
+    private func tokenAccount(_ key: SubscriptionKey, merged: [Transaction],
+                              _ tx: any WriteTransaction) throws(StoreError) -> String? {
+        var transactions: [TransactionKey: Transaction] = [:]
+        for transaction in try tx.transactions(of: key) { transactions[transaction.key] = transaction }
+        for transaction in merged where transaction.subscriptionKey == key { transactions[transaction.key] = transaction }
+        let newestFirst = transactions.values.sorted {
             ($0.purchaseDate, $0.transactionId) > ($1.purchaseDate, $1.transactionId)
         }
         var asked: Set<String> = []
@@ -174,11 +180,6 @@ public struct FactIngestor: Sendable {
         return nil
     }
 }
-
-/// A fact that belongs to one subscription or single purchase.
-protocol SubscriptionFact { var subscriptionKey: SubscriptionKey { get } }
-extension Transaction: SubscriptionFact {}
-extension RenewalInfo: SubscriptionFact {}
 
 /// What one batch changed, by subscription, for the facts versions and the history. A fact the
 /// batch describes twice keeps its first stored state as `old` and its last as `new`.

@@ -21,8 +21,9 @@ extension GatewayStore {
     }
 
     /// Ingests a batch all-or-nothing (E1 merge, E4 binding, receipt, facts versions: see
-    /// `FactIngestor`). `.ownedByOtherAccount` under `.keep` leaves everything unchanged.
-    public func ingest(_ batch: IngestBatch, policy: OwnershipPolicy, events: EventPolicy = .off) throws(StoreError) -> IngestResult {
+    /// `FactIngestor`). `.refused` (E4 under `.keep`) leaves everything unchanged.
+    public func ingest(_ batch: IngestBatch, policy: OwnershipPolicy, events: EventPolicy = .off)
+        throws(StoreError) -> IngestOutcome {
         try write { tx throws(StoreError) in try FactIngestor(policy: policy, events: events).ingest(batch, into: tx) }
     }
 

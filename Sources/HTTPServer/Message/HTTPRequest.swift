@@ -16,6 +16,10 @@ public struct HTTPRequest: Sendable {
     /// The IP address of the connection's peer ("192.0.2.7", "2001:db8::1"), the key of per-client
     /// limits; nil when the request did not come over a socket (an in-process test client).
     public var sourceAddress: String?
+    /// The digest of the request's credential, noted by a fast path that computed it and declined,
+    /// so the route's handler does not compute it again. Never read from the wire: only code on
+    /// the server sets it, from this request's own headers.
+    public var credentialDigest: SIMD4<UInt64>?
 
     public init(method: String, target: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [],
                 version: HTTPVersion = .http1_1, pathParameters: [String: String] = [:],

@@ -37,5 +37,6 @@ public enum FastPathPlan: Sendable {
     case finishOnPool(@Sendable () -> HTTPResponse)
 }
 
-/// A fast path that may hand its unfinished answer to the route's pool; nil runs the handler.
-public typealias HTTPPlanningFastPath = @Sendable (HTTPRequest) -> FastPathPlan?
+/// A fast path that may hand its unfinished answer to the route's pool; nil runs the handler with
+/// the request as the fast path left it (`HTTPRequest.credentialDigest`: what it computed already).
+public typealias HTTPPlanningFastPath = @Sendable (inout HTTPRequest) -> FastPathPlan?

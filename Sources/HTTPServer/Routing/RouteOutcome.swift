@@ -25,7 +25,7 @@ extension Router {
             var request = request
             request.pathParameters = parameters
             var handler = route.handler
-            if let fastPath = route.fastPath, let plan = fastPath(request) {
+            if let fastPath = route.fastPath, let plan = fastPath(&request) {
                 switch plan {
                 case .answer(let response): return .answered(response)
                 case .finishOnPool(let finish): handler = { _ in finish() }

@@ -67,7 +67,7 @@ import Wire
                         purchaseDate: Instant(rfc3339: start + "T00:00:00Z")!, expiresDate: Instant(rfc3339: end + "T00:00:00Z")!,
                         source: .receipt)
         }
-        try h.runtime.core.appStore.save(VerifiedFacts(transactions: [
+        try h.store(VerifiedFacts(transactions: [
             t("t1", "2012-02-20", "2012-03-20"), t("t2", "2012-03-20", "2012-04-20"), t("t3", "2012-06-17", "2012-07-17"),
         ]), for: reader.id)
         return (h, reader)

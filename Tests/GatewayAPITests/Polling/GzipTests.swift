@@ -39,7 +39,7 @@ import Wire
         let (h, reader, path, plain) = try Self.fifteenYearList()
         var request = CacheRouteTests.request(path, accountId: reader.id, bearer: reader.token)
         request.headers.append(name: "Accept-Encoding", value: "gzip")
-        guard case .finishOnPool = try #require(h.runtime.api.accounts.issueListPlan(request)) else {
+        guard case .finishOnPool = try #require(h.runtime.api.accounts.issueListPlan(&request)) else {
             Issue.record("a list to compress is left to the pool")
             return
         }

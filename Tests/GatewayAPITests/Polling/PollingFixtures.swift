@@ -33,11 +33,7 @@ extension GatewayHarness {
                         productId: "monthly.ios.annual", purchaseDate: Instant(rfc3339: "\(year)-01-01T00:00:00Z")!,
                         expiresDate: Instant(rfc3339: "\(year + 1)-01-01T00:00:00Z")!, source: .receipt)
         }
-        do {
-            try runtime.core.appStore.save(VerifiedFacts(transactions: transactions), for: accountId)
-        } catch {
-            throw HarnessError.unexpected("storing facts failed: \(error.message)")
-        }
+        try store(VerifiedFacts(transactions: transactions), for: accountId)
     }
 }
 

@@ -54,11 +54,7 @@ extension GatewayHarness {
 
     /// Stores App Store facts for the account as the verified-facts path does.
     func save(_ accountId: String, transactions: [Transaction], renewals: [RenewalInfo] = []) throws {
-        do {
-            try runtime.core.appStore.save(VerifiedFacts(transactions: transactions, renewals: renewals), for: accountId)
-        } catch {
-            throw HarnessError.unexpected("storing facts failed: \(error.message)")
-        }
+        try store(VerifiedFacts(transactions: transactions, renewals: renewals), for: accountId)
     }
 
     /// Runs a push fan-out to the end of its open jobs.

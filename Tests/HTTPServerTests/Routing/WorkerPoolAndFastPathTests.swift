@@ -51,6 +51,20 @@ import Testing
         }
     }
 
+    /// A fast path that declines hands the handler the request as it left it: what it computed
+    /// (the credential's digest) is not computed again.
+    @Test func aDecliningFastPathHandsItsNotesToTheHandler() throws {
+        try TestServer.withClient(router: TestServer.defaultRouter { router in
+            router.add("GET", "/noted", execution: .worker, fastPlan: { request in
+                request.credentialDigest = SIMD4(1, 2, 3, 4)
+                return nil
+            }, handler: { request in .text(200, "\(request.credentialDigest.map { $0[3] } ?? 0)") })
+        }) { _, client throws in
+            client.send("GET /noted HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try client.readResponse().text == "4")
+        }
+    }
+
     @Test func aRouteOnAnUnsizedPoolStopsTheStart() {
         let router = RouterBuilder()
         router.add("GET", "/x", execution: .pool("nowhere")) { _ in .noContent }

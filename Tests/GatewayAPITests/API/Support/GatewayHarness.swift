@@ -154,11 +154,18 @@ final class GatewayHarness: @unchecked Sendable {
         let transaction = Transaction(environment: .production, transactionId: original, originalTransactionId: original,
                                       productId: "monthly.1m", purchaseDate: Instant(rfc3339: "2026-01-15T00:00:00Z")!,
                                       expiresDate: Instant(rfc3339: "2026-03-15T00:00:00Z")!, source: .receipt)
+        try store(VerifiedFacts(transactions: [transaction]), for: accountId)
+    }
+
+    /// Stores App Store facts for the account as the verified-facts path does; a refusal (E4) fails.
+    func store(_ facts: VerifiedFacts, for accountId: String) throws {
+        let outcome: IngestOutcome
         do {
-            try runtime.core.appStore.save(VerifiedFacts(transactions: [transaction]), for: accountId)
+            outcome = try runtime.core.appStore.save(facts, for: accountId)
         } catch {
             throw HarnessError.unexpected("storing facts failed: \(error.message)")
         }
+        guard case .stored = outcome else { throw HarnessError.unexpected("the facts were refused (E4): \(outcome)") }
     }
 
     /// A download token for one issue, through the API.
