@@ -179,6 +179,9 @@ enum PostgresSchema {
     /// Brings the database to `currentVersion`. Refuses a database written by a newer gateway.
     static func migrate(_ connection: PostgresConnection) throws(StoreError) {
         try connection.transaction("BEGIN") { () throws(StoreError) in
+            // The statement timeout bounds what a request may wait for; a migration rebuilding a
+            // large table, or waiting for another process's migration, must not be cut short by it.
+            try connection.execute("SET LOCAL statement_timeout = 0")
             try connection.execute("SELECT pg_advisory_xact_lock(\(migrationLock))")
             try connection.execute("""
                 CREATE TABLE IF NOT EXISTS gateway_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)
