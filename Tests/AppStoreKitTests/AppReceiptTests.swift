@@ -6,7 +6,7 @@ import Wire
 @testable import AppStoreSimulator
 
 /// Original transaction ids from verifyReceipt-era app receipts (PKCS#7, read with libcrypto),
-/// for `issue-gateway appstore migrate` (issue #12).
+/// for `issue-gateway appstore migrate`.
 @Suite struct AppReceiptTests {
     static let authority = try! TestCertificateAuthority(options: .init(issuedAt: Instant(millisecondsSinceEpoch: 1_700_000_000_000)))
 

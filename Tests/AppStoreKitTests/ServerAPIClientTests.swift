@@ -6,7 +6,7 @@ import Wire
 @testable import AppStoreKit
 @testable import AppStoreSimulator
 
-/// The App Store Server API client (appstore.md "App Store Server API"; issue #12) against a
+/// The App Store Server API client (appstore.md "App Store Server API") against a
 /// scripted transport: the token, environment fallback, 429 and retries within the deadline,
 /// paging, and E2 for every signed item.
 @Suite struct ServerAPIClientTests {

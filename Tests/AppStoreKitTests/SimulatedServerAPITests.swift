@@ -7,7 +7,7 @@ import Wire
 @testable import AppStoreKit
 @testable import AppStoreSimulator
 
-/// The simulator plays the App Store Server API over HTTP (issue #12): the gateway's client
+/// The simulator plays the App Store Server API over HTTP: the gateway's client
 /// talks to it as to Apple. Token checks, revision paging at 20, 429, 4040010, the "never
 /// released" 401, notification history with send attempts and the test notification.
 @Suite(.serialized) struct SimulatedServerAPITests {

@@ -1,7 +1,7 @@
 @testable import GatewayConfiguration
 import Testing
 
-/// The fairness limits are settings (issue #10 item 3), with defaults and bounds.
+/// The fairness limits are settings, with defaults and bounds.
 @Suite struct ClientLimitSettingsTests {
     @Test func clientAndAccountCreationLimitsAreReadAndBounded() throws {
         let defaults = try Configuration.load(environment: [:])

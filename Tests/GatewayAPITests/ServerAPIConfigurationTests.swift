@@ -6,7 +6,7 @@ import HTTPServer
 import Testing
 import Wire
 
-/// `ISSUE_GATEWAY_APPSTORE_API_*` (http-api.md Configuration; issue #12): read from the
+/// `ISSUE_GATEWAY_APPSTORE_API_*` (http-api.md Configuration): read from the
 /// environment, the `.p8` checked at start with a clear error, and nothing built without them.
 @Suite struct ServerAPIConfigurationTests {
     final class Folder {

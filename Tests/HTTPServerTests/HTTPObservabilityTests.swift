@@ -32,7 +32,7 @@ import Testing
     }
 
     /// Labels come from a fixed set whatever clients send: invented methods share `other`,
-    /// invented paths `unmatched`, so /metrics does not grow with them (issue #10 item 1).
+    /// invented paths `unmatched`, so /metrics does not grow with them.
     @Test func inventedMethodsAndPathsDoNotGrowTheMetrics() throws {
         let server = try TestServer(router: TestServer.defaultRouter { _ in })
         defer { server.stop() }

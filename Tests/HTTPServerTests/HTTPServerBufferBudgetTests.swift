@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 @testable import HTTPServer
 
-/// Body memory (issue #10 item 2): nothing is reserved from an announced length, and what all
+/// Body memory: nothing is reserved from an announced length, and what all
 /// connections hold in bodies and unsent answers stays within `maxBufferedBytes`; past it the
 /// server answers 503, never more memory, never a crash.
 @Suite struct HTTPServerBufferBudgetTests {

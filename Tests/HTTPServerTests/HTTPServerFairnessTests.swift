@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 @testable import HTTPServer
 
-/// Fairness (issue #10 item 3): a client's share of the worker pools is bounded per source
+/// Fairness: a client's share of the worker pools is bounded per source
 /// address, so one client with many pipelining connections cannot make another's requests fail.
 @Suite struct HTTPServerFairnessTests {
     /// A handler that blocks until the test lets every waiting request through at once.
@@ -55,7 +55,7 @@ import TestSupport
     }
 }
 
-/// Which client an address is (issue #10 item 3): an IPv6 /64 is one client, not 2^64.
+/// Which client an address is: an IPv6 /64 is one client, not 2^64.
 @Suite struct ClientKeyTests {
     @Test(arguments: [
         ("192.0.2.7", "192.0.2.7"),

@@ -3,7 +3,7 @@ import Testing
 import IssueCatalog
 import Wire
 
-/// The committed sample catalog (catalog/) is valid and shows what issue #2 asks of it.
+/// The committed sample catalog (catalog/) is valid and shows what a sample must.
 @Suite struct SampleCatalogTests {
     static let now = Instant(rfc3339: "2026-11-22T12:00:00Z")!
 

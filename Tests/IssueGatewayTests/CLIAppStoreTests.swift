@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `issue-gateway appstore migrate` at the command line (issue #12); the migration itself is
+/// `issue-gateway appstore migrate` at the command line; the migration itself is
 /// tested against the simulator in `AppStoreMigrationFlowTests`.
 @Suite struct CLIAppStoreTests {
     @Test func migrateNeedsServerAPICredentials() throws {

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// Three `issue-gateway serve` processes, A, B and C, on one PostgreSQL schema, sharing one App
-/// Store (the simulator, in this process) under the `keep` policy (issue 11, "Done when"): what
+/// Store (the simulator, in this process) under the `keep` policy: what
 /// one process takes from Apple shows in the others' cached answers within a second, and E4
 /// ownership holds across processes.
 @Suite(.postgresCluster)

@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 import TestSupport
 
-/// `issue-gateway serve` processes on one PostgreSQL database (issue 11): all serve; a `kill -9`
+/// `issue-gateway serve` processes on one PostgreSQL database: all serve; a `kill -9`
 /// of one under load loses nothing it acknowledged, and the others keep serving throughout.
 @Suite(.postgresCluster)
 struct PostgresServeTests {

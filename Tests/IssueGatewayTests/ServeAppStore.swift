@@ -4,7 +4,7 @@ import IssueCatalog
 import TestSupport
 import Wire
 
-/// The App Store the `serve` processes of one deployment share (issue 11): the simulator runs in
+/// The App Store the `serve` processes of one deployment share: the simulator runs in
 /// the test process on an ephemeral port, knows one renewing monthly receipt, and the catalog
 /// folder written beside it sells the product that receipt names. Every `serve` is given the
 /// simulator's verifyReceipt URLs, its V1 shared secret and the `keep` policy.

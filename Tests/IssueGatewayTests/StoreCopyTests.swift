@@ -8,7 +8,7 @@ import Testing
 import TestSupport
 import Wire
 
-/// `issue-gateway store copy --to postgresql://…` (issue 11, moving up): what a SQLite database
+/// `issue-gateway store copy --to postgresql://…` (moving up): what a SQLite database
 /// holds reads back the same from PostgreSQL, verified per table; a destination with data is refused.
 @Suite(.postgresCluster)
 struct StoreCopyTests {

@@ -4,7 +4,7 @@ import IssueCatalog
 import Testing
 import Wire
 
-/// The push and webhook rows (issue #16) as every backend must keep them: the outbox's order and
+/// The push and webhook rows as every backend must keep them: the outbox's order and
 /// leases, announcements that fire once, and the candidates a push job pages through.
 @Suite struct StorePushTests {
     static let events = EventPolicy(webhooks: true, pushes: true)

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Access codes through the API (issue #15; E22).
+/// Access codes through the API (E22).
 @Suite struct AccessCodeRouteTests {
     func entitled(_ h: H, _ reader: (id: String, token: String)) throws -> Set<String> {
         let list = try h.client.get("/v1/accounts/\(reader.id)/issues?entitled=true&publication=monthly", as: reader.token)

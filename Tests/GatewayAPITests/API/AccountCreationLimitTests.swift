@@ -1,7 +1,7 @@
 @testable import GatewayConfiguration
 import Testing
 
-/// Fairness (issue #10 item 3): anyone may create accounts, so `POST /v1/accounts` is
+/// Fairness: anyone may create accounts, so `POST /v1/accounts` is
 /// rate-limited per source address, answered 429 `rate_limited` with `Retry-After`.
 @Suite struct AccountCreationLimitTests {
     @Test func creationPastTheBurstIs429WithRetryAfterUntilTheBucketRefills() throws {

@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 import TestSupport
 
-/// Issue #9: with Apple slow (it may take ~46 s to answer), receipt posts wait on their own pool;
+/// With Apple slow (it may take ~46 s to answer), receipt posts wait on their own pool;
 /// issue lists and token requests, served from the store pool, stay fast. Apple here is a local
 /// listener that holds every verifyReceipt answer until the test opens the latch, so the test
 /// knows the receipt posts are still pending while it measures the others.

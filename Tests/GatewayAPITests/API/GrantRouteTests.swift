@@ -2,7 +2,7 @@ import Foundation
 import Entitle
 import Testing
 
-/// Grants through the API as a publisher's backend would use them (issue #15; E21).
+/// Grants through the API as a publisher's backend would use them (E21).
 @Suite struct GrantRouteTests {
     static let printBody = #"{"source":"print","externalId":"sub-42","publications":["monthly","weekly"],"start":"2026-01-10T00:00:00Z","end":"2026-02-10T00:00:00Z","note":"print subscriber"}"#
 

@@ -4,7 +4,7 @@ import Foundation
 @testable import GatewayConfiguration
 import Testing
 
-/// `GET /v1/accounts/{accountId}/history` (http-api.md, Support; issue #13) through the in-process
+/// `GET /v1/accounts/{accountId}/history` (http-api.md, Support) through the in-process
 /// client: the gateway's App Store is the simulator (verifyReceipt over HTTP, V1 notifications
 /// with its shared secret), so every fact arrives by the route a reader app or Apple would use.
 @Suite struct HistoryRouteTests {
@@ -77,7 +77,7 @@ import Testing
         #expect(added[1]["transactionId"] as? String == "10002" && added[1]["revocationDate"] as? String == "2026-03-18T00:00:00.000Z")
     }
 
-    /// Step 4 of issue 13: the explanation's evidence links the history behind it.
+    /// The explanation's evidence links the history behind it.
     @Test func anExplanationsEvidenceCarriesTheHistoryOfItsTransaction() throws {
         let w = try World()
         let reader = try w.h.createAccount()

@@ -1,6 +1,6 @@
 import Testing
 
-/// Boolean query flags take `true` or `false` only, once (issue #10, clean errors); anything
+/// Boolean query flags take `true` or `false` only, once (clean errors); anything
 /// else is a 400 in the error shape, never a silent `false`.
 @Suite struct QueryFlagRouteTests {
     @Test(arguments: ["?all=yes", "?all=1", "?all=TRUE", "?all=", "?all", "?all=true&all=false", "?all=true&all=true"])

@@ -7,7 +7,7 @@ import Testing
 import Wire
 @testable import GatewayConfiguration
 
-/// `GET /v1/accounts/{accountId}/timeline.svg` (http-api.md, Support; issue #13): the Guide's
+/// `GET /v1/accounts/{accountId}/timeline.svg` (http-api.md, Support): the Guide's
 /// magazine example drawn, valid and deterministic SVG, escaped titles, refusals.
 @Suite struct TimelineRouteTests {
     /// The SVG's elements as an XML parser sees them: (name, attributes, text of its `<title>`).

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 import Wire
 
-/// `issue-gateway appstore migrate` (issue #12): subscriptions known only by stored PKCS#7
+/// `issue-gateway appstore migrate`: subscriptions known only by stored PKCS#7
 /// receipts get their history and status from the Server API, once; a run again skips them.
 @Suite struct AppStoreMigrationFlowTests {
     @Test func storedReceiptsAreMovedOntoTheServerAPIResumably() throws {

@@ -1,8 +1,9 @@
 import Testing
 import TestSupport
 
-/// A real gateway's parser refuses a second X-Original-URI or X-Original-Method (issue #10 item
-/// 4): an edge that appends headers must not let a reader pick which path is checked.
+/// A real gateway's parser refuses a second X-Original-URI or X-Original-Method
+/// (RFC 9110 §5.3: these fields have no list syntax): an edge that appends headers must not let
+/// a reader pick which path is checked.
 @Suite struct DuplicateEdgeHeaderTests {
     @Test(arguments: [("X-Original-URI: /content/a.pdf", "X-Original-URI: /content/b.pdf"),
                       ("X-Original-Method: GET", "X-Original-Method: POST"),

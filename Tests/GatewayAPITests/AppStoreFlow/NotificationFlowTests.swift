@@ -104,7 +104,7 @@ import Testing
     }
 
     /// http-api.md: a V2 notification is 200 only once its facts are stored; storage busy is a
-    /// 503 so that Apple retries, and the retry is taken (issue #10 item 7).
+    /// 503 so that Apple retries, and the retry is taken.
     @Test func v2WhoseFactsCouldNotBeStoredIs503AndItsRetryIsTaken() throws {
         let failures = Countdown()
         let flow = try AppStoreFlow(wrapStore: { BusyWrites($0, failures: failures) })

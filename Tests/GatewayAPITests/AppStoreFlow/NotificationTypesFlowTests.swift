@@ -3,7 +3,7 @@ import Foundation
 @testable import GatewayConfiguration
 import Testing
 
-/// Every V2 notification type is handled or recorded (issue #12): facts it carries are stored
+/// Every V2 notification type is handled or recorded: facts it carries are stored
 /// (a reversal or an extension as the newer description, E1), the rest recorded, and an
 /// unknown type is answered 200, never an error.
 @Suite struct NotificationTypesFlowTests {

@@ -4,7 +4,7 @@ import Foundation
 import GatewayStore
 import Testing
 
-/// Issue #12 end to end: a gateway with App Store Server API credentials against the simulator
+/// End to end: a gateway with App Store Server API credentials against the simulator
 /// over HTTP. A StoreKit 2 app sends only its latest signed transaction; the gateway fetches the
 /// subscription's history once and the reader gets the back issues of earlier periods.
 @Suite struct ServerAPIFlowTests {

@@ -4,7 +4,7 @@ import Foundation
 import GatewayStore
 import Testing
 
-/// The status poller on the App Store Server API (issue #12): with credentials it asks Get All
+/// The status poller on the App Store Server API: with credentials it asks Get All
 /// Subscription Statuses about subscriptions near expiry, so a subscription known only from
 /// signed data (no receipt to re-verify) still hears of a refund no notification announced.
 @Suite struct ServerAPIPollerFlowTests {

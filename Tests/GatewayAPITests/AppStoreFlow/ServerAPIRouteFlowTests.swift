@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 import Wire
 
-/// Issue #12's routes and the notification backfill against the simulator over HTTP: nothing
+/// The App Store Server API routes and the notification backfill against the simulator over HTTP: nothing
 /// lost (a dropped notification is recovered), a reader's refresh, the operator's test
 /// notification and renewal date extension; without credentials they answer 409 and the
 /// refresh re-verifies stored receipts, as before.

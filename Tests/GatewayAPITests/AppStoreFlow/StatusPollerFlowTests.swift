@@ -4,7 +4,7 @@ import Foundation
 import GatewayStore
 import Testing
 
-/// The status poller re-verifies stored receipts near expiry against the simulator (issue #6).
+/// The status poller re-verifies stored receipts near expiry against the simulator.
 /// Passes are run directly with the test clock; the poller's thread is never started.
 @Suite struct StatusPollerFlowTests {
     private static let dayBeforeExpiry = FlowFixtures.at("2026-04-09T12:00:00Z")

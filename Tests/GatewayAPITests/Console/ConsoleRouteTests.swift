@@ -2,7 +2,7 @@ import Foundation
 @testable import GatewayConfiguration
 import Testing
 
-/// `GET /console/` and its files (issue #13): compiled in, each with its content type, the strict
+/// `GET /console/` and its files: compiled in, each with its content type, the strict
 /// policy on every answer, revalidation by entity tag, and nothing else reachable under `/console/`.
 @Suite struct ConsoleRouteTests {
     static let policy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob:; "

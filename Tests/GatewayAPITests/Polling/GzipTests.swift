@@ -7,7 +7,7 @@ import Wire
 /// JSON answers over 1 KiB are gzip-coded when `Accept-Encoding` allows it, with
 /// `Vary: Accept-Encoding` (http-api.md, "Reader lists are cheap to poll"; RFC 9110 §12.5.3).
 @Suite struct GzipTests {
-    /// Issue 16 asks for 5x; on the sample catalog gzip reaches about 4x and no more: every item
+    /// The goal was 5x; on the sample catalog gzip reaches about 4x and no more: every item
     /// carries two SHA-256 digests in hex (http-api.md, Issue list item), random to a compressor,
     /// and they alone gzip to ~12.7 KiB of the ~19 KiB (docs/decisions/18-gzip-in-api-layer.md).
     @Test func theFifteenYearListIsAtLeastFourTimesSmallerGzipped() throws {

@@ -5,7 +5,7 @@ import IssueCatalog
 import Wire
 
 /// The repository's sample catalog (catalog/: 180 monthly and 157 weekly issues) and a reader
-/// subscribed to the monthly for 15 years: the list issue #5 measures, ~80 KiB rendered.
+/// subscribed to the monthly for 15 years: the list the HTTP benchmark measures, ~80 KiB rendered.
 extension GatewayHarness {
     static let sampleCatalog = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../../catalog").standardizedFileURL.path

@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 /// Two gateways on one PostgreSQL database, each with its own store (its own pool), caches and
-/// change-feed follower, as two `serve` processes would have (issue 11): what one commits reaches
+/// change-feed follower, as two `serve` processes would have: what one commits reaches
 /// the other's caches within a second; a gateway that cannot read the feed stops serving from
 /// its caches.
 @Suite(.postgresCluster)

@@ -2,7 +2,7 @@
 import PostgresStore
 import Testing
 
-/// `ISSUE_GATEWAY_DATABASE_URL`, `_DATABASE_POOL`, `_DATABASE_STATEMENT_TIMEOUT` (issue 11).
+/// `ISSUE_GATEWAY_DATABASE_URL`, `_DATABASE_POOL`, `_DATABASE_STATEMENT_TIMEOUT`.
 @Suite struct DatabaseSettingTests {
     @Test func sqliteIsTheDefaultAndAURLSelectsPostgreSQL() throws {
         let defaults = try Configuration.load(environment: [:])

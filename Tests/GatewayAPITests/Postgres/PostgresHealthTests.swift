@@ -4,7 +4,7 @@ import PostgresStore
 import TestSupport
 import Testing
 
-/// `/healthz` on a PostgreSQL store (issue 11): 503 in the spec's error shape while the database
+/// `/healthz` on a PostgreSQL store: 503 in the spec's error shape while the database
 /// cannot be reached, 200 again by itself once it can.
 @Suite(.postgresCluster)
 struct PostgresHealthTests {

@@ -7,7 +7,7 @@ import Testing
 
 /// Three gateways on one PostgreSQL database, each a real server on its own port with its own
 /// store (pool), caches and change-feed follower, sharing one App Store (the simulator), under
-/// the `keep` policy (issue 11, "Done when").
+/// the `keep` policy.
 @Suite(.postgresCluster)
 final class ThreeGatewayFlowTests {
     let schema: TemporaryPostgresSchema
@@ -87,7 +87,7 @@ final class ThreeGatewayFlowTests {
         #expect(pollers.filter(\.holdsLease).count == 1)
     }
 
-    /// The notification backfill's periodic passes too (issue 11: "the status poller, the
+    /// The notification backfill's periodic passes too ("the status poller, the
     /// notification backfill and any periodic job run in one process at a time").
     @Test func theNotificationBackfillRunsInOneGatewayAtATime() throws {
         let first = try AppStoreFlow(policy: .keep, serverAPI: true, store: try schema.open())

@@ -1,7 +1,7 @@
 @testable import GatewayConfiguration
 import Testing
 
-/// Reader devices for APNs through the API (http-api.md, devices; issue #16).
+/// Reader devices for APNs through the API (http-api.md, devices).
 @Suite struct DeviceRouteTests {
     static func token(_ n: Int, digits: Int = 64) -> String {
         let hex = String(n, radix: 16)

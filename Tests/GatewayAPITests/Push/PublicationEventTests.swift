@@ -8,7 +8,7 @@ import TestSupport
 import Testing
 import Wire
 
-/// Publication events (http-api.md, pushes and webhooks; issue #16): an issue announced when it is
+/// Publication events (http-api.md, pushes and webhooks): an issue announced when it is
 /// published, once, to the devices of the accounts the engine entitles to it (E12–E22).
 @Suite struct PublicationEventTests {
     static func instant(_ text: String) -> Instant { Instant(rfc3339: text)! }

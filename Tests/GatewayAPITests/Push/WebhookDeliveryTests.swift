@@ -9,7 +9,7 @@ import TestSupport
 import Testing
 import Wire
 
-/// Webhooks to the publisher's backend (http-api.md, pushes and webhooks; issue #16): events kept in
+/// Webhooks to the publisher's backend (http-api.md, pushes and webhooks): events kept in
 /// the store's outbox, signed, retried until a 2xx, in order, across a restart.
 @Suite struct WebhookDeliveryTests {
     static let secret = "webhook-secret-0123456789"

@@ -2,7 +2,7 @@
 import Testing
 import Wire
 
-/// The token bucket per key that rate-limited routes share (issue #10 item 3).
+/// The token bucket per key that rate-limited routes share.
 @Suite struct KeyedRateLimiterTests {
     private let start = Instant(secondsSinceEpoch: 1_800_000_000)
 

@@ -47,7 +47,7 @@ final class AppStoreFlow: @unchecked Sendable {
     /// `gatewaySecret`: the shared secret the gateway sends and expects in V1 notifications;
     /// `wrapStore`: what the gateway sees of the store (a test's failing wrapper).
     /// `serverAPI`: the gateway holds App Store Server API credentials whose public key the
-    /// simulator was given, and calls its Server API (issue #12); notifications it sends go to
+    /// simulator was given, and calls its Server API; notifications it sends go to
     /// the gateway.
     init(policy: OwnershipPolicy = .transfer, gatewaySecret: String = FlowFixtures.sharedSecret,
          script: SimulatorScript = FlowFixtures.script, serverAPI: Bool = false,
