@@ -12,7 +12,9 @@ public final class SQLiteStore: GatewayStore {
     private let settings: SQLiteSettings
     private let log: StoreLog
     /// SQLite admits one writer at a time; queueing writers here keeps them off the busy handler.
-    private let writer: Mutex<SQLiteConnection>
+    /// A blocking lock, not `Mutex`: a write unit of work holds it across its fsync (milliseconds),
+    /// and `Mutex`'s waiters spin first, taking the core the holder needs (2-core machines).
+    private let writer: Condition<SQLiteConnection>
     private let idleReaders: Mutex<[SQLiteConnection]>
     /// One permit per reader connection the pool may hold: a read waits for one when all are busy.
     private let readerPermits: Permits
@@ -30,7 +32,7 @@ public final class SQLiteStore: GatewayStore {
         try Self.createParentFolder(of: path, log)
         let connection = try SQLiteConnection(path: path, settings: settings, log: log)
         try SQLiteSchema.migrate(connection)
-        writer = Mutex(connection)
+        writer = Condition(connection)
         idleReaders = Mutex([])
         readerPermits = Permits(max(1, settings.readerPoolSize))
     }
@@ -45,16 +47,11 @@ public final class SQLiteStore: GatewayStore {
     }
 
     public func write<R>(_ body: (any WriteTransaction) throws(StoreError) -> R) throws(StoreError) -> R {
-        // The result leaves through `outcome`: `withLock` may only return what it can send.
-        var outcome: Result<R, StoreError>?
-        writer.withLock { connection in
-            outcome = Result { () throws(StoreError) in
-                try connection.writeTransaction { () throws(StoreError) in
-                    try body(SQLWriteTransaction(connection: connection))
-                }
+        try writer.withLock { connection throws(StoreError) in
+            try connection.writeTransaction { () throws(StoreError) in
+                try body(SQLWriteTransaction(connection: connection))
             }
         }
-        return try outcome!.get()
     }
 
     func onReader<R>(_ body: (SQLiteConnection) throws(StoreError) -> R) throws(StoreError) -> R {

@@ -8,33 +8,34 @@
 /// the statement rather than a value (a column name chosen by the code) goes in explicitly with
 /// `\(literal:)` (a `StaticString`) or `\(raw:)` (text the gateway built itself, never input).
 public struct SQL: Sendable, Equatable {
-    enum Piece: Sendable, Equatable {
-        case text(String)
-        case parameter
-    }
-
-    private(set) var pieces: [Piece] = []
+    /// The statement text with the placeholders left out: it is built by appending in place
+    /// (statements are built on every call, so no piece is copied twice).
+    private(set) var text = ""
+    /// Where each placeholder stands in `text`, as UTF-8 offsets, in order.
+    private(set) var parameterOffsets: [Int] = []
     /// The bound values, in the order their placeholders appear.
     public private(set) var values: [SQLValue] = []
 
     public init() {}
 
     /// Statement text without parameters (`raw` is the gateway's own text, never input).
-    public init(raw: String) { pieces = raw.isEmpty ? [] : [.text(raw)] }
+    public init(raw: String) { text = raw }
 
     /// The text for `dialect`, each parameter a numbered placeholder.
     public func text(for dialect: SQLDialect) -> String {
-        var text = ""
-        var number = 0
-        for piece in pieces {
-            switch piece {
-            case .text(let s): text += s
-            case .parameter:
-                number += 1
-                text += dialect.placeholder(number)
-            }
+        guard !parameterOffsets.isEmpty else { return text }
+        var rendered = ""
+        rendered.reserveCapacity(text.utf8.count + 4 * parameterOffsets.count)
+        let utf8 = text.utf8
+        var from = utf8.startIndex
+        for (number, offset) in zip(1..., parameterOffsets) {
+            let at = utf8.index(utf8.startIndex, offsetBy: offset)
+            rendered += Substring(utf8[from..<at])
+            rendered += dialect.placeholder(number)
+            from = at
         }
-        return text
+        rendered += Substring(utf8[from...])
+        return rendered
     }
 
     public static func + (lhs: SQL, rhs: SQL) -> SQL {
@@ -44,23 +45,16 @@ public struct SQL: Sendable, Equatable {
     }
 
     public mutating func append(_ other: SQL) {
-        for piece in other.pieces {
-            if case .text(let s) = piece { appendText(s) } else { pieces.append(piece) }
-        }
+        let base = text.utf8.count
+        text += other.text
+        parameterOffsets += other.parameterOffsets.map { base + $0 }
         values += other.values
     }
 
-    mutating func appendText(_ s: String) {
-        guard !s.isEmpty else { return }
-        if case .text(let previous) = pieces.last {
-            pieces[pieces.count - 1] = .text(previous + s)
-        } else {
-            pieces.append(.text(s))
-        }
-    }
+    mutating func appendText(_ s: String) { text += s }
 
     mutating func bind(_ value: SQLValue) {
-        pieces.append(.parameter)
+        parameterOffsets.append(text.utf8.count)
         values.append(value)
     }
 

@@ -1,16 +1,36 @@
 extension SQL {
     /// Inserts a row, or updates every other column of the row with the same `key` (PostgreSQL's
     /// `INSERT … ON CONFLICT … DO UPDATE`, which SQLite ≥ 3.24 speaks too): each column is named
-    /// once, beside its value.
+    /// once, beside its value. Built in one pass: ingest writes one of these per transaction.
     public static func upsert(into table: StaticString, key: KeyValuePairs<StaticString, any SQLBindable>,
                               set columns: KeyValuePairs<StaticString, any SQLBindable>) -> SQL {
-        let names = (key.map(\.key) + columns.map(\.key)).map(\.description)
-        let values = (key.map(\.value) + columns.map(\.value)).map { value -> SQL in "\(value.sqlValue)" }
-        let keyNames = key.map(\.key.description).joined(separator: ", ")
-        let updates = columns.map { "\($0.key) = excluded.\($0.key)" }.joined(separator: ", ")
-        return """
-            INSERT INTO \(literal: table) (\(raw: names.joined(separator: ", "))) VALUES (\(joined(values)))
-            ON CONFLICT (\(raw: keyNames)) DO UPDATE SET \(raw: updates)
-            """
+        var sql = SQL(raw: "INSERT INTO \(table) (")
+        sql.appendNames(key, after: false)
+        sql.appendNames(columns, after: !key.isEmpty)
+        sql.appendText(") VALUES (")
+        // No key paths here: a key path into these tuples is instantiated anew on every call.
+        for (index, pair) in key.enumerated() {
+            if index > 0 { sql.appendText(", ") }
+            sql.bind(pair.value.sqlValue)
+        }
+        for (index, pair) in columns.enumerated() {
+            if index > 0 || !key.isEmpty { sql.appendText(", ") }
+            sql.bind(pair.value.sqlValue)
+        }
+        sql.appendText(")\nON CONFLICT (")
+        sql.appendNames(key, after: false)
+        sql.appendText(") DO UPDATE SET ")
+        for (index, column) in columns.enumerated() {
+            if index > 0 { sql.appendText(", ") }
+            sql.appendText("\(column.key) = excluded.\(column.key)")
+        }
+        return sql
+    }
+
+    private mutating func appendNames(_ pairs: KeyValuePairs<StaticString, any SQLBindable>, after earlier: Bool) {
+        for (index, pair) in pairs.enumerated() {
+            if index > 0 || earlier { appendText(", ") }
+            appendText(pair.key.description)
+        }
     }
 }

@@ -40,5 +40,10 @@ extension Instant: SQLBindable {
 }
 
 extension Optional: SQLBindable where Wrapped: SQLBindable {
-    public var sqlValue: SQLValue { map(\.sqlValue) ?? .null }
+    // A pattern, not `map(\.sqlValue)`: a key path in this generic context is instantiated at
+    // run time on every call, and every optional column of every row goes through here.
+    public var sqlValue: SQLValue {
+        if case .some(let value) = self { return value.sqlValue }
+        return .null
+    }
 }
