@@ -5,8 +5,6 @@ import GatewayCore
 package enum ConfigurationLimits {
     /// tokens.md / http-api.md: a download token lives at most an hour.
     package static let tokenTTLSeconds = 1...3600
-    /// HS256 secrets of fewer than 32 bytes are refused (http-api.md, RFC 7518 §3.2).
-    package static let minimumTokenSecretBytes = 32
     /// An admin secret short enough to guess is refused; generated ones have 43 characters.
     package static let minimumAdminKeyLength = 16
     package static let graceDays = 0...365
