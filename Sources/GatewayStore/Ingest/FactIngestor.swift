@@ -21,6 +21,11 @@ public struct FactIngestor: Sendable {
         if let accountId = batch.accountId, try tx.account(id: accountId) == nil {
             throw .notFound("account \(accountId)")
         }
+        // Dedupe inside the unit of work (http-api.md: 200 only once the facts are stored): the
+        // mark and the facts commit together or not at all. Without a requesting account (a
+        // notification) E4 cannot refuse (`OwnershipRule`), so the mark is taken first and a
+        // notification sent again costs one insert; with one, only after E4 allowed the batch.
+        if batch.accountId == nil, try isDuplicate(batch, tx) { return .stored(.duplicate) }
         let merged = try Self.plan(batch.transactions, key: \.key, stored: { (t) throws(StoreError) in try tx.transaction(t.key) },
                                    TransactionMerge.merge)
         let bound = Set(batch.transactions.map(\.subscriptionKey)), incoming = merged.map(\.new)
@@ -35,11 +40,7 @@ public struct FactIngestor: Sendable {
             case .refuse(let owner): return .refused(ownedBy: owner)
             }
         }
-        // Dedupe inside the unit of work (http-api.md: 200 only once the facts are stored): the
-        // mark and the facts commit together or not at all.
-        if let uuid = batch.notificationUUID, try !tx.insertProcessedNotification(uuid, at: batch.at) {
-            return .stored(IngestResult(owners: [:], previousOwners: [], duplicateNotification: true))
-        }
+        if batch.accountId != nil, try isDuplicate(batch, tx) { return .stored(.duplicate) }
         var changes = try save(merged, renewals: batch.renewalInfos, tx)
         var changed = changes.subscriptions
         for (key, owner, previous) in bindings {
@@ -60,6 +61,12 @@ public struct FactIngestor: Sendable {
         try record(changes, owners: result.owners, batch, tx)
         try recordEntitlementChanges(changes, result, at: batch.at, tx)
         return .stored(result)
+    }
+
+    /// Records the batch's notification UUID; true when it was recorded already (nothing more to do).
+    private func isDuplicate(_ batch: IngestBatch, _ tx: any WriteTransaction) throws(StoreError) -> Bool {
+        guard let uuid = batch.notificationUUID else { return false }
+        return try !tx.insertProcessedNotification(uuid, at: batch.at)
     }
 
     /// `entitlement.changed` for every account whose facts version moved, with why: the changed

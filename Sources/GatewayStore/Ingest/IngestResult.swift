@@ -17,4 +17,7 @@ public struct IngestResult: Sendable, Equatable {
         self.owners = owners; self.previousOwners = previousOwners; self.factsVersions = factsVersions
         self.duplicateNotification = duplicateNotification
     }
+
+    /// A notification processed already: nothing was stored.
+    static let duplicate = IngestResult(owners: [:], previousOwners: [], duplicateNotification: true)
 }

@@ -34,11 +34,12 @@ public enum SQLDialect: Sendable, Equatable {
     /// True when `element` is one of the ids of `list`, ids joined by `RecordRows.idSeparator`
     /// (ids never hold it, so a separator-framed search is exact).
     public func list(_ list: SQL, contains element: SQL) -> SQL {
+        let separator = String(RecordRows.idSeparator)
         switch self {
         case .sqlite:
-            return "instr(',' || \(list) || ',', ',' || \(element) || ',') > 0"
+            return "instr(\(separator) || \(list) || \(separator), \(separator) || \(element) || \(separator)) > 0"
         case .postgres:
-            return "\(element) = ANY (string_to_array(\(list), ','))"
+            return "\(element) = ANY (string_to_array(\(list), \(separator)))"
         }
     }
 

@@ -25,9 +25,6 @@ public struct WorkerPoolID: Hashable, Sendable, ExpressibleByStringLiteral, Cust
 }
 
 public typealias HTTPHandler = @Sendable (HTTPRequest) -> HTTPResponse
-/// An answer from memory on the event loop, or nil to run the route's handler on its pool.
-public typealias HTTPFastPath = @Sendable (HTTPRequest) -> HTTPResponse?
-
 /// What a planning fast path decides on the event loop.
 public enum FastPathPlan: Sendable {
     /// The answer, without a thread hop.

@@ -23,24 +23,11 @@ public final class RouterBuilder {
     public init() {}
 
     /// Registers `handler` for `method` and `pattern` (`/v1/publications/{publicationId}`).
-    /// `fastPath`, when given, runs first on the event loop; nil from it hands the request to
-    /// `handler` on `execution`. `maxBodyBytes` overrides the server's body limit.
+    /// `fastPlan`, when given, runs first on the event loop: it answers from memory, leaves the end
+    /// of its answer to the route's pool (`FastPathPlan.finishOnPool`), or declines (nil) and
+    /// `handler` runs on `execution`. `maxBodyBytes` overrides the server's body limit.
     public func add(_ method: String, _ pattern: String, execution: Execution = .inline, maxBodyBytes: Int? = nil,
-                    fastPath: HTTPFastPath? = nil, handler: @escaping HTTPHandler) {
-        var plan: HTTPPlanningFastPath?
-        if let fastPath {
-            plan = { request in
-                guard let response = fastPath(request) else { return nil }
-                return .answer(response)
-            }
-        }
-        add(method, pattern, execution: execution, maxBodyBytes: maxBodyBytes, fastPlan: plan, handler: handler)
-    }
-
-    /// `add` with a fast path that may leave the end of its answer to the route's pool
-    /// (`FastPathPlan.finishOnPool`).
-    public func add(_ method: String, _ pattern: String, execution: Execution = .inline, maxBodyBytes: Int? = nil,
-                    fastPlan: HTTPPlanningFastPath?, handler: @escaping HTTPHandler) {
+                    fastPlan: HTTPPlanningFastPath? = nil, handler: @escaping HTTPHandler) {
         let pattern = RoutePattern(pattern)
         var node = root
         for segment in pattern.segments {

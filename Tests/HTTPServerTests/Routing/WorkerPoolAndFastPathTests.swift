@@ -23,14 +23,14 @@ import Testing
     @Test func fastPathAnswersWithoutThePoolAndNilFallsThrough() throws {
         try withSlowPoolHeld(routes: { router in
             router.add("GET", "/cached/{key}", execution: .pool(Self.slow),
-                       fastPath: { request in request.pathParameters["key"] == "hit" ? .text(200, "from memory") : nil },
+                       fastPlan: { request in request.pathParameters["key"] == "hit" ? .answer(.text(200, "from memory")) : nil },
                        handler: { _ in .text(200, "from the pool") })
         }) { client throws in
             client.send("GET /cached/hit HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(try client.readResponse().text == "from memory")
         }
         try TestServer.withClient(router: TestServer.defaultRouter { router in
-            router.add("GET", "/cached/{key}", execution: .worker, fastPath: { _ in nil }) { _ in .text(200, "from the pool") }
+            router.add("GET", "/cached/{key}", execution: .worker, fastPlan: { _ in nil }) { _ in .text(200, "from the pool") }
         }) { _, client throws in
             client.send("GET /cached/miss HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(try client.readResponse().text == "from the pool")

@@ -11,8 +11,8 @@ import Wire
         let router = RouterBuilder()
         router.add("GET", "/items/{id}") { request in .text(200, "item " + (request.pathParameters["id"] ?? "")) }
         router.add("POST", "/upload", execution: .worker, maxBodyBytes: 8) { request in .text(200, "\(request.body.count) bytes") }
-        router.add("GET", "/cached", execution: .worker, fastPath: { request in
-            request.header("X-Warm") == "yes" ? .text(200, "fast") : nil
+        router.add("GET", "/cached", execution: .worker, fastPlan: { request in
+            request.header("X-Warm") == "yes" ? .answer(.text(200, "fast")) : nil
         }, handler: { _ in .text(200, "pool") })
         router.add("GET", "/split") { _ in HTTPResponse(status: 200, headers: [("X-A", "a\r\nSet-Cookie: evil=1")]) }
         return router.freeze(errors: renderer)
