@@ -35,6 +35,10 @@ async function lookup(event) {
   event.preventDefault();
   const id = fields(event.target).id;
   const where = byId('lookup-result');
+  const view = byId('account');
+  // Busy from the first moment: the account shown before is about to be replaced, even when the
+  // same account is looked up again.
+  view.setAttribute('aria-busy', 'true');
   show(where);
   for (const [name, label] of idKinds) {
     if (name === 'appAccountToken' && !uuid.test(id)) continue;
@@ -42,10 +46,14 @@ async function lookup(event) {
       const found = await get('/v1/lookup?' + name + '=' + enc(id));
       return open(found, label);
     } catch (e) {
-      if (e.status !== 404) return say(where, e.message);
+      if (e.status !== 404) {
+        view.setAttribute('aria-busy', 'false');
+        return say(where, e.message);
+      }
     }
   }
-  byId('account').hidden = true;
+  view.hidden = true;
+  view.setAttribute('aria-busy', 'false');
   say(where, 'Nobody holds ' + id + ' as an account id, a transaction id or an appAccountToken.');
 }
 
