@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "PostgresStore", targets: ["PostgresStore"]),
         .library(name: "AppStoreKit", targets: ["AppStoreKit"]),
         .library(name: "AppStoreSimulator", targets: ["AppStoreSimulator"]),
+        .library(name: "StripeKit", targets: ["StripeKit"]),
         .executable(name: "issue-gateway-bench", targets: ["Benchmarks"]),
     ],
     targets: [
@@ -90,6 +91,10 @@ let package = Package(
         .executableTarget(name: "AppStoreSimulatorTool",
                           dependencies: ["AppStoreSimulator", "AppStoreKit", "HTTPServer", "CommandLineSupport"]),
 
+        // Stripe (web sales): webhook signatures (HMAC-SHA256), both API shapes of its objects into
+        // store-neutral facts (E23, E26), and the API client on its own pool.
+        .target(name: "StripeKit", dependencies: ["Wire", "IssueCatalog", "Entitle", "GatewayCrypto", "Lifecycle"]),
+
         // What both executables' command lines share: arguments, errors and exit statuses, the console.
         .target(name: "CommandLineSupport"),
 
@@ -97,7 +102,7 @@ let package = Package(
         // explanations, the status poller, the notification backfill, caches and catalog state.
         .target(name: "GatewayCore",
                 dependencies: ["Wire", "IssueCatalog", "Entitle", "GatewayCrypto", "DownloadTokens", "GatewayStore",
-                               "AppStoreKit", "Lifecycle", "Metrics"]),
+                               "AppStoreKit", "StripeKit", "Lifecycle", "Metrics"]),
         // Pushes to reader devices (APNs over libcurl) and webhooks: the only target that links curl.
         .target(name: "GatewayPush",
                 dependencies: ["GatewayCore", "Wire", "IssueCatalog", "Entitle", "GatewayCrypto", "GatewayStore", "AppStoreKit",
@@ -106,7 +111,7 @@ let package = Package(
         // OpenAPI, the web console and gzip.
         .target(name: "GatewayHTTP",
                 dependencies: ["GatewayCore", "Wire", "IssueCatalog", "Entitle", "GatewayCrypto", "DownloadTokens", "GatewayStore",
-                               "AppStoreKit", "HTTPServer", "Lifecycle", "Metrics", "CZlib"],
+                               "AppStoreKit", "StripeKit", "HTTPServer", "Lifecycle", "Metrics", "CZlib"],
                 // The web console's files and the OpenAPI document, compiled in: no files to ship
                 // beside the binary.
                 resources: [.embedInCode("Console/Assets"), .embedInCode("OpenAPI/openapi.json")]),
@@ -115,7 +120,7 @@ let package = Package(
         .target(name: "GatewayConfiguration",
                 dependencies: ["GatewayCore", "GatewayPush", "GatewayHTTP", "Wire", "IssueCatalog", "Entitle", "GatewayCrypto",
                                "DownloadTokens", "GatewayStore", "SQLiteStore", "PostgresStore", "HTTPServer", "AppStoreKit",
-                               "Lifecycle", "Metrics"]),
+                               "StripeKit", "Lifecycle", "Metrics"]),
 
         // The `issue-gateway` executable: the command line only.
         .executableTarget(name: "IssueGateway",
@@ -143,6 +148,7 @@ let package = Package(
         .testTarget(name: "AppStoreKitTests",
                     dependencies: ["AppStoreKit", "AppStoreSimulator", "AppStoreSimulatorTool", "CommandLineSupport", "Wire",
                                    "Entitle", "IssueCatalog", "TestSupport"]),
+        .testTarget(name: "StripeKitTests", dependencies: ["StripeKit", "Wire", "Entitle", "IssueCatalog", "GatewayCrypto"]),
         .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle"]),
         .testTarget(name: "GatewayAPITests",
                     dependencies: ["GatewayCore", "GatewayPush", "GatewayHTTP", "GatewayConfiguration", "Metrics", "GatewayStore",

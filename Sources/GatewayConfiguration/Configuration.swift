@@ -75,6 +75,8 @@ public struct Configuration: Sendable, Equatable {
     public var redemptionFailuresBurst = 10
     /// APNs and webhooks: off unless configured.
     public var push = PushSettings()
+    /// Stripe (web sales): off unless configured.
+    public var stripe = StripeConfiguration()
 
     public init(threads: Int = Configuration.defaultThreads) {
         self.threads = threads

@@ -10,4 +10,7 @@ public enum TransactionSource: String, Hashable, Sendable, CaseIterable {
     case notificationV1, notificationV2
     /// The gateway's own periodic question to the store.
     case statusPoll
+    /// A Stripe event whose `Stripe-Signature` verified, and an answer of Stripe's API to the
+    /// gateway's own authenticated call (E23).
+    case stripeEvent, stripeApi
 }

@@ -8,9 +8,12 @@ extension WorkerPoolID {
     package static let store: WorkerPoolID = "store"
     /// Routes that call Apple (verifyReceipt).
     package static let appStore: WorkerPoolID = "appStore"
+    /// Routes whose facts may need Stripe's API.
+    package static let stripe: WorkerPoolID = "stripe"
 }
 
 extension Execution {
     package static let store = Execution.pool(.store)
     package static let appStore = Execution.pool(.appStore)
+    package static let stripe = Execution.pool(.stripe)
 }

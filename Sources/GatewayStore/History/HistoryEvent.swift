@@ -50,6 +50,8 @@ public enum HistoryKind: String, Sendable, CaseIterable {
 /// Where a fact came from (http-api.md's list).
 public enum HistorySource: String, Sendable, CaseIterable {
     case receipt, signedTransaction, notificationV1, notificationV2, serverApi, poll, grant, code, admin
+    /// Stripe (http-api.md, Google Play and Stripe): a signed event, or the gateway's call to Stripe's API.
+    case stripeEvent, stripeApi
 }
 
 /// One page of an account's history, oldest first.
