@@ -95,6 +95,9 @@ let package = Package(
         // store-neutral facts (E23, E26), and the API client on its own pool.
         .target(name: "StripeKit", dependencies: ["Wire", "IssueCatalog", "Entitle", "GatewayCrypto", "Lifecycle"]),
 
+        // Stripe played from scenario steps for tests and developers: never the product.
+        .target(name: "StripeSimulator", dependencies: ["Wire", "IssueCatalog", "StripeKit"]),
+
         // What both executables' command lines share: arguments, errors and exit statuses, the console.
         .target(name: "CommandLineSupport"),
 
@@ -153,7 +156,8 @@ let package = Package(
         .testTarget(name: "GatewayAPITests",
                     dependencies: ["GatewayCore", "GatewayPush", "GatewayHTTP", "GatewayConfiguration", "Metrics", "GatewayStore",
                                    "SQLiteStore", "PostgresStore", "HTTPServer", "HTTPServerTesting",
-                                   "AppStoreKit", "AppStoreSimulator", "Lifecycle", "Wire", "Entitle", "DownloadTokens",
+                                   "AppStoreKit", "AppStoreSimulator", "StripeKit", "StripeSimulator", "Lifecycle", "Wire",
+                                   "Entitle", "DownloadTokens",
                                    "GatewayCrypto", "IssueCatalog", "CSystem", "CZlib", "TestSupport"]),
         .testTarget(name: "IssueGatewayTests",
                     dependencies: ["IssueGateway", "GatewayConfiguration", "GatewayCore", "GatewayHTTP", "GatewayStore",
