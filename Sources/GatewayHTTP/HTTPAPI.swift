@@ -74,7 +74,7 @@ package struct HTTPAPI: Sendable {
             TimelineController(access: access, answers: answers),
             ConsoleController(),
             AppStoreController(access: access, store: core.store, accounts: core.accounts, appStore: core.appStore,
-                               backfill: core.backfill, answers: answers,
+                               stripe: core.stripe, backfill: core.backfill, answers: answers,
                                refreshLimit: KeyedRateLimiter(.init(perMinute: limits.refreshesPerMinute,
                                                                     burst: limits.refreshBurst)),
                                limits: limits, clock: core.clock),

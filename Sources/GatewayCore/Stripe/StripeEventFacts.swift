@@ -96,6 +96,18 @@ struct StripeEventFacts {
         return facts
     }
 
+    /// A subscription as Stripe holds it now, with every paid invoice (a refresh, E1: the same
+    /// facts the events brought, so nothing is counted twice).
+    func current(_ id: String) throws(StripeFactError) -> VerifiedFacts {
+        let subscription = try call { (api) throws(StripeAPIError) in try api.subscription(id) }
+        var facts = try subscriptionFacts(subscription, source: .stripeApi, observedAt: now, withInvoices: false)
+        for invoice in try call({ (api) throws(StripeAPIError) in try api.paidInvoices(subscription: id) }) {
+            facts.transactions += StripeFacts.transactions(of: invoice, source: .stripeApi, paidAtFallback: now,
+                                                           trialEnd: subscription.trialEnd)
+        }
+        return facts
+    }
+
     /// The customer's metadata names the owner when nothing else did and nobody owns it yet.
     private func nameOwner(_ key: SubscriptionKey, customer: String, into facts: inout VerifiedFacts) throws(StripeFactError) {
         guard api != nil, try read({ () throws(StoreError) in try store.owner(of: key) }) == nil else { return }

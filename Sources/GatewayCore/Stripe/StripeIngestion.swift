@@ -38,6 +38,24 @@ package final class StripeIngestion: Sendable {
         try take(event)
     }
 
+    /// `POST /v1/accounts/{id}/refresh`: every Stripe subscription the account owns, as Stripe's
+    /// API answers now. Without an API key there is nothing to ask. Refunds and disputes come
+    /// from their events (and a backfill), not from a refresh.
+    package func refresh(_ accountId: String) throws(APIError) {
+        guard api != nil else { return }
+        let keys = try stored { () throws(StoreError) in try store.subscriptions(ofAccount: accountId) }
+            .filter { $0.store == .stripe && $0.originalTransactionId.hasPrefix("sub_") }
+        guard !keys.isEmpty else { return }
+        let reader = StripeEventFacts(api: api, store: store, accountKey: accountKey, now: now)
+        var facts = VerifiedFacts()
+        do {
+            for key in keys { facts.append(try reader.current(key.originalTransactionId)) }
+        } catch {
+            throw error.apiError
+        }
+        try storing.saveForOwners(facts, source: .stripeApi)
+    }
+
     /// One verified event (a webhook, or one listed by Stripe's API for a backfill).
     package func take(_ event: StripeEvent) throws(APIError) {
         let gathered: VerifiedFacts?

@@ -15,7 +15,7 @@ package struct LookupController: APIController {
         self.access = access; self.store = store
     }
 
-    package static let lookupKeys = ["originalTransactionId", "transactionId", "appAccountToken", "accountId"]
+    package static let lookupKeys = ["originalTransactionId", "transactionId", "appAccountToken", "accountId", "stripeSubscriptionId"]
 
     package func register(_ router: APIRouterBuilder) {
         router.add("GET", "/v1/lookup", execution: .store, route: { [self] context throws(APIError) in
@@ -31,6 +31,8 @@ package struct LookupController: APIController {
                 case "originalTransactionId": return try store.lookup(originalTransactionId: value, environment: environment)
                 case "transactionId": return try store.lookup(transactionId: value, environment: environment)
                 case "appAccountToken": return try store.lookup(account: .appAccountToken(value.lowercased()))
+                case "stripeSubscriptionId":
+                    return try store.lookup(originalTransactionId: value, environment: environment, store: .stripe)
                 default: return try store.lookup(account: .id(value))
                 }
             }

@@ -16,13 +16,14 @@ public struct OwnerLookup: Sendable, Equatable {
 }
 
 extension GatewayStore {
-    /// The owner of an App Store subscription or single purchase, looked up by its
-    /// `originalTransactionId`, production first, then sandbox (or only `environment`); nil when
-    /// nobody owns it. Other stores name their purchases otherwise (a purchase token, a `sub_…` id).
-    public func lookup(originalTransactionId: String, environment: StoreEnvironment?) throws(StoreError) -> OwnerLookup? {
+    /// The owner of a subscription or single purchase of `store`, looked up by its
+    /// `originalTransactionId` (an App Store original transaction id, a Stripe `sub_…` id),
+    /// production first, then sandbox (or only `environment`); nil when nobody owns it.
+    public func lookup(originalTransactionId: String, environment: StoreEnvironment?,
+                       store: Store = .appStore) throws(StoreError) -> OwnerLookup? {
         try read { tx throws(StoreError) in
             for env in Self.environments(environment) {
-                let key = SubscriptionKey(store: .appStore, environment: env, originalTransactionId: originalTransactionId)
+                let key = SubscriptionKey(store: store, environment: env, originalTransactionId: originalTransactionId)
                 if let owner = try tx.owner(of: key) {
                     return OwnerLookup(accountId: owner, store: key.store, environment: env,
                                        originalTransactionId: originalTransactionId)

@@ -68,6 +68,9 @@ final class StripeFlow: @unchecked Sendable {
         }
     }
 
+    /// Events the gateway is never sent (lost deliveries).
+    func dropPending() { delivered = stripe.events.count }
+
     /// Every event the simulator made, for a replay into a fresh gateway.
     var allEvents: [[UInt8]] { stripe.events.map(\.body) }
 
