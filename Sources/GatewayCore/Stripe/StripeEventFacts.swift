@@ -51,10 +51,13 @@ struct StripeEventFacts {
             if let named = StripeFacts.namedAccount(metadata: invoice.subscriptionMetadata, key: accountKey) {
                 facts.namedOwners[key] = named
             }
-            // A subscription not seen yet: its state and its owner come from Stripe (E1).
-            if api != nil, try read({ () throws(StoreError) in try store.renewalInfo(key) }) == nil {
+            // A subscription not seen yet, or one that has ended (a line paid late may have to be cut,
+            // E24): its state and its owner come from Stripe (E1).
+            let known = try read { () throws(StoreError) in try store.renewalInfo(key) }
+            if api != nil, known == nil || known?.expirationIntent != nil {
                 let current = try call { (api) throws(StripeAPIError) in try api.subscription(subscription) }
-                facts.append(try subscriptionFacts(current, source: .stripeApi, observedAt: now, withInvoices: false))
+                facts.append(try subscriptionFacts(current, source: .stripeApi, observedAt: now, withInvoices: false,
+                                                   alsoPaid: facts.transactions))
             }
         } else if let customer = invoice.customer {
             try nameOwner(SubscriptionKey(store: .stripe, environment: environment, originalTransactionId: invoice.id),
@@ -78,20 +81,35 @@ struct StripeEventFacts {
 
     /// The renewal info, the owner it names and, for a subscription whose invoices the gateway has
     /// not seen (an event before its `invoice.paid`), its paid invoices from Stripe.
+    /// `alsoPaid`: lines the caller is about to store with these facts (an ended subscription cuts them too).
     private func subscriptionFacts(_ subscription: StripeSubscription, source: TransactionSource, observedAt: Instant,
-                                   withInvoices: Bool) throws(StripeFactError) -> VerifiedFacts {
+                                   withInvoices: Bool, alsoPaid: [Transaction] = []) throws(StripeFactError) -> VerifiedFacts {
         let key = Self.key(subscription)
-        var facts = VerifiedFacts(renewals: [StripeFacts.renewal(of: subscription, source: source, observedAt: observedAt)])
+        let stored = try read { () throws(StoreError) in try store.transactions(ofSubscription: key) }
+        var pausedAt: Instant?
+        if subscription.status == .paused {
+            // E27: from the pause (kept as first seen), or the end of the last paid line if later.
+            let seen = try read { () throws(StoreError) in try store.renewalInfo(key) }?.pausedAt
+            let lastPaid = stored.filter { $0.revocationDate == nil }.compactMap(\.expiresDate).max()
+            pausedAt = seen ?? max(observedAt, lastPaid ?? observedAt)
+        }
+        var facts = VerifiedFacts(renewals: [StripeFacts.renewal(of: subscription, source: source, observedAt: observedAt,
+                                                                 pausedAt: pausedAt)])
         if let named = StripeFacts.namedAccount(metadata: subscription.metadata, key: accountKey) {
             facts.namedOwners[key] = named
         } else if let customer = subscription.customer {
             try nameOwner(key, customer: customer, into: &facts)
         }
-        if withInvoices, api != nil, try read({ () throws(StoreError) in try store.transactions(ofSubscription: key) }).isEmpty {
+        if withInvoices, api != nil, stored.isEmpty {
             for invoice in try call({ (api) throws(StripeAPIError) in try api.paidInvoices(subscription: subscription.id) }) {
                 facts.transactions += StripeFacts.transactions(of: invoice, source: .stripeApi, paidAtFallback: observedAt,
                                                                trialEnd: subscription.trialEnd)
             }
+        }
+        if let endedAt = subscription.endedAt {
+            // E24: ended before a paid line's period ended: that line is cut at `ended_at`.
+            facts.transactions += StripeFacts.cut(stored + alsoPaid + facts.transactions, endedAt: endedAt,
+                                                  reason: subscription.cancellationReason, source: source)
         }
         return facts
     }
@@ -100,11 +118,12 @@ struct StripeEventFacts {
     /// facts the events brought, so nothing is counted twice).
     func current(_ id: String) throws(StripeFactError) -> VerifiedFacts {
         let subscription = try call { (api) throws(StripeAPIError) in try api.subscription(id) }
-        var facts = try subscriptionFacts(subscription, source: .stripeApi, observedAt: now, withInvoices: false)
+        var paid: [Transaction] = []
         for invoice in try call({ (api) throws(StripeAPIError) in try api.paidInvoices(subscription: id) }) {
-            facts.transactions += StripeFacts.transactions(of: invoice, source: .stripeApi, paidAtFallback: now,
-                                                           trialEnd: subscription.trialEnd)
+            paid += StripeFacts.transactions(of: invoice, source: .stripeApi, paidAtFallback: now, trialEnd: subscription.trialEnd)
         }
+        var facts = try subscriptionFacts(subscription, source: .stripeApi, observedAt: now, withInvoices: false, alsoPaid: paid)
+        facts.transactions = paid + facts.transactions
         return facts
     }
 
@@ -119,8 +138,11 @@ struct StripeEventFacts {
 
     /// A charge refunded in full voids the invoice it paid (E6); a partial refund changes nothing.
     private func refunded(_ charge: StripeCharge, at created: Instant) throws(StripeFactError) -> VerifiedFacts {
-        guard charge.refunded, charge.amountRefunded >= charge.amount else { return VerifiedFacts() }
+        guard charge.amountRefunded > 0 else { return VerifiedFacts() }
         let paid = try paidLines(of: charge)
+        guard charge.refunded, charge.amountRefunded >= charge.amount else {
+            return VerifiedFacts(transactions: StripeFacts.partiallyRefunded(paid, charge: charge, at: created, source: .stripeEvent))
+        }
         return VerifiedFacts(transactions: StripeFacts.voided(paid, at: created, source: .stripeEvent))
     }
 

@@ -55,7 +55,40 @@ public enum StripeFacts {
     public static func voided(_ paid: [Transaction], at: Instant, source: TransactionSource) -> [Transaction] {
         paid.map { t in
             var t = t
-            t.revocationDate = at; t.revocationReason = 0; t.source = source; t.observedAt = at
+            t.revocationDate = at; t.revocationReason = 0; t.revocationKind = .void; t.revocationPercentage = nil
+            t.source = source; t.observedAt = at
+            return t
+        }
+    }
+
+    /// E24: a charge refunded in part is recorded (its share, thousandths of a percent, on the
+    /// invoice's lines) and changes no entitlement.
+    public static func partiallyRefunded(_ paid: [Transaction], charge: StripeCharge, at: Instant,
+                                         source: TransactionSource) -> [Transaction] {
+        guard charge.amount > 0, charge.amountRefunded > 0 else { return [] }
+        let share = Int(min(100_000, charge.amountRefunded * 100_000 / charge.amount))
+        return paid.map { t in
+            var t = t
+            t.revocationDate = nil; t.revocationReason = nil; t.revocationKind = nil; t.revocationPercentage = share
+            t.source = source; t.observedAt = at
+            return t
+        }
+    }
+
+    /// E24: a subscription that ended (`ended_at`) before a paid line's period ended cuts that
+    /// line at `ended_at`: `canceledByReader` when the reader asked (`cancellation_requested`),
+    /// `canceledOther` otherwise. Nothing was refunded.
+    ///
+    /// The cut is described as observed one millisecond after the line was paid: newer than the
+    /// payment, older than any refund or dispute of it (which come later still), so a void wins over
+    /// a cut and a cut over the plain payment whatever order they arrive in (E1).
+    public static func cut(_ paid: [Transaction], endedAt: Instant, reason: String?, source: TransactionSource) -> [Transaction] {
+        paid.compactMap { t in
+            guard t.expiresDate.map({ $0 > endedAt }) == true, t.purchaseDate < endedAt, t.revocationDate == nil else { return nil }
+            var t = t
+            t.revocationDate = endedAt; t.revocationReason = nil; t.revocationPercentage = nil
+            t.revocationKind = reason == "cancellation_requested" ? .canceledByReader : .canceledOther
+            t.source = source; t.observedAt = (t.observedAt ?? t.purchaseDate).adding(milliseconds: 1)
             return t
         }
     }
@@ -65,7 +98,8 @@ public enum StripeFacts {
     public static func restored(_ paid: [Transaction], at: Instant, source: TransactionSource) -> [Transaction] {
         paid.map { t in
             var t = t
-            t.revocationDate = nil; t.revocationReason = nil; t.source = source; t.observedAt = at
+            t.revocationDate = nil; t.revocationReason = nil; t.revocationKind = nil; t.revocationPercentage = nil
+            t.source = source; t.observedAt = at
             return t
         }
     }
@@ -76,7 +110,11 @@ public enum StripeFacts {
     /// `cancellation_requested` voluntary, `payment_failed` billing, anything else other (a
     /// disputed payment is revoked by the lost dispute's void, E6). `unpaid` (retries exhausted,
     /// not served) is expired for billing.
-    public static func renewal(of subscription: StripeSubscription, source: TransactionSource, observedAt: Instant) -> RenewalInfo {
+    ///
+    /// E27: a `paused` subscription is paused from `pausedAt` (the caller's: the pause event's
+    /// `created`, or the end of the last paid line if later) until a snapshot says otherwise.
+    public static func renewal(of subscription: StripeSubscription, source: TransactionSource, observedAt: Instant,
+                               pausedAt: Instant? = nil) -> RenewalInfo {
         let ended: Bool
         switch subscription.status {
         case .canceled, .incompleteExpired, .unpaid: ended = true
@@ -96,7 +134,9 @@ public enum StripeFacts {
         return RenewalInfo(store: .stripe, environment: environment(livemode: subscription.livemode),
                            originalTransactionId: subscription.id, productId: subscription.price, autoRenewStatus: renews,
                            autoRenewProductId: subscription.price, expirationIntent: intent,
-                           isInBillingRetry: subscription.status == .pastDue, source: source, observedAt: observedAt)
+                           isInBillingRetry: subscription.status == .pastDue,
+                           pausedAt: subscription.status == .paused ? (pausedAt ?? observedAt) : nil,
+                           source: source, observedAt: observedAt)
     }
 
     /// The account a Stripe object names (stripe.md, Decisions): `client_reference_id` first, then

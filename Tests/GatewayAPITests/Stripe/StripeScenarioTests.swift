@@ -191,3 +191,69 @@ import Wire
         }
     }
 }
+
+/// E24 cuts and E27 pauses, mapped onto the store-neutral model (decision 46).
+@Suite struct StripeCutAndPauseTests {
+    @Test(arguments: StripeShape.allCases) func e24CancelNowCutsTheLineAtEndedAt(_ shape: StripeShape) throws {
+        let (flow, reader, subscription) = try StripeScenarioTests().subscribed(shape)
+        flow.stripe.renew(subscription)                    // [Feb 10, Mar 10)
+        flow.stripe.advance(seconds: 10 * 86_400)          // Feb 20
+        flow.stripe.cancelNow(subscription)
+        try flow.deliver()
+        // March 1 came after the cut: not entitled, and nothing was refunded.
+        #expect(try flow.entitledIssues(reader) == ["2026-01", "2026-02"])
+        #expect(try flow.state(reader) == ("expiredVoluntary", -2))
+        let cut = try #require(try flow.storedTransactions(reader).first { $0.revocationDate != nil })
+        #expect(cut.revocationKind == .canceledByReader && cut.revocationDate == flow.stripe.now)
+        flow.harness.clock.set(StripeFlow.later)
+        let explained = try flow.harness.client.get("/v1/accounts/\(reader.id)/publications/webmag/issues/2026-03/explanation",
+                                                    as: GatewayHarness.adminKey)
+        #expect(explained.text.contains("notSubscribedWhenPublished"))
+    }
+
+    @Test func e24AMerchantCancellationIsExpiredOther() throws {
+        let (flow, reader, subscription) = try StripeScenarioTests().subscribed(.basil)
+        flow.stripe.advance(seconds: 5 * 86_400)
+        flow.stripe.cancelNow(subscription, reason: "payment_disputed")
+        try flow.deliver()
+        #expect(try flow.entitledIssues(reader) == ["2026-01"])
+        #expect(try flow.state(reader) == ("expiredOther", -6))
+    }
+
+    /// A refund of the line the cancellation cut voids it, whichever event arrives first (E1).
+    @Test(arguments: [false, true]) func e24AVoidWinsOverACutInAnyOrder(_ reversed: Bool) throws {
+        let (flow, reader, subscription) = try StripeScenarioTests().subscribed(.basil)
+        flow.stripe.renew(subscription)
+        flow.stripe.advance(seconds: 86_400)
+        flow.stripe.refund(subscription, full: true)
+        flow.stripe.advance(seconds: 60)
+        flow.stripe.cancelNow(subscription)
+        try flow.deliver { reversed ? $0.reversed() : $0 }
+        #expect(try flow.entitledIssues(reader) == ["2026-01", "2026-02"])
+        let latest = try #require(try flow.storedTransactions(reader).max { $0.purchaseDate < $1.purchaseDate })
+        #expect(latest.revocationKind == .void)
+    }
+
+    @Test func e24APartialRefundIsRecorded() throws {
+        let (flow, reader, subscription) = try StripeScenarioTests().subscribed(.basil)
+        flow.stripe.refund(subscription, full: false)
+        try flow.deliver()
+        let line = try #require(try flow.storedTransactions(reader).first)
+        #expect(line.revocationDate == nil && line.revocationPercentage == 50_000)
+        #expect(try flow.entitledIssues(reader) == ["2026-01", "2026-02"])
+    }
+
+    @Test(arguments: StripeShape.allCases) func e27PausedEntitlesNothingUntilResumeWhichUnlocks(_ shape: StripeShape) throws {
+        let (flow, reader, subscription) = try StripeScenarioTests().subscribed(shape)
+        flow.stripe.advance(to: Instant(rfc3339: "2026-02-10T09:00:00Z")!)  // the paid line's end
+        flow.stripe.pause(subscription)
+        try flow.deliver()
+        #expect(try flow.state(reader, at: Instant(rfc3339: "2026-03-15T00:00:00Z")!) == ("paused", -8))
+        flow.stripe.advance(to: Instant(rfc3339: "2026-04-15T00:00:00Z")!)
+        flow.stripe.resume(subscription)                   // [Apr 15, May 15)
+        try flow.deliver()
+        // March was published while paused; April is unlocked at the resume (E13), May inside.
+        #expect(try flow.entitledIssues(reader) == ["2026-01", "2026-02", "2026-04", "2026-05"])
+        #expect(try flow.state(reader).state == "active")
+    }
+}
