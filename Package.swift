@@ -96,7 +96,7 @@ let package = Package(
         .target(name: "StripeKit", dependencies: ["Wire", "IssueCatalog", "Entitle", "GatewayCrypto", "Lifecycle"]),
 
         // Stripe played from scenario steps for tests and developers: never the product.
-        .target(name: "StripeSimulator", dependencies: ["Wire", "IssueCatalog", "StripeKit"]),
+        .target(name: "StripeSimulator", dependencies: ["Wire", "IssueCatalog", "StripeKit", "HTTPServer", "Metrics"]),
 
         // What both executables' command lines share: arguments, errors and exit statuses, the console.
         .target(name: "CommandLineSupport"),

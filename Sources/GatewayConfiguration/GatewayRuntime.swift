@@ -86,7 +86,8 @@ public struct GatewayRuntime: Sendable {
                                     policy: configuration.entitlementPolicy, ownership: configuration.transferPolicy,
                                     events: EventPolicy(webhooks: configuration.push.webhookURL != nil,
                                                         pushes: configuration.push.apnsConfigured),
-                                    appStoreWork: appStoreWork, stripe: configuration.stripe.settings, stripeAPI: stripeAPI)
+                                    appStoreWork: appStoreWork, stripe: configuration.stripe.settings,
+                                    stripeAPI: stripeAPI ?? configuration.stripe.client)
         let api = try HTTPAPI(core: core, settings: APISettings(
             tokenKeys: tokenKeys, tokenIssuer: configuration.tokenIssuer, tokenTTLSeconds: configuration.tokenTTLSeconds,
             cdnBaseURL: configuration.cdnBaseURL,

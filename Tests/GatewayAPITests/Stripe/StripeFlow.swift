@@ -19,16 +19,36 @@ final class StripeFlow: @unchecked Sendable {
     static let later = Instant(rfc3339: "2026-12-01T00:00:00Z")!
     static let months = (1...8).map { String(format: "2026-%02d", $0) }
 
+    static let apiKey = "rk_test_flow"
+
     let harness: GatewayHarness
     let stripe: StripeSimulator
+    /// The simulator's API on a socket, when the gateway calls it through its HTTP client.
+    let server: StripeSimulatorServer?
     /// How many of the simulator's events were posted.
     private var delivered = 0
 
-    init(shape: StripeShape = .basil, apiShape: StripeShape = .basil, api: Bool = true, livemode: Bool = true) throws {
-        stripe = StripeSimulator(start: Self.start, livemode: livemode, webhookShape: shape, apiShape: apiShape)
-        harness = try GatewayHarness(stripeAPI: api ? stripe : nil) { $0.stripe.webhookSecrets = [Self.secret] }
+    /// `overHTTP`: the gateway's own client (`ISSUE_GATEWAY_STRIPE_API_*`) talks to the simulator's
+    /// server, pinned to `apiVersion`; otherwise the simulator answers in process when `api`.
+    init(shape: StripeShape = .basil, apiShape: StripeShape = .basil, api: Bool = true, livemode: Bool = true,
+         overHTTP: Bool = false, apiVersion: String = StripeShape.basil.apiVersion) throws {
+        let stripe = StripeSimulator(start: Self.start, livemode: livemode, webhookShape: shape, apiShape: apiShape)
+        self.stripe = stripe
+        let server = overHTTP ? StripeSimulatorServer(simulator: stripe, apiKey: Self.apiKey) : nil
+        self.server = server
+        let url = try server?.start()
+        harness = try GatewayHarness(stripeAPI: api && !overHTTP ? stripe : nil) { configuration in
+            configuration.stripe.webhookSecrets = [Self.secret]
+            if let url {
+                configuration.stripe.apiKey = Self.apiKey
+                configuration.stripe.apiURL = url.absoluteString
+                configuration.stripe.apiVersion = apiVersion
+            }
+        }
         try seedCatalog()
     }
+
+    deinit { server?.stop() }
 
     private func seedCatalog() throws {
         let admin = GatewayHarness.adminKey
