@@ -79,7 +79,7 @@ package struct HTTPAPI: Sendable {
                                                                     burst: limits.refreshBurst)),
                                limits: limits, clock: core.clock),
             DeviceController(access: access, store: core.store, accounts: core.accounts, clock: core.clock),
-            StripeController(stripe: core.stripe, limits: limits),
+            StripeController(access: access, stripe: core.stripe, limits: limits, clock: core.clock),
         ]
     }
 

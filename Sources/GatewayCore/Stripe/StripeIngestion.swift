@@ -56,6 +56,20 @@ package final class StripeIngestion: Sendable {
         try storing.saveForOwners(facts, source: .stripeApi)
     }
 
+    /// Stripe keeps 30 days of events (stripe.md, Calling Stripe).
+    package static let backfillDays: Int64 = 30
+
+    /// `POST /v1/stripe/backfill`: Stripe's events created in `[start, end)` taken again, oldest
+    /// first, each deduplicated by its id as a webhook is (events seen before change nothing).
+    /// Returns how many were listed. 503 when Stripe cannot be asked.
+    package func backfill(start: Instant, end: Instant) throws(APIError) -> Int {
+        guard let api else { throw .storeUnavailable("no Stripe API key is configured") }
+        let events: [StripeEvent]
+        do { events = try api.events(createdFrom: start, before: end) } catch { throw StripeFactError.api(error).apiError }
+        for event in events { try take(event) }
+        return events.count
+    }
+
     /// One verified event (a webhook, or one listed by Stripe's API for a backfill).
     package func take(_ event: StripeEvent) throws(APIError) {
         let gathered: VerifiedFacts?

@@ -38,3 +38,44 @@ import Wire
         #expect(sources == ["stripeEvent", "stripeApi"])
     }
 }
+
+/// `POST /v1/stripe/backfill`: Stripe's events list replayed for a window of at most 30 days,
+/// deduplicated by event id as webhooks are.
+@Suite struct StripeBackfillTests {
+    @Test func lostEventsAreReplayedAndSeenOnesChangeNothing() throws {
+        let flow = try StripeFlow()
+        let reader = try flow.reader()
+        let subscription = flow.stripe.checkout(account: reader.id, price: "price_monthly", product: "prod_mag", amount: 990)
+        try flow.deliver()
+        flow.stripe.renew(subscription)
+        flow.stripe.refund(subscription, full: false)
+        flow.dropPending()
+        flow.harness.clock.set(flow.stripe.now.adding(seconds: 60))
+        // Within Stripe's 30 days: the renewal's two events and the refund.
+        let window = #"{"start":"2026-01-15T00:00:00Z","end":"2026-12-31T00:00:00Z"}"#
+        let answer = try flow.harness.client.post("/v1/stripe/backfill", as: GatewayHarness.adminKey, json: window)
+        #expect(answer.status == 202)
+        #expect(answer.json["events"] as? Int == 3)
+        #expect(try flow.entitledIssues(reader) == ["2026-01", "2026-02", "2026-03"])
+        #expect(try flow.storedTransactions(reader).contains { $0.revocationPercentage == 50_000 })
+        let facts = try flow.harness.runtime.core.store.accountFacts(reader.id)
+        flow.harness.clock.set(flow.stripe.now.adding(seconds: 120))
+        #expect(try flow.harness.client.post("/v1/stripe/backfill", as: GatewayHarness.adminKey, json: window).status == 202)
+        #expect(try flow.harness.runtime.core.store.accountFacts(reader.id) == facts)
+    }
+
+    @Test func windowsAreChecked() throws {
+        let flow = try StripeFlow()
+        flow.harness.clock.set(Instant(rfc3339: "2026-03-01T00:00:00Z")!)
+        let post = { (body: String) throws -> APIResponse in
+            try flow.harness.client.post("/v1/stripe/backfill", as: GatewayHarness.adminKey, json: body)
+        }
+        #expect(try post(#"{"start":"2026-01-01T00:00:00Z","end":"2026-02-01T00:00:00Z"}"#).status == 400)  // older than 30 days
+        #expect(try post(#"{"start":"2026-02-20T00:00:00Z","end":"2026-02-10T00:00:00Z"}"#).status == 400)
+        #expect(try flow.harness.client.post("/v1/stripe/backfill", json: #"{"start":"2026-02-20T00:00:00Z","end":"2026-02-21T00:00:00Z"}"#).status == 401)
+        let withoutAPI = try StripeFlow(api: false)
+        withoutAPI.harness.clock.set(Instant(rfc3339: "2026-03-01T00:00:00Z")!)
+        #expect(try withoutAPI.harness.client.post("/v1/stripe/backfill", as: GatewayHarness.adminKey,
+                                                   json: #"{"start":"2026-02-20T00:00:00Z","end":"2026-02-21T00:00:00Z"}"#).status == 503)
+    }
+}
