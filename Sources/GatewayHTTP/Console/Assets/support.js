@@ -14,6 +14,7 @@ const idKinds = [
   ['originalTransactionId', 'original transaction id'],
   ['transactionId', 'transaction id'],
   ['appAccountToken', 'appAccountToken'],
+  ['stripeSubscriptionId', 'Stripe subscription'],
 ];
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -42,6 +43,7 @@ async function lookup(event) {
   show(where);
   for (const [name, label] of idKinds) {
     if (name === 'appAccountToken' && !uuid.test(id)) continue;
+    if (name === 'stripeSubscriptionId' && !id.startsWith('sub_')) continue;
     try {
       const found = await get('/v1/lookup?' + name + '=' + enc(id));
       return open(found, label);
@@ -54,7 +56,7 @@ async function lookup(event) {
   }
   view.hidden = true;
   view.setAttribute('aria-busy', 'false');
-  say(where, 'Nobody holds ' + id + ' as an account id, a transaction id or an appAccountToken.');
+  say(where, 'Nobody holds ' + id + ' as an account id, a transaction id, an appAccountToken or a Stripe subscription.');
 }
 
 async function open(found, label) {
@@ -88,7 +90,8 @@ async function loadEntitlements() {
     e.subscriptions.map((s) => ({
       cells: [
         { cell: s.productId, class: 'mono' },
-        { cell: s.originalTransactionId + (s.environment === 'sandbox' ? ' (sandbox)' : ''), class: 'mono' },
+        { cell: s.originalTransactionId + (s.store && s.store !== 'appStore' ? ' (' + s.store + ')' : '')
+            + (s.environment === 'sandbox' ? ' (sandbox)' : ''), class: 'mono' },
         badge(s.state, stateKind(s.state)),
         { cell: String(s.entitlementCode), class: 'num' },
         when(s.expiresAt),
