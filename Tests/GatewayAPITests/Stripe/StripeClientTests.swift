@@ -7,7 +7,7 @@ import Wire
 
 /// The gateway's Stripe client over HTTP against the simulator's server: the key and the pinned
 /// version on every call, both shapes, lists paged with `starting_after`, 429 and 5xx tried again,
-/// and a webhook answered 503 (nothing stored) when Stripe stays unreachable, taken on redelivery.
+/// webhooks in the older shape with answers in either (one gateway sees both shapes), and a webhook answered 503 (nothing stored) when Stripe stays unreachable, taken on redelivery.
 @Suite struct StripeClientTests {
     @Test(arguments: StripeShape.allCases) func eventsThatNeedTheAPIAreTakenOverHTTP(_ version: StripeShape) throws {
         let flow = try StripeFlow(shape: .legacy, apiShape: .basil, overHTTP: true, apiVersion: version.apiVersion)

@@ -70,6 +70,15 @@ final class StripeFlow: @unchecked Sendable {
 
     func reader() throws -> (id: String, token: String) { try harness.createAccount() }
 
+    /// A new reader who subscribed to `price_monthly` (9.90) through Checkout, its events delivered.
+    func subscribedReader(trialDays: Int? = nil) throws -> (reader: (id: String, token: String), subscription: String) {
+        let reader = try reader()
+        let subscription = stripe.checkout(account: reader.id, price: "price_monthly", product: "prod_mag", amount: 990,
+                                           trialDays: trialDays)
+        try deliver()
+        return (reader, subscription)
+    }
+
     /// Signs `body` as Stripe would at the gateway's clock (or `at`) and posts it.
     func post(_ body: [UInt8], secret: String = StripeFlow.secret, at timestamp: Int64? = nil) throws -> APIResponse {
         let t = timestamp ?? harness.clock.now().secondsSinceEpoch

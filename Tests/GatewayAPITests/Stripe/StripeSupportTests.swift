@@ -9,9 +9,7 @@ import Wire
 @Suite struct StripeSupportTests {
     @Test func lookupByStripeSubscriptionId() throws {
         let flow = try StripeFlow()
-        let reader = try flow.reader()
-        let subscription = flow.stripe.checkout(account: reader.id, price: "price_monthly", product: "prod_mag", amount: 990)
-        try flow.deliver()
+        let (reader, subscription) = try flow.subscribedReader()
         let found = try flow.harness.client.get("/v1/lookup?stripeSubscriptionId=\(subscription)", as: GatewayHarness.adminKey)
         #expect(found.status == 200)
         #expect(found.json["accountId"] as? String == reader.id && found.json["store"] as? String == "stripe")
@@ -22,9 +20,7 @@ import Wire
 
     @Test func aRefreshAsksStripeForWhatLostEventsDidNotBring() throws {
         let flow = try StripeFlow()
-        let reader = try flow.reader()
-        let subscription = flow.stripe.checkout(account: reader.id, price: "price_monthly", product: "prod_mag", amount: 990)
-        try flow.deliver()
+        let (reader, subscription) = try flow.subscribedReader()
         flow.stripe.renew(subscription)
         flow.dropPending()
         #expect(try flow.entitledIssues(reader) == ["2026-01", "2026-02"])
@@ -44,9 +40,7 @@ import Wire
 @Suite struct StripeBackfillTests {
     @Test func lostEventsAreReplayedAndSeenOnesChangeNothing() throws {
         let flow = try StripeFlow()
-        let reader = try flow.reader()
-        let subscription = flow.stripe.checkout(account: reader.id, price: "price_monthly", product: "prod_mag", amount: 990)
-        try flow.deliver()
+        let (reader, subscription) = try flow.subscribedReader()
         flow.stripe.renew(subscription)
         flow.stripe.refund(subscription, full: false)
         flow.dropPending()
