@@ -53,8 +53,7 @@ struct StripeEventFacts {
             }
             // A subscription not seen yet, or one that has ended (a line paid late may have to be cut,
             // E24): its state and its owner come from Stripe (E1).
-            let known = try read { () throws(StoreError) in try store.renewalInfo(key) }
-            if api != nil, known == nil || known?.expirationIntent != nil {
+            if api != nil, try unknownOrEnded(key) {
                 let current = try call { (api) throws(StripeAPIError) in try api.subscription(subscription) }
                 facts.append(try subscriptionFacts(current, source: .stripeApi, observedAt: now, withInvoices: false,
                                                    alsoPaid: facts.transactions))
@@ -64,6 +63,12 @@ struct StripeEventFacts {
                           customer: customer, into: &facts)
         }
         return facts
+    }
+
+    /// No renewal info yet, or one that says the subscription ended.
+    private func unknownOrEnded(_ key: SubscriptionKey) throws(StripeFactError) -> Bool {
+        guard let known = try read({ () throws(StoreError) in try store.renewalInfo(key) }) else { return true }
+        return known.expirationIntent != nil
     }
 
     // MARK: Subscriptions
