@@ -1,0 +1,60 @@
+/// `ISSUE_GATEWAY_EDGE_SECRETS`: `kid:secret,kid2:secret2`, the first signs, every one stays
+/// configured at the CDN until one token lifetime after it stopped signing (rotation). How a
+/// secret's text becomes key bytes is the format's business.
+public struct EdgeSecretList: Equatable, Sendable {
+    public struct Entry: Equatable, Sendable {
+        public let kid: String
+        public let secret: String
+    }
+
+    public static let maximumKidLength = 32
+    public let entries: [Entry]
+
+    /// The signing entry.
+    public var first: Entry { entries[0] }
+
+    /// Blanks around entries are ignored. A kid is 1–32 of `A-Z a-z 0-9 _ -`: it travels in
+    /// URLs as it is and names a line of the CDN's key map.
+    public init(parsing text: String) throws(EdgeFormatError) {
+        var entries: [Entry] = []
+        var seen: Set<String> = []
+        let trimmed = text.trimmingBlanks()
+        guard !trimmed.isEmpty else { throw .missing("ISSUE_GATEWAY_EDGE_SECRETS") }
+        for (index, raw) in trimmed.split(separator: ",", omittingEmptySubsequences: false).enumerated() {
+            let entry = String(raw).trimmingBlanks()
+            guard let colon = entry.firstIndex(of: ":") else {
+                throw .invalidSecrets("entry \(index + 1) is not kid:secret")
+            }
+            let kid = String(entry[..<colon]), secret = String(entry[entry.index(after: colon)...])
+            guard Self.isValidKid(kid) else {
+                throw .invalidSecrets("entry \(index + 1): the kid must be 1 to \(Self.maximumKidLength) of A-Z a-z 0-9 _ -")
+            }
+            guard seen.insert(kid).inserted else { throw .invalidSecrets("kid \(kid) is listed twice") }
+            entries.append(Entry(kid: kid, secret: secret))
+        }
+        self.entries = entries
+    }
+
+    static func isValidKid(_ kid: String) -> Bool {
+        !kid.isEmpty && kid.utf8.count <= maximumKidLength && kid.utf8.allSatisfy(isTokenCharacter)
+    }
+
+    /// `A-Z a-z 0-9 _ -`: needs no escaping in a URL, a cookie or an nginx config string.
+    static func isTokenCharacter(_ c: UInt8) -> Bool {
+        switch c {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "_"), UInt8(ascii: "-"):
+            return true
+        default:
+            return false
+        }
+    }
+}
+
+extension String {
+    func trimmingBlanks() -> String {
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
+        guard let first = firstIndex(where: { !blank($0) }), let last = lastIndex(where: { !blank($0) }) else { return "" }
+        return String(self[first...last])
+    }
+}
