@@ -1,3 +1,5 @@
+import Wire
+
 /// `ISSUE_GATEWAY_EDGE_SECRETS`: `kid:secret,kid2:secret2`, the first signs, every one stays
 /// configured at the CDN until one token lifetime after it stopped signing (rotation). How a
 /// secret's text becomes key bytes is the format's business.
@@ -18,10 +20,10 @@ public struct EdgeSecretList: Equatable, Sendable {
     public init(parsing text: String) throws(EdgeFormatError) {
         var entries: [Entry] = []
         var seen: Set<String> = []
-        let trimmed = text.trimmingBlanks()
+        let trimmed = text.trimmingASCIIWhitespace()
         guard !trimmed.isEmpty else { throw .missing("ISSUE_GATEWAY_EDGE_SECRETS") }
         for (index, raw) in trimmed.split(separator: ",", omittingEmptySubsequences: false).enumerated() {
-            let entry = String(raw).trimmingBlanks()
+            let entry = String(raw).trimmingASCIIWhitespace()
             guard let colon = entry.firstIndex(of: ":") else {
                 throw .invalidSecrets("entry \(index + 1) is not kid:secret")
             }
@@ -48,13 +50,5 @@ public struct EdgeSecretList: Equatable, Sendable {
         default:
             return false
         }
-    }
-}
-
-extension String {
-    func trimmingBlanks() -> String {
-        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
-        guard let first = firstIndex(where: { !blank($0) }), let last = lastIndex(where: { !blank($0) }) else { return "" }
-        return String(self[first...last])
     }
 }

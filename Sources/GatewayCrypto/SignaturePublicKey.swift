@@ -7,15 +7,7 @@ public final class SignaturePublicKey: @unchecked Sendable {
 
     /// Nil unless `pem` is a `-----BEGIN PUBLIC KEY-----` block libcrypto reads.
     public init?(pem: String) {
-        let bytes = Array(pem.utf8)
-        let parsed: OpaquePointer? = bytes.withUnsafeBufferPointer { buffer in
-            guard buffer.count <= Int(Int32.max), let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else {
-                return nil
-            }
-            defer { BIO_free(bio) }
-            return PEM_read_bio_PUBKEY(bio, nil, nil, nil)
-        }
-        ERR_clear_error()
+        let parsed = PEMReading.read(pem) { PEM_read_bio_PUBKEY($0, nil, nil, nil) }
         guard let parsed else { return nil }
         key = parsed
     }

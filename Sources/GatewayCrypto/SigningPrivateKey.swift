@@ -34,16 +34,8 @@ public final class SigningPrivateKey: @unchecked Sendable {
     /// Parses `pem`; the text is never echoed in an error (it is a secret). An encrypted key is
     /// refused rather than prompting for a passphrase on the terminal.
     public init(pem: String) throws(PEMError) {
-        let bytes = Array(pem.utf8)
-        let parsed: OpaquePointer? = bytes.withUnsafeBufferPointer { buffer in
-            guard buffer.count <= Int(Int32.max), let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else {
-                return nil
-            }
-            defer { BIO_free(bio) }
-            // The passphrase callback declines: libcrypto's default would read the terminal.
-            return PEM_read_bio_PrivateKey(bio, nil, { _, _, _, _ in 0 }, nil)
-        }
-        ERR_clear_error()
+        // The passphrase callback declines: libcrypto's default would read the terminal.
+        let parsed = PEMReading.read(pem) { PEM_read_bio_PrivateKey($0, nil, { _, _, _, _ in 0 }, nil) }
         guard let parsed else { throw .notAPrivateKey }
         switch EVP_PKEY_get_base_id(parsed) {
         case EVP_PKEY_RSA where EVP_PKEY_get_bits(parsed) == 2048:
