@@ -37,6 +37,18 @@ public struct EdgeSecretList: Equatable, Sendable {
         self.entries = entries
     }
 
+    public static let minimumTextSecretLength = 16
+
+    /// A secret used as text (Bunny, Cloudflare): at least 16 printable ASCII characters, no
+    /// blank and no comma (the list's separator).
+    static func textSecret(_ entry: Entry) throws(EdgeFormatError) -> String {
+        guard entry.secret.utf8.count >= minimumTextSecretLength,
+              entry.secret.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7f && $0 != UInt8(ascii: ",") }) else {
+            throw .invalidSecrets("kid \(entry.kid): a secret is at least \(minimumTextSecretLength) printable ASCII characters")
+        }
+        return entry.secret
+    }
+
     static func isValidKid(_ kid: String) -> Bool {
         !kid.isEmpty && kid.utf8.count <= maximumKidLength && kid.utf8.allSatisfy(isTokenCharacter)
     }

@@ -9,6 +9,8 @@ public struct EdgeURLSigner: Sendable {
         case nginx(NginxSecureLink)
         case akamai(AkamaiEdgeAuth)
         case cloudfront(CloudFrontSigning)
+        case bunny(BunnyTokenAuth)
+        case cloudflare(CloudflareTimedHMAC)
     }
 
     public let format: EdgeFormat
@@ -38,6 +40,8 @@ public struct EdgeURLSigner: Sendable {
         case .jws: method = .jws
         case .nginxSecureLink: method = .nginx(try NginxSecureLink(secrets: try secretList()))
         case .akamaiEdgeAuth: method = .akamai(try AkamaiEdgeAuth(secrets: try secretList()))
+        case .bunny: method = .bunny(try BunnyTokenAuth(secrets: try secretList()))
+        case .cloudflareHMAC: method = .cloudflare(try CloudflareTimedHMAC(secrets: try secretList()))
         case .cloudfront:
             guard let privateKeyPEM else { throw .missing("ISSUE_GATEWAY_EDGE_PRIVATE_KEY") }
             guard let keyId else { throw .missing("ISSUE_GATEWAY_EDGE_KEY_ID") }
@@ -52,8 +56,9 @@ public struct EdgeURLSigner: Sendable {
     }
 
     /// The URLs (and cookies) of one issue. `jwsToken` rides in the query of `jws` URLs only,
-    /// so a plain download manager can fetch them as they are.
-    public func grant(paths: [String], expires: Int64, jwsToken: String) throws(CryptoError) -> EdgeGrant {
+    /// so a plain download manager can fetch them as they are; `issuedAt` (the JWS's `iat`) only
+    /// in Cloudflare's, whose rule adds the lifetime.
+    public func grant(paths: [String], issuedAt: Int64, expires: Int64, jwsToken: String) throws(CryptoError) -> EdgeGrant {
         switch method {
         case .jws:
             return EdgeGrant(urls: paths.map { origin.url($0) + "?token=" + jwsToken })
@@ -66,6 +71,14 @@ public struct EdgeURLSigner: Sendable {
         case .cloudfront(let cloudfront):
             return try cloudfront.grant(origin: origin, paths: paths, expires: expires, delivery: delivery,
                                         cookieDomain: cookieDomain)
+        case .bunny(let bunny):
+            var urls: [String] = []
+            for path in paths { urls.append(try bunny.url(origin: origin, path: path, expires: expires)) }
+            return EdgeGrant(urls: urls)
+        case .cloudflare(let cloudflare):
+            var urls: [String] = []
+            for path in paths { urls.append(try cloudflare.url(origin: origin, path: path, issuedAt: issuedAt)) }
+            return EdgeGrant(urls: urls)
         }
     }
 

@@ -42,13 +42,13 @@ import Wire
         let secrets = "a1:\(Self.akamai["key_hex"]!),a2:\(Self.akamai["transition_key_hex"]!)"
         let query = try EdgeURLSigner(format: .akamaiEdgeAuth, delivery: .query, cdnBase: "https://cdn.example.com",
                                       secrets: secrets)
-        let grant = try query.grant(paths: paths, expires: 1767225900, jwsToken: "jws")
+        let grant = try query.grant(paths: paths, issuedAt: 1767225600, expires: 1767225900, jwsToken: "jws")
         #expect(grant.urls == paths.map { "https://cdn.example.com\($0)?\(vector["query"] as! String)" })
         #expect(grant.cookies == nil)
 
         let cookie = try EdgeURLSigner(format: .akamaiEdgeAuth, delivery: .cookie, cdnBase: "https://cdn.example.com",
                                        secrets: secrets)
-        let cookieGrant = try cookie.grant(paths: paths, expires: 1767225900, jwsToken: "jws")
+        let cookieGrant = try cookie.grant(paths: paths, issuedAt: 1767225600, expires: 1767225900, jwsToken: "jws")
         #expect(cookieGrant.urls == paths.map { "https://cdn.example.com\($0)" })
         #expect(cookieGrant.cookies == [EdgeCookie(name: "__token__", value: vector["token"] as! String,
                                                    domain: "cdn.example.com", path: "/content/monthly/2012-02/")])
@@ -61,7 +61,7 @@ import Wire
         let paths = (vector["input"] as! [String: Any])["target"] as! [String]
         let signer = try EdgeURLSigner(format: .akamaiEdgeAuth, delivery: .query, cdnBase: "https://cdn.example.com",
                                        secrets: "a2:\(Self.akamai["transition_key_hex"]!),a1:\(Self.akamai["key_hex"]!)")
-        #expect(try signer.grant(paths: paths, expires: 1767225900, jwsToken: "jws").urls[0].hasSuffix("?" + (vector["query"] as! String)))
+        #expect(try signer.grant(paths: paths, issuedAt: 1767225600, expires: 1767225900, jwsToken: "jws").urls[0].hasSuffix("?" + (vector["query"] as! String)))
     }
 
     /// Encoding leaves `~` in a path: such an asset cannot be in the ACL and gets its own URL
@@ -72,7 +72,7 @@ import Wire
         for delivery in EdgeDelivery.allCases {
             let signer = try EdgeURLSigner(format: .akamaiEdgeAuth, delivery: delivery, cdnBase: "https://cdn.example.com",
                                            secrets: "a1:\(Self.akamai["key_hex"]!)")
-            let grant = try signer.grant(paths: paths, expires: 1767225900, jwsToken: "jws")
+            let grant = try signer.grant(paths: paths, issuedAt: 1767225600, expires: 1767225900, jwsToken: "jws")
             let acl = try AkamaiEdgeAuth.aclToken(encodedPaths: ["/content/m/1/issue.pdf"], expires: 1767225900, key: key)
             let own = try AkamaiEdgeAuth.urlToken(encodedPath: "/content/m/1/~notes%20%C3%A9.txt", expires: 1767225900, key: key)
             #expect(own == "exp=1767225900~hmac=" + (try AkamaiEdgeAuth.hmac("exp=1767225900~url=/content/m/1/~notes%20%C3%A9.txt", key: key)))

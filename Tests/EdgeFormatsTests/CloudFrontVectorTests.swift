@@ -91,20 +91,20 @@ import Testing
         let query = try EdgeURLSigner(format: .cloudfront, delivery: .query, cdnBase: "https://d111111abcdef8.cloudfront.net/",
                                       keyId: rsa["keyPairId"], privateKeyPEM: rsa["privateKeyPkcs1Pem"], hash: .sha256)
         #expect(!query.signsQuickly)
-        let grant = try query.grant(paths: paths, expires: 1767225900, jwsToken: "jws")
+        let grant = try query.grant(paths: paths, issuedAt: 1767225600, expires: 1767225900, jwsToken: "jws")
         #expect(grant.urls == [byName["canned-url-rsa-sha256"]!["url"] as! String,
                                byName["canned-url-rsa-sha256-encoded-path"]!["url"] as! String])
         #expect(grant.cookies == nil)
 
         let cookie = try EdgeURLSigner(format: .cloudfront, delivery: .cookie, cdnBase: "https://d111111abcdef8.cloudfront.net",
                                        keyId: rsa["keyPairId"], privateKeyPEM: rsa["privateKeyPkcs8Pem"], hash: .sha1)
-        let cookieGrant = try cookie.grant(paths: paths, expires: 1767225900, jwsToken: "jws")
+        let cookieGrant = try cookie.grant(paths: paths, issuedAt: 1767225600, expires: 1767225900, jwsToken: "jws")
         #expect(cookieGrant.urls == ["https://d111111abcdef8.cloudfront.net/content/monthly/2012-02/issue.pdf",
                                      "https://d111111abcdef8.cloudfront.net/content/monthly/2012-02/Extras/read%20me%20%C3%A9.txt"])
         #expect(cookieGrant.cookies?.map(\.setCookie) == byName["custom-wildcard-rsa-sha1"]!["setCookieHeaders"] as? [String])
 
         // An issue spread over the whole distribution would need a policy for `/*`: query form.
-        let spread = try cookie.grant(paths: ["/a.pdf", "/content/b.pdf"], expires: 1767225900, jwsToken: "jws")
+        let spread = try cookie.grant(paths: ["/a.pdf", "/content/b.pdf"], issuedAt: 1767225600, expires: 1767225900, jwsToken: "jws")
         #expect(spread.cookies == nil)
         #expect(spread.urls.allSatisfy { $0.contains("?Expires=1767225900&Signature=") })
 
@@ -112,7 +112,7 @@ import Testing
         let ecSigner = try EdgeURLSigner(format: .cloudfront, delivery: .cookie, cdnBase: "https://d111111abcdef8.cloudfront.net",
                                          keyId: ec["keyPairId"], privateKeyPEM: ec["privateKeySec1Pem"], cookieDomain: "cdn.example.com")
         #expect(ecSigner.signsQuickly)
-        #expect(try ecSigner.grant(paths: paths, expires: 1767225900, jwsToken: "jws").cookies?.map(\.domain)
+        #expect(try ecSigner.grant(paths: paths, issuedAt: 1767225600, expires: 1767225900, jwsToken: "jws").cookies?.map(\.domain)
                 == Array(repeating: "cdn.example.com", count: 4))
     }
 

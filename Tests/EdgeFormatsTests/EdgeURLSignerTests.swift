@@ -67,7 +67,7 @@ import Testing
     @Test func jwsURLsCarryTheTokenAfterTheEncodedPath() throws {
         let signer = try EdgeURLSigner(format: .jws, delivery: .query, cdnBase: "http://cdn.test")
         #expect(signer.format == .jws && signer.signsQuickly)
-        #expect(try signer.grant(paths: ["/c/m/1/read me é.txt"], expires: 1, jwsToken: "a.b.c")
+        #expect(try signer.grant(paths: ["/c/m/1/read me é.txt"], issuedAt: 0, expires: 1, jwsToken: "a.b.c")
                 == EdgeGrant(urls: ["http://cdn.test/c/m/1/read%20me%20%C3%A9.txt?token=a.b.c"]))
     }
 }

@@ -76,7 +76,8 @@ package struct TokenController: APIController {
             signed = try signer.sign(subject: accountId, publication: ref.publicationId, issue: ref.issueId,
                                      paths: paths, now: clock.now(), random: random)
             // tokens.md, Rules common to every format: one deadline, the JWS's own `exp`.
-            grant = try settings.edge.grant(paths: paths, expires: signed.claims.expiresAt, jwsToken: signed.token)
+            grant = try settings.edge.grant(paths: paths, issuedAt: signed.claims.issuedAt, expires: signed.claims.expiresAt,
+                                            jwsToken: signed.token)
         } catch {
             throw .internalError("the token could not be signed")
         }
