@@ -85,10 +85,29 @@ ISSUE_GATEWAY_LISTEN="127.0.0.1:$GATEWAY_PORT" ISSUE_GATEWAY_DATABASE="$WORK/gat
 ISSUE_GATEWAY_CATALOG=none ISSUE_GATEWAY_THREADS="$WORKERS" ISSUE_GATEWAY_TOKEN_KEYS="$KEYS" \
 ISSUE_GATEWAY_ADMIN_KEY=benchmark-admin-key-0123456789 \
   "$GATEWAY" serve >"$WORK/gateway-access.log" 2>"$WORK/gateway.log" &
-PIDS+=($!)
+GATEWAY_PID=$!
+PIDS+=($GATEWAY_PID)
 "$NGINX" -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -e "$WORK/nginx/error.log" &
-PIDS+=($!)
+NGINX_PID=$!
+PIDS+=($NGINX_PID)
 for port in "$GATEWAY_PORT" "$STATIC_PORT" "$NJS_PORT" "$AUTH_REQUEST_PORT" "$SECURE_LINK_PORT"; do wait_for_port "$port"; done
+WORKER_PIDS=($(pgrep -P "$NGINX_PID"))
+
+# Requests per CPU-second: the answers a scenario's access log gained over its measurement
+# (warm-up included) over the CPU time its servers used meanwhile (nginx's workers; for
+# auth_request the gateway too). On a machine shared with other work, requests/s follows the
+# load of the moment; CPU time per request barely does.
+declare -A LOG=([static]=static [njs]=njs [auth_request]=auth-request [secure_link]=secure-link)
+TICKS="$(getconf CLK_TCK)"
+cpu_ticks() {  # pid…: user + system clock ticks used so far
+  local total=0 pid stat
+  for pid in "$@"; do
+    stat="$(cat "/proc/$pid/stat")"; stat="${stat##*) }"  # past the command name, which may hold blanks
+    read -r -a f <<<"$stat"
+    total=$((total + f[11] + f[12]))                    # utime and stime: fields 14 and 15
+  done
+  echo "$total"
+}
 
 declare -A URL=(
   [static]="http://127.0.0.1:$STATIC_PORT$ASSET"
@@ -117,21 +136,26 @@ echo "load before: $(uptime)"
 results=()
 for round in $(seq 1 "$ROUNDS"); do
   for s in "${SCENARIOS[@]}"; do
-    results+=("$(measure "$s" "${URL[$s]}" -H "Authorization: Bearer $TOKEN")")
+    pids=("${WORKER_PIDS[@]}"); [ "$s" != auth_request ] || pids+=("$GATEWAY_PID")
+    log="$WORK/nginx/${LOG[$s]}.access.log"
+    lines="$(wc -l <"$log")" cpu="$(cpu_ticks "${pids[@]}")"
+    line="$(measure "$s" "${URL[$s]}" -H "Authorization: Bearer $TOKEN")"
+    lines=$(($(wc -l <"$log") - lines)) cpu=$(($(cpu_ticks "${pids[@]}") - cpu))
+    results+=("$s $(awk -v n="$lines" -v t="$cpu" -v hz="$TICKS" 'BEGIN { printf "%.0f", t ? n * hz / t : 0 }') ${line#* }")
   done
 done
 echo "load after:  $(uptime)"
 
 echo
 echo "wrk -t$WRK_THREADS -c$CONNECTIONS -d${DURATION}s, keep-alive, 16 KiB file, nginx $("$NGINX" -v 2>&1 | sed 's|.*/||') with $WORKERS worker(s), njs $(njs -v), $CORES cores, $ROUNDS rounds; $(lscpu | awk -F: '/Model name/ {gsub(/^ +/,"",$2); print $2}')"
-printf '%-14s %12s %10s  %s\n' run "requests/s" "p99 ms" notes
+printf '%-14s %12s %10s %14s  %s\n' run "requests/s" "p99 ms" "req/CPU-s" notes
 for line in "${results[@]}"; do
-  read -r name rps p99 notes <<<"$line"
-  printf '%-14s %12s %10s  %s\n' "$name" "$rps" "$p99" "${notes:-}"
+  read -r name percpu rps p99 notes <<<"$line"
+  printf '%-14s %12s %10s %14s  %s\n' "$name" "$rps" "$p99" "$percpu" "${notes:-}"
 done
 printf '%s\n' "${results[@]}" | awk '
-  { sum[$1] += $2; n[$1]++ }
+  { cpu[$1] += $2; sum[$1] += $3; n[$1]++ }
   END {
-    for (s in sum) if (s != "static") printf "%-13s %8.0f requests/s on average, %5.1f%% of static%s\n", s, sum[s] / n[s], 100 * sum[s] / sum["static"], (s == "njs" || s == "secure_link" ? " (goal >= 85%)" : "")
-    printf "%-13s %8.0f requests/s on average\n", "static", sum["static"] / n["static"]
+    for (s in sum) if (s != "static") printf "%-13s %8.0f requests/s on average, %5.1f%% of static; per CPU-second %5.1f%% of static%s\n", s, sum[s] / n[s], 100 * sum[s] / sum["static"], 100 * cpu[s] / cpu["static"], (s == "njs" || s == "secure_link" ? " (goal >= 85%)" : "")
+    printf "%-13s %8.0f requests/s on average, %.0f requests per CPU-second\n", "static", sum["static"] / n["static"], cpu["static"] / n["static"]
   }' | sort
