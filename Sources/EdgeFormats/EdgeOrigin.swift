@@ -30,7 +30,11 @@ public struct EdgeOrigin: Equatable, Sendable {
             host = rest[..<colon]
             guard Self.isPort(rest[rest.index(after: colon)...]) else { return nil }
         }
-        guard !host.isEmpty else { return nil }
+        // A registered name or IPv4 (letters, digits, `-`, `.`) or an IPv6 literal (hex, `:`, `.`
+        // in brackets): nothing that would need escaping in a URL, a policy's JSON or a cookie.
+        let allowed = host.hasPrefix("[") ? "0123456789abcdefABCDEF:.[]" : "-."
+        guard !host.isEmpty, host.allSatisfy({ ($0.isASCII && ($0.isLetter || $0.isNumber) && !host.hasPrefix("[")) || allowed.contains($0) })
+        else { return nil }
         self.text = scheme + "://" + rest
         self.host = String(host)
     }

@@ -48,7 +48,7 @@ import Testing
         #expect(EdgeOrigin("http://127.0.0.1:8081")?.host == "127.0.0.1")
         #expect(EdgeOrigin("http://[::1]:8081")?.text == "http://[::1]:8081")
         for bad in ["https://cdn.example.com/content", "ftp://cdn", "https://", "https://a:b@cdn", "https://cdn?x",
-                    "https://cdn:99999", "cdn.example.com", "https://cd n"] {
+                    "https://cdn:99999", "cdn.example.com", "https://cd n", "https://cd\"n", "https://cd_n", "http://[::g]"] {
             #expect(EdgeOrigin(bad) == nil, "\(bad)")
         }
         #expect(throws: EdgeFormatError.invalidOrigin) {
