@@ -111,4 +111,17 @@ import Wire
             #expect(throws: StartError.self, "\(name)") { try H(configure: configure) }
         }
     }
+
+    /// deploy/cdn's example settings name only settings the gateway knows, and each names a format.
+    @Test func theDeployedExamplesUseKnownSettings() throws {
+        let folder = NginxEdge.repository.appendingPathComponent("deploy/cdn")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".env") }.sorted()
+        #expect(files == ["akamai-edgeauth.env", "cloudfront.env", "nginx-secure-link.env"])
+        for file in files {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            let values = try ConfigFileParser.parse(text, path: file)
+            #expect(Set(values.keys).isSubset(of: Configuration.variableNames), "\(file)")
+            #expect(values["ISSUE_GATEWAY_EDGE_FORMAT"]?.value == String(file.dropLast(4)))
+        }
+    }
 }
