@@ -72,3 +72,27 @@ import Wire
         #expect(throws: StripeAPIError.refused(status: 401, message: "Invalid API Key provided")) { try wrongKey.subscription(subscription) }
     }
 }
+
+/// The simulator's signed delivery over a socket: every event taken, a 503 (Stripe's API down)
+/// delivered again until it is taken.
+@Suite struct StripeDeliveryTests {
+    @Test func signedDeliveryWithRetries() throws {
+        let flow = try StripeFlow(overHTTP: true, transport: .socket)
+        let server = try #require(flow.server)
+        let reader = try flow.reader()
+        let subscription = flow.stripe.checkout(account: reader.id, price: "price_monthly", product: "prod_mag", amount: 990)
+        let dispute = try #require(flow.stripe.openDispute(subscription))
+        flow.stripe.closeDispute(dispute, won: false)
+        let clock = flow.harness.clock
+        let delivery = StripeEventDelivery(endpoint: URL(string: "http://127.0.0.1:\(flow.harness.port)/v1/stripe/webhooks")!,
+                                           secret: StripeFlow.secret, now: { clock.now().secondsSinceEpoch })
+        let events = flow.stripe.events.map { (id: $0.id, body: $0.body) }
+        let first = delivery.deliver(Array(events.dropLast()))
+        #expect(first.allSatisfy { $0.taken })
+        server.failNext([503, 503, 503])  // the lost dispute's charge cannot be fetched on the first try
+        let last = delivery.deliver(Array(events.suffix(1)))
+        #expect(last.first?.statuses.first == 503 && last.first?.taken == true)
+        #expect(try flow.entitledIssues(reader).isEmpty)
+        #expect(try flow.storedTransactions(reader).first?.revocationKind == .void)
+    }
+}

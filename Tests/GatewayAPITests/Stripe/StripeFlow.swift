@@ -31,13 +31,14 @@ final class StripeFlow: @unchecked Sendable {
     /// `overHTTP`: the gateway's own client (`ISSUE_GATEWAY_STRIPE_API_*`) talks to the simulator's
     /// server, pinned to `apiVersion`; otherwise the simulator answers in process when `api`.
     init(shape: StripeShape = .basil, apiShape: StripeShape = .basil, api: Bool = true, livemode: Bool = true,
-         overHTTP: Bool = false, apiVersion: String = StripeShape.basil.apiVersion) throws {
+         overHTTP: Bool = false, apiVersion: String = StripeShape.basil.apiVersion,
+         transport: GatewayHarness.Transport = .inProcess) throws {
         let stripe = StripeSimulator(start: Self.start, livemode: livemode, webhookShape: shape, apiShape: apiShape)
         self.stripe = stripe
         let server = overHTTP ? StripeSimulatorServer(simulator: stripe, apiKey: Self.apiKey) : nil
         self.server = server
         let url = try server?.start()
-        harness = try GatewayHarness(stripeAPI: api && !overHTTP ? stripe : nil) { configuration in
+        harness = try GatewayHarness(transport: transport, stripeAPI: api && !overHTTP ? stripe : nil) { configuration in
             configuration.stripe.webhookSecrets = [Self.secret]
             if let url {
                 configuration.stripe.apiKey = Self.apiKey
