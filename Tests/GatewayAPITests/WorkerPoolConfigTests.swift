@@ -7,13 +7,15 @@ import SQLiteStore
 import TestSupport
 import Testing
 
-/// `ISSUE_GATEWAY_STORE_*` and `ISSUE_GATEWAY_APPSTORE_*`: the API's worker pools (bulkheads).
+/// `ISSUE_GATEWAY_STORE_*` and `ISSUE_GATEWAY_APPSTORE_*`: the API's worker pools (bulkheads),
+/// beside the Stripe pool (its size a constant).
 @Suite struct WorkerPoolConfigTests {
     @Test func defaultsSizeTheStoreForCoresAndAppleForWaiting() throws {
         let c = try Configuration.load(environment: [:])
         #expect(c.workerPools == [
             .store: WorkerPoolSize(threads: ProcessInfo.processInfo.activeProcessorCount, queueLimit: 1024),
             .appStore: WorkerPoolSize(threads: 32, queueLimit: 256),
+            .stripe: WorkerPoolSize(threads: 16, queueLimit: 256),
         ])
     }
 
@@ -23,7 +25,8 @@ import Testing
             "ISSUE_GATEWAY_APPSTORE_THREADS": "64", "ISSUE_GATEWAY_APPSTORE_QUEUE": "10",
         ])
         #expect(c.workerPools == [.store: WorkerPoolSize(threads: 3, queueLimit: 50),
-                                  .appStore: WorkerPoolSize(threads: 64, queueLimit: 10)])
+                                  .appStore: WorkerPoolSize(threads: 64, queueLimit: 10),
+                                  .stripe: WorkerPoolSize(threads: 16, queueLimit: 256)])
     }
 
     /// The runtime hands the pools to the server: the receipts route (which calls Apple) and the
