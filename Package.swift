@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .executable(name: "issue-gateway", targets: ["IssueGateway"]),
         .executable(name: "appstore-simulator", targets: ["AppStoreSimulatorTool"]),
+        .executable(name: "stripe-simulator", targets: ["StripeSimulatorTool"]),
         .library(name: "Wire", targets: ["Wire"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
         .library(name: "IssueCatalog", targets: ["IssueCatalog"]),
@@ -101,6 +102,8 @@ let package = Package(
 
         // Stripe played from scenario steps for tests and developers: never the product.
         .target(name: "StripeSimulator", dependencies: ["Wire", "IssueCatalog", "StripeKit", "HTTPServer", "Metrics"]),
+        .executableTarget(name: "StripeSimulatorTool",
+                          dependencies: ["StripeSimulator", "StripeKit", "HTTPServer", "Wire", "CommandLineSupport"]),
 
         // What both executables' command lines share: arguments, errors and exit statuses, the console.
         .target(name: "CommandLineSupport"),

@@ -42,6 +42,11 @@ public final class StripeSimulatorServer: Sendable {
         return URL(string: "http://127.0.0.1:\(port)")!
     }
 
+    /// For the command line: serves until SIGTERM or SIGINT; `onStart` gets the base URL.
+    public func runUntilSignalled(onStart: (URL) -> Void) throws {
+        try server.runUntilSignalled { port in onStart(URL(string: "http://\(server.configuration.host):\(port)")!) }
+    }
+
     public func stop() {
         server.shutdown()
         server.waitUntilStopped()
