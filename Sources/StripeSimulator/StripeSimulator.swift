@@ -30,6 +30,9 @@ public final class StripeSimulator: StripeAPI, Sendable {
     public func advance(seconds: Int64) { state.withLock { $0.now = $0.now.adding(seconds: seconds) } }
     public func advance(to instant: Instant) { state.withLock { $0.now = max($0.now, instant) } }
 
+    /// The customer (`cus_…`) a subscription belongs to.
+    public func customer(of subscription: String) -> String? { state.withLock { $0.subscriptions[subscription]?.customer } }
+
     /// Every event recorded so far, in the order Stripe made them.
     public var events: [(id: String, type: String, body: [UInt8])] { state.withLock { $0.events.map { ($0.id, $0.type, $0.body) } } }
 

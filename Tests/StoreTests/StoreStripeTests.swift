@@ -39,4 +39,16 @@ import Wire
         _ = try f.store.ingest(named, policy: .keep).stored()
         #expect(try f.store.owner(of: key) == "bob")
     }
+
+    @Test(arguments: StoreBackend.all) func aCustomersSubscriptionsAndTheirOwner(_ backend: StoreBackend) throws {
+        let f = try IngestFixture(backend)
+        let key = SubscriptionKey(store: .stripe, environment: .production, originalTransactionId: "sub_1")
+        var batch = IngestBatch(accountId: "alice", transactions: [Self.line("in_1", "il_a")], at: Fixtures.t0)
+        batch.customers = [key: "cus_9"]
+        _ = try f.store.ingest(batch, policy: .transfer).stored()
+        let found = try f.store.lookup(customerId: "cus_9", store: .stripe, environment: nil)
+        #expect(found?.accountId == "alice" && found?.originalTransactionId == "sub_1" && found?.store == .stripe)
+        #expect(try f.store.lookup(customerId: "cus_9", store: .stripe, environment: .sandbox) == nil)
+        #expect(try f.store.lookup(customerId: "cus_8", store: .stripe, environment: nil) == nil)
+    }
 }

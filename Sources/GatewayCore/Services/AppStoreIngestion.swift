@@ -16,6 +16,8 @@ package struct VerifiedFacts: Sendable {
     package var historyFetched: [SubscriptionKey] = []
     /// Owners the store names (`IngestBatch.namedOwners`).
     package var namedOwners: [SubscriptionKey: String] = [:]
+    /// The store's customer behind each subscription (`IngestBatch.customers`).
+    package var customers: [SubscriptionKey: String] = [:]
 
     package init(transactions: [Transaction] = [], renewals: [RenewalInfo] = [], receiptData: String? = nil, historyFetched: [SubscriptionKey] = []) {
         self.transactions = transactions; self.renewals = renewals; self.receiptData = receiptData; self.historyFetched = historyFetched
@@ -27,6 +29,7 @@ package struct VerifiedFacts: Sendable {
         receiptData = other.receiptData ?? receiptData
         historyFetched += other.historyFetched
         namedOwners.merge(other.namedOwners) { _, new in new }
+        customers.merge(other.customers) { _, new in new }
     }
 }
 
@@ -129,7 +132,7 @@ package final class AppStoreIngestion: Sendable {
     /// changed (none when refused: nothing changed).
     private func ingest(_ facts: VerifiedFacts, accountId: String?, notificationUUID: String?,
                         source: HistorySource?) throws(APIError) -> IngestOutcome {
-        guard !facts.transactions.isEmpty || !facts.renewals.isEmpty || !facts.namedOwners.isEmpty || notificationUUID != nil else {
+        guard !facts.transactions.isEmpty || !facts.renewals.isEmpty || !facts.namedOwners.isEmpty || !facts.customers.isEmpty || notificationUUID != nil else {
             return .stored(IngestResult(owners: [:], previousOwners: []))
         }
         var batch = IngestBatch(accountId: accountId, transactions: facts.transactions, renewalInfos: facts.renewals,
@@ -137,6 +140,7 @@ package final class AppStoreIngestion: Sendable {
                                 source: source)
         batch.historyFetched = facts.historyFetched
         batch.namedOwners = facts.namedOwners
+        batch.customers = facts.customers
         let outcome = try stored { () throws(StoreError) in try store.ingest(batch, policy: ownership, events: events) }
         guard case .stored(let result) = outcome else { return outcome }
         var touched = result.previousOwners

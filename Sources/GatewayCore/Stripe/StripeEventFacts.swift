@@ -46,8 +46,10 @@ struct StripeEventFacts {
         if invoice.linesHaveMore { invoice = try call { (api) throws(StripeAPIError) in try api.invoice(invoice.id) } }
         var facts = VerifiedFacts(transactions: StripeFacts.transactions(of: invoice, source: .stripeEvent, paidAtFallback: event.created))
         let environment = StripeFacts.environment(livemode: invoice.livemode)
+        let owned = SubscriptionKey(store: .stripe, environment: environment, originalTransactionId: invoice.subscription ?? invoice.id)
+        if let customer = invoice.customer { facts.customers[owned] = customer }
         if let subscription = invoice.subscription {
-            let key = SubscriptionKey(store: .stripe, environment: environment, originalTransactionId: subscription)
+            let key = owned
             if let named = StripeFacts.namedAccount(metadata: invoice.subscriptionMetadata, key: accountKey) {
                 facts.namedOwners[key] = named
             }
@@ -100,6 +102,7 @@ struct StripeEventFacts {
         }
         var facts = VerifiedFacts(renewals: [StripeFacts.renewal(of: subscription, source: source, observedAt: observedAt,
                                                                  pausedAt: pausedAt)])
+        if let customer = subscription.customer { facts.customers[key] = customer }
         if let named = StripeFacts.namedAccount(metadata: subscription.metadata, key: accountKey) {
             facts.namedOwners[key] = named
         } else if let customer = subscription.customer {

@@ -15,7 +15,8 @@ package struct LookupController: APIController {
         self.access = access; self.store = store
     }
 
-    package static let lookupKeys = ["originalTransactionId", "transactionId", "appAccountToken", "accountId", "stripeSubscriptionId"]
+    package static let lookupKeys = ["originalTransactionId", "transactionId", "appAccountToken", "accountId", "stripeSubscriptionId",
+                                     "stripeCustomerId"]
 
     package func register(_ router: APIRouterBuilder) {
         router.add("GET", "/v1/lookup", execution: .store, route: { [self] context throws(APIError) in
@@ -33,6 +34,7 @@ package struct LookupController: APIController {
                 case "appAccountToken": return try store.lookup(account: .appAccountToken(value.lowercased()))
                 case "stripeSubscriptionId":
                     return try store.lookup(originalTransactionId: value, environment: environment, store: .stripe)
+                case "stripeCustomerId": return try store.lookup(customerId: value, store: .stripe, environment: environment)
                 default: return try store.lookup(account: .id(value))
                 }
             }

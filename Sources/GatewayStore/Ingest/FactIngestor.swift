@@ -54,6 +54,7 @@ public struct FactIngestor: Sendable {
             result.owners[key] = try tx.owner(of: key)
         }
         for key in Set(batch.historyFetched).sorted() { try tx.markHistoryFetched(key, at: batch.at) }
+        for (key, customer) in batch.customers.sorted(by: { $0.key < $1.key }) { try tx.setCustomer(customer, of: key) }
         if let data = batch.receiptData {
             try point(bound, to: try ReceiptContent(data: data), at: batch.at, tx)
         }

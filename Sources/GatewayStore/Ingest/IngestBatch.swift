@@ -25,6 +25,8 @@ public struct IngestBatch: Sendable {
     /// wins over the requester and the policy (E4); a subscription named without facts yet is bound
     /// all the same, so its facts find their owner whenever they come.
     public var namedOwners: [SubscriptionKey: String] = [:]
+    /// The store's customer behind each subscription (Stripe's `cus_…`), kept for support's lookup.
+    public var customers: [SubscriptionKey: String] = [:]
     public var at: Instant
     /// Where the batch came from, for the history; nil: what its descriptions say
     /// (`FactHistory.source`).

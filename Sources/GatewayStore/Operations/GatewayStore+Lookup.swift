@@ -33,6 +33,20 @@ extension GatewayStore {
         }
     }
 
+    /// The owner of a store customer's subscriptions or purchases (Stripe's `cus_…`), production
+    /// first (or only `environment`): the first one somebody owns, in key order.
+    public func lookup(customerId: String, store: Store, environment: StoreEnvironment?) throws(StoreError) -> OwnerLookup? {
+        try read { tx throws(StoreError) in
+            for env in Self.environments(environment) {
+                for key in try tx.subscriptions(ofCustomer: customerId, store: store, environment: env) {
+                    guard let owner = try tx.owner(of: key) else { continue }
+                    return OwnerLookup(accountId: owner, store: store, environment: env, originalTransactionId: key.originalTransactionId)
+                }
+            }
+            return nil
+        }
+    }
+
     /// The owner of the subscription or purchase one App Store transaction belongs to.
     public func lookup(transactionId: String, environment: StoreEnvironment?) throws(StoreError) -> OwnerLookup? {
         try read { tx throws(StoreError) in

@@ -82,6 +82,16 @@ extension SharedMigration {
         ALTER TABLE renewal_infos ADD COLUMN paused_at \(.instant);
         ALTER TABLE renewal_infos ADD COLUMN resumes_at \(.instant);
         """,
+        // Stripe (E23): the customer (`cus_…`) each subscription or purchase was bought by, so
+        // support can look an account up by the customer id Stripe's dashboard shows.
+        """
+        CREATE TABLE store_customers (
+            store \(.key) NOT NULL, environment \(.key) NOT NULL, original_transaction_id \(.key) NOT NULL,
+            customer_id \(.key) NOT NULL,
+            PRIMARY KEY (store, environment, original_transaction_id)
+        )\(.tableOptions);
+        CREATE INDEX store_customers_by_customer ON store_customers (store, environment, customer_id);
+        """,
     ]
 
     /// Step 2's rebuild of a table keyed by subscription (its other columns as released, in

@@ -4,16 +4,21 @@ import StripeSimulator
 import Testing
 import Wire
 
-/// Support sees Stripe: lookup by `stripeSubscriptionId`, the history's sources (`stripeEvent`,
+/// Support sees Stripe: lookup by `stripeSubscriptionId` and `stripeCustomerId`, the history's sources (`stripeEvent`,
 /// `stripeApi`) and stores, and a refresh that asks Stripe for what lost events did not bring.
 @Suite struct StripeSupportTests {
-    @Test func lookupByStripeSubscriptionId() throws {
+    @Test func lookupByStripeSubscriptionIdAndCustomerId() throws {
         let flow = try StripeFlow()
         let (reader, subscription) = try flow.subscribedReader()
         let found = try flow.harness.client.get("/v1/lookup?stripeSubscriptionId=\(subscription)", as: GatewayHarness.adminKey)
         #expect(found.status == 200)
         #expect(found.json["accountId"] as? String == reader.id && found.json["store"] as? String == "stripe")
         #expect(try flow.harness.client.get("/v1/lookup?stripeSubscriptionId=sub_nobody", as: GatewayHarness.adminKey).status == 404)
+        let customer = try #require(flow.stripe.customer(of: subscription))
+        let byCustomer = try flow.harness.client.get("/v1/lookup?stripeCustomerId=\(customer)", as: GatewayHarness.adminKey)
+        #expect(byCustomer.status == 200 && byCustomer.json["accountId"] as? String == reader.id)
+        #expect(byCustomer.json["originalTransactionId"] as? String == subscription)
+        #expect(try flow.harness.client.get("/v1/lookup?stripeCustomerId=cus_nobody", as: GatewayHarness.adminKey).status == 404)
         // An App Store original transaction id of the same spelling is another subscription.
         #expect(try flow.harness.client.get("/v1/lookup?originalTransactionId=\(subscription)", as: GatewayHarness.adminKey).status == 404)
     }
