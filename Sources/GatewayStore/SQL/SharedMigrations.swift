@@ -73,6 +73,16 @@ extension SharedMigration {
         DROP INDEX transactions_by_subscription;
         CREATE INDEX transactions_by_subscription ON transactions (store, environment, original_transaction_id);
         """,
+        // Webhook outbox ordered per account only, with a dead-letter list: an event that failed
+        // for the configured time since its first failure is set aside (`dead_lettered_at`) with
+        // its last failure, until an operator replays it; the lane index finds each account's
+        // oldest waiting event.
+        """
+        ALTER TABLE outbox ADD COLUMN first_failed_at \(.instant);
+        ALTER TABLE outbox ADD COLUMN dead_lettered_at \(.instant);
+        ALTER TABLE outbox ADD COLUMN last_failure \(.text);
+        CREATE INDEX outbox_by_lane ON outbox (account_id, seq);
+        """,
     ]
 
     /// Step 2's rebuild of a table keyed by subscription (its other columns as released, in
