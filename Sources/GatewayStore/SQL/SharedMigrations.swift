@@ -73,6 +73,15 @@ extension SharedMigration {
         DROP INDEX transactions_by_subscription;
         CREATE INDEX transactions_by_subscription ON transactions (store, environment, original_transaction_id);
         """,
+        // E24 and E27: how a transaction was revoked (a `RevocationKind`; NULL with a revocation
+        // date is a full refund, as every row before this step) and the share returned, in
+        // thousandths of a percent; when a subscription was paused, and when the store resumes it.
+        """
+        ALTER TABLE transactions ADD COLUMN revocation_type \(.text);
+        ALTER TABLE transactions ADD COLUMN revocation_percentage \(.integer);
+        ALTER TABLE renewal_infos ADD COLUMN paused_at \(.instant);
+        ALTER TABLE renewal_infos ADD COLUMN resumes_at \(.instant);
+        """,
         // Webhook outbox ordered per account only, with a dead-letter list: an event that failed
         // for the configured time since its first failure is set aside (`dead_lettered_at`) with
         // its last failure, until an operator replays it; the lane index finds each account's
