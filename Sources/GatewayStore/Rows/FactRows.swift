@@ -10,7 +10,8 @@ extension RecordRows {
         SELECT t.environment, t.transaction_id, t.original_transaction_id, t.product_id, t.purchase_date,
                t.original_purchase_date, t.expires_date, t.revocation_date, t.revocation_reason, t.is_upgraded,
                t.offer, t.ownership, t.web_order_line_item_id, t.subscription_group, t.app_account_token,
-               t.source, t.observed_at, t.store, t.revocation_type, t.revocation_percentage FROM transactions t
+               t.source, t.observed_at, t.store, t.revocation_type, t.revocation_percentage, t.app_transaction_id,
+               t.offer_period FROM transactions t
         """
 
     public static let renewalColumns: SQL = """
@@ -34,7 +35,14 @@ extension RecordRows {
             offer: row.isNull(10) ? nil : try row.decode(OfferKind.self, 10, of: id),
             ownership: try row.decode(Ownership.self, 11, of: id), webOrderLineItemId: row.optionalText(12),
             subscriptionGroup: row.optionalText(13), appAccountToken: row.optionalText(14),
+            appTransactionId: row.optionalText(20), offerPeriod: try offerPeriod(row, 21, of: id),
             source: try row.decode(TransactionSource.self, 15, of: id), observedAt: row.optionalInstant(16))
+    }
+
+    private static func offerPeriod(_ row: some StoredRow, _ column: Int32, of id: String) throws(StoreError) -> ISODuration? {
+        guard let text = row.optionalText(column) else { return nil }
+        guard let duration = ISODuration(text) else { throw row.corrupt("transaction \(id): bad offer period") }
+        return duration
     }
 
     public static func renewalInfo(_ row: some StoredRow) throws(StoreError) -> RenewalInfo {
@@ -131,6 +139,7 @@ extension SQLWriteTransaction {
                   "revocation_percentage": t.revocationPercentage, "is_upgraded": t.isUpgraded, "offer": t.offer?.rawValue,
                   "ownership": t.ownership.rawValue, "web_order_line_item_id": t.webOrderLineItemId,
                   "subscription_group": t.subscriptionGroup, "app_account_token": t.appAccountToken,
+                  "app_transaction_id": t.appTransactionId, "offer_period": t.offerPeriod?.description,
                   "source": t.source.rawValue, "observed_at": t.observedAt]))
     }
 
