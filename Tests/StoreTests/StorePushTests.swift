@@ -24,16 +24,24 @@ import Wire
         }
     }
 
+    /// A store on `backend` holding `threeEvents`, and the first of them, leased to "A" at t0.
+    private func outboxWithFirstClaimed(_ backend: StoreBackend) throws -> (opened: OpenedStore, first: OutboxEvent) {
+        let opened = try backend.openWithCatalog()
+        try threeEvents(opened.store)
+        guard case .deliver(let first) = try opened.store.claimOutboxHead(owner: "A", now: Fixtures.t0, lease: .seconds(60)) else {
+            throw OutboxExpectation.notHandedOut
+        }
+        return (opened, first)
+    }
+
+    enum OutboxExpectation: Error { case notHandedOut }
+
     @Test(arguments: StoreBackend.all)
     func theOutboxGoesOldestFirstPerAccountAndALeaseKeepsOtherProcessesOff(_ backend: StoreBackend) throws {
-        let opened = try backend.openWithCatalog()
+        let (opened, first) = try outboxWithFirstClaimed(backend)
         defer { withExtendedLifetime(opened) {} }
         let store = opened.store
-        try threeEvents(store)
         let now = Fixtures.t0
-        guard case .deliver(let first) = try store.claimOutboxHead(owner: "A", now: now, lease: .seconds(60)) else {
-            Issue.record("the oldest event is handed out"); return
-        }
         #expect(first.accountId == "a1" && first.kind == .entitlementChanged)
         // Another process: the head is leased; another account's event goes meanwhile…
         guard case .deliver(let other) = try store.claimOutboxHead(owner: "B", now: now.adding(seconds: 1), lease: .seconds(60)) else {
@@ -63,14 +71,10 @@ import Wire
 
     @Test(arguments: StoreBackend.all)
     func anEventFailingForTooLongIsDeadLetteredAndReplayedAtTheHeadOfItsAccount(_ backend: StoreBackend) throws {
-        let opened = try backend.openWithCatalog()
+        let (opened, first) = try outboxWithFirstClaimed(backend)
         defer { withExtendedLifetime(opened) {} }
         let store = opened.store
-        try threeEvents(store)
         let now = Fixtures.t0
-        guard case .deliver(let first) = try store.claimOutboxHead(owner: "A", now: now, lease: .seconds(60)) else {
-            Issue.record("the oldest event is handed out"); return
-        }
         let failed = try store.outboxFailed(first, failedAt: now, next: now.adding(seconds: 1), failure: "HTTP 500",
                                             deadLetterAfter: .seconds(10))
         #expect(failed.deadLetteredAt == nil, "not yet failing for ten seconds")
