@@ -174,6 +174,11 @@ import Wire
          "gracePeriodExpiresDate": 1675634554000.5, "environment": "Production", "signedDate": 1}
         """))
         #expect(r.autoRenewStatus && r.autoRenewProductId == "yearly" && r.expirationIntent == .billing)
+        let winBack = try AppStoreParsers.signedRenewalInfo(payload: body("""
+        {"originalTransactionId": "1000", "autoRenewStatus": 1, "appTransactionId": "704289572311094226",
+         "offerPeriod": "P1M", "eligibleWinBackOfferIds": ["come-back"], "environment": "Production"}
+        """))
+        #expect(winBack.appTransactionId == "704289572311094226" && winBack.offerPeriod == ISODuration("P1M"))
         #expect(r.isInBillingRetry && r.gracePeriodExpiresDate == Instant(millisecondsSinceEpoch: 1_675_634_554_000))
         #expect(throws: AppStoreParseError.invalidField("expirationIntent", expected: "an expiration intent 1–5")) {
             try AppStoreParsers.signedRenewalInfo(payload: body("""

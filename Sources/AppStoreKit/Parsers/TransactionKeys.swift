@@ -67,7 +67,7 @@ extension FieldReader {
     }
 
     /// An ISO 8601 duration (`offerPeriod`); anything else is refused, as every malformed field.
-    private func duration(_ key: String) throws -> ISODuration? {
+    func duration(_ key: String) throws -> ISODuration? {
         guard let text = try string(key) else { return nil }
         guard let duration = ISODuration(text) else {
             throw AppStoreParseError.invalidField(name(key), expected: "an ISO 8601 duration")

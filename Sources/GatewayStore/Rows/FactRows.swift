@@ -18,7 +18,7 @@ extension RecordRows {
         SELECT r.environment, r.original_transaction_id, r.product_id, r.auto_renew_status,
                r.auto_renew_product_id, r.expiration_intent, r.is_in_billing_retry,
                r.grace_period_expires_date, r.price_consent_status, r.source, r.observed_at, r.store,
-               r.paused_at, r.resumes_at
+               r.paused_at, r.resumes_at, r.app_transaction_id, r.offer_period
         FROM renewal_infos r
         """
 
@@ -39,9 +39,10 @@ extension RecordRows {
             source: try row.decode(TransactionSource.self, 15, of: id), observedAt: row.optionalInstant(16))
     }
 
+    /// Apple's `offerPeriod` as stored: an ISO 8601 duration, or the row is corrupt.
     private static func offerPeriod(_ row: some StoredRow, _ column: Int32, of id: String) throws(StoreError) -> ISODuration? {
         guard let text = row.optionalText(column) else { return nil }
-        guard let duration = ISODuration(text) else { throw row.corrupt("transaction \(id): bad offer period") }
+        guard let duration = ISODuration(text) else { throw row.corrupt("\(id): bad offer period") }
         return duration
     }
 
@@ -58,6 +59,7 @@ extension RecordRows {
             productId: row.optionalText(2), autoRenewStatus: row.bool(3), autoRenewProductId: row.optionalText(4),
             expirationIntent: intent, isInBillingRetry: row.bool(6), gracePeriodExpiresDate: row.optionalInstant(7),
             priceConsentStatus: row.optionalInt(8), pausedAt: row.optionalInstant(12), resumesAt: row.optionalInstant(13),
+            appTransactionId: row.optionalText(14), offerPeriod: try offerPeriod(row, 15, of: id),
             source: try row.decode(TransactionSource.self, 9, of: id),
             observedAt: row.optionalInstant(10))
     }
@@ -150,6 +152,7 @@ extension SQLWriteTransaction {
                   "auto_renew_product_id": r.autoRenewProductId, "expiration_intent": r.expirationIntent?.rawValue,
                   "is_in_billing_retry": r.isInBillingRetry, "grace_period_expires_date": r.gracePeriodExpiresDate,
                   "price_consent_status": r.priceConsentStatus, "paused_at": r.pausedAt, "resumes_at": r.resumesAt,
+                  "app_transaction_id": r.appTransactionId, "offer_period": r.offerPeriod?.description,
                   "source": r.source.rawValue, "observed_at": r.observedAt]))
     }
 }

@@ -92,11 +92,14 @@ extension SharedMigration {
         ALTER TABLE outbox ADD COLUMN last_failure \(.text);
         CREATE INDEX outbox_by_lane ON outbox (account_id, seq);
         """,
-        // Apple's transaction fields added since 2024: the app download's `appTransactionId` and
-        // the offer's `offerPeriod` (an ISO 8601 duration), kept as Apple sent them.
+        // Apple's fields added since 2024, on transactions and renewal infos: the app download's
+        // `appTransactionId` and the offer's `offerPeriod` (an ISO 8601 duration), kept as Apple
+        // sent them.
         """
         ALTER TABLE transactions ADD COLUMN app_transaction_id \(.text);
         ALTER TABLE transactions ADD COLUMN offer_period \(.text);
+        ALTER TABLE renewal_infos ADD COLUMN app_transaction_id \(.text);
+        ALTER TABLE renewal_infos ADD COLUMN offer_period \(.text);
         """,
     ]
 
