@@ -45,7 +45,7 @@ package struct HTTPAPI: Sendable {
         let changes = CatalogChanges(catalog: core.catalog, announcements: core.announcements)
         accounts = AccountController(
             access: access, store: core.store, accounts: core.accounts, catalog: core.catalog, answers: answers,
-            appStore: core.appStore, identifiers: core.identifiers, lists: lists,
+            appStore: core.appStore, postedStatuses: core.postedStatuses, identifiers: core.identifiers, lists: lists,
             accountCreationLimit: KeyedRateLimiter(settings.accountCreation), limits: limits, clock: core.clock)
         tokens = TokenController(access: access, accounts: core.accounts, catalog: core.catalog, answers: answers,
                                  signer: signer, settings: settings, random: core.random, counters: core.counters,
@@ -80,6 +80,7 @@ package struct HTTPAPI: Sendable {
                                limits: limits, clock: core.clock),
             DeviceController(access: access, store: core.store, accounts: core.accounts, clock: core.clock),
             StripeController(access: access, stripe: core.stripe, limits: limits, clock: core.clock),
+            WebhookController(access: access, store: core.store, clock: core.clock),
         ]
     }
 
