@@ -32,7 +32,7 @@ final class StripeFlow: @unchecked Sendable {
     /// server, pinned to `apiVersion`; otherwise the simulator answers in process when `api`.
     init(shape: StripeShape = .basil, apiShape: StripeShape = .basil, api: Bool = true, livemode: Bool = true,
          overHTTP: Bool = false, apiVersion: String = StripeShape.basil.apiVersion,
-         transport: GatewayHarness.Transport = .inProcess) throws {
+         transport: GatewayHarness.Transport = .inProcess, configure: (inout Configuration) -> Void = { _ in }) throws {
         let stripe = StripeSimulator(start: Self.start, livemode: livemode, webhookShape: shape, apiShape: apiShape)
         self.stripe = stripe
         let server = overHTTP ? StripeSimulatorServer(simulator: stripe, apiKey: Self.apiKey) : nil
@@ -40,6 +40,7 @@ final class StripeFlow: @unchecked Sendable {
         let url = try server?.start()
         harness = try GatewayHarness(transport: transport, stripeAPI: api && !overHTTP ? stripe : nil) { configuration in
             configuration.stripe.webhookSecrets = [Self.secret]
+            configure(&configuration)
             if let url {
                 configuration.stripe.apiKey = Self.apiKey
                 configuration.stripe.apiURL = url.absoluteString

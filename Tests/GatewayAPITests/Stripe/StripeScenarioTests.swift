@@ -58,6 +58,16 @@ import Wire
         #expect(try flow.state(reader).state == "active")
     }
 
+    /// E26/E8: `past_due` with the gateway's own grace configured is served for those days.
+    @Test func e8TheGatewaysGraceAppliesToPastDue() throws {
+        let flow = try StripeFlow { $0.graceDays = 7 }
+        let (reader, subscription) = try flow.subscribedReader()
+        flow.stripe.failRenewal(subscription)  // Feb 10
+        try flow.deliver()
+        #expect(try flow.state(reader, at: Instant(rfc3339: "2026-02-12T00:00:00Z")!) == ("gracePeriod", 3))
+        #expect(try flow.state(reader, at: Instant(rfc3339: "2026-02-18T00:00:00Z")!) == ("billingRetry", -1))
+    }
+
     @Test(arguments: shapes) func retriesExhaustedEndForBilling(_ shape: StripeShape) throws {
         let (flow, reader, subscription) = try subscribed(shape)
         flow.stripe.failRenewal(subscription)
