@@ -73,6 +73,27 @@ extension SharedMigration {
         DROP INDEX transactions_by_subscription;
         CREATE INDEX transactions_by_subscription ON transactions (store, environment, original_transaction_id);
         """,
+        // 3 (print subscribers, E29): each publication's subscriber list, one row per (publication,
+        // customer number); the verification value only as a keyed hash; `list_id` names the last
+        // list (whole or changes) that gave the row, so a whole list can end the rows it did not
+        // name and notice a number given twice. Every list received, with its counts, for the
+        // console.
+        """
+        CREATE TABLE print_subscribers (
+            publication_id \(.key) NOT NULL, customer_number \(.key) NOT NULL,
+            verification_hash \(.text) NOT NULL, start \(.instant) NOT NULL, end_at \(.instant),
+            list_id \(.key) NOT NULL, updated_at \(.instant) NOT NULL,
+            PRIMARY KEY (publication_id, customer_number)
+        )\(.tableOptions);
+        CREATE INDEX print_subscribers_by_list ON print_subscribers (publication_id, list_id);
+        CREATE TABLE subscriber_imports (
+            list_id \(.key) PRIMARY KEY, publication_id \(.key) NOT NULL, kind \(.text) NOT NULL,
+            received_at \(.instant) NOT NULL, finished_at \(.instant),
+            added \(.integer) NOT NULL, changed \(.integer) NOT NULL, ended \(.integer) NOT NULL,
+            unchanged \(.integer) NOT NULL, rejected \(.integer) NOT NULL
+        )\(.tableOptions);
+        CREATE INDEX subscriber_imports_by_time ON subscriber_imports (received_at);
+        """,
     ]
 
     /// Step 2's rebuild of a table keyed by subscription (its other columns as released, in
