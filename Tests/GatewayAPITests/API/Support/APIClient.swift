@@ -34,12 +34,12 @@ struct APIClient {
     }
 
     func send(_ method: String, _ target: String, as secret: String? = nil, headers: [(String, String)] = [],
-              body: [UInt8]? = nil) throws -> APIResponse {
+              body: [UInt8]? = nil, contentType: String = "application/json") throws -> APIResponse {
         var fields = [("Host", "gateway")]
         if let secret { fields.append(("Authorization", "Bearer \(secret)")) }
         fields += headers
         if let body {
-            fields += [("Content-Type", "application/json"), ("Content-Length", String(body.count))]
+            fields += [("Content-Type", contentType), ("Content-Length", String(body.count))]
         }
         switch transport {
         case .inProcess(let client):
