@@ -27,6 +27,8 @@ public struct Configuration: Sendable, Equatable {
     /// The key of print subscribers' verification hashes (E29); generated on first start and kept
     /// with the other generated secrets when unset.
     public var verificationKey: String?
+    /// E30: the proxies whose `X-Forwarded-For` is believed.
+    package var trustedProxies: [NetworkRange] = []
     /// The largest subscriber list taken (http-api.md: 1 GiB).
     public var subscriberListMaxBytes = 1 << 30
     public var tokenIssuer = "issue-gateway"

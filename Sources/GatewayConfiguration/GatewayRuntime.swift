@@ -93,7 +93,7 @@ public struct GatewayRuntime: Sendable {
             redemptionFailures: .init(perMinute: configuration.redemptionFailuresPerMinute,
                                       burst: configuration.redemptionFailuresBurst),
             limits: limits, verificationKey: try verificationKey(configuration, random: random),
-            subscriberListMaxBytes: configuration.subscriberListMaxBytes))
+            subscriberListMaxBytes: configuration.subscriberListMaxBytes, trustedProxies: configuration.trustedProxies))
         metrics.addCaches([("account_answers", { [core] in core.accounts.answerStats }),
                            ("account_facts", { [core] in core.accounts.factsStats }),
                            ("principals", { [core] in core.authenticator.stats }),

@@ -15,16 +15,19 @@ package struct APISettings: Sendable {
     package var limits: APILimits
     /// The key of E29's verification hashes (HMAC-SHA-256); never stored in the database.
     package var verificationKey: [UInt8]
+    /// E30: whose `X-Forwarded-For` is believed (`ISSUE_GATEWAY_TRUSTED_PROXIES`).
+    package var trustedProxies: [NetworkRange] = []
     /// The largest subscriber list taken (`ISSUE_GATEWAY_SUBSCRIBER_LIST_MAX`).
     package var subscriberListMaxBytes: Int
 
     package init(tokenKeys: TokenKeySet, tokenIssuer: String, tokenTTLSeconds: Int, cdnBaseURL: String,
                  accountCreation: KeyedRateLimiter<String>.Rate, redemptionFailures: KeyedRateLimiter<String>.Rate,
                  limits: APILimits = .standard, verificationKey: [UInt8],
-                 subscriberListMaxBytes: Int = APISettings.defaultSubscriberListMaxBytes) {
+                 subscriberListMaxBytes: Int = APISettings.defaultSubscriberListMaxBytes, trustedProxies: [NetworkRange] = []) {
         self.tokenKeys = tokenKeys; self.tokenIssuer = tokenIssuer; self.tokenTTLSeconds = tokenTTLSeconds
         self.cdnBaseURL = cdnBaseURL; self.accountCreation = accountCreation; self.redemptionFailures = redemptionFailures
         self.limits = limits; self.verificationKey = verificationKey; self.subscriberListMaxBytes = subscriberListMaxBytes
+        self.trustedProxies = trustedProxies
     }
 
     /// http-api.md: `ISSUE_GATEWAY_SUBSCRIBER_LIST_MAX` defaults to 1 GiB (a million rows of a

@@ -94,6 +94,14 @@ extension SharedMigration {
         )\(.tableOptions);
         CREATE INDEX subscriber_imports_by_time ON subscriber_imports (received_at);
         """,
+        // 4 (institutions, E30): an institution's publications, network ranges (CIDR, checked and
+        // refused when they overlap another's above the store) and interval.
+        """
+        CREATE TABLE institutions (
+            institution_id \(.key) PRIMARY KEY, name \(.text) NOT NULL, publications \(.text) NOT NULL,
+            networks \(.text) NOT NULL, start \(.instant) NOT NULL, end_at \(.instant), created_at \(.instant) NOT NULL
+        )\(.tableOptions);
+        """,
     ]
 
     /// Step 2's rebuild of a table keyed by subscription (its other columns as released, in

@@ -57,6 +57,12 @@ public protocol ReadTransaction {
     /// The lists received, newest first.
     func subscriberImports(limit: Int) throws(StoreError) -> [SubscriberImport]
 
+    // MARK: Institutions (E30)
+
+    /// Every institution, the first created first.
+    func institutions() throws(StoreError) -> [Institution]
+    func institution(id: String) throws(StoreError) -> Institution?
+
     // MARK: Access codes (E22)
 
     func codeBatch(id: String) throws(StoreError) -> CodeBatch?

@@ -56,6 +56,13 @@ public protocol WriteTransaction: ReadTransaction {
     /// its subscriber and serves one account at a time).
     func update(_ grant: Grant) throws(StoreError)
 
+    // MARK: Institutions (E30)
+
+    /// Inserts or replaces by id.
+    func save(_ institution: Institution) throws(StoreError)
+    /// False when there was no such institution.
+    func deleteInstitution(id: String) throws(StoreError) -> Bool
+
     // MARK: Access codes (E22)
 
     func insert(_ batch: CodeBatch, codeHashes: [String]) throws(StoreError)

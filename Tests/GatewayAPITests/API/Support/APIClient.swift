@@ -34,7 +34,8 @@ struct APIClient {
     }
 
     func send(_ method: String, _ target: String, as secret: String? = nil, headers: [(String, String)] = [],
-              body: [UInt8]? = nil, contentType: String = "application/json") throws -> APIResponse {
+              body: [UInt8]? = nil, contentType: String = "application/json",
+              sourceAddress: String? = nil) throws -> APIResponse {
         var fields = [("Host", "gateway")]
         if let secret { fields.append(("Authorization", "Bearer \(secret)")) }
         fields += headers
@@ -43,7 +44,7 @@ struct APIClient {
         }
         switch transport {
         case .inProcess(let client):
-            let response = client.send(method, target, headers: fields, body: body ?? [])
+            let response = client.send(method, target, headers: fields, body: body ?? [], sourceAddress: sourceAddress)
             return APIResponse(status: response.status, headers: response.headers, body: response.body)
         case .socket:
             let head = "\(method) \(target) HTTP/1.1\r\n" + fields.map { "\($0.0): \($0.1)\r\n" }.joined() + "\r\n"

@@ -1,0 +1,116 @@
+import Entitle
+import GatewayStore
+import IssueCatalog
+import Synchronization
+import Wire
+
+/// E30's institutions: the admin's changes, refused when a network is not a CIDR range or overlaps
+/// another institution's (or the same one's), and which institution covers a client address.
+/// Institutions are few and change rarely, so their parsed ranges are kept in memory and read
+/// again from the store after a local change or `refreshSeconds` (another process's change).
+package final class Institutions: Sendable {
+    /// How stale another process's change to the institutions may be seen here.
+    package static let refreshSeconds: Int64 = 5
+
+    private struct Entry: Sendable {
+        let institution: Institution
+        let ranges: [NetworkRange]
+    }
+
+    private struct Loaded: Sendable {
+        var entries: [Entry] = []
+        var loadedAt: Instant?
+    }
+
+    private let store: any GatewayStore
+    private let clock: any GatewayClock
+    private let loaded = Mutex(Loaded())
+
+    package init(store: any GatewayStore, clock: any GatewayClock) {
+        self.store = store; self.clock = clock
+    }
+
+    /// Every institution, the first created first.
+    package func all() throws(APIError) -> [Institution] {
+        try stored { () throws(StoreError) in try store.institutions() }
+    }
+
+    package func institution(_ institutionId: String) throws(APIError) -> Institution? {
+        try stored { () throws(StoreError) in try store.institution(id: institutionId) }
+    }
+
+    /// The institution that covers `address` now (the first created where several do), or nil.
+    package func covering(_ address: [UInt8]) throws(APIError) -> Institution? {
+        try entries().first { $0.ranges.contains { $0.contains(address) } }?.institution
+    }
+
+    /// Saves `institution` unless one of its networks is invalid or overlaps: then a 400
+    /// `invalid_network` naming the entry.
+    package func save(_ institution: Institution) throws(APIError) {
+        var ranges: [(String, NetworkRange)] = []
+        for entry in institution.networks {
+            do { ranges.append((entry, try NetworkRange(parsing: entry))) } catch {
+                throw Self.invalidNetwork(entry, error.reason)
+            }
+        }
+        for (i, (entry, range)) in ranges.enumerated() {
+            if let (other, _) = ranges[..<i].first(where: { $0.1.overlaps(range) }) {
+                throw Self.invalidNetwork(entry, "overlaps \(other) of the same institution")
+            }
+        }
+        let refusal = try stored { () throws(StoreError) in
+            try store.saveInstitution(institution) { others -> APIError? in
+                for other in others {
+                    for otherEntry in other.networks {
+                        guard let otherRange = try? NetworkRange(parsing: otherEntry) else { continue }
+                        if let (entry, _) = ranges.first(where: { $0.1.overlaps(otherRange) }) {
+                            return Self.invalidNetwork(entry, "overlaps \(otherEntry) of institution \(other.institutionId)")
+                        }
+                    }
+                }
+                return nil
+            }
+        }
+        if let refusal { throw refusal }
+        forget()
+    }
+
+    /// False when there was no such institution.
+    package func delete(_ institutionId: String) throws(APIError) -> Bool {
+        let deleted = try stored { () throws(StoreError) in try store.deleteInstitution(id: institutionId) }
+        forget()
+        return deleted
+    }
+
+    /// E30: what an institution gives, as the rules take it: a grant over its interval for its
+    /// publications (the engine's `granted`, answered as `institution`).
+    package static func grant(_ institution: Institution) -> Grant {
+        Grant(grantId: "institution:" + institution.institutionId, accountId: subject(institution),
+              source: "institution", externalId: institution.institutionId, publications: institution.publications,
+              start: institution.start, end: institution.end, createdAt: institution.createdAt)
+    }
+
+    /// The `sub` of an institution reader's tokens (E30).
+    package static func subject(_ institution: Institution) -> String { "institution:" + institution.institutionId }
+
+    private static func invalidNetwork(_ entry: String, _ reason: String) -> APIError {
+        APIError(status: 400, code: "invalid_network", message: "\(entry): \(reason)", extra: [("network", .string(entry))])
+    }
+
+    private func forget() { loaded.withLock { $0.loadedAt = nil } }
+
+    private func entries() throws(APIError) -> [Entry] {
+        let now = clock.now()
+        if let fresh = loaded.withLock({ state -> [Entry]? in
+            guard let at = state.loadedAt, now.millisecondsSinceEpoch - at.millisecondsSinceEpoch < Self.refreshSeconds * 1000,
+                  at <= now else { return nil }
+            return state.entries
+        }) { return fresh }
+        let institutions = try stored { () throws(StoreError) in try store.institutions() }
+        let entries = institutions.map { institution in
+            Entry(institution: institution, ranges: institution.networks.compactMap { try? NetworkRange(parsing: $0) })
+        }
+        loaded.withLock { $0 = Loaded(entries: entries, loadedAt: now) }
+        return entries
+    }
+}
