@@ -12,13 +12,8 @@ package final class Institutions: Sendable {
     /// How stale another process's change to the institutions may be seen here.
     package static let refreshSeconds: Int64 = 5
 
-    private struct Entry: Sendable {
-        let institution: Institution
-        let ranges: [NetworkRange]
-    }
-
     private struct Loaded: Sendable {
-        var entries: [Entry] = []
+        var networks = CoveredNetworks([])
         var loadedAt: Instant?
     }
 
@@ -41,7 +36,7 @@ package final class Institutions: Sendable {
 
     /// The institution that covers `address` now (the first created where several do), or nil.
     package func covering(_ address: [UInt8]) throws(APIError) -> Institution? {
-        try entries().first { $0.ranges.contains { $0.contains(address) } }?.institution
+        try networks().covering(address)
     }
 
     /// Saves `institution` unless one of its networks is invalid or overlaps: then a 400
@@ -99,18 +94,30 @@ package final class Institutions: Sendable {
 
     private func forget() { loaded.withLock { $0.loadedAt = nil } }
 
-    private func entries() throws(APIError) -> [Entry] {
+    private func networks() throws(APIError) -> CoveredNetworks {
         let now = clock.now()
-        if let fresh = loaded.withLock({ state -> [Entry]? in
+        if let fresh = loaded.withLock({ state -> CoveredNetworks? in
             guard let at = state.loadedAt, now.millisecondsSinceEpoch - at.millisecondsSinceEpoch < Self.refreshSeconds * 1000,
                   at <= now else { return nil }
-            return state.entries
+            return state.networks
         }) { return fresh }
-        let institutions = try stored { () throws(StoreError) in try store.institutions() }
-        let entries = institutions.map { institution in
-            Entry(institution: institution, ranges: institution.networks.compactMap { try? NetworkRange(parsing: $0) })
-        }
-        loaded.withLock { $0 = Loaded(entries: entries, loadedAt: now) }
-        return entries
+        let networks = CoveredNetworks(try stored { () throws(StoreError) in try store.institutions() })
+        loaded.withLock { $0 = Loaded(networks: networks, loadedAt: now) }
+        return networks
+    }
+}
+
+/// E30: institutions with their ranges parsed, the first created first, and which one covers an
+/// address (the first that does).
+package struct CoveredNetworks: Sendable {
+    private let entries: [(institution: Institution, ranges: [NetworkRange])]
+
+    /// `institutions` the first created first (as the store lists them).
+    package init(_ institutions: [Institution]) {
+        entries = institutions.map { ($0, $0.networks.compactMap { try? NetworkRange(parsing: $0) }) }
+    }
+
+    package func covering(_ address: [UInt8]) -> Institution? {
+        entries.first { $0.ranges.contains { $0.contains(address) } }?.institution
     }
 }

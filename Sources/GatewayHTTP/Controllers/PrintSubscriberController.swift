@@ -29,7 +29,9 @@ package struct PrintSubscriberController: APIController {
     package func register(_ router: APIRouterBuilder) {
         let path = "/v1/publications/{publicationId}/subscribers"
         for (method, kind) in [("PUT", SubscriberListKind.whole), ("PATCH", .changes)] {
-            router.add(method, path, execution: .store, maxBodyBytes: listMaxBytes, route: { [self] context throws(APIError) in
+            // A list may run to a gigabyte: the server keeps it in a file, never in memory.
+            router.add(method, path, execution: .store, maxBodyBytes: listMaxBytes, spoolsBody: true,
+                       route: { [self] context throws(APIError) in
                 let publicationId = try access.requireEditorOrService(&context)
                 guard let format = SubscriberListFormat(contentType: context.request.header("Content-Type")) else {
                     throw APIError(status: 415, code: "unsupported_media_type",
@@ -50,6 +52,16 @@ package struct PrintSubscriberController: APIController {
             }) else { throw .notFound("no subscriber \(customerNumber) in \(publicationId)") }
             return .json(200) { w in w.subscriber(found.subscriber, claimedBy: found.claimedBy) }
         })
+        router.add("GET", "/v1/subscriber-imports", execution: .store, route: { [self] context throws(APIError) in
+            try access.requireAdmin(&context)
+            let imports = try stored { () throws(StoreError) in try store.subscriberImports(limit: SubscriberLists.recentImports) }
+            return .json(200) { w in
+                w.object { w in
+                    w.key("imports")
+                    w.array { w in for list in imports { w.subscriberImport(list) } }
+                }
+            }
+        })
         router.add("POST", "/v1/accounts/{accountId}/claims", execution: .store, route: { [self] context throws(APIError) in
             let account = try access.requireAccount(&context), accountId = account.id
             // As for codes: a service key claims for all its readers from one address, so its
@@ -69,9 +81,16 @@ package struct PrintSubscriberController: APIController {
 }
 
 extension HTTPRequest {
-    /// The body in pieces of at most `pieceBytes`, for readers that take it as it comes.
-    package func forEachBodyPiece(pieceBytes: Int = 64 << 10,
+    /// The body in pieces of at most `pieceBytes`, from its file when the server spooled it, for
+    /// readers that take it as it comes.
+    package func forEachBodyPiece(pieceBytes: Int = 256 << 10,
                                   _ take: (UnsafeRawBufferPointer) throws(APIError) -> Void) throws(APIError) {
+        if let spooledBody {
+            guard try spooledBody.forEachPiece(pieceBytes: pieceBytes, take) else {
+                throw .internalError("the request body could not be read back")
+            }
+            return
+        }
         var offset = 0
         while offset < body.count {
             let end = min(body.count, offset + pieceBytes)
@@ -103,6 +122,22 @@ extension JSONWriter {
                 }
             }
             if counts.rejectedBeyondKept > 0 { w.field("rejectedNotListed", counts.rejectedBeyondKept) }
+        }
+    }
+
+    /// A list received and what it did (the console's list of imports).
+    package mutating func subscriberImport(_ list: SubscriberImport) {
+        object { w in
+            w.field("listId", list.listId)
+            w.field("publicationId", list.publicationId)
+            w.field("kind", list.kind.rawValue)
+            w.field("receivedAt", list.receivedAt.rfc3339)
+            w.field("finishedAt", list.finishedAt?.rfc3339)
+            w.field("added", list.counts.added)
+            w.field("changed", list.counts.changed)
+            w.field("ended", list.counts.ended)
+            w.field("unchanged", list.counts.unchanged)
+            w.field("rejected", list.counts.rejectedCount)
         }
     }
 

@@ -100,6 +100,11 @@ import Wire
         #expect(earlier.json["ended"] as? Int == 1, "\(earlier.text)")
         #expect(try h.client.get("/v1/publications/monthly/subscribers/C-2", as: H.adminKey).json["end"] as? String
                 == "2026-05-10T00:00:00.000Z")
+        // The console's list of lists: newest first, with their counts.
+        let imports = try h.client.get("/v1/subscriber-imports", as: H.adminKey).objects("imports")
+        #expect(imports.count == 5 && imports.first?["kind"] as? String == "changes" && imports.first?["ended"] as? Int == 1)
+        #expect(imports.allSatisfy { $0["finishedAt"] is String })
+        #expect(try h.client.get("/v1/subscriber-imports", as: reader.token).status == 403)
     }
 
     @Test func e29ASecondAccountTakesTheClaimUnderTransferAndIsRefusedUnderKeep() throws {
@@ -167,5 +172,24 @@ import Wire
         let reader = try h.createAccount()
         #expect(try h.client.send("PUT", "/v1/publications/monthly/subscribers", as: reader.token, body: Array("x".utf8),
                                   contentType: "text/csv").status == 403)
+    }
+
+    @Test func e29AListOverASocketIsReadFromTheServersFileWithEitherFraming() throws {
+        let h = try H(transport: .socket)
+        defer { h.stop() }
+        try h.seedCatalog()
+        let rows = (1...20_000).map { "C-\($0),pc \($0 % 97),2026-01-01T00:00:00Z" }
+        let csv = Array(("customerNumber,verification,start\n" + rows.joined(separator: "\n") + "\n").utf8)
+        let put = try h.client.send("PUT", "/v1/publications/monthly/subscribers", as: H.adminKey, body: csv, contentType: "text/csv")
+        #expect(put.status == 200 && put.json["added"] as? Int == 20_000, "\(put.text.prefix(300))")
+        var chunked = Array("PATCH /v1/publications/monthly/subscribers HTTP/1.1\r\nHost: gateway\r\nAuthorization: Bearer \(H.adminKey)\r\nContent-Type: text/csv\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)
+        let patch = Array("customerNumber,verification,start,end\nC-1,pc 1,2026-01-01T00:00:00Z,2026-02-01T00:00:00Z\nC-2,pc 2,2026-01-01T00:00:00Z,\n".utf8)
+        for start in stride(from: 0, to: patch.count, by: 10) {
+            let piece = patch[start..<min(patch.count, start + 10)]
+            chunked += Array("\(String(piece.count, radix: 16))\r\n".utf8) + piece + Array("\r\n".utf8)
+        }
+        chunked += Array("0\r\n\r\n".utf8)
+        let changed = try h.client.exchange(chunked)
+        #expect(changed.status == 200 && changed.json["ended"] as? Int == 1 && changed.json["unchanged"] as? Int == 1, "\(changed.text)")
     }
 }
