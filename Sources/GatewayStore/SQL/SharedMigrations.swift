@@ -73,7 +73,16 @@ extension SharedMigration {
         DROP INDEX transactions_by_subscription;
         CREATE INDEX transactions_by_subscription ON transactions (store, environment, original_transaction_id);
         """,
-        // 3 (print subscribers, E29): each publication's subscriber list, one row per (publication,
+        // E24 and E27: how a transaction was revoked (a `RevocationKind`; NULL with a revocation
+        // date is a full refund, as every row before this step) and the share returned, in
+        // thousandths of a percent; when a subscription was paused, and when the store resumes it.
+        """
+        ALTER TABLE transactions ADD COLUMN revocation_type \(.text);
+        ALTER TABLE transactions ADD COLUMN revocation_percentage \(.integer);
+        ALTER TABLE renewal_infos ADD COLUMN paused_at \(.instant);
+        ALTER TABLE renewal_infos ADD COLUMN resumes_at \(.instant);
+        """,
+        // 4 (print subscribers, E29): each publication's subscriber list, one row per (publication,
         // customer number); the verification value only as a keyed hash; `list_id` names the last
         // list (whole or changes) that gave the row, so a whole list can end the rows it did not
         // name and notice a number given twice. Every list received, with its counts, for the
@@ -94,7 +103,7 @@ extension SharedMigration {
         )\(.tableOptions);
         CREATE INDEX subscriber_imports_by_time ON subscriber_imports (received_at);
         """,
-        // 4 (institutions, E30): an institution's publications, network ranges (CIDR, checked and
+        // 5 (institutions, E30): an institution's publications, network ranges (CIDR, checked and
         // refused when they overlap another's above the store) and interval.
         """
         CREATE TABLE institutions (
