@@ -108,10 +108,7 @@ extension JSONWriter {
     /// What a list did (http-api.md): its counts and the lines refused.
     package mutating func listCounts(_ counts: SubscriberListCounts) {
         object { w in
-            w.field("added", counts.added)
-            w.field("changed", counts.changed)
-            w.field("ended", counts.ended)
-            w.field("unchanged", counts.unchanged)
+            w.countMembers(counts)
             w.key("rejected")
             w.array { w in
                 for rejection in counts.rejected {
@@ -125,6 +122,14 @@ extension JSONWriter {
         }
     }
 
+    /// `added`, `changed`, `ended`, `unchanged`: what a list did to the subscribers it named.
+    private mutating func countMembers(_ counts: SubscriberListCounts) {
+        field("added", counts.added)
+        field("changed", counts.changed)
+        field("ended", counts.ended)
+        field("unchanged", counts.unchanged)
+    }
+
     /// A list received and what it did (the console's list of imports).
     package mutating func subscriberImport(_ list: SubscriberImport) {
         object { w in
@@ -133,10 +138,7 @@ extension JSONWriter {
             w.field("kind", list.kind.rawValue)
             w.field("receivedAt", list.receivedAt.rfc3339)
             w.field("finishedAt", list.finishedAt?.rfc3339)
-            w.field("added", list.counts.added)
-            w.field("changed", list.counts.changed)
-            w.field("ended", list.counts.ended)
-            w.field("unchanged", list.counts.unchanged)
+            w.countMembers(list.counts)
             w.field("rejected", list.counts.rejectedCount)
         }
     }

@@ -178,10 +178,11 @@ import Wire
         let h = try H(transport: .socket)
         defer { h.stop() }
         try h.seedCatalog()
-        let rows = (1...20_000).map { "C-\($0),pc \($0 % 97),2026-01-01T00:00:00Z" }
+        // Three batches of rows; few enough that a loaded machine answers within the client's read timeout.
+        let rows = (1...3000).map { "C-\($0),pc \($0 % 97),2026-01-01T00:00:00Z" }
         let csv = Array(("customerNumber,verification,start\n" + rows.joined(separator: "\n") + "\n").utf8)
         let put = try h.client.send("PUT", "/v1/publications/monthly/subscribers", as: H.adminKey, body: csv, contentType: "text/csv")
-        #expect(put.status == 200 && put.json["added"] as? Int == 20_000, "\(put.text.prefix(300))")
+        #expect(put.status == 200 && put.json["added"] as? Int == 3000, "\(put.text.prefix(300))")
         var chunked = Array("PATCH /v1/publications/monthly/subscribers HTTP/1.1\r\nHost: gateway\r\nAuthorization: Bearer \(H.adminKey)\r\nContent-Type: text/csv\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)
         let patch = Array("customerNumber,verification,start,end\nC-1,pc 1,2026-01-01T00:00:00Z,2026-02-01T00:00:00Z\nC-2,pc 2,2026-01-01T00:00:00Z,\n".utf8)
         for start in stride(from: 0, to: patch.count, by: 10) {
