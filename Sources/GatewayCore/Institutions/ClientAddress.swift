@@ -13,15 +13,33 @@ package struct ClientAddressResolver: Sendable {
         guard let peer, let peerBytes = IPAddress.bytes(peer) else { return nil }
         guard isTrusted(peerBytes) else { return peerBytes }
         // Fields in order, then each field's list: the last hop appended is rightmost
-        // (RFC 9110 §5.3 makes repeated fields one comma-separated list).
-        let hops = forwardedFor.flatMap { $0.split(separator: ",") }.map { String($0.filter { $0 != " " && $0 != "\t" }) }
-        for hop in hops.reversed() {
-            guard let bytes = IPAddress.bytes(hop) else { return nil }
-            if !isTrusted(bytes) { return bytes }
+        // (RFC 9110 §5.3 makes repeated fields one comma-separated list). Read from the right,
+        // one hop at a time, without splitting the whole header.
+        var first: [UInt8]?
+        for field in forwardedFor.reversed() {
+            var rest = Substring(field)
+            while !rest.isEmpty {
+                let comma = rest.lastIndex(of: ",")
+                let hop = rest[(comma.map { rest.index(after: $0) } ?? rest.startIndex)...].trimmingSpaces()
+                rest = comma.map { rest[..<$0] } ?? ""
+                if hop.isEmpty && comma != nil { continue }
+                guard let bytes = IPAddress.bytes(hop) else { return nil }
+                if !isTrusted(bytes) { return bytes }
+                first = bytes
+            }
         }
-        // Every hop is a trusted proxy (or there is none): the request began at the last of them.
-        return hops.first.flatMap(IPAddress.bytes) ?? peerBytes
+        // Every hop is a trusted proxy (or there is none): the request began at the first of them.
+        return first ?? peerBytes
     }
 
     private func isTrusted(_ address: [UInt8]) -> Bool { trustedProxies.contains { $0.contains(address) } }
+}
+
+extension Substring {
+    fileprivate func trimmingSpaces() -> Substring {
+        var s = self
+        while let c = s.first, c == " " || c == "\t" { s.removeFirst() }
+        while let c = s.last, c == " " || c == "\t" { s.removeLast() }
+        return s
+    }
 }

@@ -107,17 +107,57 @@ package final class Institutions: Sendable {
     }
 }
 
-/// E30: institutions with their ranges parsed, the first created first, and which one covers an
-/// address (the first that does).
+/// E30: institutions with their ranges parsed, and which one covers an address. Ranges are kept
+/// sorted by their first address, per family, so a lookup is a binary search whatever the number
+/// of institutions (a token request pays it); ranges never overlap (`Institutions.save` refuses
+/// it), so at most one holds an address, and where stored ranges did overlap the first created
+/// still wins: of the candidates at or before the address, the earliest created that holds it.
 package struct CoveredNetworks: Sendable {
-    private let entries: [(institution: Institution, ranges: [NetworkRange])]
+    private struct Span: Sendable {
+        let bounds: ClosedRange<UInt128>
+        /// The institution's position in creation order.
+        let order: Int
+    }
+
+    private let institutions: [Institution]
+    private let v4: [Span]
+    private let v6: [Span]
+    /// The widest span of each family: how far before an address a holding span may begin.
+    private let widest4: UInt128
+    private let widest6: UInt128
 
     /// `institutions` the first created first (as the store lists them).
     package init(_ institutions: [Institution]) {
-        entries = institutions.map { ($0, $0.networks.compactMap { try? NetworkRange(parsing: $0) }) }
+        self.institutions = institutions
+        var v4: [Span] = [], v6: [Span] = []
+        for (order, institution) in institutions.enumerated() {
+            for range in institution.networks.compactMap({ try? NetworkRange(parsing: $0) }) {
+                let span = Span(bounds: range.bounds, order: order)
+                if range.network.count == 4 { v4.append(span) } else { v6.append(span) }
+            }
+        }
+        self.v4 = v4.sorted { $0.bounds.lowerBound < $1.bounds.lowerBound }
+        self.v6 = v6.sorted { $0.bounds.lowerBound < $1.bounds.lowerBound }
+        widest4 = v4.map { $0.bounds.upperBound - $0.bounds.lowerBound }.max() ?? 0
+        widest6 = v6.map { $0.bounds.upperBound - $0.bounds.lowerBound }.max() ?? 0
     }
 
     package func covering(_ address: [UInt8]) -> Institution? {
-        entries.first { $0.ranges.contains { $0.contains(address) } }?.institution
+        let spans = address.count == 4 ? v4 : v6
+        let widest = address.count == 4 ? widest4 : widest6
+        let number = NetworkRange.number(address)
+        // The spans beginning at or before the address, latest first, back to the widest's reach.
+        var low = 0, high = spans.count
+        while low < high {
+            let middle = (low + high) / 2
+            if spans[middle].bounds.lowerBound <= number { low = middle + 1 } else { high = middle }
+        }
+        var best: Int?
+        var index = low - 1
+        while index >= 0, number - spans[index].bounds.lowerBound <= widest {
+            if spans[index].bounds.contains(number), best.map({ spans[index].order < $0 }) ?? true { best = spans[index].order }
+            index -= 1
+        }
+        return best.map { institutions[$0] }
     }
 }

@@ -42,7 +42,27 @@ package struct NetworkRange: Hashable, Sendable, CustomStringConvertible {
 
     /// Whether the address (4 or 16 bytes, as `IPAddress.bytes` gives) is inside.
     package func contains(_ address: [UInt8]) -> Bool {
-        address.count == network.count && Self.masked(address, prefixLength) == network
+        guard address.count == network.count else { return false }
+        var bits = prefixLength
+        for index in network.indices where bits > 0 {
+            let mask: UInt8 = bits >= 8 ? 0xff : ~(UInt8(0xff) >> bits)
+            if address[index] & mask != network[index] { return false }
+            bits -= 8
+        }
+        return true
+    }
+
+    /// The first and last address, as numbers (IPv4 in the low 32 bits), for ordered lookups.
+    package var bounds: ClosedRange<UInt128> {
+        let first = Self.number(network)
+        let hostBits = network.count * 8 - prefixLength
+        let last = hostBits == 0 ? first : first | (hostBits >= 128 ? UInt128.max : (UInt128(1) << hostBits) - 1)
+        return first...last
+    }
+
+    /// An address (4 or 16 bytes) as a number.
+    package static func number(_ address: [UInt8]) -> UInt128 {
+        address.reduce(UInt128(0)) { $0 << 8 | UInt128($1) }
     }
 
     /// Whether the two share an address: of two CIDR ranges of one family, one holds the other.
@@ -70,15 +90,40 @@ package struct NetworkRange: Hashable, Sendable, CustomStringConvertible {
 package enum IPAddress {
     /// 4 bytes for IPv4 (and IPv4-mapped IPv6), 16 for IPv6; nil for anything else. Zone ids
     /// (`fe80::1%eth0`) are not addresses a client sends.
-    package static func bytes(_ text: String) -> [UInt8]? {
-        var v4 = [UInt8](repeating: 0, count: 4)
-        if !text.contains(":") {
-            return inet_pton(AF_INET, text, &v4) == 1 ? v4 : nil
-        }
+    package static func bytes(_ text: some StringProtocol) -> [UInt8]? {
+        if let v4 = dottedQuad(text.utf8) { return v4 }
+        guard text.utf8.contains(UInt8(ascii: ":")) else { return nil }
         var v6 = [UInt8](repeating: 0, count: 16)
-        guard inet_pton(AF_INET6, text, &v6) == 1 else { return nil }
+        guard inet_pton(AF_INET6, String(text), &v6) == 1 else { return nil }
         if v6[0..<10].allSatisfy({ $0 == 0 }) && v6[10] == 0xff && v6[11] == 0xff { return Array(v6[12..<16]) }
         return v6
+    }
+
+    /// RFC 3986 §3.2.2's `dec-octet "." dec-octet "." dec-octet "." dec-octet` (no leading zeros,
+    /// as `inet_pton` takes it), read without making a C string: the common case of every request
+    /// an institution route serves.
+    private static func dottedQuad(_ utf8: some Collection<UInt8>) -> [UInt8]? {
+        var out: [UInt8] = []
+        out.reserveCapacity(4)
+        var value = 0, digits = 0, leadingZero = false
+        for byte in utf8 {
+            if byte == UInt8(ascii: ".") {
+                guard digits > 0, out.count < 3 else { return nil }
+                out.append(UInt8(value))
+                value = 0; digits = 0; leadingZero = false
+            } else if byte >= 48 && byte <= 57 {
+                guard !leadingZero else { return nil }
+                if digits == 0 && byte == 48 { leadingZero = true }
+                value = value * 10 + Int(byte - 48)
+                digits += 1
+                guard value <= 255 else { return nil }
+            } else {
+                return nil
+            }
+        }
+        guard digits > 0, out.count == 3 else { return nil }
+        out.append(UInt8(value))
+        return out
     }
 
     package static func text(_ bytes: [UInt8]) -> String {

@@ -1,4 +1,6 @@
 import GatewayCore
+import GatewayStore
+import Wire
 import Testing
 
 /// E30's network ranges and client address.
@@ -44,5 +46,35 @@ import Testing
         #expect(resolver.address(peer: "10.0.0.2", forwardedFor: []) == address("10.0.0.2"))
         #expect(resolver.address(peer: "10.0.0.2", forwardedFor: ["unknown"]) == nil)
         #expect(resolver.address(peer: nil, forwardedFor: ["192.0.2.7"]) == nil)
+    }
+}
+
+/// E30: which institution covers an address, among many.
+@Suite struct CoveredNetworksTests {
+    static let start = Instant(millisecondsSinceEpoch: 0)
+
+    func institution(_ id: String, _ networks: [String]) -> Institution {
+        Institution(institutionId: id, name: id, publications: ["monthly"], networks: networks, start: Self.start, end: nil,
+                    createdAt: Self.start)
+    }
+
+    @Test func e30TheCoveringInstitutionIsFoundAmongManyOfBothFamilies() {
+        let many = (0..<500).map { institution("i\($0)", ["10.\($0 / 256).\($0 % 256).0/24", "2001:db8:\(String($0, radix: 16))::/48"]) }
+        let networks = CoveredNetworks(many)
+        #expect(networks.covering(IPAddress.bytes("10.1.44.9")!)?.institutionId == "i300")
+        #expect(networks.covering(IPAddress.bytes("2001:db8:12c::1")!)?.institutionId == "i300")
+        #expect(networks.covering(IPAddress.bytes("10.2.0.1")!) == nil)
+        #expect(networks.covering(IPAddress.bytes("2001:db9::1")!) == nil)
+        #expect(networks.covering(IPAddress.bytes("9.255.255.255")!) == nil)
+    }
+
+    @Test func e30WhereRangesOverlapTheFirstCreatedWins() {
+        // Overlaps are refused when saved; were they stored, the first created still serves.
+        let networks = CoveredNetworks([institution("first", ["10.0.0.0/8"]), institution("second", ["10.1.2.0/24"]),
+                                        institution("third", ["10.1.2.128/25"])])
+        #expect(networks.covering(IPAddress.bytes("10.1.2.200")!)?.institutionId == "first")
+        let reversed = CoveredNetworks([institution("narrow", ["10.1.2.128/25"]), institution("wide", ["10.0.0.0/8"])])
+        #expect(reversed.covering(IPAddress.bytes("10.1.2.200")!)?.institutionId == "narrow")
+        #expect(reversed.covering(IPAddress.bytes("10.1.2.1")!)?.institutionId == "wide")
     }
 }
