@@ -33,6 +33,8 @@ public struct Configuration: Sendable, Equatable {
     public var subscriberListMaxBytes = 1 << 30
     public var tokenIssuer = "issue-gateway"
     public var cdnBaseURL = "http://127.0.0.1:8081"
+    /// The download URL format and its keys (`ISSUE_GATEWAY_EDGE_*`); `jws` by default.
+    public var edge = EdgeSettings()
     public var appStoreProductionURL = VerifyReceiptConfiguration.appleProductionURL.absoluteString
     public var appStoreSandboxURL = VerifyReceiptConfiguration.appleSandboxURL.absoluteString
     public var appStoreSharedSecret: String?
