@@ -94,6 +94,9 @@ extension Configuration {
         ("ISSUE_GATEWAY_WEBHOOK_SECRET", set(\.push.webhookSecret) { v throws(SettingParsers.Invalid) in
             try SettingParsers.secret(v, minimumBytes: ConfigurationLimits.webhookSecretBytes)
         }),
+        ("ISSUE_GATEWAY_WEBHOOK_DEAD_LETTER_AFTER", integer(\.push.webhookDeadLetterAfterSeconds,
+                                                            in: ConfigurationLimits.webhookDeadLetterAfterSeconds)),
+        ("ISSUE_GATEWAY_WEBHOOK_CONCURRENCY", integer(\.push.webhookConcurrency, in: ConfigurationLimits.webhookConcurrency)),
         ("ISSUE_GATEWAY_DATABASE_URL", set(\.databaseURL, SettingParsers.postgresURL)),
         ("ISSUE_GATEWAY_DATABASE_POOL", integer(\.databasePoolSize, in: ConfigurationLimits.databasePool)),
         ("ISSUE_GATEWAY_DATABASE_STATEMENT_TIMEOUT", integer(\.databaseStatementTimeoutMilliseconds,

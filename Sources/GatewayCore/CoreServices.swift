@@ -30,6 +30,8 @@ package final class CoreServices: Sendable {
     /// Whether the store answers (`/healthz`).
     package let storeHealth: StoreHealthMonitor
     package let appStore: AppStoreIngestion
+    /// Fetches a posted signed transaction's statuses from Apple.
+    package let postedStatuses: PostedTransactionStatuses
     /// Replays Apple's notification history; nil without Server API credentials.
     package let backfill: NotificationBackfill?
     package let identifiers: Identifiers
@@ -63,6 +65,7 @@ package final class CoreServices: Sendable {
         let ingestion = AppStoreIngestion(services: services, store: store, accounts: accounts, ownership: ownership,
                                           events: events, clock: clock, counters: counters)
         appStore = ingestion
+        postedStatuses = PostedTransactionStatuses(ingestion: ingestion, work: appStoreWork)
         // E3: sandbox history is replayed only where sandbox facts count.
         backfill = services.serverAPI.map {
             NotificationBackfill(settings: .standard, ingestion: ingestion, serverAPI: $0,

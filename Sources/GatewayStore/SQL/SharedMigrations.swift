@@ -82,7 +82,26 @@ extension SharedMigration {
         ALTER TABLE renewal_infos ADD COLUMN paused_at \(.instant);
         ALTER TABLE renewal_infos ADD COLUMN resumes_at \(.instant);
         """,
-        // 4 (print subscribers, E29): each publication's subscriber list, one row per (publication,
+        // Webhook outbox ordered per account only, with a dead-letter list: an event that failed
+        // for the configured time since its first failure is set aside (`dead_lettered_at`) with
+        // its last failure, until an operator replays it; the lane index finds each account's
+        // oldest waiting event.
+        """
+        ALTER TABLE outbox ADD COLUMN first_failed_at \(.instant);
+        ALTER TABLE outbox ADD COLUMN dead_lettered_at \(.instant);
+        ALTER TABLE outbox ADD COLUMN last_failure \(.text);
+        CREATE INDEX outbox_by_lane ON outbox (account_id, seq);
+        """,
+        // Apple's fields added since 2024, on transactions and renewal infos: the app download's
+        // `appTransactionId` and the offer's `offerPeriod` (an ISO 8601 duration), kept as Apple
+        // sent them.
+        """
+        ALTER TABLE transactions ADD COLUMN app_transaction_id \(.text);
+        ALTER TABLE transactions ADD COLUMN offer_period \(.text);
+        ALTER TABLE renewal_infos ADD COLUMN app_transaction_id \(.text);
+        ALTER TABLE renewal_infos ADD COLUMN offer_period \(.text);
+        """,
+        // Print subscribers (E29): each publication's subscriber list, one row per (publication,
         // customer number); the verification value only as a keyed hash; `list_id` names the last
         // list (whole or changes) that gave the row, so a whole list can end the rows it did not
         // name and notice a number given twice. Every list received, with its counts, for the
@@ -103,7 +122,7 @@ extension SharedMigration {
         )\(.tableOptions);
         CREATE INDEX subscriber_imports_by_time ON subscriber_imports (received_at);
         """,
-        // 5 (institutions, E30): an institution's publications, network ranges (CIDR, checked and
+        // Institutions (E30): an institution's publications, network ranges (CIDR, checked and
         // refused when they overlap another's above the store) and interval.
         """
         CREATE TABLE institutions (
