@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .executable(name: "issue-gateway", targets: ["IssueGateway"]),
         .executable(name: "appstore-simulator", targets: ["AppStoreSimulatorTool"]),
+        .executable(name: "googleplay-simulator", targets: ["GooglePlaySimulatorTool"]),
         .library(name: "Wire", targets: ["Wire"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
         .library(name: "IssueCatalog", targets: ["IssueCatalog"]),
@@ -20,6 +21,8 @@ let package = Package(
         .library(name: "PostgresStore", targets: ["PostgresStore"]),
         .library(name: "AppStoreKit", targets: ["AppStoreKit"]),
         .library(name: "AppStoreSimulator", targets: ["AppStoreSimulator"]),
+        .library(name: "GooglePlayKit", targets: ["GooglePlayKit"]),
+        .library(name: "GooglePlaySimulator", targets: ["GooglePlaySimulator"]),
         .executable(name: "issue-gateway-bench", targets: ["Benchmarks"]),
     ],
     targets: [
@@ -90,6 +93,18 @@ let package = Package(
         .executableTarget(name: "AppStoreSimulatorTool",
                           dependencies: ["AppStoreSimulator", "AppStoreKit", "HTTPServer", "CommandLineSupport"]),
 
+        // Google Play (googleplay.md): the service account's OAuth assertion (RS256), the Developer and
+        // Orders API client, Google's bodies into store-neutral facts (E23, E25), real-time developer
+        // notifications and the Pub/Sub push token's OIDC verification. It sends through the App
+        // Store kit's transport (bounded body, exact deadline) rather than a second copy of it.
+        .target(name: "GooglePlayKit", dependencies: ["Wire", "IssueCatalog", "Entitle", "GatewayCrypto", "AppStoreKit"]),
+        // The Google Play simulator: token endpoint, Developer and Orders API, JWKS and OIDC push
+        // tokens it signs, scenario steps. Tests and developers only, never the product.
+        .target(name: "GooglePlaySimulator",
+                dependencies: ["Wire", "GooglePlayKit", "GatewayCrypto", "AppStoreKit", "HTTPServer", "Metrics", "Lifecycle"]),
+        .executableTarget(name: "GooglePlaySimulatorTool",
+                          dependencies: ["GooglePlaySimulator", "GooglePlayKit", "CommandLineSupport", "Wire"]),
+
         // What both executables' command lines share: arguments, errors and exit statuses, the console.
         .target(name: "CommandLineSupport"),
 
@@ -143,6 +158,9 @@ let package = Package(
         .testTarget(name: "AppStoreKitTests",
                     dependencies: ["AppStoreKit", "AppStoreSimulator", "AppStoreSimulatorTool", "CommandLineSupport", "Wire",
                                    "Entitle", "IssueCatalog", "TestSupport"]),
+        .testTarget(name: "GooglePlayKitTests",
+                    dependencies: ["GooglePlayKit", "GooglePlaySimulator", "AppStoreKit", "GatewayCrypto", "Wire", "Entitle",
+                                   "IssueCatalog", "TestSupport"]),
         .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle"]),
         .testTarget(name: "GatewayAPITests",
                     dependencies: ["GatewayCore", "GatewayPush", "GatewayHTTP", "GatewayConfiguration", "Metrics", "GatewayStore",

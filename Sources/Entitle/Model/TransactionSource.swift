@@ -10,4 +10,7 @@ public enum TransactionSource: String, Hashable, Sendable, CaseIterable {
     case notificationV1, notificationV2
     /// The gateway's own periodic question to the store.
     case statusPoll
+    /// Google Play's answer to the gateway's own call (E2, E23): on a reader's post, a refresh or a
+    /// backfill; `rtdn` when a real-time developer notification made the gateway ask.
+    case googlePlayApi, rtdn
 }
