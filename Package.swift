@@ -103,7 +103,7 @@ let package = Package(
         .target(name: "GooglePlaySimulator",
                 dependencies: ["Wire", "GooglePlayKit", "GatewayCrypto", "AppStoreKit", "HTTPServer", "Metrics", "Lifecycle"]),
         .executableTarget(name: "GooglePlaySimulatorTool",
-                          dependencies: ["GooglePlaySimulator", "GooglePlayKit", "CommandLineSupport", "Wire"]),
+                          dependencies: ["GooglePlaySimulator", "GooglePlayKit", "HTTPServer", "CommandLineSupport", "Wire"]),
 
         // What both executables' command lines share: arguments, errors and exit statuses, the console.
         .target(name: "CommandLineSupport"),
