@@ -15,6 +15,11 @@ public struct SimulatedAnswer: Sendable, Equatable {
         return SimulatedAnswer(status: status, body: w.bytes)
     }
 
+    /// The token endpoint's error shape (RFC 6749 §5.2).
+    static func oauthError(_ description: String) -> SimulatedAnswer {
+        json(400) { w in w.object { w in w.field("error", "invalid_grant"); w.field("error_description", description) } }
+    }
+
     /// Google's error shape: `{"error": {"code", "message", "status", "errors": [{"reason"}]}}`.
     static func error(_ status: Int, reason: String, _ message: String) -> SimulatedAnswer {
         json(status) { w in
@@ -60,14 +65,14 @@ extension GooglePlaySimulator {
               let key = RSAPublicKey(modulus: components.modulus, exponent: components.exponent),
               key.verifyRS256(signature: jws.signature, message: jws.signingInput),
               let claims = try? JSONParser().parse(bytes: jws.payload).objectValue else {
-            return .error(400, reason: "invalid_grant", "invalid JWT signature")
+            return .oauthError("invalid JWT signature")
         }
         let seconds: Int64 = now.secondsSinceEpoch
         guard claims["iss"]?.stringValue == serviceAccountEmail, claims["aud"]?.stringValue == audience,
               claims["scope"]?.stringValue == OAuthAssertion.androidPublisherScope,
               let iat = claims["iat"]?.integerValue, let exp = claims["exp"]?.integerValue,
               exp - iat <= OAuthAssertion.lifetimeSeconds, iat <= seconds + 60, seconds < exp else {
-            return .error(400, reason: "invalid_grant", "invalid JWT claims")
+            return .oauthError("invalid JWT claims")
         }
         let token = "ya29.sim-" + UUID().uuidString
         let lifetime = accessTokenLifetimeSeconds
