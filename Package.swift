@@ -112,7 +112,7 @@ let package = Package(
         // explanations, the status poller, the notification backfill, caches and catalog state.
         .target(name: "GatewayCore",
                 dependencies: ["Wire", "IssueCatalog", "Entitle", "GatewayCrypto", "DownloadTokens", "GatewayStore",
-                               "AppStoreKit", "Lifecycle", "Metrics"]),
+                               "AppStoreKit", "GooglePlayKit", "Lifecycle", "Metrics"]),
         // Pushes to reader devices (APNs over libcurl) and webhooks: the only target that links curl.
         .target(name: "GatewayPush",
                 dependencies: ["GatewayCore", "Wire", "IssueCatalog", "Entitle", "GatewayCrypto", "GatewayStore", "AppStoreKit",
@@ -121,7 +121,7 @@ let package = Package(
         // OpenAPI, the web console and gzip.
         .target(name: "GatewayHTTP",
                 dependencies: ["GatewayCore", "Wire", "IssueCatalog", "Entitle", "GatewayCrypto", "DownloadTokens", "GatewayStore",
-                               "AppStoreKit", "HTTPServer", "Lifecycle", "Metrics", "CZlib"],
+                               "AppStoreKit", "GooglePlayKit", "HTTPServer", "Lifecycle", "Metrics", "CZlib"],
                 // The web console's files and the OpenAPI document, compiled in: no files to ship
                 // beside the binary.
                 resources: [.embedInCode("Console/Assets"), .embedInCode("OpenAPI/openapi.json")]),
@@ -130,7 +130,7 @@ let package = Package(
         .target(name: "GatewayConfiguration",
                 dependencies: ["GatewayCore", "GatewayPush", "GatewayHTTP", "Wire", "IssueCatalog", "Entitle", "GatewayCrypto",
                                "DownloadTokens", "GatewayStore", "SQLiteStore", "PostgresStore", "HTTPServer", "AppStoreKit",
-                               "Lifecycle", "Metrics"]),
+                               "GooglePlayKit", "Lifecycle", "Metrics"]),
 
         // The `issue-gateway` executable: the command line only.
         .executableTarget(name: "IssueGateway",
@@ -165,7 +165,8 @@ let package = Package(
         .testTarget(name: "GatewayAPITests",
                     dependencies: ["GatewayCore", "GatewayPush", "GatewayHTTP", "GatewayConfiguration", "Metrics", "GatewayStore",
                                    "SQLiteStore", "PostgresStore", "HTTPServer", "HTTPServerTesting",
-                                   "AppStoreKit", "AppStoreSimulator", "Lifecycle", "Wire", "Entitle", "DownloadTokens",
+                                   "AppStoreKit", "AppStoreSimulator", "GooglePlayKit", "GooglePlaySimulator", "Lifecycle", "Wire",
+                                   "Entitle", "DownloadTokens",
                                    "GatewayCrypto", "IssueCatalog", "CSystem", "CZlib", "TestSupport"]),
         .testTarget(name: "IssueGatewayTests",
                     dependencies: ["IssueGateway", "GatewayConfiguration", "GatewayCore", "GatewayHTTP", "GatewayStore",

@@ -3,9 +3,10 @@ import GatewayHTTP
 import HTTPServer
 
 extension Configuration {
-    /// The pool sizes from `ISSUE_GATEWAY_STORE_*` and `ISSUE_GATEWAY_APPSTORE_*`.
+    /// The pool sizes from `ISSUE_GATEWAY_STORE_*`, `ISSUE_GATEWAY_APPSTORE_*` and `ISSUE_GATEWAY_GOOGLE_THREADS`/`_QUEUE`.
     package var workerPools: [WorkerPoolID: WorkerPoolSize] {
         [.store: WorkerPoolSize(threads: storeThreads, queueLimit: storeQueue),
-         .appStore: WorkerPoolSize(threads: appStoreThreads, queueLimit: appStoreQueue)]
+         .appStore: WorkerPoolSize(threads: appStoreThreads, queueLimit: appStoreQueue),
+         .googlePlay: WorkerPoolSize(threads: googlePlay.threads, queueLimit: googlePlay.queue)]
     }
 }

@@ -75,6 +75,8 @@ public struct Configuration: Sendable, Equatable {
     public var redemptionFailuresBurst = 10
     /// APNs and webhooks: off unless configured.
     public var push = PushSettings()
+    /// Google Play: off unless packages and a service account are configured.
+    public var googlePlay = GooglePlaySettings()
 
     public init(threads: Int = Configuration.defaultThreads) {
         self.threads = threads

@@ -65,6 +65,14 @@ extension Configuration {
         ("ISSUE_GATEWAY_WEBHOOK_SECRET", set(\.push.webhookSecret) { v throws(SettingParsers.Invalid) in
             try SettingParsers.secret(v, minimumBytes: ConfigurationLimits.webhookSecretBytes)
         }),
+        ("ISSUE_GATEWAY_GOOGLE_PACKAGES", set(\.googlePlay.packages, SettingParsers.packageNames)),
+        ("ISSUE_GATEWAY_GOOGLE_SERVICE_ACCOUNT", set(\.googlePlay.serviceAccountPath, SettingParsers.nonEmpty)),
+        ("ISSUE_GATEWAY_GOOGLE_API_URL", set(\.googlePlay.apiURL, SettingParsers.httpURL)),
+        ("ISSUE_GATEWAY_GOOGLE_PUSH_AUDIENCE", set(\.googlePlay.pushAudience, SettingParsers.nonEmpty)),
+        ("ISSUE_GATEWAY_GOOGLE_PUSH_EMAIL", set(\.googlePlay.pushEmail, SettingParsers.nonEmpty)),
+        ("ISSUE_GATEWAY_GOOGLE_CERTS_URL", set(\.googlePlay.certsURL, SettingParsers.httpURL)),
+        ("ISSUE_GATEWAY_GOOGLE_THREADS", integer(\.googlePlay.threads, in: ConfigurationLimits.poolThreads)),
+        ("ISSUE_GATEWAY_GOOGLE_QUEUE", integer(\.googlePlay.queue, in: ConfigurationLimits.poolQueue)),
         ("ISSUE_GATEWAY_DATABASE_URL", set(\.databaseURL, SettingParsers.postgresURL)),
         ("ISSUE_GATEWAY_DATABASE_POOL", integer(\.databasePoolSize, in: ConfigurationLimits.databasePool)),
         ("ISSUE_GATEWAY_DATABASE_STATEMENT_TIMEOUT", integer(\.databaseStatementTimeoutMilliseconds,
@@ -112,6 +120,7 @@ extension Configuration {
             }
         }
         try configuration.push.check()
+        try configuration.googlePlay.check()
         return configuration
     }
 }

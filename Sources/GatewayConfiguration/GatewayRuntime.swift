@@ -48,7 +48,7 @@ public struct GatewayRuntime: Sendable {
     package static func make(configuration: Configuration, store: any GatewayStore, clock: any GatewayClock = SystemClock(),
                      appStore: AppStoreServices? = nil, http: HTTPServerConfiguration? = nil, accessLog: AccessLog? = nil,
                      pollerSettings: StatusPollerSettings? = .standard, random: any RandomBytesSource = SystemRandom(),
-                     limits: APILimits = .standard) throws(StartError) -> GatewayRuntime {
+                     limits: APILimits = .standard, googlePlay: GooglePlayServices? = nil) throws(StartError) -> GatewayRuntime {
         guard let adminKey = configuration.adminKey, let tokenKeys = configuration.tokenKeys else {
             throw StartError(description: "the admin key and token keys must be resolved before the API starts")
         }
@@ -80,12 +80,15 @@ public struct GatewayRuntime: Sendable {
         // Apple on the App Store pool the routes use; the server shuts the pools down.
         let pools = WorkerPools(settings)
         let appStoreWork = WorkPool { job in pools.submit(to: .appStore, job) }
+        var googlePlayServices = googlePlay
+        if googlePlayServices == nil { googlePlayServices = try configuration.googlePlay.services(clock: clock) }
         let core = try CoreServices(store: store, appStore: services, metrics: metrics, clock: clock, random: random,
                                     adminKey: adminKey, cacheMemoryBytes: configuration.cacheMemoryBytes,
                                     policy: configuration.entitlementPolicy, ownership: configuration.transferPolicy,
                                     events: EventPolicy(webhooks: configuration.push.webhookURL != nil,
                                                         pushes: configuration.push.apnsConfigured),
-                                    appStoreWork: appStoreWork)
+                                    appStoreWork: appStoreWork,
+                                    googlePlay: googlePlayServices)
         let api = try HTTPAPI(core: core, settings: APISettings(
             tokenKeys: tokenKeys, tokenIssuer: configuration.tokenIssuer, tokenTTLSeconds: configuration.tokenTTLSeconds,
             cdnBaseURL: configuration.cdnBaseURL,

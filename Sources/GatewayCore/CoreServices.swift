@@ -28,6 +28,8 @@ package final class CoreServices: Sendable {
     /// Whether the store answers (`/healthz`).
     package let storeHealth: StoreHealthMonitor
     package let appStore: AppStoreIngestion
+    /// Google Play; nil unless `ISSUE_GATEWAY_GOOGLE_PACKAGES` and a service account are configured.
+    package let googlePlay: GooglePlayIngestion?
     /// Replays Apple's notification history; nil without Server API credentials.
     package let backfill: NotificationBackfill?
     package let identifiers: Identifiers
@@ -36,7 +38,8 @@ package final class CoreServices: Sendable {
 
     package init(store: any GatewayStore, appStore services: AppStoreServices, metrics: Metrics, clock: any GatewayClock,
                  random: any RandomBytesSource, adminKey: String, cacheMemoryBytes: Int, policy: EntitlementPolicy,
-                 ownership: OwnershipPolicy, events: EventPolicy, appStoreWork: WorkPool) throws(StartError) {
+                 ownership: OwnershipPolicy, events: EventPolicy, appStoreWork: WorkPool,
+                 googlePlay googlePlayServices: GooglePlayServices? = nil) throws(StartError) {
         self.store = store
         self.clock = clock
         self.random = random
@@ -60,6 +63,10 @@ package final class CoreServices: Sendable {
         let ingestion = AppStoreIngestion(services: services, store: store, accounts: accounts, ownership: ownership,
                                           events: events, clock: clock, counters: counters)
         appStore = ingestion
+        let catalog = self.catalog, clock = self.clock
+        googlePlay = googlePlayServices.map {
+            GooglePlayIngestion(services: $0, facts: ingestion, catalog: catalog, clock: clock)
+        }
         // E3: sandbox history is replayed only where sandbox facts count.
         backfill = services.serverAPI.map {
             NotificationBackfill(settings: .standard, ingestion: ingestion, serverAPI: $0,

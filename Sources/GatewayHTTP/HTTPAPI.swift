@@ -79,7 +79,7 @@ package struct HTTPAPI: Sendable {
                                                                     burst: limits.refreshBurst)),
                                limits: limits, clock: core.clock),
             DeviceController(access: access, store: core.store, accounts: core.accounts, clock: core.clock),
-        ]
+        ] + (core.googlePlay.map { [GooglePlayController(access: access, googlePlay: $0, answers: answers)] } ?? [])
     }
 
     /// Every route of http-api.md on one frozen router, answering the server's own errors in the

@@ -237,6 +237,11 @@ extension GooglePlaySimulator {
             w.array { w in
                 w.object { w in
                     w.field("productId", o.productId)
+                    if o.isOneTime {
+                        w.key("oneTimePurchaseDetails")
+                        w.object { w in w.field("quantity", 1) }
+                        return
+                    }
                     w.key("subscriptionDetails")
                     w.object { w in
                         w.field("basePlanId", o.basePlanId)

@@ -137,10 +137,15 @@ extension GooglePlaySimulator {
                            test: Bool = false) -> SimulatedNotification {
         state.withLock { state in
             state.orderCount += 1
+            let orderId = pending ? nil : String(format: "GPA.3311-0000-0000-%05d", state.orderCount)
             state.products[token] = SimulatedProductPurchase(
-                token: token, productId: productId,
-                orderId: pending ? nil : String(format: "GPA.3311-0000-0000-%05d", state.orderCount),
+                token: token, productId: productId, orderId: orderId,
                 purchaseState: pending ? 2 : 0, purchaseTime: state.now, obfuscatedAccountId: account, isTest: test)
+            if let orderId {
+                state.orders[orderId] = SimulatedOrder(orderId: orderId, token: token, productId: productId, basePlanId: "",
+                                                       createTime: state.now, periodStart: state.now, periodEnd: state.now,
+                                                       isOneTime: true)
+            }
         }
         return notification(oneTime: 1, token: token, sku: productId)
     }

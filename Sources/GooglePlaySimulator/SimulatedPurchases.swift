@@ -38,6 +38,8 @@ public struct SimulatedOrder: Sendable, Equatable {
     public var offerPhase = "baseDetails"
     public var refundTime: Instant?
     public var refundReason: String?
+    /// A one-time product's order (`oneTimePurchaseDetails`, no service period).
+    public var isOneTime = false
 }
 
 /// A one-time product purchase: what `products.get` answers.

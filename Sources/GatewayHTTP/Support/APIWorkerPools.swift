@@ -8,9 +8,12 @@ extension WorkerPoolID {
     package static let store: WorkerPoolID = "store"
     /// Routes that call Apple (verifyReceipt).
     package static let appStore: WorkerPoolID = "appStore"
+    /// Routes that call Google Play (a purchase token, a push).
+    package static let googlePlay: WorkerPoolID = "googlePlay"
 }
 
 extension Execution {
     package static let store = Execution.pool(.store)
     package static let appStore = Execution.pool(.appStore)
+    package static let googlePlay = Execution.pool(.googlePlay)
 }

@@ -1,0 +1,39 @@
+import GatewayCore
+import GatewayStore
+import GooglePlayKit
+import HTTPServer
+
+/// Google Play (http-api.md, Google Play and Stripe): a reader's purchase token and Google's
+/// Pub/Sub pushes. Both ask Google before they answer, on the Google Play pool (its own
+/// bulkhead: Google slow never takes the App Store's or the store's threads).
+package struct GooglePlayController: APIController {
+    private let access: Access
+    private let googlePlay: GooglePlayIngestion
+    private let answers: EntitlementAnswers
+
+    package init(access: Access, googlePlay: GooglePlayIngestion, answers: EntitlementAnswers) {
+        self.access = access; self.googlePlay = googlePlay; self.answers = answers
+    }
+
+    /// `{"packageName", "productId", "purchaseToken"}`: a few hundred bytes.
+    static let purchaseBodyBytes = 16 * 1024
+
+    package func register(_ router: APIRouterBuilder) {
+        router.add("POST", "/v1/accounts/{accountId}/googleplay/purchases", execution: .googlePlay,
+                   maxBodyBytes: Self.purchaseBodyBytes, route: { [self] context throws(APIError) in
+            let accountId = try access.requireAccount(&context).id
+            let body = try RequestBody(context.request)
+            let outcome = try googlePlay.purchase(accountId: accountId, packageName: try body.string("packageName"),
+                                                  productId: try body.string("productId"),
+                                                  token: try body.string("purchaseToken"))
+            guard case .stored = outcome else { throw .ownedByOtherAccount }
+            return try answers.entitlementsResponse(accountId)
+        })
+        // Pub/Sub's own bearer token (OIDC), not a gateway secret: checked by the ingestion.
+        router.add("POST", "/v1/googleplay/notifications", execution: .googlePlay,
+                   maxBodyBytes: PushEnvelope.maximumBodyBytes, route: { [googlePlay] context throws(APIError) in
+            let taken = try googlePlay.takePush(context.request.body, authorization: context.request.header("Authorization"))
+            return .json(200) { w in w.object { w in w.field("status", taken ? "taken" : "duplicate") } }
+        })
+    }
+}
