@@ -126,10 +126,12 @@ public final class AppStoreSimulator: Sendable {
         }
     }
 
-    /// Refunds a transaction (E6): sets its cancellation date (default: now) and reason.
-    /// `at: nil` with `reverse: true` takes a refund back.
+    /// Refunds a transaction (E6): sets its cancellation date (default: now) and reason, and
+    /// (E24) V2's `revocationType` and `revocationPercentage` where given (a prorated refund, a
+    /// family revoke). `at: nil` with `reverse: true` takes a refund back.
     public func refund(transactionId: String, in receiptData: String, at instant: Instant? = nil,
-                       reason: Int = 0, reverse: Bool = false) throws(Failure) {
+                       reason: Int = 0, type: String? = nil, percentage: Int? = nil,
+                       reverse: Bool = false) throws(Failure) {
         let now = clock()
         try change(receiptData) { receipt throws(Failure) in
             guard let index = receipt.transactions.firstIndex(where: { $0.transactionId == transactionId }) else {
@@ -137,6 +139,8 @@ public final class AppStoreSimulator: Sendable {
             }
             receipt.transactions[index].cancellationDate = reverse ? nil : (instant ?? now)
             receipt.transactions[index].cancellationReason = reverse ? nil : reason
+            receipt.transactions[index].revocationType = reverse ? nil : type
+            receipt.transactions[index].revocationPercentage = reverse ? nil : percentage
         }
     }
 

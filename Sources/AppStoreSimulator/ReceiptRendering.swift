@@ -97,6 +97,8 @@ enum ReceiptRendering {
         fields["expiresDate"] = t.expiresDate?.millisecondsSinceEpoch
         fields["revocationDate"] = t.cancellationDate?.millisecondsSinceEpoch
         fields["revocationReason"] = t.cancellationDate.map { _ in t.cancellationReason ?? 0 }
+        fields["revocationType"] = t.cancellationDate.flatMap { _ in t.revocationType }
+        fields["revocationPercentage"] = t.cancellationDate.flatMap { _ in t.revocationPercentage }
         if t.isUpgraded { fields["isUpgraded"] = true }
         if t.isTrialPeriod { fields["offerType"] = 1; fields["offerDiscountType"] = "FREE_TRIAL" }
         fields["appAccountToken"] = t.appAccountToken

@@ -116,6 +116,31 @@ import Wire
         }
     }
 
+    /// E24: `revocationType` says whether a revocation voids or cuts; absent is a full refund.
+    @Test(arguments: [(#""revocationType": "REFUND_FULL","#, RevocationKind?.some(.void)),
+                      (#""revocationType": "REFUND_PRORATED", "revocationPercentage": 58000,"#, .proratedRefund),
+                      (#""revocationType": "FAMILY_REVOKE","#, .familyRevoke), ("", nil)])
+    func signedTransactionSaysHowItWasRevoked(fields: String, kind: RevocationKind?) throws {
+        let t = try AppStoreParsers.signedTransaction(payload: body("""
+        {"transactionId": "2", "originalTransactionId": "1", "productId": "p", "purchaseDate": 1, "expiresDate": 9,
+         "revocationDate": 5, \(fields) "environment": "Production"}
+        """))
+        #expect(t.revocationKind == kind)
+        #expect(t.revocationPercentage == (kind == .proratedRefund ? 58_000 : nil))
+        #expect(t.isVoid == (kind == nil || kind == .void) && t.isCut == !(kind == nil || kind == .void))
+    }
+
+    @Test(arguments: [(#""revocationType": "REFUND_SOME""#, "revocationType", "FAMILY_REVOKE or REFUND_FULL or REFUND_PRORATED"),
+                      (#""revocationPercentage": 100001"#, "revocationPercentage", "thousandths of a percent, 0 to 100000")])
+    func aRevocationOutsideTheKnownValuesIsRefused(field: String, name: String, expected: String) {
+        #expect(throws: AppStoreParseError.invalidField(name, expected: expected)) {
+            try AppStoreParsers.signedTransaction(payload: body("""
+            {"transactionId": "2", "originalTransactionId": "1", "productId": "p", "purchaseDate": 1,
+             "revocationDate": 5, \(field), "environment": "Production"}
+            """))
+        }
+    }
+
     @Test func signedRenewalInfo() throws {
         let r = try AppStoreParsers.signedRenewalInfo(payload: body("""
         {"originalTransactionId": "1000", "productId": "monthly", "autoRenewStatus": 1,

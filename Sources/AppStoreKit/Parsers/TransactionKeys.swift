@@ -11,6 +11,8 @@ struct TransactionKeys {
     var revocationDate = "revocationDate", revocationReason = "revocationReason", isUpgraded = "isUpgraded"
     var ownership = "inAppOwnershipType", webOrderLineItemId = "webOrderLineItemId"
     var subscriptionGroup = "subscriptionGroupIdentifier", appAccountToken = "appAccountToken"
+    /// E24: only V2 says how a transaction was revoked; verifyReceipt has no such fields (nil).
+    var revocationType: String? = "revocationType", revocationPercentage: String? = "revocationPercentage"
 
     /// The model took its names from V2, so V2's spellings are the defaults above.
     static let signed = TransactionKeys()
@@ -19,10 +21,19 @@ struct TransactionKeys {
         purchaseDate: "purchase_date_ms", originalPurchaseDate: "original_purchase_date_ms", expiresDate: "expires_date_ms",
         revocationDate: "cancellation_date_ms", revocationReason: "cancellation_reason", isUpgraded: "is_upgraded",
         ownership: "in_app_ownership_type", webOrderLineItemId: "web_order_line_item_id",
-        subscriptionGroup: "subscription_group_identifier", appAccountToken: "app_account_token")
+        subscriptionGroup: "subscription_group_identifier", appAccountToken: "app_account_token",
+        revocationType: nil, revocationPercentage: nil)
 
     /// Both layouts spell the ownership types alike.
     static let ownershipTypes: [String: Ownership] = ["PURCHASED": .purchased, "FAMILY_SHARED": .familyShared]
+
+    /// E24, appstore.md "Fields added since 2024": absent means a full refund (E6).
+    static let revocationTypes: [String: RevocationKind] = [
+        "REFUND_FULL": .void, "REFUND_PRORATED": .proratedRefund, "FAMILY_REVOKE": .familyRevoke,
+    ]
+
+    /// Thousandths of a percent: 0 to 100 %.
+    static let revocationPercentages: ClosedRange<Int64> = 0...100_000
 }
 
 extension FieldReader {
@@ -40,6 +51,8 @@ extension FieldReader {
             expiresDate: try instant(keys.expiresDate),
             revocationDate: try instant(keys.revocationDate),
             revocationReason: try int(keys.revocationReason).map { Int(clamping: $0) },
+            revocationKind: try keys.revocationType.flatMap { try oneOf($0, TransactionKeys.revocationTypes) },
+            revocationPercentage: try keys.revocationPercentage.flatMap(revocationPercentage),
             isUpgraded: try bool(keys.isUpgraded) ?? false,
             offer: try offer(self),
             ownership: try oneOf(keys.ownership, TransactionKeys.ownershipTypes) ?? .purchased,
@@ -47,5 +60,14 @@ extension FieldReader {
             subscriptionGroup: try string(keys.subscriptionGroup),
             appAccountToken: try string(keys.appAccountToken),
             source: source, observedAt: try observedAt())
+    }
+
+    /// E24: Apple's `revocationPercentage`, in thousandths of a percent.
+    private func revocationPercentage(_ key: String) throws -> Int? {
+        guard let value = try int(key) else { return nil }
+        guard TransactionKeys.revocationPercentages.contains(value) else {
+            throw AppStoreParseError.invalidField(name(key), expected: "thousandths of a percent, 0 to 100000")
+        }
+        return Int(value)
     }
 }

@@ -19,6 +19,10 @@ public struct ScriptedTransaction: Sendable, Hashable, Decodable {
     public var cancellationDate: Instant?
     /// 1 app issue, 0 other.
     public var cancellationReason: Int?
+    /// E24: V2's `revocationType` (`REFUND_FULL`, `REFUND_PRORATED`, `FAMILY_REVOKE`; absent: a
+    /// full refund) and `revocationPercentage` (thousandths of a percent), with a cancellation.
+    public var revocationType: String?
+    public var revocationPercentage: Int?
     public var isUpgraded: Bool
     public var isTrialPeriod: Bool
     /// StoreKit 2's purchase-time account UUID (E4).
@@ -32,7 +36,8 @@ public struct ScriptedTransaction: Sendable, Hashable, Decodable {
                 expiresDate: Instant? = nil, cancellationDate: Instant? = nil, cancellationReason: Int? = nil,
                 isUpgraded: Bool = false, isTrialPeriod: Bool = false, appAccountToken: String? = nil,
                 webOrderLineItemId: String? = nil, subscriptionGroupIdentifier: String? = nil,
-                originalPurchaseDate: Instant? = nil, ownershipType: String = "PURCHASED") {
+                originalPurchaseDate: Instant? = nil, ownershipType: String = "PURCHASED",
+                revocationType: String? = nil, revocationPercentage: Int? = nil) {
         self.transactionId = transactionId
         self.originalTransactionId = originalTransactionId ?? transactionId
         self.productId = productId
@@ -47,13 +52,16 @@ public struct ScriptedTransaction: Sendable, Hashable, Decodable {
         self.webOrderLineItemId = webOrderLineItemId
         self.subscriptionGroupIdentifier = subscriptionGroupIdentifier
         self.ownershipType = ownershipType
+        self.revocationType = revocationType
+        self.revocationPercentage = revocationPercentage
     }
 
     public init(from decoder: any Decoder) throws {
         let f = try ScriptFields(decoder, known: ["transactionId", "originalTransactionId", "productId", "purchaseDate",
                                                   "originalPurchaseDate", "expiresDate", "cancellationDate",
                                                   "cancellationReason", "isUpgraded", "isTrialPeriod", "appAccountToken",
-                                                  "webOrderLineItemId", "subscriptionGroupIdentifier", "ownershipType"])
+                                                  "webOrderLineItemId", "subscriptionGroupIdentifier", "ownershipType",
+                                                  "revocationType", "revocationPercentage"])
         self.init(transactionId: try f.required("transactionId"), originalTransactionId: try f.optional("originalTransactionId"),
                   productId: try f.required("productId"), purchaseDate: try f.requiredInstant("purchaseDate"),
                   expiresDate: try f.instant("expiresDate"), cancellationDate: try f.instant("cancellationDate"),
@@ -62,7 +70,8 @@ public struct ScriptedTransaction: Sendable, Hashable, Decodable {
                   webOrderLineItemId: try f.optional("webOrderLineItemId"),
                   subscriptionGroupIdentifier: try f.optional("subscriptionGroupIdentifier"),
                   originalPurchaseDate: try f.instant("originalPurchaseDate"),
-                  ownershipType: try f.optional("ownershipType") ?? "PURCHASED")
+                  ownershipType: try f.optional("ownershipType") ?? "PURCHASED",
+                  revocationType: try f.optional("revocationType"), revocationPercentage: try f.optional("revocationPercentage"))
     }
 }
 

@@ -22,11 +22,15 @@ public enum SimulatorControl {
         var transactionId: String
         var at: Instant?
         var reason: Int
+        /// E24: V2's `revocationType` and `revocationPercentage`.
+        var type: String?
+        var percentage: Int?
         var reverse: Bool
         init(from decoder: any Decoder) throws {
-            let f = try ScriptFields(decoder, known: ["receipt", "transactionId", "at", "reason", "reverse"])
+            let f = try ScriptFields(decoder, known: ["receipt", "transactionId", "at", "reason", "type", "percentage", "reverse"])
             receipt = try f.required("receipt"); transactionId = try f.required("transactionId")
             at = try f.instant("at"); reason = try f.optional("reason") ?? 0; reverse = try f.optional("reverse") ?? false
+            type = try f.optional("type"); percentage = try f.optional("percentage")
         }
     }
 

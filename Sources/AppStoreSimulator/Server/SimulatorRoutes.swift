@@ -39,7 +39,7 @@ enum SimulatorRoutes {
         })
         routes.append(control("refunds") { (body: SimulatorControl.Refund) throws(AppStoreSimulator.Failure) in
             try simulator.refund(transactionId: body.transactionId, in: body.receipt, at: body.at, reason: body.reason,
-                                 reverse: body.reverse)
+                                 type: body.type, percentage: body.percentage, reverse: body.reverse)
             return [:]
         })
         routes.append(control("outages") { (body: SimulatorControl.Outage) throws(AppStoreSimulator.Failure) in

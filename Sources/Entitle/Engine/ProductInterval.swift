@@ -10,6 +10,9 @@ struct ProductInterval: Hashable, Sendable {
         case grace
         /// E6: what a refunded or revoked transaction would have entitled (for `refunded`, E20).
         case void
+        /// E24: what a cut transaction would have entitled after its cut, where the store
+        /// returned money (for `refunded`, E20); unlike `void`, its start unlocks nothing.
+        case refundedAfterCut
     }
 
     /// The product's number in the `EntitlementCatalog`; nil for a product it does not know

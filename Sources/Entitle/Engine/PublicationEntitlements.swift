@@ -16,6 +16,7 @@ struct PublicationEntitlements: Sendable {
     let servicePeriods: [ActivePeriod]
     /// E21: grants alone, merged (reason `granted` where no store reason applies).
     let grantedPeriods: [ActivePeriod]
+    /// E6's void intervals and E24's refunded remainders after a cut, merged (`refunded`, E20).
     let voidPeriods: [ActivePeriod]
     /// Visible positions published inside an active period, ascending and disjoint, each run with
     /// `activePeriod` or `gracePeriod` (E12).
@@ -42,7 +43,9 @@ struct PublicationEntitlements: Sendable {
         self.servicePeriods = servicePeriods
         self.grantedPeriods = grantedPeriods
         self.periods = periods
-        voidPeriods = IntervalMerge.merged(grants.void)
+        let voidStarts = IntervalMerge.merged(grants.void)
+        // E24: a refunded cut's remainder explains refusals like a void interval, but unlocked nothing.
+        voidPeriods = grants.refundedAfterCut.isEmpty ? voidStarts : IntervalMerge.merged(grants.void + grants.refundedAfterCut)
         var segments: [PositionSegment] = []
         var unlocked: [Int] = []
         var service = 0
@@ -87,7 +90,7 @@ struct PublicationEntitlements: Sendable {
         grantedIssues = Set(grants.grantedIssues).sorted()
         // E20: an issue that a refunded purchase (E14) or a refunded period's start (E13) would
         // have given is refused as `refunded`, the nearest reason, rather than `noPurchase`.
-        let refundedStarts = voidPeriods.lazy.filter { $0.start <= now }.map { index.upperBound($0.start) - 1 }.filter { $0 >= 0 }
+        let refundedStarts = voidStarts.lazy.filter { $0.start <= now }.map { index.upperBound($0.start) - 1 }.filter { $0 >= 0 }
         refundedPurchases = Set(grants.refundedPurchases + refundedStarts).sorted()
     }
 

@@ -6,6 +6,7 @@ struct PublicationGrants {
     var service: [ActivePeriod] = []
     var grace: [ActivePeriod] = []
     var void: [ActivePeriod] = []
+    var refundedAfterCut: [ActivePeriod] = []
     /// E21: unrevoked grants' intervals (merged into the active periods, reason `granted`).
     var granted: [ActivePeriod] = []
     /// E22: positions of issues granted one by one (an access code's "one issue for good").
@@ -19,6 +20,7 @@ struct PublicationGrants {
         case .service: service.append(interval.period)
         case .grace: grace.append(interval.period)
         case .void: void.append(interval.period)
+        case .refundedAfterCut: refundedAfterCut.append(interval.period)
         }
     }
 }

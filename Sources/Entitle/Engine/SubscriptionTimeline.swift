@@ -10,7 +10,7 @@ struct SubscriptionTimeline {
     let renewal: RenewalInfo?
     private(set) var intervals: [ProductInterval] = []
     /// E8's `lastExpiresDate`: the latest end among all the transactions, refunded ones included
-    /// (an upgraded one ends at its cut); nil when none entitles, for a subscription whose
+    /// (an upgraded one ends at its cut, E7, as does one cut by E24 or a pause, E27); nil when none entitles, for a subscription whose
     /// transactions are all refunded has no grace.
     private(set) var lastExpires: Instant?
     /// The grace interval in force after `lastExpires`, from the App Store or the policy (E8).
@@ -41,11 +41,18 @@ struct SubscriptionTimeline {
             let nextPurchase = i + 1 < positions.count ? table[positions[i + 1]].purchaseDate : nil
             let t = Moment(table, position)
             let end: Instant
-            if let entitled = Self.entitlingEnd(of: t, expires: expires, nextPurchase: nextPurchase) {
+            if var entitled = Self.entitlingEnd(of: t, expires: expires, nextPurchase: nextPurchase) {
+                // E27: nothing from the pause on, whatever a transaction from before it says.
+                if let pausedAt = renewal?.pausedAt, t.purchaseDate < pausedAt { entitled = min(entitled, pausedAt) }
                 end = entitled
                 entitles = true
                 intervals.append(ProductInterval(product: number,
                                                  period: ActivePeriod(start: t.purchaseDate, end: end), kind: .service))
+                if t.cutReturnedMoney, end < expires {
+                    // E24, E20: after a refunded cut, what it would have entitled is `refunded`.
+                    intervals.append(ProductInterval(product: number, period: ActivePeriod(start: end, end: expires),
+                                                     kind: .refundedAfterCut))
+                }
             } else {
                 // E6: void, yet its expiry still counts as the subscription's end (E8), so that a
                 // refund never widens a grace interval backwards over the refunded period.
@@ -67,9 +74,14 @@ struct SubscriptionTimeline {
         var purchaseDate: Instant
         var revocationDate: Instant?
         var isUpgraded: Bool
+        /// E24: the revocation is a cut, and whether the store returned money with it.
+        var isCut: Bool
+        var cutReturnedMoney: Bool
 
         init(_ t: UnsafeBufferPointer<Transaction>, _ i: Int) {
             purchaseDate = t[i].purchaseDate; revocationDate = t[i].revocationDate; isUpgraded = t[i].isUpgraded
+            isCut = t[i].isCut
+            cutReturnedMoney = isCut && (t[i].revocationKind?.returnedMoney ?? false)
         }
     }
 
@@ -85,14 +97,16 @@ struct SubscriptionTimeline {
         return count
     }
 
-    /// E6: a revoked transaction that is not an upgrade entitles nothing (nil). E7: an upgraded one
-    /// is cut at its revocation date, else at the next transaction's purchase, never past its expiry.
+    /// E6: a revoked transaction that is not an upgrade entitles nothing (nil), unless E24 makes
+    /// its revocation a cut: it then ends at its revocation date. E7: an upgraded one is cut at its
+    /// revocation date, else at the next transaction's purchase. Never past its expiry.
     private static func entitlingEnd(of t: Moment, expires: Instant, nextPurchase: Instant?) -> Instant? {
         if t.isUpgraded {
             let cut = t.revocationDate ?? nextPurchase ?? expires
             return min(cut, expires)
         }
-        return t.revocationDate == nil ? expires : nil
+        guard let revoked = t.revocationDate else { return expires }
+        return t.isCut ? min(revoked, expires) : nil
     }
 
     /// E8. The App Store's grace-period expiry is a fact once seen (the merge keeps the latest one),
@@ -122,7 +136,7 @@ struct SubscriptionTimeline {
     /// and the product that lapsed there.
     private func appleGraceStart(before grace: Instant) -> (instant: Instant, product: Int?)? {
         var best: (instant: Instant, product: Int?)?
-        for interval in intervals where interval.kind != .grace {
+        for interval in intervals where interval.kind == .service || interval.kind == .void {
             let end = interval.period.end
             if end <= grace, best.map({ end > $0.instant }) ?? true { best = (end, interval.product) }
         }

@@ -27,11 +27,15 @@ public enum IssueExplainer {
             explanation.grant = entitlingGrant(issue, reasons, standing, periods)
         }
         if reasons == [.refunded] {
-            explanation.refunded = relevant.first { t in
-                t.revocationDate != nil && !t.isUpgraded && (interval(of: t, catalog).map { $0.contains(at) } ?? false
+            explanation.refunded = (relevant.first { t in
+                t.isVoid && (interval(of: t, catalog).map { $0.contains(at) } ?? false
                     || catalog.product(of: t)?.issue == ref
                     || catalog.latestIssue(of: ref.publicationId, atOrBefore: t.purchaseDate)?.ref == ref)
-            }.map(TransactionEvidence.init)
+            } ?? relevant.first { t in
+                // E24: a cut that returned money, after which the issue came out.
+                t.isCut && (t.revocationKind?.returnedMoney ?? false)
+                    && (interval(of: t, catalog).map { $0.contains(at) } ?? false) && t.revocationDate.map { $0 <= at } ?? false
+            }).map(TransactionEvidence.init)
         }
         explanation.summary = SupportSentence.summary(explanation)
         return explanation
@@ -39,7 +43,7 @@ public enum IssueExplainer {
 
     private static func entitlingTransaction(_ issue: Issue, _ reasons: [EntitlementReason], _ relevant: [Transaction],
                                              _ periods: [ActivePeriod], _ catalog: CatalogSnapshot) -> TransactionEvidence? {
-        let counts = { (t: Transaction) in t.revocationDate == nil || t.isUpgraded }
+        let counts = { (t: Transaction) in !t.isVoid }
         if reasons.contains(.purchased) {
             return relevant.first { counts($0) && catalog.product(of: $0)?.issue == issue.ref }.map(TransactionEvidence.init)
         }

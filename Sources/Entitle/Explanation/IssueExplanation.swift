@@ -34,10 +34,14 @@ public struct TransactionEvidence: Sendable, Equatable {
     public var purchaseDate: Instant
     public var expiresDate: Instant?
     public var revocationDate: Instant?
+    /// E24: how it was revoked (nil when it was not, or was upgraded) and the share returned.
+    public var revocationKind: RevocationKind?
+    public var revocationPercentage: Int?
 
     init(_ t: Transaction) {
         transactionId = t.transactionId; originalTransactionId = t.originalTransactionId; productId = t.productId
         store = t.store; environment = t.environment; purchaseDate = t.purchaseDate; expiresDate = t.expiresDate
-        revocationDate = t.revocationDate
+        revocationDate = t.revocationDate; revocationKind = t.effectiveRevocationKind
+        revocationPercentage = t.revocationPercentage
     }
 }

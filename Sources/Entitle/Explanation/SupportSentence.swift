@@ -27,6 +27,10 @@ public enum SupportSentence {
         if reasons == [.retracted] { return "\(capitalised(issue)) was withdrawn by the publisher and cannot be downloaded." }
         if reasons == [.refunded] {
             let when = e.refunded?.revocationDate.map { " on \(day($0))" } ?? ""
+            if let refunded = e.refunded, let kind = refunded.revocationKind, kind.isCut {
+                // E24: a cut keeps what came out before it.
+                return "Your subscription was refunded (\(refundDescription(kind, refunded.revocationPercentage)))\(when) and cut then; \(issue) came out on \(published), after the cut."
+            }
             return "The purchase that covered \(issue) (\(published)) was refunded\(when), so it is no longer included."
         }
         if reasons == [.noPurchase] { return "This account has no subscription that includes \(issue) (\(published))." }
@@ -41,6 +45,29 @@ public enum SupportSentence {
         case (nil, nil):
             return "This account had no subscription when \(issue) came out on \(published)."
         }
+    }
+
+    /// E24: "prorated, 58 %": how a refund was made and, where the store said, the share returned.
+    public static func refundDescription(_ kind: RevocationKind, _ percentage: Int?) -> String {
+        let how: String
+        switch kind {
+        case .void: how = "in full"
+        case .proratedRefund: how = "prorated"
+        case .revokedWithRefund: how = "revoked by the store"
+        case .familyRevoke: how = "family sharing stopped"
+        case .canceledByReader: how = "canceled by the reader"
+        case .canceledOther: how = "canceled"
+        }
+        return percentage.map { "\(how), \(percentText($0))" } ?? how
+    }
+
+    /// Thousandths of a percent as a percentage: 58000 is "58 %", 58500 is "58.5 %".
+    public static func percentText(_ thousandths: Int) -> String {
+        let whole = thousandths / 1000, rest = abs(thousandths % 1000)
+        guard rest != 0 else { return "\(whole) %" }
+        var digits = String(rest + 1000).dropFirst()  // three digits, leading zeros kept
+        while digits.last == "0" { digits = digits.dropLast() }
+        return "\(whole).\(digits) %"
     }
 
     private static func until(_ end: Instant) -> String {

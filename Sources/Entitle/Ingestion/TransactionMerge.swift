@@ -6,7 +6,7 @@ import Wire
 /// the engine calls it on its own input, so arrival order never matters.
 ///
 /// The rule, chosen so that `merge` is commutative, associative and idempotent (a join):
-/// - **What can change** about a purchase — its revocation (date and reason), its expiry (a renewal
+/// - **What can change** about a purchase — its revocation (date, reason, kind, percentage), its expiry (a renewal
 ///   date extension moves it), its product, purchase date, ownership and source — is taken as a
 ///   whole from the *newer* description: the one with the later `observedAt` (a JWS `signedDate`,
 ///   the time a receipt was verified; a description without one is the oldest). So a refund is kept
@@ -81,7 +81,8 @@ public enum TransactionMerge {
 
     private static func transactionKey(_ t: Transaction) -> [OrderKey] {
         [.instant(t.observedAt), .flag(t.revocationDate != nil), .instant(t.revocationDate),
-         .int(t.revocationReason.map(Int64.init)), .instant(t.expiresDate), .text(t.productId),
+         .int(t.revocationReason.map(Int64.init)), .text(t.revocationKind?.rawValue),
+         .int(t.revocationPercentage.map(Int64.init)), .instant(t.expiresDate), .text(t.productId),
          .instant(t.purchaseDate), .text(t.originalTransactionId), .text(t.ownership.rawValue),
          .text(t.source.rawValue)]
     }
@@ -89,7 +90,7 @@ public enum TransactionMerge {
     private static func renewalKey(_ r: RenewalInfo) -> [OrderKey] {
         [.instant(r.observedAt), .flag(r.isInBillingRetry), .flag(!r.autoRenewStatus), .int(r.expirationIntent.map { Int64($0.rawValue) }),
          .text(r.productId), .text(r.autoRenewProductId), .int(r.priceConsentStatus.map(Int64.init)),
-         .text(r.source.rawValue)]
+         .instant(r.pausedAt), .instant(r.resumesAt), .text(r.source.rawValue)]
     }
 
     private static func greater<T: Comparable>(_ a: T?, _ b: T?) -> T? {

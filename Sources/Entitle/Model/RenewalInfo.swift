@@ -20,6 +20,11 @@ public struct RenewalInfo: Hashable, Sendable {
     public var gracePeriodExpiresDate: Instant?
     /// `price_consent_status` / `priceIncreaseStatus`, kept as given.
     public var priceConsentStatus: Int?
+    /// E27: the instant a pause began, while the subscription is paused (nil otherwise): it
+    /// entitles nothing from then until a resumed transaction starts a new period.
+    public var pausedAt: Instant?
+    /// E27: when the store will resume a paused subscription, where it says.
+    public var resumesAt: Instant?
     public var source: TransactionSource
     public var observedAt: Instant?
 
@@ -27,11 +32,12 @@ public struct RenewalInfo: Hashable, Sendable {
                 autoRenewStatus: Bool, autoRenewProductId: String? = nil,
                 expirationIntent: ExpirationIntent? = nil, isInBillingRetry: Bool = false,
                 gracePeriodExpiresDate: Instant? = nil, priceConsentStatus: Int? = nil,
-                source: TransactionSource, observedAt: Instant? = nil) {
+                pausedAt: Instant? = nil, resumesAt: Instant? = nil, source: TransactionSource, observedAt: Instant? = nil) {
         self.store = store; self.environment = environment; self.originalTransactionId = originalTransactionId
         self.productId = productId; self.autoRenewStatus = autoRenewStatus
         self.autoRenewProductId = autoRenewProductId; self.expirationIntent = expirationIntent
         self.isInBillingRetry = isInBillingRetry; self.gracePeriodExpiresDate = gracePeriodExpiresDate
-        self.priceConsentStatus = priceConsentStatus; self.source = source; self.observedAt = observedAt
+        self.priceConsentStatus = priceConsentStatus; self.pausedAt = pausedAt; self.resumesAt = resumesAt
+        self.source = source; self.observedAt = observedAt
     }
 }

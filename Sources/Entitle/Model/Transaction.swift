@@ -23,6 +23,12 @@ public struct Transaction: Hashable, Sendable {
     public var expiresDate: Instant?
     public var revocationDate: Instant?
     public var revocationReason: Int?
+    /// E24: how it was revoked (nil with a `revocationDate`: a full refund, E6).
+    public var revocationKind: RevocationKind?
+    /// E24: the share of the price returned, in thousandths of a percent (58000 is 58 %), as
+    /// Apple's `revocationPercentage`. Without a `revocationDate` it records a partial refund
+    /// that is not a revocation, which changes no entitlement.
+    public var revocationPercentage: Int?
     public var isUpgraded: Bool
     public var offer: OfferKind?
     public var ownership: Ownership
@@ -37,14 +43,15 @@ public struct Transaction: Hashable, Sendable {
     public init(store: Store = .appStore, environment: StoreEnvironment, transactionId: String, originalTransactionId: String,
                 productId: String, purchaseDate: Instant, originalPurchaseDate: Instant? = nil,
                 expiresDate: Instant? = nil, revocationDate: Instant? = nil, revocationReason: Int? = nil,
-                isUpgraded: Bool = false, offer: OfferKind? = nil, ownership: Ownership = .purchased,
+                revocationKind: RevocationKind? = nil, revocationPercentage: Int? = nil, isUpgraded: Bool = false, offer: OfferKind? = nil, ownership: Ownership = .purchased,
                 webOrderLineItemId: String? = nil, subscriptionGroup: String? = nil,
                 appAccountToken: String? = nil, source: TransactionSource, observedAt: Instant? = nil) {
         self.store = store; self.environment = environment; self.transactionId = transactionId
         self.originalTransactionId = originalTransactionId; self.productId = productId
         self.purchaseDate = purchaseDate; self.originalPurchaseDate = originalPurchaseDate
         self.expiresDate = expiresDate; self.revocationDate = revocationDate
-        self.revocationReason = revocationReason; self.isUpgraded = isUpgraded; self.offer = offer
+        self.revocationReason = revocationReason; self.revocationKind = revocationKind
+        self.revocationPercentage = revocationPercentage; self.isUpgraded = isUpgraded; self.offer = offer
         self.ownership = ownership; self.webOrderLineItemId = webOrderLineItemId
         self.subscriptionGroup = subscriptionGroup; self.appAccountToken = appAccountToken
         self.source = source; self.observedAt = observedAt

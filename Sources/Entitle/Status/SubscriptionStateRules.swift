@@ -9,6 +9,8 @@ import Wire
 /// - An expired subscription without an expiration intent is `expiredVoluntary` when auto-renew
 ///   is off, `expiredProductUnavailable` when its product is discontinued, else `expiredOther`.
 /// - An upgraded latest transaction (no replacement seen yet) expires at its cut (E7).
+/// - A latest transaction cut by E24 whose cut is still to come is active with auto-renew off.
+/// - E27: paused while the renewal info says so and no transaction was bought since the pause.
 enum SubscriptionStateRules {
     static func status(of timeline: SubscriptionTimeline, catalog: CatalogSnapshot,
                        introConsumedGroups: Set<String>, now: Instant) -> SubscriptionStatus? {
@@ -19,13 +21,20 @@ enum SubscriptionStateRules {
         let renewsInto = renewal?.autoRenewProductId ?? renewal?.productId ?? latest.productId
         let discontinued = (product?.isDiscontinued(at: now) ?? false)
             || (catalog.product(timeline.key.store, storeProductId: renewsInto)?.isDiscontinued(at: now) ?? false)
-        let autoRenewOn = (renewal?.autoRenewStatus ?? true) && !discontinued && !latest.isUpgraded
-        let expires = latest.isUpgraded
+        // E27: paused since before the latest transaction's end, and no transaction since.
+        let pausedAt = renewal?.pausedAt.flatMap { $0 > latest.purchaseDate ? $0 : nil }
+        let autoRenewOn = (renewal?.autoRenewStatus ?? true) && !discontinued && !latest.isUpgraded && !latest.isCut
+        var expires = latest.isUpgraded || latest.isCut
             ? latest.expiresDate.map { min(latest.revocationDate ?? $0, $0) } : latest.expiresDate
+        if let pausedAt, !latest.isCut { expires = expires.map { min($0, pausedAt) } }
 
         let state: SubscriptionState
-        if latest.revocationDate != nil && !latest.isUpgraded {
+        if latest.isVoid {
             state = .revoked  // E6
+        } else if latest.isCut, let kind = latest.revocationKind, !(expires.map { now < $0 } ?? false) {
+            state = kind.stateAfter  // E24
+        } else if let pausedAt, now >= pausedAt {
+            state = .paused  // E27
         } else if let expires, now < expires {
             state = autoRenewOn ? .active : .activeAutoRenewOff
         } else if timeline.currentGrace?.contains(now) == true

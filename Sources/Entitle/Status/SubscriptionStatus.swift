@@ -4,7 +4,7 @@ import Wire
 /// E19: a subscription's state. Raw values are the API's spelling.
 public enum SubscriptionState: String, Hashable, Sendable, CaseIterable {
     case active, activeAutoRenewOff, gracePeriod, billingRetry, expiredVoluntary, expiredBilling,
-         expiredPriceIncrease, expiredProductUnavailable, expiredOther, revoked
+         expiredPriceIncrease, expiredProductUnavailable, expiredOther, revoked, paused
 
     /// The integer part of the entitlement code (E19 table): positive gives access now.
     public var baseCode: Int {
@@ -19,6 +19,7 @@ public enum SubscriptionState: String, Hashable, Sendable, CaseIterable {
         case .expiredProductUnavailable: return -5
         case .expiredOther: return -6
         case .revoked: return -7
+        case .paused: return -8  // E27
         }
     }
 }

@@ -85,6 +85,10 @@ extension JSONWriter {
             w.field("purchaseDate", t.purchaseDate.rfc3339)
             w.field("expiresDate", t.expiresDate?.rfc3339)
             w.field("revocationDate", t.revocationDate?.rfc3339)
+            // E24: a void or a cut, and the share of the price returned (thousandths of a percent).
+            w.field("revocationType", t.revocationKind?.rawValue)
+            w.key("revocationPercentage")
+            if let percentage = t.revocationPercentage { w.int(percentage) } else { w.null() }
         }
     }
 }

@@ -18,11 +18,15 @@ public enum FactHistory {
             if let offer = new.offer { details.set("offer", .string(offer.rawValue)) }
             if new.ownership != .purchased { details.set("ownership", .string(new.ownership.rawValue)) }
             if new.isUpgraded { details.set("isUpgraded", .bool(true)) }
+            if new.isPartialRefund { details.set("revocationPercentage", percentage: new.revocationPercentage) }
             out.append((.transactionSeen, details))
             if isRefund(new) { out.append((.refund, refundDetails(new))) }
             return out
         }
-        if isRefund(new), !isRefund(old) || old.revocationDate != new.revocationDate { out.append((.refund, refundDetails(new))) }
+        if isRefund(new), !isRefund(old) || old.revocationDate != new.revocationDate
+            || old.revocationKind != new.revocationKind || old.revocationPercentage != new.revocationPercentage {
+            out.append((.refund, refundDetails(new)))
+        }
         if isRefund(old), !isRefund(new) {
             var reversed = identity(new)
             reversed.set("productId", .string(new.productId))
@@ -49,6 +53,10 @@ public enum FactHistory {
             details.set("purchaseDate", instant: new.purchaseDate)
             details.set("previousPurchaseDate", instant: old.purchaseDate)
         }
+        if new.isPartialRefund, old.revocationPercentage != new.revocationPercentage {
+            changes.append("partialRefund")  // E24: recorded, changes no entitlement
+            details.set("revocationPercentage", percentage: new.revocationPercentage)
+        }
         if old.ownership != new.ownership {
             changes.append("ownershipTypeChanged")
             details.set("ownership", .string(new.ownership.rawValue))
@@ -72,6 +80,8 @@ public enum FactHistory {
             if old.gracePeriodExpiresDate != new.gracePeriodExpiresDate { changes.append("gracePeriodExpiresDate") }
             if old.priceConsentStatus != new.priceConsentStatus { changes.append("priceConsentStatus") }
             if old.productId != new.productId { changes.append("productId") }
+            if old.pausedAt != new.pausedAt { changes.append("pausedAt") }  // E27
+            if old.resumesAt != new.resumesAt { changes.append("resumesAt") }
             guard !changes.isEmpty else { return nil }
         } else {
             changes = ["new"]
@@ -84,6 +94,10 @@ public enum FactHistory {
         details.set("isInBillingRetry", .bool(new.isInBillingRetry))
         details.set("gracePeriodExpiresDate", instant: new.gracePeriodExpiresDate)
         if let consent = new.priceConsentStatus { details.set("priceConsentStatus", .integer(Int64(consent))) }
+        if new.pausedAt != nil || old?.pausedAt != nil {
+            details.set("pausedAt", instant: new.pausedAt)
+            details.set("resumesAt", instant: new.resumesAt)
+        }
         return (.renewalInfoChanged, details)
     }
 
@@ -152,11 +166,22 @@ public enum FactHistory {
         details.set("productId", .string(t.productId))
         details.set("revocationDate", instant: t.revocationDate)
         if let reason = t.revocationReason { details.set("revocationReason", .integer(Int64(reason))) }
+        // E24: a void (E6) or a cut, and the share of the price returned.
+        if let kind = t.effectiveRevocationKind {
+            details.set("revocationType", .string(kind.rawValue))
+            if kind.isCut { details.set("cut", instant: t.revocationDate) }
+        }
+        if t.revocationPercentage != nil { details.set("revocationPercentage", percentage: t.revocationPercentage) }
         return details
     }
 }
 
 extension JSONObject {
+    /// E24: thousandths of a percent, as given (58000 is 58 %).
+    mutating func set(_ name: String, percentage: Int?) {
+        set(name, percentage.map { .integer(Int64($0)) } ?? .null)
+    }
+
     /// An instant as RFC 3339, `null` when absent or open-ended.
     mutating func set(_ name: String, instant: Instant?) {
         guard let instant, instant != .distantFuture else { return set(name, .null) }

@@ -10,13 +10,14 @@ extension RecordRows {
         SELECT t.environment, t.transaction_id, t.original_transaction_id, t.product_id, t.purchase_date,
                t.original_purchase_date, t.expires_date, t.revocation_date, t.revocation_reason, t.is_upgraded,
                t.offer, t.ownership, t.web_order_line_item_id, t.subscription_group, t.app_account_token,
-               t.source, t.observed_at, t.store FROM transactions t
+               t.source, t.observed_at, t.store, t.revocation_type, t.revocation_percentage FROM transactions t
         """
 
     public static let renewalColumns: SQL = """
         SELECT r.environment, r.original_transaction_id, r.product_id, r.auto_renew_status,
                r.auto_renew_product_id, r.expiration_intent, r.is_in_billing_retry,
-               r.grace_period_expires_date, r.price_consent_status, r.source, r.observed_at, r.store
+               r.grace_period_expires_date, r.price_consent_status, r.source, r.observed_at, r.store,
+               r.paused_at, r.resumes_at
         FROM renewal_infos r
         """
 
@@ -27,7 +28,9 @@ extension RecordRows {
             transactionId: id, originalTransactionId: row.text(2), productId: row.text(3),
             purchaseDate: row.instant(4), originalPurchaseDate: row.optionalInstant(5),
             expiresDate: row.optionalInstant(6), revocationDate: row.optionalInstant(7),
-            revocationReason: row.optionalInt(8), isUpgraded: row.bool(9),
+            revocationReason: row.optionalInt(8),
+            revocationKind: row.isNull(18) ? nil : try row.decode(RevocationKind.self, 18, of: id),
+            revocationPercentage: row.optionalInt(19), isUpgraded: row.bool(9),
             offer: row.isNull(10) ? nil : try row.decode(OfferKind.self, 10, of: id),
             ownership: try row.decode(Ownership.self, 11, of: id), webOrderLineItemId: row.optionalText(12),
             subscriptionGroup: row.optionalText(13), appAccountToken: row.optionalText(14),
@@ -46,7 +49,8 @@ extension RecordRows {
             originalTransactionId: id,
             productId: row.optionalText(2), autoRenewStatus: row.bool(3), autoRenewProductId: row.optionalText(4),
             expirationIntent: intent, isInBillingRetry: row.bool(6), gracePeriodExpiresDate: row.optionalInstant(7),
-            priceConsentStatus: row.optionalInt(8), source: try row.decode(TransactionSource.self, 9, of: id),
+            priceConsentStatus: row.optionalInt(8), pausedAt: row.optionalInstant(12), resumesAt: row.optionalInstant(13),
+            source: try row.decode(TransactionSource.self, 9, of: id),
             observedAt: row.optionalInstant(10))
     }
 
@@ -123,7 +127,8 @@ extension SQLWriteTransaction {
             set: ["original_transaction_id": t.originalTransactionId, "product_id": t.productId,
                   "purchase_date": t.purchaseDate, "original_purchase_date": t.originalPurchaseDate,
                   "expires_date": t.expiresDate, "revocation_date": t.revocationDate,
-                  "revocation_reason": t.revocationReason, "is_upgraded": t.isUpgraded, "offer": t.offer?.rawValue,
+                  "revocation_reason": t.revocationReason, "revocation_type": t.revocationKind?.rawValue,
+                  "revocation_percentage": t.revocationPercentage, "is_upgraded": t.isUpgraded, "offer": t.offer?.rawValue,
                   "ownership": t.ownership.rawValue, "web_order_line_item_id": t.webOrderLineItemId,
                   "subscription_group": t.subscriptionGroup, "app_account_token": t.appAccountToken,
                   "source": t.source.rawValue, "observed_at": t.observedAt]))
@@ -135,6 +140,7 @@ extension SQLWriteTransaction {
             set: ["product_id": r.productId, "auto_renew_status": r.autoRenewStatus,
                   "auto_renew_product_id": r.autoRenewProductId, "expiration_intent": r.expirationIntent?.rawValue,
                   "is_in_billing_retry": r.isInBillingRetry, "grace_period_expires_date": r.gracePeriodExpiresDate,
-                  "price_consent_status": r.priceConsentStatus, "source": r.source.rawValue, "observed_at": r.observedAt]))
+                  "price_consent_status": r.priceConsentStatus, "paused_at": r.pausedAt, "resumes_at": r.resumesAt,
+                  "source": r.source.rawValue, "observed_at": r.observedAt]))
     }
 }

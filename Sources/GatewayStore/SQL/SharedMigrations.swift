@@ -73,6 +73,15 @@ extension SharedMigration {
         DROP INDEX transactions_by_subscription;
         CREATE INDEX transactions_by_subscription ON transactions (store, environment, original_transaction_id);
         """,
+        // E24 and E27: how a transaction was revoked (a `RevocationKind`; NULL with a revocation
+        // date is a full refund, as every row before this step) and the share returned, in
+        // thousandths of a percent; when a subscription was paused, and when the store resumes it.
+        """
+        ALTER TABLE transactions ADD COLUMN revocation_type \(.text);
+        ALTER TABLE transactions ADD COLUMN revocation_percentage \(.integer);
+        ALTER TABLE renewal_infos ADD COLUMN paused_at \(.instant);
+        ALTER TABLE renewal_infos ADD COLUMN resumes_at \(.instant);
+        """,
     ]
 
     /// Step 2's rebuild of a table keyed by subscription (its other columns as released, in

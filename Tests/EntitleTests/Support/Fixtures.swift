@@ -28,20 +28,22 @@ enum Fx {
 
     static func tx(_ id: String, _ product: String, _ start: String, _ end: String? = nil,
                    original: String = "o1", env: StoreEnvironment = .production,
-                   revoked: String? = nil, upgraded: Bool = false, offer: OfferKind? = nil,
+                   revoked: String? = nil, kind: RevocationKind? = nil, percentage: Int? = nil,
+                   upgraded: Bool = false, offer: OfferKind? = nil,
                    observed: String? = nil, source: TransactionSource = .receipt) -> Transaction {
         Transaction(environment: env, transactionId: id, originalTransactionId: original, productId: product,
                     purchaseDate: at(start), expiresDate: end.map(at), revocationDate: revoked.map(at),
-                    isUpgraded: upgraded, offer: offer, source: source, observedAt: observed.map(at))
+                    revocationKind: kind, revocationPercentage: percentage, isUpgraded: upgraded, offer: offer, source: source, observedAt: observed.map(at))
     }
 
     static func renewal(_ original: String = "o1", product: String = "monthly.sub", autoRenew: Bool = true,
                         intent: ExpirationIntent? = nil, billingRetry: Bool = false, grace: String? = nil,
-                        env: StoreEnvironment = .production, observed: String? = nil) -> RenewalInfo {
+                        env: StoreEnvironment = .production, observed: String? = nil,
+                        pausedAt: String? = nil, resumesAt: String? = nil) -> RenewalInfo {
         RenewalInfo(environment: env, originalTransactionId: original, productId: product,
                     autoRenewStatus: autoRenew, autoRenewProductId: product, expirationIntent: intent,
                     isInBillingRetry: billingRetry, gracePeriodExpiresDate: grace.map(at),
-                    source: .receipt, observedAt: observed.map(at))
+                    pausedAt: pausedAt.map(at), resumesAt: resumesAt.map(at), source: .receipt, observedAt: observed.map(at))
     }
 
     /// The In-App Purchase Programming Guide's magazine: issues on the 1st of each month of 2012.

@@ -119,6 +119,13 @@ async function loadEntitlements() {
   return e;
 }
 
+/// E24: how a transaction was revoked ("void" or a cut) and the share returned, as support reads it.
+function revocation(t) {
+  const kind = t.revocationType && t.revocationType !== 'void' ? 'cut (' + t.revocationType + ')' : 'refunded';
+  const share = t.revocationPercentage != null ? ', ' + (t.revocationPercentage / 1000) + ' % returned' : '';
+  return kind + ' ' + when(t.revocationDate) + share;
+}
+
 function stateKind(state) {
   if (state === 'active' || state === 'activeAutoRenewOff') return 'published';
   if (state === 'gracePeriod' || state === 'billingRetry') return 'scheduled';
@@ -193,8 +200,8 @@ async function explain(publication, issueId) {
   if (!x) return;
   const evidence = x.evidence || {};
   const period = (p) => p ? when(p.start) + ' → ' + (p.end ? when(p.end) : 'open') : '—';
-  const transaction = (t) => t ? t.transactionId + ' (' + t.productId + ', ' + when(t.purchaseDate)
-    + (t.expiresDate ? ' → ' + when(t.expiresDate) : '') + (t.revocationDate ? ', refunded ' + when(t.revocationDate) : '') + ')' : '—';
+  const transaction = (t) => t ? t.transactionId + ' (' + (t.store ? t.store + ' ' : '') + t.productId + ', ' + when(t.purchaseDate)
+    + (t.expiresDate ? ' → ' + when(t.expiresDate) : '') + (t.revocationDate ? ', ' + revocation(t) : '') + ')' : '—';
   const facts = [
     ['Issue', x.issue.title + ' (' + x.issue.id + '), published ' + when(x.issue.publishedAt)],
     ['Entitled', x.entitled ? 'yes' : 'no'],
