@@ -73,9 +73,11 @@ package final class GooglePlayIngestion: Sendable {
             switch notification.kind {
             case .test:
                 break
-            case .subscription(_, let token):
+            case .subscription(let type, let token):
+                // E25: a revoke cuts at the notification's event time.
                 found = try fetch(packageName: notification.packageName, productId: nil, token: token, subscription: true,
-                                  source: .rtdn)
+                                  source: .rtdn,
+                                  revokedAt: type == DeveloperNotification.subscriptionRevoked ? notification.eventTime : nil)
             case .oneTimeProduct(_, let token, let sku):
                 found = try fetch(packageName: notification.packageName, productId: sku, token: token, subscription: false,
                                   source: .rtdn)
@@ -114,7 +116,7 @@ package final class GooglePlayIngestion: Sendable {
     /// What Google answers for `token`: a subscription's whole chain (E25), or a one-time product
     /// (E14).
     private func fetch(packageName: String, productId: String?, token: String, subscription: Bool, source: TransactionSource,
-                       voided: [String: Instant] = [:]) throws(APIError) -> FetchedFacts {
+                       voided: [String: Instant] = [:], revokedAt: Instant? = nil) throws(APIError) -> FetchedFacts {
         let now = clock.now()
         let client = services.client
         var found = FetchedFacts()
@@ -137,7 +139,7 @@ package final class GooglePlayIngestion: Sendable {
                 chain.append(PlayPurchaseSnapshot(token: current, purchase: purchase, orders: orders))
                 next = purchase.linkedPurchaseToken
             }
-            let mapped = PlayFacts.subscription(chain: chain, voided: voided, source: source, observedAt: now)
+            let mapped = PlayFacts.subscription(chain: chain, voided: voided, revokedAt: revokedAt, source: source, observedAt: now)
             found.facts = VerifiedFacts(transactions: mapped.transactions, renewals: mapped.renewal.map { [$0] } ?? [])
             found.needsAcknowledgement = chain.first.map { !$0.purchase.acknowledged && $0.purchase.state != .pending } ?? false
         } else {

@@ -18,9 +18,16 @@ public enum PlayFacts {
     /// superseded: its orders are cut at the new token's `startTime` (E7's `isUpgraded` with the cut
     /// as its revocation date), never counted twice, whatever Google still answers for it. E24: an
     /// order `REFUNDED`, or one in `voided`, is void from its refund time.
-    public static func subscription(chain: [PlayPurchaseSnapshot], voided: [String: Instant] = [:], source: TransactionSource,
-                                    observedAt: Instant) -> (transactions: [Transaction], renewal: RenewalInfo?) {
+    ///
+    /// E24/E25: a revoke without a voided order (the newest token expired by the developer, or a
+    /// `SUBSCRIPTION_REVOKED` notification at `revokedAt`) cuts the orders still running at the
+    /// notification's event time, else where Google ended the subscription (`expiryTime`), else
+    /// when the gateway first saw it.
+    public static func subscription(chain: [PlayPurchaseSnapshot], voided: [String: Instant] = [:], revokedAt: Instant? = nil,
+                                    source: TransactionSource, observedAt: Instant) -> (transactions: [Transaction], renewal: RenewalInfo?) {
         guard let newest = chain.first, let root = chain.last?.token else { return ([], nil) }
+        let revokedByDeveloper = newest.purchase.state == .expired && newest.purchase.cancellation == .developer
+        let revocationCut = revokedAt ?? (revokedByDeveloper ? newest.purchase.line?.expiryTime ?? observedAt : nil)
         let environment: StoreEnvironment = newest.purchase.isTest ? .sandbox : .production
         let account = chain.lazy.compactMap(\.purchase.obfuscatedExternalAccountId).first
         var transactions: [Transaction] = []
@@ -37,8 +44,13 @@ public enum PlayFacts {
                                     expiresDate: end, offer: offer(order.offerPhase), appAccountToken: account,
                                     source: source, observedAt: observedAt)
                 if let refunded = voided[order.orderId] ?? (order.state == .refunded ? order.refundTime ?? observedAt : nil) {
+                    // E24: a voided order or one REFUNDED is E6's void.
                     t.revocationDate = refunded
                     t.revocationReason = order.refundIsChargeback ? 1 : 0
+                    t.revocationKind = .void
+                } else if index == 0, let revoked = revocationCut, end > revoked {
+                    t.revocationDate = max(revoked, start)
+                    t.revocationKind = .revokedWithRefund
                 } else if let cut, end > cut {
                     // E25 → E7: the replaced token's service ends where the new token's begins.
                     t.isUpgraded = true
@@ -66,11 +78,16 @@ public enum PlayFacts {
             case nil: intent = purchase.state == .expired ? .other : nil
             }
         }
-        let renewing = (line.autoRenewEnabled ?? false) && [.active, .inGracePeriod, .onHold].contains(purchase.state)
+        let renewing = (line.autoRenewEnabled ?? false) && [.active, .inGracePeriod, .onHold, .paused].contains(purchase.state)
+        // E27: a pause starts where the last paid period ends and lasts until Google resumes it.
+        let paused = purchase.state == .paused
+        let paidEnd = newest.orders.filter { chargedStates.contains($0.state) }.compactMap(\.servicePeriodEnd).max()
         return RenewalInfo(store: .googlePlay, environment: environment, originalTransactionId: root, productId: line.productId,
                            autoRenewStatus: renewing, autoRenewProductId: line.productId, expirationIntent: intent,
                            isInBillingRetry: retrying,
                            gracePeriodExpiresDate: purchase.state == .inGracePeriod ? line.expiryTime : nil,
+                           pausedAt: paused ? paidEnd ?? line.expiryTime ?? observedAt : nil,
+                           resumesAt: paused ? purchase.autoResumeTime : nil,
                            source: source, observedAt: observedAt)
     }
 
@@ -84,7 +101,7 @@ public enum PlayFacts {
                             transactionId: purchase.orderId ?? token, originalTransactionId: token, productId: productId,
                             purchaseDate: purchase.purchaseTime, appAccountToken: purchase.obfuscatedExternalAccountId,
                             source: source, observedAt: observedAt)
-        if let voidedAt { t.revocationDate = voidedAt; t.revocationReason = 0 }
+        if let voidedAt { t.revocationDate = voidedAt; t.revocationReason = 0; t.revocationKind = .void }
         return t
     }
 
