@@ -77,9 +77,10 @@ package struct HTTPAPI: Sendable {
                                backfill: core.backfill, answers: answers,
                                refreshLimit: KeyedRateLimiter(.init(perMinute: limits.refreshesPerMinute,
                                                                     burst: limits.refreshBurst)),
-                               limits: limits, clock: core.clock),
+                               limits: limits, clock: core.clock, googlePlay: core.googlePlay),
             DeviceController(access: access, store: core.store, accounts: core.accounts, clock: core.clock),
-        ] + (core.googlePlay.map { [GooglePlayController(access: access, googlePlay: $0, answers: answers)] } ?? [])
+            GooglePlayController(access: access, googlePlay: core.googlePlay, answers: answers),
+        ]
     }
 
     /// Every route of http-api.md on one frozen router, answering the server's own errors in the

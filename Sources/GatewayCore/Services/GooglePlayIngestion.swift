@@ -103,6 +103,31 @@ package final class GooglePlayIngestion: Sendable {
         return !result.duplicateNotification
     }
 
+    /// `POST /v1/accounts/{id}/refresh` (http-api.md: every store with credentials and facts for
+    /// the account): each Google Play subscription the account owns, asked again from its newest
+    /// token (an order `REFUNDED` is a refund found).
+    package func refresh(_ accountId: String) throws(APIError) {
+        let store = facts.store
+        let keys = try stored { () throws(StoreError) in try store.subscriptions(ofAccount: accountId) }.filter { $0.store == .googlePlay }
+        var found = VerifiedFacts()
+        for key in keys {
+            guard let kept = try stored({ () throws(StoreError) in try store.latestReceipt(for: key) }),
+                  let (packageName, token) = Self.parseReceipt(kept.receiptData), services.packages.contains(packageName) else { continue }
+            found.append(try fetch(packageName: packageName, productId: nil, token: token, subscription: true,
+                                   source: .googlePlayApi).facts)
+        }
+        try facts.saveForOwners(found, source: .googlePlayApi)
+    }
+
+    /// The kept "receipt" of a Play subscription: its package and newest token.
+    static func receipt(_ packageName: String, _ token: String) -> String { "googleplay:\(packageName):\(token)" }
+
+    static func parseReceipt(_ text: String) -> (packageName: String, token: String)? {
+        let parts = text.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == "googleplay" else { return nil }
+        return (String(parts[1]), String(parts[2]))
+    }
+
     /// Message ids share the processed-notification keys with Apple's UUIDs: prefixed apart.
     static func messageKey(_ messageId: String) -> String { "googleplay:" + messageId }
 
@@ -140,7 +165,10 @@ package final class GooglePlayIngestion: Sendable {
                 next = purchase.linkedPurchaseToken
             }
             let mapped = PlayFacts.subscription(chain: chain, voided: voided, revokedAt: revokedAt, source: source, observedAt: now)
-            found.facts = VerifiedFacts(transactions: mapped.transactions, renewals: mapped.renewal.map { [$0] } ?? [])
+            // The newest token is kept as the subscription's latest receipt: Google links new tokens
+            // to old ones only, so a refresh starts from the newest token the gateway has seen.
+            found.facts = VerifiedFacts(transactions: mapped.transactions, renewals: mapped.renewal.map { [$0] } ?? [],
+                                        receiptData: mapped.transactions.isEmpty ? nil : Self.receipt(packageName, chain[0].token))
             found.needsAcknowledgement = chain.first.map { !$0.purchase.acknowledged && $0.purchase.state != .pending } ?? false
         } else {
             guard let productId else { return found }

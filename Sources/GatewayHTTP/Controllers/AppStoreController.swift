@@ -16,6 +16,8 @@ package struct AppStoreController: APIController {
     private let store: any GatewayStore
     private let accounts: AccountFactsCache
     private let appStore: AppStoreIngestion
+    /// Asked too by a reader's refresh, when configured.
+    private let googlePlay: GooglePlayIngestion?
     private let backfill: NotificationBackfill?
     private let answers: EntitlementAnswers
     private let refreshLimit: KeyedRateLimiter<String>
@@ -24,7 +26,9 @@ package struct AppStoreController: APIController {
 
     package init(access: Access, store: any GatewayStore, accounts: AccountFactsCache, appStore: AppStoreIngestion,
                  backfill: NotificationBackfill?, answers: EntitlementAnswers,
-                 refreshLimit: KeyedRateLimiter<String>, limits: APILimits, clock: any GatewayClock) {
+                 refreshLimit: KeyedRateLimiter<String>, limits: APILimits, clock: any GatewayClock,
+                 googlePlay: GooglePlayIngestion? = nil) {
+        self.googlePlay = googlePlay
         self.access = access; self.store = store; self.accounts = accounts; self.appStore = appStore
         self.backfill = backfill; self.answers = answers; self.refreshLimit = refreshLimit; self.limits = limits
         self.clock = clock
@@ -47,6 +51,7 @@ package struct AppStoreController: APIController {
                 throw .rateLimited(retryAfterSeconds: seconds)
             }
             try appStore.refresh(accountId)
+            try googlePlay?.refresh(accountId)
             return try answers.entitlementsResponse(accountId)
         })
         router.add("POST", "/v1/appstore/test-notification", execution: .appStore, route: { [self] context throws(APIError) in

@@ -8,10 +8,11 @@ import HTTPServer
 /// bulkhead: Google slow never takes the App Store's or the store's threads).
 package struct GooglePlayController: APIController {
     private let access: Access
-    private let googlePlay: GooglePlayIngestion
+    /// nil: Google Play is off; every package is then unknown (400) and every push refused (401).
+    private let googlePlay: GooglePlayIngestion?
     private let answers: EntitlementAnswers
 
-    package init(access: Access, googlePlay: GooglePlayIngestion, answers: EntitlementAnswers) {
+    package init(access: Access, googlePlay: GooglePlayIngestion?, answers: EntitlementAnswers) {
         self.access = access; self.googlePlay = googlePlay; self.answers = answers
     }
 
@@ -23,6 +24,9 @@ package struct GooglePlayController: APIController {
                    maxBodyBytes: Self.purchaseBodyBytes, route: { [self] context throws(APIError) in
             let accountId = try access.requireAccount(&context).id
             let body = try RequestBody(context.request)
+            guard let googlePlay else {
+                throw .badRequest("packageName \(try body.string("packageName")) is not a configured Google Play package")
+            }
             let outcome = try googlePlay.purchase(accountId: accountId, packageName: try body.string("packageName"),
                                                   productId: try body.string("productId"),
                                                   token: try body.string("purchaseToken"))
@@ -32,6 +36,7 @@ package struct GooglePlayController: APIController {
         // Pub/Sub's own bearer token (OIDC), not a gateway secret: checked by the ingestion.
         router.add("POST", "/v1/googleplay/notifications", execution: .googlePlay,
                    maxBodyBytes: PushEnvelope.maximumBodyBytes, route: { [googlePlay] context throws(APIError) in
+            guard let googlePlay else { throw .unauthorized("Google Play pushes are not accepted: Google Play is not configured") }
             let taken = try googlePlay.takePush(context.request.body, authorization: context.request.header("Authorization"))
             return .json(200) { w in w.object { w in w.field("status", taken ? "taken" : "duplicate") } }
         })

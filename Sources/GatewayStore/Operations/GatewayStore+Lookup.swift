@@ -16,13 +16,14 @@ public struct OwnerLookup: Sendable, Equatable {
 }
 
 extension GatewayStore {
-    /// The owner of an App Store subscription or single purchase, looked up by its
-    /// `originalTransactionId`, production first, then sandbox (or only `environment`); nil when
-    /// nobody owns it. Other stores name their purchases otherwise (a purchase token, a `sub_…` id).
-    public func lookup(originalTransactionId: String, environment: StoreEnvironment?) throws(StoreError) -> OwnerLookup? {
+    /// The owner of a subscription or single purchase of `store`, looked up by its
+    /// `originalTransactionId` (Google Play: the root purchase token of its chain, E23), production
+    /// first, then sandbox (or only `environment`); nil when nobody owns it.
+    public func lookup(originalTransactionId: String, environment: StoreEnvironment?,
+                       store: Store = .appStore) throws(StoreError) -> OwnerLookup? {
         try read { tx throws(StoreError) in
             for env in Self.environments(environment) {
-                let key = SubscriptionKey(store: .appStore, environment: env, originalTransactionId: originalTransactionId)
+                let key = SubscriptionKey(store: store, environment: env, originalTransactionId: originalTransactionId)
                 if let owner = try tx.owner(of: key) {
                     return OwnerLookup(accountId: owner, store: key.store, environment: env,
                                        originalTransactionId: originalTransactionId)
@@ -32,11 +33,13 @@ extension GatewayStore {
         }
     }
 
-    /// The owner of the subscription or purchase one App Store transaction belongs to.
-    public func lookup(transactionId: String, environment: StoreEnvironment?) throws(StoreError) -> OwnerLookup? {
+    /// The owner of the subscription or purchase one transaction of `store` belongs to (Google
+    /// Play: an `orderId`).
+    public func lookup(transactionId: String, environment: StoreEnvironment?,
+                       store: Store = .appStore) throws(StoreError) -> OwnerLookup? {
         try read { tx throws(StoreError) in
             for env in Self.environments(environment) {
-                let key = TransactionKey(store: .appStore, environment: env, transactionId: transactionId)
+                let key = TransactionKey(store: store, environment: env, transactionId: transactionId)
                 guard let transaction = try tx.transaction(key),
                       let owner = try tx.owner(of: transaction.subscriptionKey) else { continue }
                 return OwnerLookup(accountId: owner, store: transaction.store, environment: env,

@@ -65,8 +65,9 @@ public protocol ReadTransaction {
     func latestReceiptDigest(for subscription: SubscriptionKey) throws(StoreError) -> String?
     /// Subscriptions whose latest `expiresDate` lies in `[notBefore, before)` or whose renewal info
     /// says billing retry or a grace period lasting until `notBefore` or later, oldest expiry
-    /// first, at most `limit`; for the App Store status poller.
-    func subscriptionsToPoll(expiringBefore before: Instant, notBefore: Instant, limit: Int)
+    /// first, at most `limit`; for the App Store status poller. `store`: that store's only (nil: every
+    /// store's).
+    func subscriptionsToPoll(expiringBefore before: Instant, notBefore: Instant, limit: Int, store: Store?)
         throws(StoreError) -> [PollTarget]
 
     // MARK: History

@@ -124,3 +124,40 @@ import Wire
         #expect(g.simulator.acknowledgements.isEmpty)
     }
 }
+
+/// Support sees Google Play: a reader's refresh asks Google too, lookup finds a purchase token and
+/// an order, the history names the source.
+@Suite struct GooglePlaySupportTests {
+    @Test func aRefreshAsksGoogleAndFindsARefundNoNotificationBrought() throws {
+        let g = try GooglePlayGateway()
+        let reader = try g.h.createAccount()
+        try g.simulator.buy(token: "tok-1", productId: "basic")
+        #expect(try g.post(reader, productId: "basic", token: "tok-1").status == 200)
+        g.advance(days: 20)
+        let orderId = try #require(g.simulator.subscription("tok-1")?.orderIds.first)
+        try g.simulator.refund(orderId: orderId)                               // no push delivered
+        #expect(try g.entitled(reader) == ["p1", "p2"])
+        let refreshed = try g.h.client.post("/v1/accounts/\(reader.id)/refresh", as: reader.token)
+        #expect(refreshed.status == 200, "\(refreshed.text)")
+        #expect(try g.entitled(reader).isEmpty)
+        let history = try g.h.client.get("/v1/accounts/\(reader.id)/history", as: reader.token)
+        #expect(history.objects("events").contains { $0["kind"] as? String == "refund" && $0["source"] as? String == "googlePlayApi" },
+                "\(history.text)")
+    }
+
+    @Test func lookupFindsAPurchaseTokenAndAnOrder() throws {
+        let g = try GooglePlayGateway()
+        let reader = try g.h.createAccount()
+        try g.simulator.buy(token: "tok-1", productId: "basic")
+        #expect(try g.post(reader, productId: "basic", token: "tok-1").status == 200)
+        let orderId = try #require(g.simulator.subscription("tok-1")?.orderIds.first)
+        let admin = GatewayHarness.adminKey
+        let byToken = try g.h.client.get("/v1/lookup?purchaseToken=tok-1", as: admin)
+        #expect(byToken.json["accountId"] as? String == reader.id && byToken.json["store"] as? String == "googlePlay")
+        let byOrder = try g.h.client.get("/v1/lookup?orderId=\(orderId)", as: admin)
+        #expect(byOrder.json["accountId"] as? String == reader.id && byOrder.json["transactionId"] as? String == orderId)
+        #expect(try g.h.client.get("/v1/lookup?purchaseToken=nobody", as: admin).status == 404)
+        // An App Store lookup of the same ids finds nothing: the store is part of the key (E1).
+        #expect(try g.h.client.get("/v1/lookup?originalTransactionId=tok-1", as: admin).status == 404)
+    }
+}
