@@ -30,6 +30,8 @@ package final class CoreServices: Sendable {
     package let appStore: AppStoreIngestion
     /// Google Play; nil unless `ISSUE_GATEWAY_GOOGLE_PACKAGES` and a service account are configured.
     package let googlePlay: GooglePlayIngestion?
+    /// E28's retries; nil without Google Play.
+    package let acknowledger: GooglePlayAcknowledger?
     /// Replays Apple's notification history; nil without Server API credentials.
     package let backfill: NotificationBackfill?
     package let identifiers: Identifiers
@@ -66,6 +68,9 @@ package final class CoreServices: Sendable {
         let catalog = self.catalog, clock = self.clock
         googlePlay = googlePlayServices.map {
             GooglePlayIngestion(services: $0, facts: ingestion, catalog: catalog, clock: clock)
+        }
+        acknowledger = googlePlayServices.map {
+            GooglePlayAcknowledger(store: store, client: $0.client, clock: clock, metrics: metrics)
         }
         // E3: sandbox history is replayed only where sandbox facts count.
         backfill = services.serverAPI.map {

@@ -206,6 +206,12 @@ extension GooglePlaySimulator {
     }
 
     private func acknowledge(_ subscription: Bool, _ productId: String, _ token: String) -> SimulatedAnswer {
+        let failing: Bool = state.withLock { state in
+            guard state.failingAcknowledgements > 0 else { return false }
+            state.failingAcknowledgements -= 1
+            return true
+        }
+        if failing { return .error(503, reason: "backendError", "forced by the script") }
         let known: Bool = state.withLock { state in
             if subscription, state.subscriptions[token]?.productId == productId {
                 state.subscriptions[token]?.acknowledged = true

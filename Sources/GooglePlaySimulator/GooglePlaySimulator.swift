@@ -20,6 +20,8 @@ public final class GooglePlaySimulator: Sendable {
         var accessTokens: [String: Instant] = [:]
         /// Answers forced on the next API calls (a status each), for retries and outages.
         var forcedStatuses: [Int] = []
+        /// Acknowledgements answered 503 before Google takes them (E28 retries).
+        var failingAcknowledgements = 0
         var orderCount = 0
         var messageCount = 0
         var tokenRequests = 0
@@ -92,6 +94,11 @@ public final class GooglePlaySimulator: Sendable {
     public func failNextCalls(_ count: Int, status: Int) {
         state.withLock { $0.forcedStatuses += Array(repeating: status, count: count) }
     }
+
+    /// The next `count` acknowledgements answer 503 (every other call is answered).
+    public func failNextAcknowledgements(_ count: Int) { state.withLock { $0.failingAcknowledgements += count } }
+
+    public var acknowledgementsStillFailing: Int { state.withLock { $0.failingAcknowledgements } }
 
     /// How many access tokens the token endpoint has issued.
     public var accessTokensIssued: Int { state.withLock { $0.tokenRequests } }

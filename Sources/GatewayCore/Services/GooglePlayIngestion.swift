@@ -36,13 +36,7 @@ package final class GooglePlayIngestion: Sendable {
         let found = try fetch(packageName: packageName, productId: productId, token: token, subscription: subscription,
                               source: .googlePlayApi)
         let outcome = try facts.save(found.facts, for: accountId)
-        if case .stored = outcome, found.needsAcknowledgement {
-            // E28: one try now; a failure never fails the post (googleplay.md's decision).
-            try? answered { () throws(GooglePlayError) in
-                try services.client.acknowledge(packageName: packageName, subscription: subscription, productId: productId,
-                                                token: token)
-            }
-        }
+        if case .stored = outcome { acknowledge(found, packageName: packageName) }
         return outcome
     }
 
@@ -100,6 +94,7 @@ package final class GooglePlayIngestion: Sendable {
             // redelivery would change, so the message is taken.
         }
         let result = try facts.saveForOwners(found.facts, notificationUUID: Self.messageKey(envelope.messageId), source: .rtdn)
+        if !result.duplicateNotification { acknowledge(found, packageName: notification.packageName) }
         return !result.duplicateNotification
     }
 
@@ -135,7 +130,28 @@ package final class GooglePlayIngestion: Sendable {
 
     struct FetchedFacts {
         var facts = VerifiedFacts()
-        var needsAcknowledgement = false
+        /// A verified purchase Google has not seen acknowledged (E28): its product and token.
+        var unacknowledged: (productId: String, token: String, subscription: Bool)?
+    }
+
+    /// E28, after the facts are stored: one try now; a failure never fails the answer
+    /// (googleplay.md's decision) and leaves the purchase owed, retried by `GooglePlayAcknowledger`.
+    private func acknowledge(_ found: FetchedFacts, packageName: String) {
+        guard let owed = found.unacknowledged else { return }
+        do {
+            try services.client.acknowledge(packageName: packageName, subscription: owed.subscription, productId: owed.productId,
+                                            token: owed.token)
+        } catch .notFound, .gone {
+            return
+        } catch {
+            let now = clock.now()
+            let pending = PendingAcknowledgement(packageName: packageName, purchaseToken: owed.token, productId: owed.productId,
+                                                 isSubscription: owed.subscription, firstSeen: now, attempts: 1,
+                                                 nextAttempt: now.adding(seconds: GooglePlayAcknowledger.firstRetrySeconds))
+            do { try facts.store.insertPendingAcknowledgement(pending) } catch {
+                StoreLog.standardError.failure("the acknowledgement owed for a Google Play purchase could not be recorded: \(error)")
+            }
+        }
     }
 
     /// What Google answers for `token`: a subscription's whole chain (E25), or a one-time product
@@ -169,7 +185,10 @@ package final class GooglePlayIngestion: Sendable {
             // to old ones only, so a refresh starts from the newest token the gateway has seen.
             found.facts = VerifiedFacts(transactions: mapped.transactions, renewals: mapped.renewal.map { [$0] } ?? [],
                                         receiptData: mapped.transactions.isEmpty ? nil : Self.receipt(packageName, chain[0].token))
-            found.needsAcknowledgement = chain.first.map { !$0.purchase.acknowledged && $0.purchase.state != .pending } ?? false
+            if let newest = chain.first, !newest.purchase.acknowledged, newest.purchase.state.serves,
+               let line = newest.purchase.line {
+                found.unacknowledged = (line.productId, newest.token, true)
+            }
         } else {
             guard let productId else { return found }
             let purchase = try answered { () throws(GooglePlayError) in
@@ -179,7 +198,7 @@ package final class GooglePlayIngestion: Sendable {
                                          voidedAt: purchase.orderId.flatMap { voided[$0] }, source: source, observedAt: now) {
                 found.facts = VerifiedFacts(transactions: [t])
             }
-            found.needsAcknowledgement = !purchase.acknowledged && purchase.state == .purchased
+            if !purchase.acknowledged, purchase.state == .purchased { found.unacknowledged = (productId, token, false) }
         }
         return found
     }

@@ -82,6 +82,16 @@ extension SharedMigration {
         ALTER TABLE renewal_infos ADD COLUMN paused_at \(.instant);
         ALTER TABLE renewal_infos ADD COLUMN resumes_at \(.instant);
         """,
+        // Google Play, E28: purchases the gateway verified and Google has not confirmed as
+        // acknowledged, retried until it does (Google refunds a purchase left 3 days).
+        """
+        CREATE TABLE googleplay_acknowledgements (
+            package_name \(.key) NOT NULL, purchase_token \(.key) NOT NULL, product_id \(.text) NOT NULL,
+            is_subscription \(.boolean) NOT NULL, first_seen \(.instant) NOT NULL, attempts \(.integer) NOT NULL,
+            next_attempt \(.instant) NOT NULL,
+            PRIMARY KEY (package_name, purchase_token)
+        )\(.tableOptions);
+        """,
     ]
 
     /// Step 2's rebuild of a table keyed by subscription (its other columns as released, in

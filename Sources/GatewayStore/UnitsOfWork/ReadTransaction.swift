@@ -82,6 +82,13 @@ public protocol ReadTransaction {
     func isHistoryFetched(_ subscription: SubscriptionKey) throws(StoreError) -> Bool
     /// The instant recorded under `name` by `setServiceMark` (a background service's last success).
     func serviceMark(_ name: String) throws(StoreError) -> Instant?
+
+    // MARK: Google Play acknowledgements (E28)
+
+    /// Acknowledgements owed whose next attempt is due by `instant`, soonest first, at most `limit`.
+    func pendingAcknowledgements(dueBy instant: Instant, limit: Int) throws(StoreError) -> [PendingAcknowledgement]
+    /// Acknowledgements owed since before `instant`.
+    func unacknowledgedCount(seenBefore instant: Instant) throws(StoreError) -> Int
     /// Stored receipts by digest after `digest` (nil: from the first), at most `limit`.
     func storedReceipts(after digest: String?, limit: Int) throws(StoreError) -> [ReceiptContent]
 

@@ -161,3 +161,29 @@ import Wire
         #expect(try g.h.client.get("/v1/lookup?originalTransactionId=tok-1", as: admin).status == 404)
     }
 }
+
+/// E28: a purchase whose acknowledgement fails is still entitled, stays owed, is reported after a
+/// day, and is acknowledged by the background retries.
+@Suite struct GooglePlayAcknowledgementTests {
+    @Test func e28AFailedAcknowledgementIsRetriedUntilGoogleTakesIt() throws {
+        let g = try GooglePlayGateway()
+        let reader = try g.h.createAccount()
+        try g.simulator.buy(token: "tok-1", productId: "basic")
+        g.simulator.failNextAcknowledgements(100)                              // the try at the post, then the retries
+        #expect(try g.post(reader, productId: "basic", token: "tok-1").status == 200)
+        #expect(try g.entitled(reader) == ["p1"])
+        #expect(g.simulator.subscription("tok-1")?.acknowledged == false)
+        let acknowledger = try #require(g.h.runtime.core.acknowledger)
+        #expect(acknowledger.pass() == 0)                                       // not due yet
+        g.advance(days: 1)
+        g.h.clock.advance(seconds: 1)
+        #expect(acknowledger.pass() == 0)                                       // due, Google still failing
+        let metrics = try g.h.client.get("/metrics")
+        #expect(metrics.text.contains("issue_gateway_googleplay_unacknowledged_purchases 1"), "\(metrics.text.suffix(400))")
+        g.simulator.failNextAcknowledgements(-g.simulator.acknowledgementsStillFailing)
+        g.advance(days: 1)
+        #expect(acknowledger.pass() == 1)
+        #expect(g.simulator.subscription("tok-1")?.acknowledged == true)
+        #expect(try g.h.client.get("/metrics").text.contains("issue_gateway_googleplay_unacknowledged_purchases 0"))
+    }
+}
