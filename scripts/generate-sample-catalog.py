@@ -106,6 +106,16 @@ def products():
     # E14: single issues.
     items += [single_issue("monthly", "2012-02"), single_issue("monthly", "2020-04"),
               single_issue("weekly", "2026-11-19")]
+    # E23: the same publications sold on Google Play (Play product ids; base plans are Google's).
+    for publication in ("monthly", "weekly"):
+        for plan, level in (("annual", 1), ("monthly", 2)):
+            product = subscription(f"{publication}.play.{plan}", [publication], publication, level, "android")
+            product.update({"store": "googlePlay", "storeProductId": f"{publication}.{plan}"})
+            items.append(product)
+    play_issue = single_issue("monthly", "2020-04")
+    play_issue.update({"id": "monthly.play.issue.2020-04", "platform": "android", "store": "googlePlay",
+                       "storeProductId": "monthly.issue.2020_04"})
+    items.append(play_issue)
     return sorted(items, key=lambda p: p["id"])
 
 
