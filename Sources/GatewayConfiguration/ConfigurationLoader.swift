@@ -71,6 +71,8 @@ extension Configuration {
         ("ISSUE_GATEWAY_GOOGLE_PUSH_AUDIENCE", set(\.googlePlay.pushAudience, SettingParsers.nonEmpty)),
         ("ISSUE_GATEWAY_GOOGLE_PUSH_EMAIL", set(\.googlePlay.pushEmail, SettingParsers.nonEmpty)),
         ("ISSUE_GATEWAY_GOOGLE_CERTS_URL", set(\.googlePlay.certsURL, SettingParsers.httpURL)),
+        ("ISSUE_GATEWAY_GOOGLE_PULL_SUBSCRIPTION", set(\.googlePlay.pullSubscription, SettingParsers.pubSubSubscription)),
+        ("ISSUE_GATEWAY_GOOGLE_PUBSUB_URL", set(\.googlePlay.pubSubURL, SettingParsers.httpURL)),
         ("ISSUE_GATEWAY_GOOGLE_THREADS", integer(\.googlePlay.threads, in: ConfigurationLimits.poolThreads)),
         ("ISSUE_GATEWAY_GOOGLE_QUEUE", integer(\.googlePlay.queue, in: ConfigurationLimits.poolQueue)),
         ("ISSUE_GATEWAY_DATABASE_URL", set(\.databaseURL, SettingParsers.postgresURL)),
@@ -118,6 +120,11 @@ extension Configuration {
             } catch {
                 throw ConfigurationError(setting: setting.name, message: error.message, origin: entry.origin)
             }
+        }
+        // Google's convention for its client libraries: the emulator's host:port, no credentials.
+        if let emulator = environment["PUBSUB_EMULATOR_HOST"], !emulator.isEmpty, values["ISSUE_GATEWAY_GOOGLE_PUBSUB_URL"] == nil {
+            configuration.googlePlay.pubSubURL = "http://" + emulator
+            configuration.googlePlay.pubSubEmulator = true
         }
         try configuration.push.check()
         try configuration.googlePlay.check()

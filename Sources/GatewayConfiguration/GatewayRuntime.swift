@@ -32,7 +32,8 @@ public struct GatewayRuntime: Sendable {
     /// The background services `serve` runs beside the server, in start order.
     public var backgroundServices: [any BackgroundService] {
         [catalogWatcher, storeHealth] + (changeFeedFollower.map { [$0] } ?? []) + (poller.map { [$0] } ?? [])
-            + (backfill.map { [$0] } ?? []) + (core.acknowledger.map { [$0] } ?? []) + pushServices
+            + (backfill.map { [$0] } ?? []) + (core.acknowledger.map { [$0] } ?? [])
+            + (core.puller.map { [$0] } ?? []) + pushServices
     }
 
     /// What `issue-gateway serve` runs: the real App Store clients built from `configuration`

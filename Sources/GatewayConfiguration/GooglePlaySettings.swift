@@ -12,6 +12,12 @@ public struct GooglePlaySettings: Sendable, Equatable {
     public var pushAudience: String?
     public var pushEmail: String?
     public var certsURL = GoogleSigningKeys.defaultURL.absoluteString
+    /// `projects/P/subscriptions/S` to pull notifications from; nil: no pull.
+    public var pullSubscription: String?
+    /// Pub/Sub's base URL; `PUBSUB_EMULATOR_HOST` (Google's convention) makes it the emulator's,
+    /// which takes no credentials.
+    public var pubSubURL = PubSubPullClient.defaultBaseURL.absoluteString
+    public var pubSubEmulator = false
     /// The Google Play worker pool: threads mostly wait on Google (a call may take its 25 s
     /// deadline), so they are cheap waiters, as for Apple.
     public var threads = 16
@@ -47,6 +53,12 @@ public struct GooglePlaySettings: Sendable, Equatable {
         let push = pushAudience.flatMap { audience in
             pushEmail.map { PushTokenVerifier(policy: PushTokenPolicy(audience: audience, email: $0), keys: GoogleSigningKeys(url: certs)) }
         }
-        return GooglePlayServices(packages: Set(packages), client: client, push: push)
+        var pull: PubSubPullClient?
+        if let pullSubscription {
+            guard let base = URL(string: pubSubURL) else { throw StartError(description: "ISSUE_GATEWAY_GOOGLE_PUBSUB_URL must be a URL") }
+            pull = PubSubPullClient(subscription: pullSubscription, baseURL: base, key: pubSubEmulator ? nil : key,
+                                    clock: { clock.now() })
+        }
+        return GooglePlayServices(packages: Set(packages), client: client, push: push, pull: pull)
     }
 }

@@ -43,6 +43,16 @@ package enum SettingParsers {
         return names
     }
 
+    /// `projects/P/subscriptions/S` (Pub/Sub's resource name).
+    package static func pubSubSubscription(_ text: String) throws(Invalid) -> String {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 4, parts[0] == "projects", parts[2] == "subscriptions", !parts[1].isEmpty, !parts[3].isEmpty,
+              text.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != 0x3F && $0 != 0x23 }) else {
+            throw Invalid(message: "\(quoted(text)) must be projects/PROJECT/subscriptions/SUBSCRIPTION")
+        }
+        return text
+    }
+
     package static func bool(_ text: String) throws(Invalid) -> Bool {
         switch text.lowercased() {
         case "true", "1", "yes": return true

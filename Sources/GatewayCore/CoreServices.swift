@@ -32,6 +32,8 @@ package final class CoreServices: Sendable {
     package let googlePlay: GooglePlayIngestion?
     /// E28's retries; nil without Google Play.
     package let acknowledger: GooglePlayAcknowledger?
+    /// Pub/Sub pull; nil unless a subscription to pull is configured.
+    package let puller: GooglePlayPuller?
     /// Replays Apple's notification history; nil without Server API credentials.
     package let backfill: NotificationBackfill?
     package let identifiers: Identifiers
@@ -69,6 +71,8 @@ package final class CoreServices: Sendable {
         googlePlay = googlePlayServices.map {
             GooglePlayIngestion(services: $0, facts: ingestion, catalog: catalog, clock: clock)
         }
+        let ingestionForPull = googlePlay
+        puller = googlePlayServices?.pull.flatMap { pull in ingestionForPull.map { GooglePlayPuller(client: pull, ingestion: $0) } }
         acknowledger = googlePlayServices.map {
             GooglePlayAcknowledger(store: store, client: $0.client, clock: clock, metrics: metrics)
         }

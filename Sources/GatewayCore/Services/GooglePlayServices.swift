@@ -8,8 +8,10 @@ package struct GooglePlayServices: Sendable {
     package var client: GooglePlayClient
     /// nil: pushes are refused (401), as no token could be checked.
     package var push: PushTokenVerifier?
+    /// The Pub/Sub subscription pulled, when configured.
+    package var pull: PubSubPullClient?
 
-    package init(packages: Set<String>, client: GooglePlayClient, push: PushTokenVerifier?) {
-        self.packages = packages; self.client = client; self.push = push
+    package init(packages: Set<String>, client: GooglePlayClient, push: PushTokenVerifier?, pull: PubSubPullClient? = nil) {
+        self.packages = packages; self.client = client; self.push = push; self.pull = pull
     }
 }

@@ -11,14 +11,15 @@ final class AccessTokens: Sendable {
     private struct Cached: Sendable { var token: String; var usableUntil: Instant }
 
     private let key: ServiceAccountKey
+    private let scope: String
     private let refreshMargin: TimeInterval
     private let cached = Mutex<Cached?>(nil)
 
     /// `{access_token, expires_in, token_type}` is a few hundred bytes.
     static let maximumAnswerBytes = 64 * 1024
 
-    init(key: ServiceAccountKey, refreshMargin: TimeInterval) {
-        self.key = key; self.refreshMargin = refreshMargin
+    init(key: ServiceAccountKey, refreshMargin: TimeInterval, scope: String = OAuthAssertion.androidPublisherScope) {
+        self.key = key; self.refreshMargin = refreshMargin; self.scope = scope
     }
 
     func forget() { cached.withLock { $0 = nil } }
@@ -34,7 +35,7 @@ final class AccessTokens: Sendable {
     /// One exchange with the token endpoint: the step the client's loop takes, and the token kept
     /// on success.
     func fetch(at now: Instant, transport: any ServerAPITransport, timeout: TimeInterval) -> Result<String, TokenFailure> {
-        guard let assertion = OAuthAssertion.make(key, issuedAt: now) else { return .failure(.final(.signing)) }
+        guard let assertion = OAuthAssertion.make(key, issuedAt: now, scope: scope) else { return .failure(.final(.signing)) }
         let answer: HTTPExchangeResult
         do {
             answer = try transport.send(method: "POST", url: key.tokenURI,
