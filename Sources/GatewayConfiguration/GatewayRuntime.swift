@@ -33,7 +33,7 @@ public struct GatewayRuntime: Sendable {
     public var backgroundServices: [any BackgroundService] {
         [catalogWatcher, storeHealth] + (changeFeedFollower.map { [$0] } ?? []) + (poller.map { [$0] } ?? [])
             + (backfill.map { [$0] } ?? []) + (core.acknowledger.map { [$0] } ?? [])
-            + (core.puller.map { [$0] } ?? []) + pushServices
+            + (core.puller.map { [$0] } ?? []) + (core.voidedPass.map { [$0] } ?? []) + pushServices
     }
 
     /// What `issue-gateway serve` runs: the real App Store clients built from `configuration`

@@ -34,6 +34,8 @@ package final class CoreServices: Sendable {
     package let acknowledger: GooglePlayAcknowledger?
     /// Pub/Sub pull; nil unless a subscription to pull is configured.
     package let puller: GooglePlayPuller?
+    /// E24's pass over voided purchases; nil without Google Play.
+    package let voidedPass: GooglePlayVoidedPass?
     /// Replays Apple's notification history; nil without Server API credentials.
     package let backfill: NotificationBackfill?
     package let identifiers: Identifiers
@@ -73,6 +75,7 @@ package final class CoreServices: Sendable {
         }
         let ingestionForPull = googlePlay
         puller = googlePlayServices?.pull.flatMap { pull in ingestionForPull.map { GooglePlayPuller(client: pull, ingestion: $0) } }
+        voidedPass = googlePlay.map { GooglePlayVoidedPass(store: store, ingestion: $0, clock: clock) }
         acknowledger = googlePlayServices.map {
             GooglePlayAcknowledger(store: store, client: $0.client, clock: clock, metrics: metrics)
         }

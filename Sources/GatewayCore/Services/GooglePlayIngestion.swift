@@ -114,6 +114,41 @@ package final class GooglePlayIngestion: Sendable {
         try facts.saveForOwners(found, source: .googlePlayApi)
     }
 
+    /// E24: every purchase Google voided in `[start, end)` (googleplay.md: at most 30 days back),
+    /// asked again and stored with its order void, for refunds whose notification never came.
+    /// Returns the purchases stored.
+    @discardableResult
+    package func replayVoided(start: Instant, end: Instant) throws(APIError) -> Int {
+        let client = services.client
+        var replayed = 0
+        for packageName in services.packages.sorted() {
+            let voided = try answered { () throws(GooglePlayError) in
+                try client.voidedPurchases(packageName: packageName, start: start, end: end)
+            }
+            var byToken: [String: [String: Instant]] = [:]
+            for purchase in voided { byToken[purchase.purchaseToken, default: [:]][purchase.orderId ?? ""] = purchase.voidedTime }
+            for (token, orders) in byToken.sorted(by: { $0.key < $1.key }) {
+                let found: FetchedFacts
+                do {
+                    found = try fetch(packageName: packageName, productId: nil, token: token, subscription: true,
+                                      source: .googlePlayApi, voided: orders)
+                } catch where error.status == 404 || error.status == 410 {
+                    // Not a subscription Google keeps: a one-time product, named by its order.
+                    guard let orderId = orders.keys.first(where: { !$0.isEmpty }),
+                          let sku = try? answered({ () throws(GooglePlayError) in
+                              try client.order(packageName: packageName, orderId: orderId)
+                          }).productId,
+                          let product = try? fetch(packageName: packageName, productId: sku, token: token, subscription: false,
+                                                   source: .googlePlayApi, voided: orders) else { continue }
+                    found = product
+                }
+                try facts.saveForOwners(found.facts, source: .googlePlayApi)
+                replayed += 1
+            }
+        }
+        return replayed
+    }
+
     /// The kept "receipt" of a Play subscription: its package and newest token.
     static func receipt(_ packageName: String, _ token: String) -> String { "googleplay:\(packageName):\(token)" }
 

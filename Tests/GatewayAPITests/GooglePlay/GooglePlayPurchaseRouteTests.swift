@@ -187,3 +187,28 @@ import Wire
         #expect(try g.h.client.get("/metrics").text.contains("issue_gateway_googleplay_unacknowledged_purchases 0"))
     }
 }
+
+/// E24: the pass over Google's voided purchases finds refunds no notification brought.
+@Suite struct GooglePlayVoidedPassTests {
+    @Test func e24TheVoidedPassFindsARefundAndAChargebackNoNotificationBrought() throws {
+        let g = try GooglePlayGateway()
+        let reader = try g.h.createAccount()
+        try g.simulator.buy(token: "tok-1", productId: "basic")
+        #expect(try g.post(reader, productId: "basic", token: "tok-1").status == 200)
+        let other = try g.h.createAccount()
+        g.advance(days: 20)
+        g.simulator.buyProduct(token: "issue-tok", productId: "issue_p2")
+        #expect(try g.post(other, productId: "issue_p2", token: "issue-tok").status == 200)
+        g.advance(days: 1)
+        try g.simulator.refund(orderId: try #require(g.simulator.subscription("tok-1")?.orderIds.first))
+        try g.simulator.refund(orderId: try #require(g.simulator.productPurchase("issue-tok")?.orderId), chargeback: true)
+        g.advance(days: 1)
+        #expect(try g.entitled(reader) == ["p1", "p2"] && g.entitled(other) == ["p2"])
+        let pass = try #require(g.h.runtime.core.voidedPass)
+        #expect(pass.pass())
+        #expect(try g.entitled(reader).isEmpty && g.entitled(other).isEmpty)
+        // A second pass reads the overlap again and changes nothing.
+        #expect(pass.pass())
+        #expect(try g.entitled(reader).isEmpty)
+    }
+}
