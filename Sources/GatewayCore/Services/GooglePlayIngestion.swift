@@ -19,6 +19,9 @@ package final class GooglePlayIngestion: Sendable {
         self.services = services; self.facts = facts; self.catalog = catalog; self.clock = clock
     }
 
+    /// The gateway's clock (a backfill's window ends now at the latest).
+    package var now: Instant { clock.now() }
+
     /// Tokens of a chain followed at most: upgrades and re-signups link one token to the next; a
     /// longer chain than this is refused rather than followed without end.
     static let maximumChainLength = 64

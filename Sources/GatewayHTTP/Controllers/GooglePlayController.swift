@@ -33,6 +33,26 @@ package struct GooglePlayController: APIController {
             guard case .stored = outcome else { throw .ownedByOtherAccount }
             return try answers.entitlementsResponse(accountId)
         })
+        // googleplay.md: Google lists voided purchases 30 days back; the replay runs before the 202,
+        // on the Google Play pool (a window is a few pages).
+        router.add("POST", "/v1/googleplay/backfill", execution: .googlePlay, route: { [self] context throws(APIError) in
+            try access.requireAdmin(&context)
+            let body = try RequestBody(context.request)
+            let start = try body.instant("start"), end = try body.instant("end")
+            guard start < end else { throw .badRequest("start must be before end") }
+            guard let googlePlay else { throw .badRequest("Google Play is not configured") }
+            let now = googlePlay.now
+            guard start >= now.adding(seconds: -30 * 86_400) else { throw .badRequest("Google keeps 30 days of voided purchases") }
+            let replayed = try googlePlay.replayVoided(start: start, end: min(end, now))
+            return .json(202) { w in
+                w.object { w in
+                    w.field("status", "accepted")
+                    w.field("start", start.rfc3339)
+                    w.field("end", min(end, now).rfc3339)
+                    w.field("purchases", replayed)
+                }
+            }
+        })
         // Pub/Sub's own bearer token (OIDC), not a gateway secret: checked by the ingestion.
         router.add("POST", "/v1/googleplay/notifications", execution: .googlePlay,
                    maxBodyBytes: PushEnvelope.maximumBodyBytes, route: { [googlePlay] context throws(APIError) in

@@ -111,7 +111,7 @@ import Wire
         #expect(try state(g, reader) == "revoked")
     }
 
-    @Test func aPendingSubscriptionCanceledEntitlesNothing() throws {
+    @Test func aPendingPurchaseEntitlesNothingAndItsCancelNeither() throws {
         let g = try GooglePlayGateway()
         let reader = try g.h.createAccount()
         g.advance(days: 20)

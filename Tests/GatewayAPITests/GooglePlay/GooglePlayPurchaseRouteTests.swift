@@ -113,16 +113,6 @@ import Wire
         #expect(g.simulator.productPurchase("issue-tok")?.acknowledged == true)
         #expect(!g.simulator.apiRequests.contains { $0.contains("consume") })
     }
-
-    @Test func aPendingPurchaseEntitlesNothingYet() throws {
-        let g = try GooglePlayGateway()
-        let reader = try g.h.createAccount()
-        g.advance(days: 20)
-        g.simulator.buyProduct(token: "pending-tok", productId: "issue_p2", pending: true)
-        #expect(try g.post(reader, productId: "issue_p2", token: "pending-tok").status == 200)
-        #expect(try g.entitled(reader).isEmpty)
-        #expect(g.simulator.acknowledgements.isEmpty)
-    }
 }
 
 /// Support sees Google Play: a reader's refresh asks Google too, lookup finds a purchase token and
@@ -209,6 +199,23 @@ import Wire
         #expect(try g.entitled(reader).isEmpty && g.entitled(other).isEmpty)
         // A second pass reads the overlap again and changes nothing.
         #expect(pass.pass())
+        #expect(try g.entitled(reader).isEmpty)
+    }
+
+    @Test func theBackfillRouteReplaysAWindowForTheAdminOnly() throws {
+        let g = try GooglePlayGateway()
+        let reader = try g.h.createAccount()
+        try g.simulator.buy(token: "tok-1", productId: "basic")
+        #expect(try g.post(reader, productId: "basic", token: "tok-1").status == 200)
+        g.advance(days: 5)
+        try g.simulator.refund(orderId: try #require(g.simulator.subscription("tok-1")?.orderIds.first))
+        g.advance(days: 1)
+        let window = #"{"start":"2026-03-01T00:00:00Z","end":"2026-03-10T00:00:00Z"}"#
+        #expect(try g.h.client.post("/v1/googleplay/backfill", as: reader.token, json: window).status == 403)
+        #expect(try g.h.client.post("/v1/googleplay/backfill", as: GatewayHarness.adminKey,
+                                    json: #"{"start":"2026-01-01T00:00:00Z","end":"2026-03-10T00:00:00Z"}"#).status == 400)
+        let answer = try g.h.client.post("/v1/googleplay/backfill", as: GatewayHarness.adminKey, json: window)
+        #expect(answer.status == 202 && answer.json["purchases"] as? Int == 1, "\(answer.text)")
         #expect(try g.entitled(reader).isEmpty)
     }
 }
