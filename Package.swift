@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "Entitle", targets: ["Entitle"]),
         .library(name: "GatewayCrypto", targets: ["GatewayCrypto"]),
         .library(name: "DownloadTokens", targets: ["DownloadTokens"]),
+        .library(name: "EdgeFormats", targets: ["EdgeFormats"]),
         .library(name: "GatewayStore", targets: ["GatewayStore"]),
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
         .library(name: "PostgresStore", targets: ["PostgresStore"]),
@@ -59,6 +60,9 @@ let package = Package(
         // Download tokens (tokens.md): compact JWS signing and verification, key sets, and the
         // edge check every CDN implementation mirrors.
         .target(name: "DownloadTokens", dependencies: ["Wire", "IssueCatalog", "GatewayCrypto"]),
+        // Download URLs and cookies a CDN checks by itself (tokens.md, CDN-native formats): nginx
+        // secure_link, Akamai EdgeAuth 2.0, CloudFront signed URLs and cookies. Pure: no clock, no I/O.
+        .target(name: "EdgeFormats", dependencies: ["Wire", "GatewayCrypto"]),
 
         // Storage as units of work: the store protocol, its records, the rules written once above
         // every backend (E1 merge, E4 ownership, facts versions) and the row access written once as
@@ -120,8 +124,8 @@ let package = Package(
         // The API of http-api.md on the HTTP server: one controller per area, request rendering,
         // OpenAPI, the web console and gzip.
         .target(name: "GatewayHTTP",
-                dependencies: ["GatewayCore", "Wire", "IssueCatalog", "Entitle", "GatewayCrypto", "DownloadTokens", "GatewayStore",
-                               "AppStoreKit", "GooglePlayKit", "HTTPServer", "Lifecycle", "Metrics", "CZlib"],
+                dependencies: ["GatewayCore", "Wire", "IssueCatalog", "Entitle", "GatewayCrypto", "DownloadTokens", "EdgeFormats",
+                               "GatewayStore", "AppStoreKit", "GooglePlayKit", "HTTPServer", "Lifecycle", "Metrics", "CZlib"],
                 // The web console's files and the OpenAPI document, compiled in: no files to ship
                 // beside the binary.
                 resources: [.embedInCode("Console/Assets"), .embedInCode("OpenAPI/openapi.json")]),
@@ -129,8 +133,8 @@ let package = Package(
         // controllers onto the server: the only library that knows both SQL backends.
         .target(name: "GatewayConfiguration",
                 dependencies: ["GatewayCore", "GatewayPush", "GatewayHTTP", "Wire", "IssueCatalog", "Entitle", "GatewayCrypto",
-                               "DownloadTokens", "GatewayStore", "SQLiteStore", "PostgresStore", "HTTPServer", "AppStoreKit",
-                               "GooglePlayKit", "Lifecycle", "Metrics"]),
+                               "DownloadTokens", "EdgeFormats", "GatewayStore", "SQLiteStore", "PostgresStore", "HTTPServer",
+                               "AppStoreKit", "GooglePlayKit", "Lifecycle", "Metrics"]),
 
         // The `issue-gateway` executable: the command line only.
         .executableTarget(name: "IssueGateway",
@@ -150,6 +154,8 @@ let package = Package(
         .testTarget(name: "EntitleTests", dependencies: ["Wire", "Entitle", "IssueCatalog", "TestSupport"]),
         .testTarget(name: "DownloadTokensTests",
                     dependencies: ["DownloadTokens", "GatewayCrypto", "Wire", "IssueCatalog", "TestSupport"]),
+        .testTarget(name: "EdgeFormatsTests",
+                    dependencies: ["EdgeFormats", "GatewayCrypto", "Wire"], exclude: ["Vectors"]),
         .testTarget(name: "StoreTests",
                     dependencies: ["GatewayStore", "SQLiteStore", "PostgresStore", "Wire", "Entitle", "IssueCatalog",
                                    "CSQLite", "TestSupport"]),

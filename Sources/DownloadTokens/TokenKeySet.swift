@@ -78,13 +78,3 @@ public struct TokenKeySet: Equatable, Sendable, CustomStringConvertible {
 
     public static func == (a: TokenKeySet, b: TokenKeySet) -> Bool { a.keys == b.keys }
 }
-
-extension String {
-    func trimmingASCIIWhitespace() -> String {
-        let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
-        guard let first = firstIndex(where: { !isBlank($0) }), let last = lastIndex(where: { !isBlank($0) }) else {
-            return ""
-        }
-        return String(self[first...last])
-    }
-}

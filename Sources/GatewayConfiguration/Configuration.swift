@@ -26,6 +26,8 @@ public struct Configuration: Sendable, Equatable {
     public var tokenTTLSeconds = 300
     public var tokenIssuer = "issue-gateway"
     public var cdnBaseURL = "http://127.0.0.1:8081"
+    /// The download URL format and its keys (`ISSUE_GATEWAY_EDGE_*`); `jws` by default.
+    public var edge = EdgeSettings()
     public var appStoreProductionURL = VerifyReceiptConfiguration.appleProductionURL.absoluteString
     public var appStoreSandboxURL = VerifyReceiptConfiguration.appleSandboxURL.absoluteString
     public var appStoreSharedSecret: String?

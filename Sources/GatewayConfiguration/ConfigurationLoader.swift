@@ -1,5 +1,7 @@
 import Foundation
 import GatewayCore
+import EdgeFormats
+import GatewayCrypto
 
 extension Configuration {
     /// One row per variable of http-api.md's Configuration table: its name and how it sets the
@@ -21,7 +23,19 @@ extension Configuration {
         ("ISSUE_GATEWAY_TOKEN_KEYS", set(\.tokenKeys, SettingParsers.tokenKeys)),
         ("ISSUE_GATEWAY_TOKEN_TTL", integer(\.tokenTTLSeconds, in: ConfigurationLimits.tokenTTLSeconds)),
         ("ISSUE_GATEWAY_TOKEN_ISSUER", set(\.tokenIssuer, SettingParsers.nonEmpty)),
-        ("ISSUE_GATEWAY_CDN_BASE_URL", set(\.cdnBaseURL, SettingParsers.httpURL)),
+        ("ISSUE_GATEWAY_CDN_BASE_URL", set(\.cdnBaseURL, SettingParsers.origin)),
+        ("ISSUE_GATEWAY_EDGE_FORMAT", set(\.edge.format, SettingParsers.choice)),
+        ("ISSUE_GATEWAY_EDGE_DELIVERY", set(\.edge.delivery, SettingParsers.choice)),
+        ("ISSUE_GATEWAY_EDGE_SECRETS", set(\.edge.secrets, SettingParsers.nonEmpty)),
+        ("ISSUE_GATEWAY_EDGE_KEY_ID", set(\.edge.keyId, SettingParsers.nonEmpty)),
+        ("ISSUE_GATEWAY_EDGE_PRIVATE_KEY", set(\.edge.privateKeyPath, SettingParsers.nonEmpty)),
+        ("ISSUE_GATEWAY_EDGE_HASH", set(\.edge.hash) { v throws(SettingParsers.Invalid) in
+            guard v == "SHA256" || v == "SHA1", let digest = MessageDigest(rawValue: v) else {
+                throw SettingParsers.Invalid(message: "\(SettingParsers.quoted(v)) must be SHA256 or SHA1")
+            }
+            return digest
+        }),
+        ("ISSUE_GATEWAY_EDGE_COOKIE_DOMAIN", set(\.edge.cookieDomain, SettingParsers.nonEmpty)),
         ("ISSUE_GATEWAY_APPSTORE_PRODUCTION_URL", set(\.appStoreProductionURL, SettingParsers.httpURL)),
         ("ISSUE_GATEWAY_APPSTORE_SANDBOX_URL", set(\.appStoreSandboxURL, SettingParsers.httpURL)),
         ("ISSUE_GATEWAY_APPSTORE_SHARED_SECRET", set(\.appStoreSharedSecret, SettingParsers.nonEmpty)),

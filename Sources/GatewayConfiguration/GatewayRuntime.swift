@@ -92,7 +92,7 @@ public struct GatewayRuntime: Sendable {
                                     googlePlay: googlePlayServices)
         let api = try HTTPAPI(core: core, settings: APISettings(
             tokenKeys: tokenKeys, tokenIssuer: configuration.tokenIssuer, tokenTTLSeconds: configuration.tokenTTLSeconds,
-            cdnBaseURL: configuration.cdnBaseURL,
+            edge: try configuration.edge.signer(cdnBase: configuration.cdnBaseURL),
             accountCreation: .init(perMinute: configuration.accountCreationPerMinute, burst: configuration.accountCreationBurst),
             redemptionFailures: .init(perMinute: configuration.redemptionFailuresPerMinute,
                                       burst: configuration.redemptionFailuresBurst),

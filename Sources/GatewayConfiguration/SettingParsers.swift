@@ -1,4 +1,5 @@
 import DownloadTokens
+import EdgeFormats
 import Entitle
 import Foundation
 import GatewayCore
@@ -83,6 +84,24 @@ package enum SettingParsers {
             throw Invalid(message: "\(quoted(text)) must be an http:// or https:// URL without query or fragment")
         }
         return text.hasSuffix("/") ? String(text.dropLast()) : text
+    }
+
+    /// The CDN base (tokens.md, Configuration): an http(s) origin, scheme, host and optional
+    /// port with no path; a trailing `/` is dropped.
+    package static func origin(_ text: String) throws(Invalid) -> String {
+        guard let origin = EdgeOrigin(text) else {
+            throw Invalid(message: "\(quoted(text)) must be an http:// or https:// origin (scheme, host, optional port) with no path")
+        }
+        return origin.text
+    }
+
+    /// One of an enumeration's raw values, which the message lists.
+    package static func choice<Choice: RawRepresentable & CaseIterable>(_ text: String) throws(Invalid) -> Choice
+        where Choice.RawValue == String {
+        guard let value = Choice(rawValue: text) else {
+            throw Invalid(message: "\(quoted(text)) must be one of \(Choice.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return value
     }
 
     /// A PostgreSQL URL (`postgresql://` or `postgres://`, libpq's URI form). The text is never

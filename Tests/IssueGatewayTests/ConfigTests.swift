@@ -17,6 +17,7 @@ import Wire
         #expect(c.adminKey == nil && c.tokenKeys == nil)
         #expect(c.tokenTTLSeconds == 300 && c.tokenIssuer == "issue-gateway")
         #expect(c.cdnBaseURL == "http://127.0.0.1:8081")
+        #expect(c.edge == EdgeSettings() && c.edge.format == .jws && c.edge.delivery == .query && c.edge.hash == .sha256)
         #expect(c.appStoreProductionURL == "https://buy.itunes.apple.com/verifyReceipt")
         #expect(c.appStoreSandboxURL == "https://sandbox.itunes.apple.com/verifyReceipt")
         #expect(c.appStoreSharedSecret == nil && c.appleRootCertificatePaths.isEmpty)
@@ -38,7 +39,14 @@ import Wire
             "ISSUE_GATEWAY_BUNDLE_ID": "com.example.reader", "ISSUE_GATEWAY_APP_APPLE_ID": "1234567890",
             "ISSUE_GATEWAY_ACCEPT_SANDBOX": "false", "ISSUE_GATEWAY_TRANSFER_POLICY": "keep",
             "ISSUE_GATEWAY_GRACE_DAYS": "3", "ISSUE_GATEWAY_THREADS": "4",
+            "ISSUE_GATEWAY_EDGE_FORMAT": "cloudfront", "ISSUE_GATEWAY_EDGE_DELIVERY": "cookie",
+            "ISSUE_GATEWAY_EDGE_SECRETS": "n1:secret", "ISSUE_GATEWAY_EDGE_KEY_ID": "K2RSATESTKEY01",
+            "ISSUE_GATEWAY_EDGE_PRIVATE_KEY": "/etc/issue-gateway/cloudfront.pem", "ISSUE_GATEWAY_EDGE_HASH": "SHA1",
+            "ISSUE_GATEWAY_EDGE_COOKIE_DOMAIN": "example.com",
         ])
+        #expect(c.edge.format == .cloudfront && c.edge.delivery == .cookie && c.edge.secrets == "n1:secret")
+        #expect(c.edge.keyId == "K2RSATESTKEY01" && c.edge.privateKeyPath == "/etc/issue-gateway/cloudfront.pem")
+        #expect(c.edge.hash == .sha1 && c.edge.cookieDomain == "example.com")
         #expect(c.listen == ListenAddress(host: "::1", port: 9090))
         #expect(c.databasePath == "/var/lib/ig/db.sqlite" && c.catalogFolder == nil)
         #expect(c.tokenKeys?.keys.map(\.kid) == ["new", "old"] && c.tokenKeys?.keys[0].secret == Array(repeating: 7, count: 32))
@@ -55,6 +63,9 @@ import Wire
         ("ISSUE_GATEWAY_TOKEN_KEYS", "k1:c2hvcnQ"), ("ISSUE_GATEWAY_TOKEN_KEYS", "nokid"),
         ("ISSUE_GATEWAY_TOKEN_KEYS", "k1:!!!!"), ("ISSUE_GATEWAY_ADMIN_KEY", "short"),
         ("ISSUE_GATEWAY_CDN_BASE_URL", "ftp://cdn"), ("ISSUE_GATEWAY_CDN_BASE_URL", "cdn.example.com"),
+        ("ISSUE_GATEWAY_CDN_BASE_URL", "https://cdn.example.com/content"),
+        ("ISSUE_GATEWAY_EDGE_FORMAT", "bunny-ish"), ("ISSUE_GATEWAY_EDGE_DELIVERY", "header"),
+        ("ISSUE_GATEWAY_EDGE_HASH", "MD5"), ("ISSUE_GATEWAY_EDGE_HASH", "sha256"), ("ISSUE_GATEWAY_EDGE_SECRETS", ""),
         ("ISSUE_GATEWAY_ACCEPT_SANDBOX", "maybe"), ("ISSUE_GATEWAY_TRANSFER_POLICY", "steal"),
         ("ISSUE_GATEWAY_GRACE_DAYS", "-1"), ("ISSUE_GATEWAY_THREADS", "0"), ("ISSUE_GATEWAY_APP_APPLE_ID", "abc"),
         ("ISSUE_GATEWAY_APPLE_ROOT_CERTS", "/no/such/root.cer"), ("ISSUE_GATEWAY_DATABASE", ""),

@@ -14,8 +14,15 @@
 #            its tag), and with If-None-Match of the current tag (304s); neither may cost more
 #            than the plain cached list.
 # SCENARIOS="healthz verify issues" picks a subset.
+#   edge     downloads through nginx, one core each: static, njs, auth_request and secure_link in
+#            one run (benchmarks/edge/run.sh, which SCENARIOS=edge runs with these wrk settings;
+#            secure_link goal >= 85% of static).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+if [ "${SCENARIOS:-}" = edge ]; then
+  unset SCENARIOS
+  exec benchmarks/edge/run.sh
+fi
 source benchmarks/lib/wrk.sh  # DURATION, CONNECTIONS, WRK_THREADS, ROUNDS and measure()
 
 SCENARIOS="${SCENARIOS:-healthz verify issues}"

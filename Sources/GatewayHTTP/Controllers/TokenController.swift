@@ -1,4 +1,5 @@
 import DownloadTokens
+import EdgeFormats
 import Entitle
 import GatewayCrypto
 import GatewayCore
@@ -6,7 +7,8 @@ import HTTPServer
 import IssueCatalog
 
 /// `POST /v1/accounts/{accountId}/publications/{publicationId}/issues/{issueId}/token`
-/// (http-api.md; tokens.md): a download token only for a visible, entitled issue (E16).
+/// (http-api.md; tokens.md): a download token only for a visible, entitled issue (E16), with
+/// the issue's URLs (and cookies) in the configured CDN format (tokens.md, CDN-native formats).
 package struct TokenController: APIController {
     private let access: Access
     private let accounts: AccountFactsCache
@@ -28,7 +30,8 @@ package struct TokenController: APIController {
 
     package func register(_ router: APIRouterBuilder) {
         // A known principal whose account's facts are in memory is answered on the event loop:
-        // the engine and the HMAC need no store.
+        // the engine and the HMAC need no store. A format that signs slowly (an RSA signature
+        // per asset) declines, so that its work runs on the pool.
         router.add("POST", "/v1/accounts/{accountId}/publications/{publicationId}/issues/{issueId}/token",
                    execution: .store, fastPlan: { [self] request in cachedTokenResponse(&request).map(FastPathPlan.answer) },
                    route: { [self] context throws(APIError) in
@@ -45,7 +48,7 @@ package struct TokenController: APIController {
     package func cachedTokenResponse(_ request: inout HTTPRequest) -> HTTPResponse? {
         let accountId = request.parameter("accountId")
         // Facts are kept only for an account that exists, so a service key needs no lookup.
-        guard let principal = access.authenticator.cachedPrincipal(&request), principal.mayActFor(account: accountId),
+        guard settings.edge.signsQuickly, let principal = access.authenticator.cachedPrincipal(&request), principal.mayActFor(account: accountId),
               let facts = accounts.cachedFacts(accountId) else { return nil }
         do throws(APIError) {
             return try tokenResponse(accountId, Self.issueRef(request), answers.engine.evaluate(facts, catalog.state, clock.now()))
@@ -68,22 +71,39 @@ package struct TokenController: APIController {
         }
         let paths = entitlement.issue.assets.map(\.path)
         let signed: SignedDownloadToken
+        let grant: EdgeGrant
         do {
             signed = try signer.sign(subject: accountId, publication: ref.publicationId, issue: ref.issueId,
                                      paths: paths, now: clock.now(), random: random)
+            // tokens.md, Rules common to every format: one deadline, the JWS's own `exp`.
+            grant = try settings.edge.grant(paths: paths, issuedAt: signed.claims.issuedAt, expires: signed.claims.expiresAt,
+                                            jwsToken: signed.token)
         } catch {
             throw .internalError("the token could not be signed")
         }
         counters.tokensIssued.increment()
-        let base = settings.cdnBaseURL.hasSuffix("/") ? String(settings.cdnBaseURL.dropLast()) : settings.cdnBaseURL
         return .json(200) { w in
             w.object { w in
                 w.field("token", signed.token)
                 w.field("expiresAt", signed.expiresAt.rfc3339)
+                w.field("format", settings.edge.format.rawValue)
                 w.key("urls")
-                // The token rides in the query too, so a plain download manager can fetch the
-                // URL as it is; edges also take it from `Authorization: Bearer`.
-                w.array { w in for path in paths { w.string("\(base)\(path)?token=\(signed.token)") } }
+                w.array { w in for url in grant.urls { w.string(url) } }
+                if let cookies = grant.cookies {
+                    w.key("cookies")
+                    w.array { w in
+                        for cookie in cookies {
+                            w.object { w in
+                                w.field("name", cookie.name)
+                                w.field("value", cookie.value)
+                                w.field("domain", cookie.domain)
+                                w.field("path", cookie.path)
+                                w.field("secure", true)
+                                w.field("httpOnly", true)
+                            }
+                        }
+                    }
+                }
             }
         }
     }

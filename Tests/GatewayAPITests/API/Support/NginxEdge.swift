@@ -4,7 +4,7 @@ import Glibc
 import TestSupport
 
 /// Real nginx (`/usr/sbin/nginx`, installed by `scripts/setup`) running the repository's
-/// `deploy/nginx/edge.conf` as publishers would copy it, with only the deployment-specific lines
+/// `deploy/nginx/edge.conf` or `edge-secure-link.conf` as publishers would copy it, with only the deployment-specific lines
 /// rewritten: the gateway's address, the listen port, the content root and the log path.
 /// It runs as the current user in the foreground (`daemon off`, `master_process off`: one process,
 /// no user switch) with every file in a temp prefix, and is killed by `stop()`.
@@ -20,7 +20,36 @@ final class NginxEdge {
     let port: Int
     private let process = Process()
 
-    init(gatewayPort: Int) throws {
+    /// `deploy/nginx/edge.conf`: the gateway's `GET /v1/edge/verify` decides every download.
+    convenience init(gatewayPort: Int) throws {
+        try self.init(configuration: "edge.conf") { port, content, prefix in
+            [("server 127.0.0.1:8080;", "server 127.0.0.1:\(gatewayPort);"),
+             ("listen 8081;", "listen 127.0.0.1:\(port);"),
+             ("root /srv/issue-gateway;", "root \(content.path);"),
+             ("/var/log/nginx/issue-edge.access.log", prefix.appendingPathComponent("edge.access.log").path)]
+        }
+    }
+
+    /// `deploy/nginx/edge-secure-link.conf` with the secrets file it documents, written from
+    /// `ISSUE_GATEWAY_EDGE_SECRETS`'s value: nginx checks the gateway's links by itself.
+    convenience init(secureLinkSecrets: String) throws {
+        try self.init(configuration: "edge-secure-link.conf") { port, content, prefix in
+            let lines = secureLinkSecrets.split(separator: ",").map { entry -> String in
+                let parts = entry.split(separator: ":", maxSplits: 1)
+                return "\(parts[0]) \"\(parts[1])\";"
+            }
+            let secrets = prefix.appendingPathComponent("edge-secrets.conf")
+            try lines.joined(separator: "\n").appending("\n").write(to: secrets, atomically: true, encoding: .utf8)
+            return [("include /etc/nginx/issue-gateway/edge-secrets.conf;", "include \(secrets.path);"),
+                    ("listen 8081;", "listen 127.0.0.1:\(port);"),
+                    ("root /srv/issue-gateway;", "root \(content.path);"),
+                    ("/var/log/nginx/issue-edge.access.log", prefix.appendingPathComponent("edge.access.log").path)]
+        }
+    }
+
+    /// `configuration`, a file of deploy/nginx, with the lines `replacements` names rewritten
+    /// (given the port, content root and prefix; it may write files under the prefix).
+    private init(configuration: String, replacements: (Int, URL, URL) throws -> [(String, String)]) throws {
         guard FileManager.default.isExecutableFile(atPath: Self.binary) else {
             throw Failure(description: "\(Self.binary) is missing: run scripts/setup")
         }
@@ -29,12 +58,8 @@ final class NginxEdge {
         try FileManager.default.createDirectory(at: content, withIntermediateDirectories: true)
         port = try Self.freePort()
         let deploy = Self.repository.appendingPathComponent("deploy/nginx")
-        let edge = try Self.render(try String(contentsOf: deploy.appendingPathComponent("edge.conf"), encoding: .utf8), [
-            ("server 127.0.0.1:8080;", "server 127.0.0.1:\(gatewayPort);"),
-            ("listen 8081;", "listen 127.0.0.1:\(port);"),
-            ("root /srv/issue-gateway;", "root \(content.path);"),
-            ("/var/log/nginx/issue-edge.access.log", prefix.appendingPathComponent("edge.access.log").path),
-        ])
+        let edge = try Self.render(try String(contentsOf: deploy.appendingPathComponent(configuration), encoding: .utf8),
+                                   try replacements(port, content, prefix))
         try edge.write(to: prefix.appendingPathComponent("edge.conf"), atomically: true, encoding: .utf8)
         try FileManager.default.copyItem(at: deploy.appendingPathComponent("log-format.conf"),
                                          to: prefix.appendingPathComponent("log-format.conf"))
@@ -91,7 +116,7 @@ final class NginxEdge {
     private static func render(_ text: String, _ replacements: [(String, String)]) throws -> String {
         var text = text
         for (old, new) in replacements {
-            guard text.contains(old) else { throw Failure(description: "edge.conf no longer contains \(old)") }
+            guard text.contains(old) else { throw Failure(description: "the nginx configuration no longer contains \(old)") }
             text = text.replacingOccurrences(of: old, with: new)
         }
         return text
