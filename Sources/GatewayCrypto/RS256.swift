@@ -57,14 +57,10 @@ public final class RSAPrivateKey: @unchecked Sendable {
 
     /// Parses `pem`; the text is never echoed in an error (it is a secret).
     public init(pem: String) throws(PEMError) {
-        let bytes = Array(pem.utf8)
-        let key: OpaquePointer? = bytes.withUnsafeBufferPointer { buffer in
-            guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else { return nil }
-            defer { BIO_free(bio) }
-            return PEM_read_bio_PrivateKey(bio, nil, nil, nil)
+        // The passphrase callback declines: libcrypto's default would read the terminal.
+        guard let key = PEMReading.read(pem, { PEM_read_bio_PrivateKey($0, nil, { _, _, _, _ in 0 }, nil) }) else {
+            throw .notAPrivateKey
         }
-        ERR_clear_error()
-        guard let key else { throw .notAPrivateKey }
         guard RS256.isLargeEnoughRSA(key) else { EVP_PKEY_free(key); throw .notRSA2048 }
         pointer = key
     }
