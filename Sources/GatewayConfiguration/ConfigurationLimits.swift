@@ -25,6 +25,10 @@ package enum ConfigurationLimits {
     package static let accountCreationBurst = 1...100_000_000
     /// `ISSUE_GATEWAY_WEBHOOK_SECRET`: the HMAC key of webhook signatures.
     package static let webhookSecretBytes = 16
+    /// `ISSUE_GATEWAY_WEBHOOK_DEAD_LETTER_AFTER`: a minute (a test, a demo) to 30 days.
+    package static let webhookDeadLetterAfterSeconds = 60...(30 * 24 * 3600)
+    /// `ISSUE_GATEWAY_WEBHOOK_CONCURRENCY`: deliverer threads.
+    package static let webhookConcurrency = 1...64
     /// `ISSUE_GATEWAY_DATABASE_POOL`: PostgreSQL connections per process (the server's
     /// `max_connections` is shared by every process).
     package static let databasePool = 1...1000

@@ -79,6 +79,9 @@ extension Configuration {
         ("ISSUE_GATEWAY_WEBHOOK_SECRET", set(\.push.webhookSecret) { v throws(SettingParsers.Invalid) in
             try SettingParsers.secret(v, minimumBytes: ConfigurationLimits.webhookSecretBytes)
         }),
+        ("ISSUE_GATEWAY_WEBHOOK_DEAD_LETTER_AFTER", integer(\.push.webhookDeadLetterAfterSeconds,
+                                                            in: ConfigurationLimits.webhookDeadLetterAfterSeconds)),
+        ("ISSUE_GATEWAY_WEBHOOK_CONCURRENCY", integer(\.push.webhookConcurrency, in: ConfigurationLimits.webhookConcurrency)),
         ("ISSUE_GATEWAY_GOOGLE_PACKAGES", set(\.googlePlay.packages, SettingParsers.packageNames)),
         ("ISSUE_GATEWAY_GOOGLE_SERVICE_ACCOUNT", set(\.googlePlay.serviceAccountPath, SettingParsers.nonEmpty)),
         ("ISSUE_GATEWAY_GOOGLE_API_URL", set(\.googlePlay.apiURL, SettingParsers.httpURL)),

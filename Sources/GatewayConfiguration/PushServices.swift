@@ -9,9 +9,16 @@ package enum PushServices {
     package static func make(_ core: CoreServices, configuration: PushSettings) throws(StartError) -> [any BackgroundService] {
         var services: [any BackgroundService] = []
         if let url = configuration.webhookURL.flatMap(URL.init(string:)), let secret = configuration.webhookSecret {
+            var settings = WebhookSettings(url: url, secret: secret)
+            settings.deadLetterAfter = .seconds(configuration.webhookDeadLetterAfterSeconds)
+            settings.concurrency = configuration.webhookConcurrency
             do {
-                services.append(try WebhookDeliverer(settings: WebhookSettings(url: url, secret: secret), store: core.store,
-                                                     clock: core.clock, counters: core.pushCounters))
+                // Each deliverer leases lane heads under its own name: one account's failing
+                // receiver holds one of them at most.
+                for _ in 0..<settings.concurrency {
+                    services.append(try WebhookDeliverer(settings: settings, store: core.store, clock: core.clock,
+                                                         counters: core.pushCounters))
+                }
             } catch {
                 throw StartError(description: "the webhook secret cannot be used: \(error)")
             }

@@ -15,6 +15,11 @@ public struct PushSettings: Sendable, Equatable {
     public var apnsCAFile: String?
     public var webhookURL: String?
     public var webhookSecret: String?
+    /// How long an event may keep failing before it is dead-lettered (Apple gives up on its own
+    /// notifications after 72 hours; the same here).
+    public var webhookDeadLetterAfterSeconds = 72 * 3600
+    /// Deliverer threads: events of different accounts go out this many at once.
+    public var webhookConcurrency = 4
 
     public init() {}
 

@@ -28,6 +28,8 @@ package final class CoreServices: Sendable {
     /// Whether the store answers (`/healthz`).
     package let storeHealth: StoreHealthMonitor
     package let appStore: AppStoreIngestion
+    /// Fetches a posted signed transaction's statuses from Apple.
+    package let postedStatuses: PostedTransactionStatuses
     /// Google Play; nil unless `ISSUE_GATEWAY_GOOGLE_PACKAGES` and a service account are configured.
     package let googlePlay: GooglePlayIngestion?
     /// E28's retries; nil without Google Play.
@@ -69,6 +71,7 @@ package final class CoreServices: Sendable {
         let ingestion = AppStoreIngestion(services: services, store: store, accounts: accounts, ownership: ownership,
                                           events: events, clock: clock, counters: counters)
         appStore = ingestion
+        postedStatuses = PostedTransactionStatuses(ingestion: ingestion, work: appStoreWork)
         let catalog = self.catalog, clock = self.clock
         googlePlay = googlePlayServices.map {
             GooglePlayIngestion(services: $0, facts: ingestion, catalog: catalog, clock: clock)

@@ -45,7 +45,7 @@ package struct HTTPAPI: Sendable {
         let changes = CatalogChanges(catalog: core.catalog, announcements: core.announcements)
         accounts = AccountController(
             access: access, store: core.store, accounts: core.accounts, catalog: core.catalog, answers: answers,
-            appStore: core.appStore, identifiers: core.identifiers, lists: lists,
+            appStore: core.appStore, postedStatuses: core.postedStatuses, identifiers: core.identifiers, lists: lists,
             accountCreationLimit: KeyedRateLimiter(settings.accountCreation), limits: limits, clock: core.clock)
         tokens = TokenController(access: access, accounts: core.accounts, catalog: core.catalog, answers: answers,
                                  signer: signer, settings: settings, random: core.random, counters: core.counters,
@@ -79,6 +79,7 @@ package struct HTTPAPI: Sendable {
                                                                     burst: limits.refreshBurst)),
                                limits: limits, clock: core.clock, googlePlay: core.googlePlay),
             DeviceController(access: access, store: core.store, accounts: core.accounts, clock: core.clock),
+            WebhookController(access: access, store: core.store, clock: core.clock),
             GooglePlayController(access: access, googlePlay: core.googlePlay, answers: answers),
         ]
     }

@@ -14,8 +14,15 @@ package struct WebhookSettings: Sendable {
     package var timeout: TimeInterval = 10
     /// The receiver's answer is not used; more than this is cut off.
     package var maximumResponseBytes = 64 << 10
-    /// 1 s, 2 s, 4 s … up to 10 minutes between attempts at one event, for as long as it takes.
+    /// 1 s, 2 s, 4 s … up to 10 minutes between attempts at one event (less jitter), until
+    /// `deadLetterAfter`.
     package var backoff = RetryBackoff(base: .seconds(1), maximum: .seconds(600))
+    /// An event still failing this long after its first failure is dead-lettered: set aside for an
+    /// operator to replay, so that its account's later events go (`ISSUE_GATEWAY_WEBHOOK_DEAD_LETTER_AFTER`).
+    package var deadLetterAfter: Duration = .seconds(72 * 3600)
+    /// Deliverers working at once, each on its own thread: a receiver slow for one account holds
+    /// one of them, never the others (`ISSUE_GATEWAY_WEBHOOK_CONCURRENCY`).
+    package var concurrency = 4
     /// How long an attempt may hold an event before another process may take it (past the timeout).
     package var lease: Duration = .seconds(60)
     /// How often an idle deliverer looks for new events (also those other processes wrote).
@@ -26,10 +33,12 @@ package struct WebhookSettings: Sendable {
     }
 }
 
-/// Delivers the store's outbox to the publisher's backend (http-api.md, pushes and webhooks): the
-/// oldest event first, signed, retried with backoff until a 2xx, then removed. The outbox is in the
-/// store, so a restart loses nothing and resends at most the event in flight (at least once). Runs
-/// on its own thread, never on an event loop.
+/// Delivers the store's outbox to the publisher's backend (http-api.md, pushes and webhooks): each
+/// account's oldest event first, signed, retried with backoff and jitter until a 2xx, then
+/// removed; one that keeps failing for `deadLetterAfter` is dead-lettered. A failing event delays
+/// only its own account's later events. The outbox is in the store, so a restart loses nothing
+/// and resends at most the events in flight (at least once). Runs on its own thread, never on an
+/// event loop; `concurrency` of them share the outbox through leases.
 package final class WebhookDeliverer: ThreadBackedService {
     private let settings: WebhookSettings
     private let key: HMACSHA256.PreparedKey
@@ -41,11 +50,16 @@ package final class WebhookDeliverer: ThreadBackedService {
     private let owner: String
     package let serviceThread = ServiceThread(name: "webhooks")
 
+    private let jitter: @Sendable () -> Double
+
+    /// `jitter` gives a fraction in 0..<1 for the backoff (tests may fix it).
     package init(settings: WebhookSettings, store: any GatewayStore, clock: any GatewayClock,
-         transport: any WebhookTransport = URLSessionVerifyReceiptTransport(), counters: PushCounters) throws(CryptoError) {
+         transport: any WebhookTransport = URLSessionVerifyReceiptTransport(), counters: PushCounters,
+         jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) throws(CryptoError) {
         self.settings = settings
         key = try HMACSHA256.PreparedKey(key: Array(settings.secret.utf8))
         self.store = store; self.clock = clock; self.transport = transport; self.counters = counters
+        self.jitter = jitter
         owner = "webhooks-" + UUID().uuidString
     }
 
@@ -56,7 +70,7 @@ package final class WebhookDeliverer: ThreadBackedService {
         }
     }
 
-    /// One attempt at the oldest due event; how long to pause before the next look.
+    /// One attempt at the oldest due event heading its lane; how long to pause before the next look.
     package func step() throws(StoreError) -> Duration {
         let now = clock.now()
         switch try store.claimOutboxHead(owner: owner, now: now, lease: settings.lease) {
@@ -68,26 +82,35 @@ package final class WebhookDeliverer: ThreadBackedService {
             let wait = Duration.milliseconds(until.millisecondsSinceEpoch - now.millisecondsSinceEpoch)
             return min(wait, settings.idlePoll)
         case .deliver(let event):
-            if deliver(event, at: now) {
+            guard let failure = deliver(event, at: now) else {
                 try store.outboxDelivered(event)
                 counters.webhooksDelivered.increment()
                 return .zero
             }
             counters.webhookFailures.increment()
-            let delay = settings.backoff.delay(afterFailures: event.attempts + 1)
-            try store.outboxFailed(event, next: clock.now().adding(milliseconds: Int64(delay.milliseconds)))
+            let failedAt = clock.now()
+            let delay = settings.backoff.delay(afterFailures: event.attempts + 1, jitter: jitter())
+            let next = failedAt.adding(milliseconds: Int64(delay.milliseconds))
+            let stored = try store.outboxFailed(event, failedAt: failedAt, next: next, failure: failure,
+                                                deadLetterAfter: settings.deadLetterAfter)
+            if stored.deadLetteredAt != nil { counters.webhooksDeadLettered.increment() }
             return .zero
         }
     }
 
-    /// True on a 2xx; any other answer, a timeout or no connection is a failure to retry.
-    private func deliver(_ event: OutboxEvent, at now: Instant) -> Bool {
+    /// Nil on a 2xx; otherwise what went wrong (any other answer, a timeout, no connection), a
+    /// failure to retry.
+    private func deliver(_ event: OutboxEvent, at now: Instant) -> String? {
         let body = Array(event.body.utf8)
         guard let signature = try? WebhookSignature.header(body: body, secret: key, unixSeconds: now.secondsSinceEpoch) else {
-            return false
+            return "not signed"
         }
-        let answer = try? transport.post(Data(body), to: settings.url, headers: [(WebhookSignature.headerName, signature)],
-                                         timeout: settings.timeout, maximumResponseBytes: settings.maximumResponseBytes)
-        return answer.map { (200...299).contains($0.statusCode) } ?? false
+        do {
+            let answer = try transport.post(Data(body), to: settings.url, headers: [(WebhookSignature.headerName, signature)],
+                                            timeout: settings.timeout, maximumResponseBytes: settings.maximumResponseBytes)
+            return (200...299).contains(answer.statusCode) ? nil : "HTTP \(answer.statusCode)"
+        } catch {
+            return "no answer"
+        }
     }
 }

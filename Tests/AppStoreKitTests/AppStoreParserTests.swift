@@ -141,6 +141,32 @@ import Wire
         }
     }
 
+    /// appstore.md, Fields added since 2024: a win-back offer (type 4) with its period, the app
+    /// download's id, and a commitment plan's monthly payment (its own interval, as ever; the
+    /// plan's own fields are not needed to read it).
+    @Test func signedTransactionFieldsAddedSince2024() throws {
+        let t = try AppStoreParsers.signedTransaction(payload: body("""
+        {"transactionId": "3", "originalTransactionId": "1", "productId": "annual.commitment", "purchaseDate": 1,
+         "expiresDate": 2678400001, "offerType": 4, "offerDiscountType": "PAY_AS_YOU_GO", "offerPeriod": "P3M",
+         "offerIdentifier": "come-back", "appTransactionId": "704289572311094226", "billingPlanType": "COMMITMENT",
+         "environment": "Production"}
+        """))
+        #expect(t.offer == .winBack)
+        #expect(t.offerPeriod == ISODuration("P3M"))
+        #expect(t.appTransactionId == "704289572311094226")
+        #expect(t.expiresDate == Instant(millisecondsSinceEpoch: 2_678_400_001))
+        let receipt = try AppStoreParsers.signedTransaction(payload: body("""
+        {"transactionId": "4", "originalTransactionId": "1", "productId": "p", "purchaseDate": 1, "environment": "Production"}
+        """))
+        #expect(receipt.offerPeriod == nil && receipt.appTransactionId == nil)
+        #expect(throws: AppStoreParseError.invalidField("offerPeriod", expected: "an ISO 8601 duration")) {
+            try AppStoreParsers.signedTransaction(payload: body("""
+            {"transactionId": "5", "originalTransactionId": "1", "productId": "p", "purchaseDate": 1,
+             "offerPeriod": "three months", "environment": "Production"}
+            """))
+        }
+    }
+
     @Test func signedRenewalInfo() throws {
         let r = try AppStoreParsers.signedRenewalInfo(payload: body("""
         {"originalTransactionId": "1000", "productId": "monthly", "autoRenewStatus": 1,
@@ -148,6 +174,11 @@ import Wire
          "gracePeriodExpiresDate": 1675634554000.5, "environment": "Production", "signedDate": 1}
         """))
         #expect(r.autoRenewStatus && r.autoRenewProductId == "yearly" && r.expirationIntent == .billing)
+        let winBack = try AppStoreParsers.signedRenewalInfo(payload: body("""
+        {"originalTransactionId": "1000", "autoRenewStatus": 1, "appTransactionId": "704289572311094226",
+         "offerPeriod": "P1M", "eligibleWinBackOfferIds": ["come-back"], "environment": "Production"}
+        """))
+        #expect(winBack.appTransactionId == "704289572311094226" && winBack.offerPeriod == ISODuration("P1M"))
         #expect(r.isInBillingRetry && r.gracePeriodExpiresDate == Instant(millisecondsSinceEpoch: 1_675_634_554_000))
         #expect(throws: AppStoreParseError.invalidField("expirationIntent", expected: "an expiration intent 1–5")) {
             try AppStoreParsers.signedRenewalInfo(payload: body("""

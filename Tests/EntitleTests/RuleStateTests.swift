@@ -36,7 +36,7 @@ import IssueCatalog
     }
 
     @Test(arguments: [(OfferKind.freeTrial, 1.1), (.introductory, 1.2), (.promotional, 1.3), (.offerCode, 1.4),
-                      (.winBack, 1.0)])
+                      (.winBack, 1.5)])
     func e19FractionsNameTheOffer(offer: OfferKind, code: Double) throws {
         let s = try state([Fx.tx("t1", "monthly.sub", "2012-02-20", "2012-03-20", offer: offer)], Fx.renewal(), now: "2012-03-01")
         #expect(s.entitlementCode == code)

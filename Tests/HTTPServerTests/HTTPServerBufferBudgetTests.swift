@@ -37,7 +37,9 @@ import TestSupport
             #expect(eventually { server.server.bufferedBytes > budget })
             let other = try server.client()
             other.send(TestServer.hello)
-            #expect(try other.readResponse().status == 503)
+            let refused = try other.readResponse()
+            #expect(refused.status == 503)
+            #expect(refused.header("Retry-After") == "1", "RFC 9110 §10.2.3: every 503 says when to come back")
             // Held, at most: the budget, plus the one connection's limit of answers it was already owed.
             #expect(server.server.bufferedBytes <= budget + HTTPServerConfiguration().maxPendingOutputBytes + (1 << 20))
         }

@@ -14,38 +14,91 @@ import Wire
                registeredAt: Fixtures.t0)
     }
 
-    @Test(arguments: StoreBackend.all)
-    func theOutboxGoesOldestFirstAndALeaseKeepsOtherProcessesOff(_ backend: StoreBackend) throws {
+    /// Two events of a1 around one of a2, in that order.
+    private func threeEvents(_ store: any GatewayStore) throws {
+        for id in ["a1", "a2"] { try store.createAccount(Fixtures.account(id)) }
+        for (grantId, account) in [("g1", "a1"), ("g2", "a2"), ("g3", "a1")] {
+            _ = try store.give(Grant(grantId: grantId, accountId: account, source: "print", externalId: grantId,
+                                     publications: ["monthly"], start: Fixtures.t0, end: nil, createdAt: Fixtures.t0),
+                               events: Self.events)
+        }
+    }
+
+    /// A store on `backend` holding `threeEvents`, and the first of them, leased to "A" at t0.
+    private func outboxWithFirstClaimed(_ backend: StoreBackend) throws -> (opened: OpenedStore, first: OutboxEvent) {
         let opened = try backend.openWithCatalog()
+        try threeEvents(opened.store)
+        guard case .deliver(let first) = try opened.store.claimOutboxHead(owner: "A", now: Fixtures.t0, lease: .seconds(60)) else {
+            throw OutboxExpectation.notHandedOut
+        }
+        return (opened, first)
+    }
+
+    enum OutboxExpectation: Error { case notHandedOut }
+
+    @Test(arguments: StoreBackend.all)
+    func theOutboxGoesOldestFirstPerAccountAndALeaseKeepsOtherProcessesOff(_ backend: StoreBackend) throws {
+        let (opened, first) = try outboxWithFirstClaimed(backend)
         defer { withExtendedLifetime(opened) {} }
         let store = opened.store
-        for id in ["a1", "a2"] { try store.createAccount(Fixtures.account(id)) }
-        _ = try store.give(Grant(grantId: "g1", accountId: "a1", source: "print", externalId: "1", publications: ["monthly"],
-                             start: Fixtures.t0, end: nil, createdAt: Fixtures.t0), events: Self.events)
-        _ = try store.give(Grant(grantId: "g2", accountId: "a2", source: "print", externalId: "2", publications: ["monthly"],
-                             start: Fixtures.t0, end: nil, createdAt: Fixtures.t0), events: Self.events)
         let now = Fixtures.t0
-        guard case .deliver(let first) = try store.claimOutboxHead(owner: "A", now: now, lease: .seconds(60)) else {
-            Issue.record("the oldest event is handed out"); return
-        }
         #expect(first.accountId == "a1" && first.kind == .entitlementChanged)
-        // Another process: the head is leased, and nothing behind it may overtake it.
-        #expect(try store.claimOutboxHead(owner: "B", now: now.adding(seconds: 1), lease: .seconds(60))
-                == .wait(until: now.adding(seconds: 60)))
-        try store.outboxFailed(first, next: now.adding(seconds: 5))
+        // Another process: the head is leased; another account's event goes meanwhile…
+        guard case .deliver(let other) = try store.claimOutboxHead(owner: "B", now: now.adding(seconds: 1), lease: .seconds(60)) else {
+            Issue.record("another account's event is not held back"); return
+        }
+        #expect(other.accountId == "a2")
+        // …but nothing of a1 may overtake its leased head.
+        guard case .wait = try store.claimOutboxHead(owner: "C", now: now.adding(seconds: 1), lease: .seconds(60)) else {
+            Issue.record("a1's later event waits behind its head"); return
+        }
+        try store.outboxDelivered(other)
+        try store.outboxFailed(first, failedAt: now, next: now.adding(seconds: 5))
         #expect(try store.claimOutboxHead(owner: "B", now: now.adding(seconds: 2), lease: .seconds(60))
                 == .wait(until: now.adding(seconds: 5)), "a failed event waits for its next attempt, and keeps its place")
         guard case .deliver(let again) = try store.claimOutboxHead(owner: "B", now: now.adding(seconds: 5), lease: .seconds(60)) else {
             Issue.record("due again"); return
         }
-        #expect(again.seq == first.seq && again.attempts == 1)
+        #expect(again.seq == first.seq && again.attempts == 1 && again.firstFailedAt == now)
         try store.outboxDelivered(again)
-        guard case .deliver(let second) = try store.claimOutboxHead(owner: "A", now: now.adding(seconds: 6), lease: .seconds(60)) else {
+        guard case .deliver(let third) = try store.claimOutboxHead(owner: "A", now: now.adding(seconds: 6), lease: .seconds(60)) else {
+            Issue.record("a1's next event"); return
+        }
+        #expect(third.accountId == "a1" && third.seq > first.seq)
+        try store.outboxDelivered(third)
+        #expect(try store.claimOutboxHead(owner: "A", now: now.adding(seconds: 7), lease: .seconds(60)) == .empty)
+    }
+
+    @Test(arguments: StoreBackend.all)
+    func anEventFailingForTooLongIsDeadLetteredAndReplayedAtTheHeadOfItsAccount(_ backend: StoreBackend) throws {
+        let (opened, first) = try outboxWithFirstClaimed(backend)
+        defer { withExtendedLifetime(opened) {} }
+        let store = opened.store
+        let now = Fixtures.t0
+        let failed = try store.outboxFailed(first, failedAt: now, next: now.adding(seconds: 1), failure: "HTTP 500",
+                                            deadLetterAfter: .seconds(10))
+        #expect(failed.deadLetteredAt == nil, "not yet failing for ten seconds")
+        let dead = try store.outboxFailed(failed, failedAt: now.adding(seconds: 10), next: now.adding(seconds: 20),
+                                          failure: "no answer", deadLetterAfter: .seconds(10))
+        #expect(dead.deadLetteredAt == now.adding(seconds: 10))
+        #expect(try store.deadLetters(limit: 10).map(\.seq) == [first.seq])
+        #expect(try store.deadLetters(limit: 10).first?.lastFailure == "no answer")
+        #expect(try store.outboxLength() == 2, "a dead letter no longer waits")
+        // a1's later event is no longer held back.
+        guard case .deliver(let next) = try store.claimOutboxHead(owner: "A", now: now.adding(seconds: 11), lease: .seconds(60)) else {
             Issue.record("the next event"); return
         }
-        #expect(second.accountId == "a2")
-        try store.outboxDelivered(second)
-        #expect(try store.claimOutboxHead(owner: "A", now: now.adding(seconds: 7), lease: .seconds(60)) == .empty)
+        #expect(next.accountId == "a1" || next.accountId == "a2")
+        try store.outboxFailed(next, failedAt: now.adding(seconds: 11), next: now.adding(seconds: 11))
+        // Replayed, it heads a1's events again, due at once, counted afresh.
+        let replayed = try #require(try store.replayDeadLetter(seq: first.seq, now: now.adding(seconds: 12)))
+        #expect(replayed.attempts == 0 && replayed.deadLetteredAt == nil && replayed.firstFailedAt == nil)
+        #expect(try store.replayDeadLetter(seq: first.seq, now: now.adding(seconds: 12)) == nil, "not a dead letter any more")
+        #expect(try store.deadLetters(limit: 10).isEmpty)
+        guard case .deliver(let head) = try store.claimOutboxHead(owner: "A", now: now.adding(seconds: 12), lease: .seconds(60)) else {
+            Issue.record("the replayed event"); return
+        }
+        #expect(head.seq == first.seq)
     }
 
     @Test(arguments: StoreBackend.all)

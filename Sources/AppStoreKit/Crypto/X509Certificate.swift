@@ -1,5 +1,6 @@
 import CCrypto
 import Foundation
+import Wire
 
 /// One parsed X.509 certificate, owning its libcrypto `X509`.
 ///
@@ -47,6 +48,20 @@ public final class X509Certificate: @unchecked Sendable, Equatable {
 
     /// The subject public key, borrowed from the certificate (valid while it lives).
     var publicKey: OpaquePointer? { X509_get0_pubkey(pointer) }
+
+    /// `[notBefore, notAfter]` as instants (RFC 5280 §4.1.2.5), nil when either cannot be read.
+    var validity: ClosedRange<Instant>? {
+        guard let start = Self.instant(X509_get0_notBefore(pointer)), let end = Self.instant(X509_get0_notAfter(pointer)),
+              start <= end else { return nil }
+        return start...end
+    }
+
+    private static func instant(_ time: UnsafePointer<ASN1_TIME>?) -> Instant? {
+        guard let time else { return nil }
+        var parts = tm()
+        guard ASN1_TIME_to_tm(time, &parts) == 1 else { OpenSSLErrorQueue.clear(); return nil }
+        return Instant(secondsSinceEpoch: Int64(timegm(&parts)))
+    }
 
     public var subjectDescription: String {
         guard let name = X509_get_subject_name(pointer), let line = X509_NAME_oneline(name, nil, 0) else { return "?" }

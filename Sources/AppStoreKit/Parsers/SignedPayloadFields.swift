@@ -35,6 +35,7 @@ enum SignedPayloadFields {
             isInBillingRetry: try o.bool("isInBillingRetryPeriod") ?? false,
             gracePeriodExpiresDate: try o.instant("gracePeriodExpiresDate"),
             priceConsentStatus: try o.int("priceIncreaseStatus").map { Int(clamping: $0) },
+            appTransactionId: try o.string("appTransactionId"), offerPeriod: try o.duration("offerPeriod"),
             source: .signedTransaction, observedAt: try o.instant("signedDate"))
     }
 

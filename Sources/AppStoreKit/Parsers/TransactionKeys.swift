@@ -13,6 +13,8 @@ struct TransactionKeys {
     var subscriptionGroup = "subscriptionGroupIdentifier", appAccountToken = "appAccountToken"
     /// E24: only V2 says how a transaction was revoked; verifyReceipt has no such fields (nil).
     var revocationType: String? = "revocationType", revocationPercentage: String? = "revocationPercentage"
+    /// Fields added since 2024, V2 only.
+    var appTransactionId: String? = "appTransactionId", offerPeriod: String? = "offerPeriod"
 
     /// The model took its names from V2, so V2's spellings are the defaults above.
     static let signed = TransactionKeys()
@@ -22,7 +24,7 @@ struct TransactionKeys {
         revocationDate: "cancellation_date_ms", revocationReason: "cancellation_reason", isUpgraded: "is_upgraded",
         ownership: "in_app_ownership_type", webOrderLineItemId: "web_order_line_item_id",
         subscriptionGroup: "subscription_group_identifier", appAccountToken: "app_account_token",
-        revocationType: nil, revocationPercentage: nil)
+        revocationType: nil, revocationPercentage: nil, appTransactionId: nil, offerPeriod: nil)
 
     /// Both layouts spell the ownership types alike.
     static let ownershipTypes: [String: Ownership] = ["PURCHASED": .purchased, "FAMILY_SHARED": .familyShared]
@@ -59,7 +61,18 @@ extension FieldReader {
             webOrderLineItemId: try string(keys.webOrderLineItemId),
             subscriptionGroup: try string(keys.subscriptionGroup),
             appAccountToken: try string(keys.appAccountToken),
+            appTransactionId: try keys.appTransactionId.flatMap(string),
+            offerPeriod: try keys.offerPeriod.flatMap(duration),
             source: source, observedAt: try observedAt())
+    }
+
+    /// An ISO 8601 duration (`offerPeriod`); anything else is refused, as every malformed field.
+    func duration(_ key: String) throws -> ISODuration? {
+        guard let text = try string(key) else { return nil }
+        guard let duration = ISODuration(text) else {
+            throw AppStoreParseError.invalidField(name(key), expected: "an ISO 8601 duration")
+        }
+        return duration
     }
 
     /// E24: Apple's `revocationPercentage`, in thousandths of a percent.

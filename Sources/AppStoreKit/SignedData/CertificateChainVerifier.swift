@@ -1,6 +1,7 @@
 import CCrypto
 import Foundation
 import IssueCatalog
+import Synchronization
 import Wire
 
 /// Verifies an `x5c` chain (leaf, intermediate, root) against an `X509_STORE` holding only the
@@ -12,6 +13,13 @@ package final class CertificateChainVerifier: @unchecked Sendable {
 
     private let store: OpaquePointer
     private let roots: [X509Certificate]
+    /// Chains already verified, by their `x5c` bytes: Apple signs months of payloads with one
+    /// leaf, and parsing and verifying its chain again (three certificates, three signatures)
+    /// was most of a notification's cost. Only the time check depends on the payload, and it is
+    /// made against the window the chain was valid in.
+    private let verified = Mutex<[[Data]: VerifiedChain]>([:])
+    /// Distinct chains kept; past it the memo starts again (Apple rotates leaves rarely).
+    static let verifiedChainLimit = 64
 
     init?(roots: AppleRootCertificates) {
         guard !roots.certificates.isEmpty, let store = X509_STORE_new() else { return nil }
@@ -25,12 +33,43 @@ package final class CertificateChainVerifier: @unchecked Sendable {
 
     deinit { X509_STORE_free(store) }
 
+    /// The leaf of the chain `x5c` (DER, leaf first), verified as `verify(chain:at:)` does at
+    /// `time()`: from the memo when these exact bytes were verified before and `time()` falls in
+    /// the window every certificate of the path is valid in; otherwise parsed (a certificate
+    /// that does not parse is `malformedCertificate` before `time` is asked), verified and kept.
+    func verifiedLeaf(x5c: [Data], at time: () throws(SignedDataVerificationError) -> Instant)
+        throws(SignedDataVerificationError) -> X509Certificate {
+        if let known = verified.withLock({ $0[x5c] }) {
+            let at = try time()
+            if known.window.contains(at) { return known.leaf }
+        }
+        var chain: [X509Certificate] = []
+        for (index, der) in x5c.enumerated() {
+            guard let certificate = X509Certificate(der: der) else { throw .malformedCertificate(index: index) }
+            chain.append(certificate)
+        }
+        let at = try time()
+        let root = try verify(chain: chain, at: at)
+        // The path checked is leaf, intermediate and the configured root: their common validity.
+        let windows = [chain[0].validity, chain[1].validity, root.validity].compactMap { $0 }
+        if windows.count == 3, let start = windows.map(\.lowerBound).max(), let end = windows.map(\.upperBound).min(),
+           start <= end, (start...end).contains(at) {
+            verified.withLock { memo in
+                if memo.count >= Self.verifiedChainLimit { memo.removeAll() }
+                memo[x5c] = VerifiedChain(leaf: chain[0], window: start...end)
+            }
+        }
+        return chain[0]
+    }
+
     /// Checks, in order: leaf → intermediate → configured root valid at `time` (the untrusted set
     /// holds only the intermediate, so `x5c[2]` can never be a trust anchor); the chain is exactly
     /// those three; `x5c[2]` is that root or signed by its key (the Apple library's test vectors
     /// ship a re-issue of the test root there); the two Apple OIDs; a P-256 leaf key.
     /// Strict X.509 mode stays off: Apple's test certificates lack key identifiers.
-    func verify(chain: [X509Certificate], at time: Instant) throws(SignedDataVerificationError) {
+    /// Returns the configured root the path ended at.
+    @discardableResult
+    func verify(chain: [X509Certificate], at time: Instant) throws(SignedDataVerificationError) -> X509Certificate {
         guard chain.count == JWSHeader.requiredChainLength else { throw .wrongCertificateCount(chain.count) }
         let (leaf, intermediate, claimedRoot) = (chain[0], chain[1], chain[2])
         let reachedRoot = try verifyPath(leaf: leaf, intermediate: intermediate, at: time)
@@ -38,6 +77,7 @@ package final class CertificateChainVerifier: @unchecked Sendable {
         guard intermediate.hasExtension(oid: Self.intermediateMarkerOID) else { throw .missingIntermediateMarker }
         guard leaf.hasExtension(oid: Self.leafMarkerOID) else { throw .missingLeafMarker }
         guard let leafKey = leaf.publicKey, ES256.isP256(leafKey) else { throw .leafKeyNotP256 }
+        return reachedRoot
     }
 
     /// Runs `X509_verify_cert` and returns the configured root the path ended at.
@@ -67,4 +107,11 @@ package final class CertificateChainVerifier: @unchecked Sendable {
         else { throw .untrustedChain("chain is not leaf, intermediate, configured root") }
         return root
     }
+}
+
+/// A chain `CertificateChainVerifier` verified: its leaf (holding the key payloads are checked
+/// with) and the instants at which every certificate of its path is valid.
+struct VerifiedChain: @unchecked Sendable {
+    let leaf: X509Certificate
+    let window: ClosedRange<Instant>
 }

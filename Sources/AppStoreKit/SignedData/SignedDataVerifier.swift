@@ -45,16 +45,16 @@ public final class SignedDataVerifier: Sendable {
         throws(SignedDataVerificationError) -> (verified: VerifiedPayload, claims: SignedPayloadClaims) {
         let jws = try split(compact)
         let header = try JWSHeader(json: jws.header, limits: policy.jsonLimits)
-        var chain: [X509Certificate] = []
-        for (index, der) in header.certificateChain.enumerated() {
-            guard let certificate = X509Certificate(der: der) else { throw .malformedCertificate(index: index) }
-            chain.append(certificate)
-        }
         // The claims are read before they are trusted only to learn the verification time.
-        let claims = try SignedPayloadClaims(payload: jws.payload, kind: kind, limits: policy.jsonLimits)
-        try chainVerifier.verify(chain: chain, at: claims.signedDate ?? clock())
+        var claims: SignedPayloadClaims?
+        let leaf = try chainVerifier.verifiedLeaf(x5c: header.certificateChain) { () throws(SignedDataVerificationError) in
+            let read = try SignedPayloadClaims(payload: jws.payload, kind: kind, limits: policy.jsonLimits)
+            claims = read
+            return read.signedDate ?? clock()
+        }
+        guard let claims else { throw .malformedPayload("no claims") }
         guard jws.signature.count == ES256.rawSignatureLength else { throw .malformedSignature }
-        guard let leafKey = chain[0].publicKey,
+        guard let leafKey = leaf.publicKey,
               ES256.verify(rawSignature: Data(jws.signature), message: Data(jws.signingInput), publicKey: leafKey)
         else { throw .invalidSignature }
         let environment = try check(claims, kind: kind)

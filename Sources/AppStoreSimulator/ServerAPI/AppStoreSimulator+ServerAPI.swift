@@ -68,6 +68,8 @@ extension AppStoreSimulator {
             }
             return .json(200, ReceiptRendering.json(["signedTransactionInfo": sign(transaction)]))
         case .statuses:
+            let delay = serverAPISettings.statusesDelayMilliseconds
+            if delay > 0 { Thread.sleep(forTimeInterval: Double(delay) / 1000) }
             return statuses(ordered, receipt.renewals, environment: environment, now: now, sign: sign)
         case .extend:
             return extend(id, request, receiptData: receiptData, ordered, now: now)

@@ -18,6 +18,8 @@ public struct ServerAPISettings: Sendable {
     /// The next this-many requests are answered 429 with `Retry-After` this far ahead.
     public var rateLimitedRequests = 0
     public var retryAfterMilliseconds: Int64 = 200
+    /// Apple being slow: each statuses answer is sent this long after the request.
+    public var statusesDelayMilliseconds = 0
     /// Where notifications are delivered (a test notification, `sendNotification`).
     public var notificationURL: URL?
 

@@ -8,10 +8,14 @@ struct PublicationMap<Value> {
     }
 
     /// The position in `entries` of a publication's value, inserting `value` if it has none.
+    /// Entries stay ordered by publication number, whatever order the facts came in (a
+    /// dictionary's order differs from process to process): two processes holding the same facts
+    /// list, render and draw them identically. A position is good until the next insertion.
     mutating func slot(_ publication: Int, default value: @autoclosure () -> Value) -> Int {
-        if let i = entries.firstIndex(where: { $0.publication == publication }) { return i }
-        entries.append((publication, value()))
-        return entries.count - 1
+        let i = entries.firstIndex { $0.publication >= publication } ?? entries.count
+        if i < entries.count, entries[i].publication == publication { return i }
+        entries.insert((publication, value()), at: i)
+        return i
     }
 
     subscript(slot slot: Int) -> Value {

@@ -25,6 +25,10 @@ public struct RenewalInfo: Hashable, Sendable {
     public var pausedAt: Instant?
     /// E27: when the store will resume a paused subscription, where it says.
     public var resumesAt: Instant?
+    /// Apple's `appTransactionId` and `offerPeriod` of the next renewal (appstore.md, Fields
+    /// added since 2024). Recorded; no rule reads them.
+    public var appTransactionId: String?
+    public var offerPeriod: ISODuration?
     public var source: TransactionSource
     public var observedAt: Instant?
 
@@ -32,12 +36,14 @@ public struct RenewalInfo: Hashable, Sendable {
                 autoRenewStatus: Bool, autoRenewProductId: String? = nil,
                 expirationIntent: ExpirationIntent? = nil, isInBillingRetry: Bool = false,
                 gracePeriodExpiresDate: Instant? = nil, priceConsentStatus: Int? = nil,
-                pausedAt: Instant? = nil, resumesAt: Instant? = nil, source: TransactionSource, observedAt: Instant? = nil) {
+                pausedAt: Instant? = nil, resumesAt: Instant? = nil, appTransactionId: String? = nil,
+                offerPeriod: ISODuration? = nil, source: TransactionSource, observedAt: Instant? = nil) {
         self.store = store; self.environment = environment; self.originalTransactionId = originalTransactionId
         self.productId = productId; self.autoRenewStatus = autoRenewStatus
         self.autoRenewProductId = autoRenewProductId; self.expirationIntent = expirationIntent
         self.isInBillingRetry = isInBillingRetry; self.gracePeriodExpiresDate = gracePeriodExpiresDate
         self.priceConsentStatus = priceConsentStatus; self.pausedAt = pausedAt; self.resumesAt = resumesAt
+        self.appTransactionId = appTransactionId; self.offerPeriod = offerPeriod
         self.source = source; self.observedAt = observedAt
     }
 }

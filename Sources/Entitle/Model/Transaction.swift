@@ -35,6 +35,12 @@ public struct Transaction: Hashable, Sendable {
     public var webOrderLineItemId: String?
     public var subscriptionGroup: String?
     public var appAccountToken: String?
+    /// Apple's `appTransactionId`: one per app download and Apple account (appstore.md, Fields
+    /// added since 2024). Recorded; no rule reads it.
+    public var appTransactionId: String?
+    /// Apple's `offerPeriod`: how long the offer the transaction was bought under lasts, an
+    /// ISO 8601 duration (`P1M`).
+    public var offerPeriod: ISODuration?
     public var source: TransactionSource
     /// When the source describing this fact was produced (a JWS `signedDate`, a receipt's
     /// verification time), used to tell newer information from older (E1).
@@ -45,7 +51,8 @@ public struct Transaction: Hashable, Sendable {
                 expiresDate: Instant? = nil, revocationDate: Instant? = nil, revocationReason: Int? = nil,
                 revocationKind: RevocationKind? = nil, revocationPercentage: Int? = nil, isUpgraded: Bool = false, offer: OfferKind? = nil, ownership: Ownership = .purchased,
                 webOrderLineItemId: String? = nil, subscriptionGroup: String? = nil,
-                appAccountToken: String? = nil, source: TransactionSource, observedAt: Instant? = nil) {
+                appAccountToken: String? = nil, appTransactionId: String? = nil, offerPeriod: ISODuration? = nil,
+                source: TransactionSource, observedAt: Instant? = nil) {
         self.store = store; self.environment = environment; self.transactionId = transactionId
         self.originalTransactionId = originalTransactionId; self.productId = productId
         self.purchaseDate = purchaseDate; self.originalPurchaseDate = originalPurchaseDate
@@ -54,6 +61,7 @@ public struct Transaction: Hashable, Sendable {
         self.revocationPercentage = revocationPercentage; self.isUpgraded = isUpgraded; self.offer = offer
         self.ownership = ownership; self.webOrderLineItemId = webOrderLineItemId
         self.subscriptionGroup = subscriptionGroup; self.appAccountToken = appAccountToken
+        self.appTransactionId = appTransactionId; self.offerPeriod = offerPeriod
         self.source = source; self.observedAt = observedAt
     }
 

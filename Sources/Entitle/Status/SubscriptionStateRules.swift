@@ -74,7 +74,9 @@ enum SubscriptionStateRules {
     }
 
     /// E19: sign and integer from the state's row, tenths from the offer (.1 trial, .2 intro,
-    /// .3 promotional, .4 offer code). Computed in tenths so that the Double is the nearest one.
+    /// .3 promotional, .4 offer code, and .5 for Apple's win-back offer, which E19's table does not
+    /// name: docs/decisions, win-back fraction). Computed in tenths so that the Double is the
+    /// nearest one.
     static func code(_ state: SubscriptionState, offer: OfferKind?) -> Double {
         let tenth: Int
         switch offer {
@@ -82,7 +84,8 @@ enum SubscriptionStateRules {
         case .introductory?: tenth = 2
         case .promotional?: tenth = 3
         case .offerCode?: tenth = 4
-        case .winBack?, nil: tenth = 0
+        case .winBack?: tenth = 5
+        case nil: tenth = 0
         }
         let base = state.baseCode
         let magnitude = abs(base) * 10 + tenth

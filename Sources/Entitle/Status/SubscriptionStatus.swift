@@ -33,7 +33,7 @@ public struct SubscriptionStatus: Hashable, Sendable {
     public var environment: StoreEnvironment
     public var state: SubscriptionState
     /// Sign: access now or not; fraction: the latest transaction's offer (.1 trial, .2 intro,
-    /// .3 promotional, .4 offer code; win-back has no fraction in E19's table, so none).
+    /// .3 promotional, .4 offer code, .5 win-back: a fraction of its own beyond E19's table).
     public var entitlementCode: Double
     public var expiresAt: Instant?
     public var willRenew: Bool

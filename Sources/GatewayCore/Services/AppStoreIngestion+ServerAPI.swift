@@ -2,6 +2,7 @@ import AppStoreKit
 import Entitle
 import Foundation
 import GatewayStore
+import Wire
 
 /// What the gateway asks the App Store Server API and how the answers become facts:
 /// every signed item was verified by the client (E2) and is stored through the same ingest as
@@ -51,7 +52,7 @@ extension AppStoreIngestion {
     /// (Get All Subscription Statuses), as facts.
     package func statusFacts(_ transactionId: String, in environment: StoreEnvironment?) throws(APIError) -> VerifiedFacts {
         let serverAPI = try requireServerAPI()
-        let found = try Self.answered { () throws(ServerAPIError) in try serverAPI.subscriptionStatuses(transactionId, in: environment) }
+        let found = try Self.answered(now: clock.now()) { () throws(ServerAPIError) in try serverAPI.subscriptionStatuses(transactionId, in: environment) }
         return try Self.facts(transactions: found.statuses.compactMap(\.transaction), renewals: found.statuses.compactMap(\.renewalInfo))
     }
 
@@ -59,10 +60,20 @@ extension AppStoreIngestion {
     /// fetched whole.
     package func historyFacts(_ transactionId: String, in environment: StoreEnvironment?) throws(APIError) -> VerifiedFacts {
         let serverAPI = try requireServerAPI()
-        let history = try Self.answered { () throws(ServerAPIError) in try serverAPI.transactionHistory(transactionId, in: environment) }
+        let history = try Self.answered(now: clock.now()) { () throws(ServerAPIError) in try serverAPI.transactionHistory(transactionId, in: environment) }
         var facts = try Self.facts(transactions: history.transactions, renewals: [])
         facts.historyFetched = Array(Set(facts.transactions.map(\.subscriptionKey)))
         return facts
+    }
+
+    /// The customer's refunded transactions Apple knows (Refund History v2), as facts: a refund
+    /// that no notification reported is found with one lookup, not a history walk.
+    package func refundFacts(_ transactionId: String, in environment: StoreEnvironment?) throws(APIError) -> VerifiedFacts {
+        let serverAPI = try requireServerAPI()
+        let refunds = try Self.answered(now: clock.now()) { () throws(ServerAPIError) in
+            try serverAPI.refundHistory(transactionId, in: environment)
+        }
+        return try Self.facts(transactions: refunds.transactions, renewals: [])
     }
 
     /// Payloads the client verified (E2), through the Entitle parsers; one that does not parse
@@ -97,14 +108,26 @@ extension AppStoreIngestion {
             }
             for receipt in receipts.sorted() { facts.append(try verifyReceipt(receipt)) }
         } else {
-            // One customer's history holds all their subscriptions: asked once per customer.
+            // One customer's history holds all their subscriptions: asked once per customer. A
+            // subscription whose history was fetched whole already needs only what may have
+            // changed since: its status (renewals) and the refunds Apple knows (one refund lookup
+            // instead of the whole history again).
+            let notFetched = try stored { () throws(StoreError) in try store.historiesNotFetched(Set(subscriptions)) }
             var covered: Set<SubscriptionKey> = []
+            var refundsAsked: Set<SubscriptionKey> = []
             for key in subscriptions {
                 facts.append(try statusFacts(key.originalTransactionId, in: key.environment))
-                guard !covered.contains(key) else { continue }
-                let history = try historyFacts(key.originalTransactionId, in: key.environment)
-                covered.formUnion(history.historyFetched)
-                facts.append(history)
+                if notFetched.contains(key) {
+                    guard !covered.contains(key) else { continue }
+                    let history = try historyFacts(key.originalTransactionId, in: key.environment)
+                    covered.formUnion(history.historyFetched)
+                    facts.append(history)
+                } else if !refundsAsked.contains(key) {
+                    let refunds = try refundFacts(key.originalTransactionId, in: key.environment)
+                    refundsAsked.formUnion(refunds.transactions.map(\.subscriptionKey))
+                    refundsAsked.insert(key)
+                    facts.append(refunds)
+                }
             }
         }
         // Without the Server API the facts are receipts' and say so themselves.
@@ -113,8 +136,9 @@ extension AppStoreIngestion {
 
     /// A Server API failure as the API's answer: Apple unreachable, or refusing the gateway's
     /// credentials (only an operator fixes them), is a 503; Apple refusing the request itself a
-    /// 502 `app_store_refused`; an unknown transaction a 404.
-    package static func answered<T>(_ call: () throws(ServerAPIError) -> T) throws(APIError) -> T {
+    /// 502 `app_store_refused`; an unknown transaction a 404. Apple's rate limit passes its wait
+    /// on as `Retry-After` in seconds from `now` (Apple gives a UNIX time in milliseconds).
+    package static func answered<T>(now: Instant, _ call: () throws(ServerAPIError) -> T) throws(APIError) -> T {
         do { return try call() } catch {
             switch error {
             case .notFound: throw .notFound("the App Store knows no such transaction")
@@ -124,6 +148,9 @@ extension AppStoreIngestion {
                 var refused = APIError(status: 502, code: "app_store_refused", message: "the App Store refused the request (HTTP \(status))")
                 if let code { refused.extra = [("appStoreErrorCode", .int(code))] }
                 throw refused
+            case .unavailable(.rateLimited(let until?)):
+                throw .appStoreUnavailable("the App Store Server API is rate limiting the gateway",
+                                           retryAfterSeconds: RetryAfter.seconds(until: until, now: now))
             default:
                 throw .appStoreUnavailable("the App Store Server API could not answer now: \(error)")
             }
@@ -157,7 +184,7 @@ extension AppStoreIngestion {
             }
             return nil
         }
-        let (environment, result) = try Self.answered { () throws(ServerAPIError) in
+        let (environment, result) = try Self.answered(now: clock.now()) { () throws(ServerAPIError) in
             try serverAPI.extendRenewalDate(originalTransactionId, `extension`, in: known)
         }
         var facts = VerifiedFacts()

@@ -19,6 +19,7 @@ package final class GatewayCounters: Sendable {
     /// App Store Server API work.
     package let historiesFetched: Counter
     package let serverAPIFailures: Counter
+    package let postedStatusesFetched: Counter
     package let backfillReplayed: Counter
 
     package init(_ metrics: Metrics) {
@@ -46,6 +47,8 @@ package final class GatewayCounters: Sendable {
                                            help: "Subscriptions whose whole history was fetched from the App Store Server API")
         serverAPIFailures = metrics.counter("issue_gateway_appstore_server_api_failures_total",
                                             help: "App Store Server API calls that gave no usable answer")
+        postedStatusesFetched = metrics.counter("issue_gateway_appstore_posted_statuses_fetched_total",
+                                                help: "Subscription statuses fetched after a signed transaction was posted")
         backfillReplayed = metrics.counter("issue_gateway_appstore_backfill_notifications_total",
                                            help: "Notifications replayed from the App Store's notification history")
     }

@@ -4,6 +4,7 @@ import Metrics
 package final class PushCounters: Sendable {
     package let webhooksDelivered: Counter
     package let webhookFailures: Counter
+    package let webhooksDeadLettered: Counter
     package let outboxLength: Gauge
     package let publicationsFired: Counter
     package let pushesSent: Counter
@@ -18,6 +19,8 @@ package final class PushCounters: Sendable {
                                             labels: [("result", "delivered")])
         webhookFailures = metrics.counter("issue_gateway_webhooks_total", help: "Webhook delivery attempts by result",
                                           labels: [("result", "failed")])
+        webhooksDeadLettered = metrics.counter("issue_gateway_webhooks_dead_lettered_total",
+                                               help: "Webhook events set aside after failing for the configured time")
         outboxLength = metrics.gauge("issue_gateway_webhook_outbox_events", help: "Webhook events waiting for a 2xx")
         publicationsFired = metrics.counter("issue_gateway_publication_events_total",
                                             help: "Issues whose publication was announced (pushes and issue.published)")

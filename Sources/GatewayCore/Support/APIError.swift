@@ -28,9 +28,15 @@ package struct APIError: Error, Sendable {
     package static func payloadTooLarge(_ message: String) -> APIError {
         APIError(status: 413, code: "payload_too_large", message: message)
     }
-    package static func appStoreUnavailable(_ message: String) -> APIError {
-        APIError(status: 503, code: "app_store_unavailable", message: message)
+    /// 503 while Apple cannot answer: `retryAfterSeconds` is the wait Apple asked for when it
+    /// named one (its 429), else `appStoreRetryAfterSeconds`.
+    package static func appStoreUnavailable(_ message: String, retryAfterSeconds: Int? = nil) -> APIError {
+        APIError(status: 503, code: "app_store_unavailable", message: message,
+                 headers: [("Retry-After", String(retryAfterSeconds ?? appStoreRetryAfterSeconds))])
     }
+    /// Apple's outages and retry budgets are seconds long (the clients retry within a deadline
+    /// of a few seconds before giving up): asking again sooner would find the same answer.
+    package static let appStoreRetryAfterSeconds = 5
     /// E4 under the `keep` policy: the purchase is another account's (`IngestOutcome.refused`).
     package static let ownedByOtherAccount = APIError(status: 409, code: "owned_by_other_account",
                                                       message: "this purchase belongs to another account")

@@ -16,6 +16,7 @@ package struct AccountController: APIController {
     private let catalog: CatalogCache
     private let answers: EntitlementAnswers
     private let appStore: AppStoreIngestion
+    private let postedStatuses: PostedTransactionStatuses
     private let identifiers: Identifiers
     private let lists: ListResponder
     private let accountCreationLimit: KeyedRateLimiter<String>
@@ -23,11 +24,13 @@ package struct AccountController: APIController {
     private let clock: any GatewayClock
 
     package init(access: Access, store: any GatewayStore, accounts: AccountFactsCache, catalog: CatalogCache,
-                 answers: EntitlementAnswers, appStore: AppStoreIngestion, identifiers: Identifiers,
+                 answers: EntitlementAnswers, appStore: AppStoreIngestion, postedStatuses: PostedTransactionStatuses,
+                 identifiers: Identifiers,
                  lists: ListResponder, accountCreationLimit: KeyedRateLimiter<String>, limits: APILimits,
                  clock: any GatewayClock) {
         self.access = access; self.store = store; self.accounts = accounts; self.catalog = catalog
-        self.answers = answers; self.appStore = appStore; self.identifiers = identifiers; self.lists = lists
+        self.answers = answers; self.appStore = appStore; self.postedStatuses = postedStatuses
+        self.identifiers = identifiers; self.lists = lists
         self.accountCreationLimit = accountCreationLimit; self.limits = limits; self.clock = clock
     }
 
@@ -55,8 +58,11 @@ package struct AccountController: APIController {
         router.add("POST", "/v1/accounts/{accountId}/receipts", execution: .appStore,
                    maxBodyBytes: limits.receiptBodyBytes, route: { [self] context throws(APIError) in
             let account = try access.requireAccount(&context), accountId = account.id
-            let facts = try receiptFacts(RequestBody(context.request))
+            let (facts, signed) = try receiptFacts(RequestBody(context.request))
             guard case .stored = try appStore.save(facts, for: accountId) else { throw .ownedByOtherAccount }
+            // Renewal info is not in a signed transaction: Apple's statuses bring it, in this
+            // answer when Apple is quick, else stored in the background (http-api.md).
+            postedStatuses.fetch(after: signed)
             return try answers.entitlementsResponse(accountId)
         })
         router.add("GET", "/v1/accounts/{accountId}/entitlements", execution: .store, route: { [self] context throws(APIError) in
@@ -192,7 +198,8 @@ package struct AccountController: APIController {
 
     /// `receiptData` and/or `signedTransactions`, each proved to come from Apple (E2). Nothing is
     /// stored until both are verified.
-    private func receiptFacts(_ body: RequestBody) throws(APIError) -> VerifiedFacts {
+    /// Returns the facts and, apart, the signed transactions the app posted.
+    private func receiptFacts(_ body: RequestBody) throws(APIError) -> (VerifiedFacts, [Transaction]) {
         let receiptData = try body.optionalString("receiptData")
         let signed = try body.optionalStrings("signedTransactions") ?? []
         guard receiptData != nil || !signed.isEmpty else {
@@ -212,8 +219,13 @@ package struct AccountController: APIController {
         }
         // With the Server API configured, one signed transaction brings its
         // subscription's whole history (fetched once), bound to this account with the rest (E4).
-        if !signed.isEmpty { facts.append(appStore.withFullHistories(try appStore.verifySignedTransactions(signed))) }
-        return facts
+        var posted: [Transaction] = []
+        if !signed.isEmpty {
+            let verified = try appStore.verifySignedTransactions(signed)
+            posted = verified.transactions
+            facts.append(appStore.withFullHistories(verified))
+        }
+        return (facts, posted)
     }
 
 }

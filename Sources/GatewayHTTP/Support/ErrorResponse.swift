@@ -23,9 +23,10 @@ extension HTTPResponse {
 }
 
 extension HTTPServerError {
-    /// The HTTP server's own answers (framing, limits, no route, busy) in the spec's error shape.
+    /// The HTTP server's own answers (framing, limits, no route, busy) in the spec's error shape;
+    /// a busy one with `Retry-After` (RFC 9110 §10.2.3).
     package static let apiShape: HTTPErrorRenderer = { error in
-        .error(error.status, code: error.code, message: error.message)
+        HTTPResponse.error(error.status, code: error.code, message: error.message).withRetryAfter()
     }
 
     /// The snake_case code of http-api.md, Conventions.

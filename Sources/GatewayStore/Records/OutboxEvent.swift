@@ -7,8 +7,11 @@ public enum WebhookEventKind: String, Sendable, CaseIterable {
 }
 
 /// One webhook event waiting in the store's outbox until the publisher's backend answers 2xx.
-/// Events leave in `seq` order (so in order per account); a process works one only while it holds
-/// its lease, so several gateway processes on one database never deliver an event at once.
+/// Events of one account leave in `seq` order (http-api.md: in order per account), each account
+/// (and the events of no account, `issue.published`) a lane of its own: a failing event holds back
+/// its own lane only. A process works one only while it holds its lease, so several gateway
+/// processes on one database never deliver an event at once. An event that has failed for the
+/// configured time is dead-lettered: kept aside, out of its lane, until an operator replays it.
 public struct OutboxEvent: Hashable, Sendable {
     /// Assigned by the store when the event is written; 0 before.
     public var seq: Int64
@@ -24,13 +27,21 @@ public struct OutboxEvent: Hashable, Sendable {
     public var nextAttemptAt: Instant
     public var leaseOwner: String?
     public var leaseUntil: Instant?
+    /// When its first attempt failed (since it was written or last replayed).
+    public var firstFailedAt: Instant?
+    /// Set when the event was set aside after failing for too long; nil while it waits.
+    public var deadLetteredAt: Instant?
+    /// What the last attempt came to (`HTTP 500`, `no answer`), for the console.
+    public var lastFailure: String?
 
     public init(seq: Int64 = 0, eventId: String, kind: WebhookEventKind, accountId: String?, data: String,
                 createdAt: Instant, attempts: Int = 0, nextAttemptAt: Instant? = nil, leaseOwner: String? = nil,
-                leaseUntil: Instant? = nil) {
+                leaseUntil: Instant? = nil, firstFailedAt: Instant? = nil, deadLetteredAt: Instant? = nil,
+                lastFailure: String? = nil) {
         self.seq = seq; self.eventId = eventId; self.kind = kind; self.accountId = accountId; self.data = data
         self.createdAt = createdAt; self.attempts = attempts; self.nextAttemptAt = nextAttemptAt ?? createdAt
         self.leaseOwner = leaseOwner; self.leaseUntil = leaseUntil
+        self.firstFailedAt = firstFailedAt; self.deadLetteredAt = deadLetteredAt; self.lastFailure = lastFailure
     }
 
     /// The body POSTed to the webhook URL: `{"id","type","createdAt","data"}`.

@@ -10,14 +10,15 @@ extension RecordRows {
         SELECT t.environment, t.transaction_id, t.original_transaction_id, t.product_id, t.purchase_date,
                t.original_purchase_date, t.expires_date, t.revocation_date, t.revocation_reason, t.is_upgraded,
                t.offer, t.ownership, t.web_order_line_item_id, t.subscription_group, t.app_account_token,
-               t.source, t.observed_at, t.store, t.revocation_type, t.revocation_percentage FROM transactions t
+               t.source, t.observed_at, t.store, t.revocation_type, t.revocation_percentage, t.app_transaction_id,
+               t.offer_period FROM transactions t
         """
 
     public static let renewalColumns: SQL = """
         SELECT r.environment, r.original_transaction_id, r.product_id, r.auto_renew_status,
                r.auto_renew_product_id, r.expiration_intent, r.is_in_billing_retry,
                r.grace_period_expires_date, r.price_consent_status, r.source, r.observed_at, r.store,
-               r.paused_at, r.resumes_at
+               r.paused_at, r.resumes_at, r.app_transaction_id, r.offer_period
         FROM renewal_infos r
         """
 
@@ -34,7 +35,15 @@ extension RecordRows {
             offer: row.isNull(10) ? nil : try row.decode(OfferKind.self, 10, of: id),
             ownership: try row.decode(Ownership.self, 11, of: id), webOrderLineItemId: row.optionalText(12),
             subscriptionGroup: row.optionalText(13), appAccountToken: row.optionalText(14),
+            appTransactionId: row.optionalText(20), offerPeriod: try offerPeriod(row, 21, of: id),
             source: try row.decode(TransactionSource.self, 15, of: id), observedAt: row.optionalInstant(16))
+    }
+
+    /// Apple's `offerPeriod` as stored: an ISO 8601 duration, or the row is corrupt.
+    private static func offerPeriod(_ row: some StoredRow, _ column: Int32, of id: String) throws(StoreError) -> ISODuration? {
+        guard let text = row.optionalText(column) else { return nil }
+        guard let duration = ISODuration(text) else { throw row.corrupt("\(id): bad offer period") }
+        return duration
     }
 
     public static func renewalInfo(_ row: some StoredRow) throws(StoreError) -> RenewalInfo {
@@ -50,6 +59,7 @@ extension RecordRows {
             productId: row.optionalText(2), autoRenewStatus: row.bool(3), autoRenewProductId: row.optionalText(4),
             expirationIntent: intent, isInBillingRetry: row.bool(6), gracePeriodExpiresDate: row.optionalInstant(7),
             priceConsentStatus: row.optionalInt(8), pausedAt: row.optionalInstant(12), resumesAt: row.optionalInstant(13),
+            appTransactionId: row.optionalText(14), offerPeriod: try offerPeriod(row, 15, of: id),
             source: try row.decode(TransactionSource.self, 9, of: id),
             observedAt: row.optionalInstant(10))
     }
@@ -131,6 +141,7 @@ extension SQLWriteTransaction {
                   "revocation_percentage": t.revocationPercentage, "is_upgraded": t.isUpgraded, "offer": t.offer?.rawValue,
                   "ownership": t.ownership.rawValue, "web_order_line_item_id": t.webOrderLineItemId,
                   "subscription_group": t.subscriptionGroup, "app_account_token": t.appAccountToken,
+                  "app_transaction_id": t.appTransactionId, "offer_period": t.offerPeriod?.description,
                   "source": t.source.rawValue, "observed_at": t.observedAt]))
     }
 
@@ -141,6 +152,7 @@ extension SQLWriteTransaction {
                   "auto_renew_product_id": r.autoRenewProductId, "expiration_intent": r.expirationIntent?.rawValue,
                   "is_in_billing_retry": r.isInBillingRetry, "grace_period_expires_date": r.gracePeriodExpiresDate,
                   "price_consent_status": r.priceConsentStatus, "paused_at": r.pausedAt, "resumes_at": r.resumesAt,
+                  "app_transaction_id": r.appTransactionId, "offer_period": r.offerPeriod?.description,
                   "source": r.source.rawValue, "observed_at": r.observedAt]))
     }
 }

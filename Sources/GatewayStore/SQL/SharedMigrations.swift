@@ -82,6 +82,25 @@ extension SharedMigration {
         ALTER TABLE renewal_infos ADD COLUMN paused_at \(.instant);
         ALTER TABLE renewal_infos ADD COLUMN resumes_at \(.instant);
         """,
+        // Webhook outbox ordered per account only, with a dead-letter list: an event that failed
+        // for the configured time since its first failure is set aside (`dead_lettered_at`) with
+        // its last failure, until an operator replays it; the lane index finds each account's
+        // oldest waiting event.
+        """
+        ALTER TABLE outbox ADD COLUMN first_failed_at \(.instant);
+        ALTER TABLE outbox ADD COLUMN dead_lettered_at \(.instant);
+        ALTER TABLE outbox ADD COLUMN last_failure \(.text);
+        CREATE INDEX outbox_by_lane ON outbox (account_id, seq);
+        """,
+        // Apple's fields added since 2024, on transactions and renewal infos: the app download's
+        // `appTransactionId` and the offer's `offerPeriod` (an ISO 8601 duration), kept as Apple
+        // sent them.
+        """
+        ALTER TABLE transactions ADD COLUMN app_transaction_id \(.text);
+        ALTER TABLE transactions ADD COLUMN offer_period \(.text);
+        ALTER TABLE renewal_infos ADD COLUMN app_transaction_id \(.text);
+        ALTER TABLE renewal_infos ADD COLUMN offer_period \(.text);
+        """,
         // Google Play, E28: purchases the gateway verified and Google has not confirmed as
         // acknowledged, retried until it does (Google refunds a purchase left 3 days).
         """

@@ -100,10 +100,18 @@ public protocol ReadTransaction {
 
     // MARK: Webhook outbox (push)
 
-    /// The oldest events not yet delivered (lowest `seq` first), whoever holds their leases.
+    /// The oldest events not yet delivered nor dead-lettered (lowest `seq` first), whoever holds
+    /// their leases.
     func outboxEvents(limit: Int) throws(StoreError) -> [OutboxEvent]
-    /// How many events wait.
+    /// How many events wait (dead-lettered ones not counted).
     func outboxLength() throws(StoreError) -> Int
+    /// The oldest event heading its account's lane that is due and leased to nobody but `owner`.
+    func outboxClaimable(owner: String, now: Instant) throws(StoreError) -> OutboxEvent?
+    /// The soonest waiting event's next attempt after `now`.
+    func outboxNextAttempt(after now: Instant) throws(StoreError) -> Instant?
+    /// Dead-lettered events, oldest first.
+    func deadLetters(limit: Int) throws(StoreError) -> [OutboxEvent]
+    func outboxEvent(seq: Int64) throws(StoreError) -> OutboxEvent?
 
     // MARK: Publication events and push jobs (push)
 

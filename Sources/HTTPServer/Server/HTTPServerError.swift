@@ -64,7 +64,7 @@ public struct HTTPServerError: Sendable, Equatable {
 
     /// The renderer a router uses when the application gives none: the message as plain text.
     public static let plainText: HTTPErrorRenderer = { error in
-        .text(error.status, error.message + "\n")
+        HTTPResponse.text(error.status, error.message + "\n").withRetryAfter()
     }
 }
 

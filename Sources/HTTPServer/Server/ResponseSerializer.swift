@@ -17,8 +17,12 @@ enum ResponseSerializer {
     /// holds CR, LF or another control character turns the response into a 500, because sending it
     /// would let the value split the response.
     /// The 500 is rendered by `errors`; should that answer be invalid too, by the plain-text renderer.
+    /// Every 429 and 503 leaves with `Retry-After` (RFC 9110 §10.2.3), whichever renderer or
+    /// handler made it: the server adds the fallback where none was written, and leaves a written
+    /// one to its author.
     static func write(_ response: HTTPResponse, framing: Framing, date: [UInt8], errors: HTTPErrorRenderer,
                       into out: inout [UInt8]) {
+        let response = response.withRetryAfter(clamping: false)
         guard response.isSendable else {
             let replacement = errors(.invalidResponse)
             return write(replacement, framing: framing, date: date, errors: HTTPServerError.plainText, into: &out)

@@ -26,6 +26,7 @@ import Testing
         let answer = try h.client.post("/v1/accounts")
         #expect(answer.status == 503)
         #expect(answer.errorCode == "storage_busy")
+        #expect(answer.header("Retry-After") == "1")
     }
 
     @Test func anyOtherStorageFailureIsA500WithAFixedSentence() throws {

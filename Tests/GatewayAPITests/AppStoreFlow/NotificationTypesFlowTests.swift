@@ -35,6 +35,22 @@ import Testing
         #expect(try flow.subscriptions(reader).first?["expiresAt"] as? String == "2026-04-17T00:00:00.000Z")
     }
 
+    /// appstore.md, Fields added since 2024: a single issue bought without the app telling the
+    /// gateway reaches it as `ONE_TIME_CHARGE`, taken like any signed transaction (E14), for the
+    /// account its appAccountToken names (E4).
+    @Test func e14AOneTimeChargeEntitlesItsIssue() throws {
+        let flow = try AppStoreFlow()
+        let reader = try flow.newReader(appAccountToken: FlowFixtures.appAccountToken)
+        #expect(try flow.entitledIssues(reader).isEmpty)
+        try flow.simulator.addTransaction(
+            ScriptedTransaction(transactionId: "20000", productId: "issue.2026-02", purchaseDate: FlowFixtures.at("2026-03-01T00:00:00Z"),
+                                appAccountToken: FlowFixtures.appAccountToken),
+            to: FlowFixtures.production)
+        #expect(try notify(flow, "ONE_TIME_CHARGE", transactionId: "20000") == 200)
+        #expect(try flow.entitledIssues(reader) == ["2026-02"])
+        #expect(try flow.storedTransactionIds(reader) == ["20000"])
+    }
+
     @Test(arguments: ["REVOKE", "PRICE_INCREASE", "OFFER_REDEEMED", "CONSUMPTION_REQUEST", "ONE_TIME_CHARGE", "TEST",
                       "REFUND_DECLINED", "RENEWAL_EXTENSION", "EXTERNAL_PURCHASE_TOKEN", "A_TYPE_APPLE_ADDS_LATER"])
     func everyTypeIsAnswered200AndCounted(_ type: String) throws {

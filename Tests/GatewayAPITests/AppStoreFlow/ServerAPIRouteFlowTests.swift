@@ -92,6 +92,34 @@ import Wire
         #expect(try flow.entitledIssues(reader) == ["2026-01", "2026-02"])
     }
 
+    /// Apple's Retry-After is a UNIX time in milliseconds, ahead by more than the client's
+    /// deadline: the refresh gives up and the client is told to wait that long, in seconds, at
+    /// most an hour.
+    @Test(arguments: [(Int64(120_000), "120"), (20_000_000, "3600")])
+    func applesRateLimitWaitIsPassedOnInSeconds(appleWaitMilliseconds: Int64, retryAfter: String) throws {
+        let flow = try AppStoreFlow(serverAPI: true)
+        let reader = try subscribedReader(flow)
+        flow.simulator.configureServerAPI { $0.rateLimitedRequests = 100; $0.retryAfterMilliseconds = appleWaitMilliseconds }
+        let answer = try flow.post("/v1/accounts/\(reader.id)/refresh", json: [:], bearer: reader.token)
+        #expect(answer.status == 503)
+        #expect(answer.errorCode == "app_store_unavailable")
+        #expect(answer.header("Retry-After") == retryAfter, "\(answer.headers) \(answer.text)")
+    }
+
+    @Test func aRefreshAfterTheWholeHistoryAsksForRefundsNotTheHistoryAgain() throws {
+        let flow = try AppStoreFlow(serverAPI: true)
+        let reader = try subscribedReader(flow)
+        #expect(flow.runtime.core.counters.historiesFetched.value == 1)
+        // A refund of an older period that no notification reported, and statuses do not show
+        // (they carry the newest transaction only).
+        try flow.simulator.refund(transactionId: "10000", in: FlowFixtures.production, at: FlowFixtures.at("2026-01-20T00:00:00Z"))
+        #expect(try flow.post("/v1/accounts/\(reader.id)/refresh", json: [:], bearer: reader.token).status == 200)
+        let refunded = try flow.store.accountFacts(reader.id).transactions.first { $0.transactionId == "10000" }
+        #expect(refunded?.revocationDate == FlowFixtures.at("2026-01-20T00:00:00Z"), "found by the refund lookup")
+        #expect(flow.serverAPIRequests["refunds"] == 1)
+        #expect(flow.serverAPIRequests["history"] == 1, "the history was walked once, at the post, not again")
+    }
+
     @Test func refreshesAreLimitedPerAccount() throws {
         let flow = try AppStoreFlow(serverAPI: true)
         let reader = try subscribedReader(flow)
@@ -100,6 +128,7 @@ import Wire
         let limited = try flow.post("/v1/accounts/\(reader.id)/refresh", json: [:], bearer: reader.token)
         #expect(limited.status == 429)
         #expect(limited.errorCode == "rate_limited")
+        #expect(Int(limited.header("Retry-After") ?? "").map(RetryAfter.range.contains) == true)
         #expect(try flow.post("/v1/accounts/\(other.id)/refresh", json: [:], bearer: other.token).status == 200)
     }
 

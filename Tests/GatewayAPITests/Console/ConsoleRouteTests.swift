@@ -12,7 +12,7 @@ import Testing
         "icon.svg": "image/svg+xml", "main.js": "text/javascript; charset=utf-8",
         "api.js": "text/javascript; charset=utf-8", "dom.js": "text/javascript; charset=utf-8",
         "editors.js": "text/javascript; charset=utf-8", "products.js": "text/javascript; charset=utf-8",
-        "support.js": "text/javascript; charset=utf-8",
+        "support.js": "text/javascript; charset=utf-8", "webhooks.js": "text/javascript; charset=utf-8",
     ]
 
     private func expectConsoleHeaders(_ response: APIResponse, _ what: String) {

@@ -2,6 +2,7 @@ import Foundation
 @testable import GatewayConfiguration
 import GatewayStore
 import IssueCatalog
+import GatewayPush
 import Lifecycle
 import TestSupport
 import Testing
@@ -19,7 +20,9 @@ import Wire
         defer { receiver.stop() }
         let h = try H.withPushes(apnsKeyPath: key.path, apnsURL: fake.url, caFile: fake.caFile,
                                  webhookURL: receiver.url("/hooks").absoluteString)
-        #expect(h.runtime.pushServices.count == 3, "webhooks, pushes, publication events")
+        let deliverers = PushSettings().webhookConcurrency
+        #expect(h.runtime.pushServices.count == deliverers + 2, "webhook deliverers, pushes, publication events")
+        #expect(h.runtime.pushServices.filter { $0 is WebhookDeliverer }.count == deliverers)
         let group = ServiceGroup(h.runtime.pushServices)
         try group.start()
         defer { group.stop() }

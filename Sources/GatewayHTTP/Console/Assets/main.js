@@ -4,6 +4,7 @@ import { byId, show, say, el } from './dom.js';
 import * as editors from './editors.js';
 import * as products from './products.js';
 import * as support from './support.js';
+import * as webhooks from './webhooks.js';
 
 const pages = ['editors', 'products', 'support'];
 
@@ -73,7 +74,7 @@ async function submitKey(event) {
     document.querySelector('.tab[data-tab="' + name + '"]').hidden = !visible[name];
   }
   if (visible.editors) editors.start(can);
-  if (visible.products) products.start();
+  if (visible.products) { products.start(); webhooks.start(); }
   if (visible.support) support.start(can);
   open(visible.editors ? 'editors' : 'support');
 }

@@ -9,6 +9,7 @@ import HTTPServer
 import IssueCatalog
 import SQLiteStore
 import TestSupport
+import Synchronization
 import Testing
 import Wire
 
@@ -20,6 +21,8 @@ final class AppStoreFlow: @unchecked Sendable {
     struct Response {
         var status: Int
         var text: String
+        var headers: [(String, String)] = []
+        func header(_ name: String) -> String? { headers.first { $0.0.lowercased() == name.lowercased() }?.1 }
         var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:] }
         var errorCode: String? { (json["error"] as? [String: Any])?["code"] as? String }
         var appStoreStatus: Int? { (json["error"] as? [String: Any])?["appStoreStatus"] as? Int }
@@ -37,6 +40,8 @@ final class AppStoreFlow: @unchecked Sendable {
     let clock = TestClock(FlowFixtures.now)
     let authority: TestCertificateAuthority
     let simulator: AppStoreSimulator
+    /// Server API requests the gateway made, by endpoint (`history`, `statuses`, `refunds`, …).
+    let serverAPIRequests = RequestTally()
     let apple: AppStoreSimulatorServer
     /// False for a peer: the App Store belongs to the flow it was made from.
     private let ownsApple: Bool
@@ -76,7 +81,8 @@ final class AppStoreFlow: @unchecked Sendable {
                 configuration: ServerAPIConfiguration(productionURL: apple.serverAPIProductionURL, sandboxURL: apple.serverAPISandboxURL,
                                                       requestTimeout: 2, deadline: 5, initialBackoff: 0.01, maximumBackoff: 0.02),
                 credentials: ServerAPICredentials(keyId: "FLOWKEY", issuerId: "flow-issuer", bundleId: FlowFixtures.bundleId, key: key),
-                verifier: verifier, clock: { [clock] in clock.now() })
+                verifier: verifier, clock: { [clock] in clock.now() },
+                observe: { [serverAPIRequests] attempt in serverAPIRequests.count(attempt.endpoint) })
         }
         var configuration = Configuration(threads: 1)
         configuration.adminKey = Self.adminKey
@@ -122,7 +128,7 @@ final class AppStoreFlow: @unchecked Sendable {
         if let body { head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n" }
         client.send(Array((head + "\r\n").utf8) + Array(body ?? Data()))
         let response = try client.readResponse()
-        return Response(status: response.status, text: response.text)
+        return Response(status: response.status, text: response.text, headers: response.headers)
     }
 
     func post(_ path: String, json: [String: Any], bearer: String? = AppStoreFlow.adminKey) throws -> Response {
@@ -198,4 +204,13 @@ extension AppStoreFlow.Response {
     var subscriptionIds: [String] {
         ((json["subscriptions"] as? [[String: Any]]) ?? []).compactMap { $0["originalTransactionId"] as? String }.sorted()
     }
+}
+
+/// Requests counted by name, from any thread.
+final class RequestTally: Sendable {
+    private let counts = Mutex<[String: Int]>([:])
+
+    func count(_ name: String) { counts.withLock { $0[name, default: 0] += 1 } }
+
+    subscript(_ name: String) -> Int { counts.withLock { $0[name] ?? 0 } }
 }

@@ -19,7 +19,10 @@ enum FlowFixtures {
     static let catalog = Catalog(
         publications: [Publication(id: "monthly", title: "The Monthly")],
         products: [Product(id: "monthly.1m", kind: .autoRenewable, grants: ["monthly"], subscriptionGroup: "g", level: 1,
-                           platform: "ios")],
+                           platform: "ios"),
+                   // E14: February's issue on its own (a one-time charge).
+                   Product(id: "issue.2026-02", kind: .issue, grants: ["monthly"],
+                           issue: IssueRef(publicationId: "monthly", issueId: "2026-02"))],
         issues: ["2026-01", "2026-02", "2026-03"].map { id in
             Issue(publicationId: "monthly", id: id, title: "Issue \(id)", publishedAt: at("\(id)-15T00:00:00Z"),
                   assets: [Asset(path: "/content/monthly/\(id)/issue.pdf", bytes: 10, sha256: String(repeating: "b", count: 64))])

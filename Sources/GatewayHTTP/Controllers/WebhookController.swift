@@ -1,0 +1,59 @@
+import GatewayCore
+import GatewayStore
+import HTTPServer
+import Wire
+
+/// The webhook dead-letter list (an extension of http-api.md, pushes and webhooks): events that
+/// kept failing for the configured time, set aside so their accounts' later events could go, and
+/// their replay. Admin only: events name accounts across the whole store.
+package struct WebhookController: APIController {
+    private let access: Access
+    private let store: any GatewayStore
+    private let clock: any GatewayClock
+
+    package init(access: Access, store: any GatewayStore, clock: any GatewayClock) {
+        self.access = access; self.store = store; self.clock = clock
+    }
+
+    /// Dead letters listed at once; the console shows the oldest first.
+    package static let listLimit = 500
+
+    package func register(_ router: APIRouterBuilder) {
+        router.add("GET", "/v1/webhooks/dead-letters", execution: .store, route: { [self] context throws(APIError) in
+            try access.requireAdmin(&context)
+            let events = try stored { () throws(StoreError) in try store.deadLetters(limit: Self.listLimit) }
+            return .json(200) { w in
+                w.object { w in
+                    w.key("events")
+                    w.array { w in for event in events { w.deadLetter(event) } }
+                }
+            }
+        })
+        router.add("POST", "/v1/webhooks/dead-letters/{seq}/replay", execution: .store, route: { [self] context throws(APIError) in
+            try access.requireAdmin(&context)
+            let text = context.request.parameter("seq")
+            guard let seq = Int64(text), seq > 0 else { throw .badRequest("seq is a positive integer") }
+            let now = clock.now()
+            guard let event = try stored({ () throws(StoreError) in try store.replayDeadLetter(seq: seq, now: now) }) else {
+                throw .notFound("no dead-lettered webhook event \(text)")
+            }
+            return .json(200) { w in w.deadLetter(event) }
+        })
+    }
+}
+
+extension JSONWriter {
+    /// One outbox event as the dead-letter list shows it (`deadLetteredAt` null once replayed).
+    package mutating func deadLetter(_ event: OutboxEvent) {
+        object { w in
+            w.field("seq", Int(event.seq))
+            w.field("id", event.eventId)
+            w.field("type", event.kind.rawValue)
+            w.field("accountId", event.accountId)
+            w.field("createdAt", event.createdAt.rfc3339)
+            w.field("attempts", event.attempts)
+            w.field("deadLetteredAt", event.deadLetteredAt?.rfc3339)
+            w.field("lastFailure", event.lastFailure)
+        }
+    }
+}

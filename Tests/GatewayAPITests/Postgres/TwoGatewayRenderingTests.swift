@@ -1,0 +1,40 @@
+import Foundation
+@testable import GatewayConfiguration
+import PostgresStore
+import TestSupport
+import Testing
+
+/// Two gateways on one PostgreSQL database, as two `serve` processes: the same account is
+/// answered and drawn byte for byte alike by both (the timeline SVG included), whichever wrote
+/// the facts and whichever has them cached.
+@Suite(.postgresCluster)
+final class TwoGatewayRenderingTests {
+    let schema: TemporaryPostgresSchema
+    let a: GatewayHarness
+    let b: GatewayHarness
+
+    init() throws {
+        schema = try TemporaryPostgresSchema(ownRole: true)
+        a = try GatewayHarness(store: try schema.open())
+        b = try GatewayHarness(store: try schema.open())
+        for harness in [a, b] { try #require(harness.runtime.changeFeedFollower).start() }
+    }
+
+    deinit {
+        for harness in [a, b] {
+            harness.runtime.changeFeedFollower?.stop()
+            harness.runtime.changeFeedFollower?.join()
+        }
+    }
+
+    @Test func bothGatewaysRenderTheSameAccountByteForByte() throws {
+        let (account, _) = try RenderingOrderTests.seed(a, reversed: true)
+        for path in RenderingOrderTests.renderedPaths {
+            let target = "/v1/accounts/\(account)/\(path)"
+            let fromA = try a.client.get(target, as: H.adminKey)
+            #expect(fromA.status == 200, "\(path)")
+            // B hears of the catalog and the facts through the change feed within a second.
+            #expect(within(.seconds(2)) { try b.client.get(target, as: H.adminKey).body == fromA.body }, "\(path) differs on B")
+        }
+    }
+}
