@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .executable(name: "issue-gateway", targets: ["IssueGateway"]),
         .executable(name: "appstore-simulator", targets: ["AppStoreSimulatorTool"]),
+        .executable(name: "stripe-simulator", targets: ["StripeSimulatorTool"]),
         .executable(name: "googleplay-simulator", targets: ["GooglePlaySimulatorTool"]),
         .library(name: "Wire", targets: ["Wire"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
@@ -22,6 +23,7 @@ let package = Package(
         .library(name: "PostgresStore", targets: ["PostgresStore"]),
         .library(name: "AppStoreKit", targets: ["AppStoreKit"]),
         .library(name: "AppStoreSimulator", targets: ["AppStoreSimulator"]),
+        .library(name: "StripeKit", targets: ["StripeKit"]),
         .library(name: "GooglePlayKit", targets: ["GooglePlayKit"]),
         .library(name: "GooglePlaySimulator", targets: ["GooglePlaySimulator"]),
         .executable(name: "issue-gateway-bench", targets: ["Benchmarks"]),
@@ -97,6 +99,15 @@ let package = Package(
         .executableTarget(name: "AppStoreSimulatorTool",
                           dependencies: ["AppStoreSimulator", "AppStoreKit", "HTTPServer", "CommandLineSupport"]),
 
+        // Stripe (web sales): webhook signatures (HMAC-SHA256), both API shapes of its objects into
+        // store-neutral facts (E23, E26), and the API client on its own pool.
+        .target(name: "StripeKit", dependencies: ["Wire", "IssueCatalog", "Entitle", "GatewayCrypto", "Lifecycle"]),
+
+        // Stripe played from scenario steps for tests and developers: never the product.
+        .target(name: "StripeSimulator", dependencies: ["Wire", "IssueCatalog", "StripeKit", "HTTPServer", "Metrics"]),
+        .executableTarget(name: "StripeSimulatorTool",
+                          dependencies: ["StripeSimulator", "StripeKit", "HTTPServer", "Wire", "CommandLineSupport"]),
+
         // Google Play (googleplay.md): the service account's OAuth assertion (RS256), the Developer and
         // Orders API client, Google's bodies into store-neutral facts (E23, E25), real-time developer
         // notifications and the Pub/Sub push token's OIDC verification. It sends through the App
@@ -116,7 +127,7 @@ let package = Package(
         // explanations, the status poller, the notification backfill, caches and catalog state.
         .target(name: "GatewayCore",
                 dependencies: ["Wire", "IssueCatalog", "Entitle", "GatewayCrypto", "DownloadTokens", "GatewayStore",
-                               "AppStoreKit", "GooglePlayKit", "Lifecycle", "Metrics"]),
+                               "AppStoreKit", "StripeKit", "GooglePlayKit", "Lifecycle", "Metrics"]),
         // Pushes to reader devices (APNs over libcurl) and webhooks: the only target that links curl.
         .target(name: "GatewayPush",
                 dependencies: ["GatewayCore", "Wire", "IssueCatalog", "Entitle", "GatewayCrypto", "GatewayStore", "AppStoreKit",
@@ -125,7 +136,7 @@ let package = Package(
         // OpenAPI, the web console and gzip.
         .target(name: "GatewayHTTP",
                 dependencies: ["GatewayCore", "Wire", "IssueCatalog", "Entitle", "GatewayCrypto", "DownloadTokens", "EdgeFormats",
-                               "GatewayStore", "AppStoreKit", "GooglePlayKit", "HTTPServer", "Lifecycle", "Metrics", "CZlib"],
+                               "GatewayStore", "AppStoreKit", "StripeKit", "GooglePlayKit", "HTTPServer", "Lifecycle", "Metrics", "CZlib"],
                 // The web console's files and the OpenAPI document, compiled in: no files to ship
                 // beside the binary.
                 resources: [.embedInCode("Console/Assets"), .embedInCode("OpenAPI/openapi.json")]),
@@ -134,7 +145,7 @@ let package = Package(
         .target(name: "GatewayConfiguration",
                 dependencies: ["GatewayCore", "GatewayPush", "GatewayHTTP", "Wire", "IssueCatalog", "Entitle", "GatewayCrypto",
                                "DownloadTokens", "EdgeFormats", "GatewayStore", "SQLiteStore", "PostgresStore", "HTTPServer",
-                               "AppStoreKit", "GooglePlayKit", "Lifecycle", "Metrics"]),
+                               "AppStoreKit", "StripeKit", "GooglePlayKit", "Lifecycle", "Metrics"]),
 
         // The `issue-gateway` executable: the command line only.
         .executableTarget(name: "IssueGateway",
@@ -164,6 +175,7 @@ let package = Package(
         .testTarget(name: "AppStoreKitTests",
                     dependencies: ["AppStoreKit", "AppStoreSimulator", "AppStoreSimulatorTool", "CommandLineSupport", "Wire",
                                    "Entitle", "IssueCatalog", "TestSupport"]),
+        .testTarget(name: "StripeKitTests", dependencies: ["StripeKit", "Wire", "Entitle", "IssueCatalog", "GatewayCrypto"]),
         .testTarget(name: "GooglePlayKitTests",
                     dependencies: ["GooglePlayKit", "GooglePlaySimulator", "AppStoreKit", "GatewayCrypto", "Wire", "Entitle",
                                    "IssueCatalog", "TestSupport"]),
@@ -171,7 +183,8 @@ let package = Package(
         .testTarget(name: "GatewayAPITests",
                     dependencies: ["GatewayCore", "GatewayPush", "GatewayHTTP", "GatewayConfiguration", "Metrics", "GatewayStore",
                                    "SQLiteStore", "PostgresStore", "HTTPServer", "HTTPServerTesting",
-                                   "AppStoreKit", "AppStoreSimulator", "GooglePlayKit", "GooglePlaySimulator", "Lifecycle", "Wire",
+                                   "AppStoreKit", "AppStoreSimulator", "StripeKit", "StripeSimulator", "GooglePlayKit", "GooglePlaySimulator",
+                                   "Lifecycle", "Wire",
                                    "Entitle", "DownloadTokens",
                                    "GatewayCrypto", "IssueCatalog", "CSystem", "CZlib", "TestSupport"]),
         .testTarget(name: "IssueGatewayTests",

@@ -79,6 +79,8 @@ public struct Configuration: Sendable, Equatable {
     public var push = PushSettings()
     /// Google Play: off unless packages and a service account are configured.
     public var googlePlay = GooglePlaySettings()
+    /// Stripe (web sales): off unless configured.
+    public var stripe = StripeConfiguration()
 
     public init(threads: Int = Configuration.defaultThreads) {
         self.threads = threads

@@ -96,6 +96,11 @@ extension Configuration {
         ("ISSUE_GATEWAY_DATABASE_POOL", integer(\.databasePoolSize, in: ConfigurationLimits.databasePool)),
         ("ISSUE_GATEWAY_DATABASE_STATEMENT_TIMEOUT", integer(\.databaseStatementTimeoutMilliseconds,
                                                              in: ConfigurationLimits.databaseStatementTimeoutMilliseconds)),
+        ("ISSUE_GATEWAY_STRIPE_API_KEY", set(\.stripe.apiKey, SettingParsers.nonEmpty)),
+        ("ISSUE_GATEWAY_STRIPE_WEBHOOK_SECRETS", set(\.stripe.webhookSecrets, StripeConfiguration.secrets)),
+        ("ISSUE_GATEWAY_STRIPE_API_URL", set(\.stripe.apiURL, SettingParsers.httpURL)),
+        ("ISSUE_GATEWAY_STRIPE_API_VERSION", set(\.stripe.apiVersion, SettingParsers.nonEmpty)),
+        ("ISSUE_GATEWAY_STRIPE_ACCOUNT_KEY", set(\.stripe.accountKey, SettingParsers.nonEmpty)),
     ]
 
     public static let prefix = "ISSUE_GATEWAY_"

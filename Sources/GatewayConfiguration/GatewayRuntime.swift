@@ -7,6 +7,7 @@ import GatewayStore
 import HTTPServer
 import Lifecycle
 import Metrics
+import StripeKit
 
 /// Everything `issue-gateway serve` runs: the API on the HTTP server, the status poller, the
 /// notification backfill and the catalog watcher. Tests build it the same way on an ephemeral port.
@@ -49,7 +50,8 @@ public struct GatewayRuntime: Sendable {
     package static func make(configuration: Configuration, store: any GatewayStore, clock: any GatewayClock = SystemClock(),
                      appStore: AppStoreServices? = nil, http: HTTPServerConfiguration? = nil, accessLog: AccessLog? = nil,
                      pollerSettings: StatusPollerSettings? = .standard, random: any RandomBytesSource = SystemRandom(),
-                     limits: APILimits = .standard, googlePlay: GooglePlayServices? = nil) throws(StartError) -> GatewayRuntime {
+                     limits: APILimits = .standard, stripeAPI: (any StripeAPI)? = nil,
+                     googlePlay: GooglePlayServices? = nil) throws(StartError) -> GatewayRuntime {
         guard let adminKey = configuration.adminKey, let tokenKeys = configuration.tokenKeys else {
             throw StartError(description: "the admin key and token keys must be resolved before the API starts")
         }
@@ -88,7 +90,8 @@ public struct GatewayRuntime: Sendable {
                                     policy: configuration.entitlementPolicy, ownership: configuration.transferPolicy,
                                     events: EventPolicy(webhooks: configuration.push.webhookURL != nil,
                                                         pushes: configuration.push.apnsConfigured),
-                                    appStoreWork: appStoreWork,
+                                    appStoreWork: appStoreWork, stripe: configuration.stripe.settings,
+                                    stripeAPI: stripeAPI ?? configuration.stripe.client,
                                     googlePlay: googlePlayServices)
         let api = try HTTPAPI(core: core, settings: APISettings(
             tokenKeys: tokenKeys, tokenIssuer: configuration.tokenIssuer, tokenTTLSeconds: configuration.tokenTTLSeconds,

@@ -4,6 +4,7 @@ import GatewayCrypto
 import GatewayStore
 import IssueCatalog
 import Metrics
+import StripeKit
 import Wire
 
 /// The use cases' shared services, built once at start and handed out piecewise: each controller
@@ -41,12 +42,15 @@ package final class CoreServices: Sendable {
     /// Replays Apple's notification history; nil without Server API credentials.
     package let backfill: NotificationBackfill?
     package let identifiers: Identifiers
+    /// Stripe's webhook events (and its API, when a key is configured).
+    package let stripe: StripeIngestion
     /// Where the poller's and requested backfills' calls to Apple run (the App Store pool).
     package let appStoreWork: WorkPool
 
     package init(store: any GatewayStore, appStore services: AppStoreServices, metrics: Metrics, clock: any GatewayClock,
                  random: any RandomBytesSource, adminKey: String, cacheMemoryBytes: Int, policy: EntitlementPolicy,
                  ownership: OwnershipPolicy, events: EventPolicy, appStoreWork: WorkPool,
+                 stripe stripeSettings: StripeSettings = StripeSettings(webhookSecrets: []), stripeAPI: (any StripeAPI)? = nil,
                  googlePlay googlePlayServices: GooglePlayServices? = nil) throws(StartError) {
         self.store = store
         self.clock = clock
@@ -71,6 +75,12 @@ package final class CoreServices: Sendable {
         let ingestion = AppStoreIngestion(services: services, store: store, accounts: accounts, ownership: ownership,
                                           events: events, clock: clock, counters: counters)
         appStore = ingestion
+        do {
+            stripe = try StripeIngestion(settings: stripeSettings, api: stripeAPI, storing: ingestion,
+                                         counters: StripeCounters(metrics))
+        } catch {
+            throw StartError(description: "the Stripe webhook secrets cannot be used: \(error)")
+        }
         postedStatuses = PostedTransactionStatuses(ingestion: ingestion, work: appStoreWork)
         let catalog = self.catalog, clock = self.clock
         googlePlay = googlePlayServices.map {

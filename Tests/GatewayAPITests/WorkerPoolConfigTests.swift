@@ -8,13 +8,14 @@ import TestSupport
 import Testing
 
 /// `ISSUE_GATEWAY_STORE_*`, `ISSUE_GATEWAY_APPSTORE_*` and `ISSUE_GATEWAY_GOOGLE_THREADS`/`_QUEUE`:
-/// the API's worker pools (bulkheads).
+/// the API's worker pools (bulkheads), beside the Stripe pool (its size a constant).
 @Suite struct WorkerPoolConfigTests {
     @Test func defaultsSizeTheStoreForCoresAndAppleForWaiting() throws {
         let c = try Configuration.load(environment: [:])
         #expect(c.workerPools == [
             .store: WorkerPoolSize(threads: ProcessInfo.processInfo.activeProcessorCount, queueLimit: 1024),
             .appStore: WorkerPoolSize(threads: 32, queueLimit: 256),
+            .stripe: WorkerPoolSize(threads: 16, queueLimit: 256),
             .googlePlay: WorkerPoolSize(threads: 16, queueLimit: 256),
         ])
     }
@@ -27,6 +28,7 @@ import Testing
         ])
         #expect(c.workerPools == [.store: WorkerPoolSize(threads: 3, queueLimit: 50),
                                   .appStore: WorkerPoolSize(threads: 64, queueLimit: 10),
+                                  .stripe: WorkerPoolSize(threads: 16, queueLimit: 256),
                                   .googlePlay: WorkerPoolSize(threads: 7, queueLimit: 20)])
     }
 

@@ -61,4 +61,18 @@ import Wire
         #expect(products.contains { $0.isDiscontinued(at: Self.now) })
         #expect(products.filter { $0.kind == .issue }.count >= 3)
     }
+
+    /// E23: the same subscriptions sold on the web through Stripe: prices for both publications,
+    /// the bundle and a single issue, each a Stripe price id.
+    @Test func stripePricesForEveryPublication() throws {
+        let snapshot = CatalogSnapshot(try Self.load())
+        let web = snapshot.products.filter { $0.store == .stripe }
+        for publication in ["monthly", "weekly"] {
+            #expect(web.contains { $0.kind == .autoRenewable && $0.grants == [publication] }, "\(publication)")
+        }
+        #expect(web.contains { Set($0.grants) == ["monthly", "weekly"] }, "the bundle")
+        #expect(web.contains { $0.kind == .issue })
+        #expect(web.allSatisfy { $0.storeProductId.hasPrefix("price_") })
+        #expect(snapshot.product(.stripe, storeProductId: "price_monthly_monthly")?.id == "monthly.web.monthly")
+    }
 }

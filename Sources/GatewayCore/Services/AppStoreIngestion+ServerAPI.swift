@@ -95,9 +95,7 @@ extension AppStoreIngestion {
     /// Without Server API credentials the stored latest receipts are re-verified instead, as the
     /// status poller does.
     package func refresh(_ accountId: String) throws(APIError) {
-        // Apple is asked about Apple's subscriptions only (Google Play's: `GooglePlayIngestion.refresh`).
-        let subscriptions = try stored { () throws(StoreError) in try store.subscriptions(ofAccount: accountId) }
-            .filter { $0.store == .appStore }
+        let subscriptions = try stored { () throws(StoreError) in try store.subscriptions(ofAccount: accountId) }.filter { $0.store == .appStore }
         var facts = VerifiedFacts()
         if serverAPI == nil {
             var receipts: Set<String> = []

@@ -5,7 +5,8 @@ import GatewayCrypto
 import GatewayStore
 import IssueCatalog
 
-/// Facts proved to come from Apple (E2), ready to be stored.
+/// Facts proved to come from their store (E2: Apple's signatures and answers, a Stripe event's
+/// signature or Stripe's API), ready to be stored.
 package struct VerifiedFacts: Sendable {
     package var transactions: [Transaction] = []
     package var renewals: [RenewalInfo] = []
@@ -13,6 +14,10 @@ package struct VerifiedFacts: Sendable {
     package var receiptData: String?
     /// Subscriptions whose whole history (App Store Server API) is among the facts.
     package var historyFetched: [SubscriptionKey] = []
+    /// Owners the store names (`IngestBatch.namedOwners`).
+    package var namedOwners: [SubscriptionKey: String] = [:]
+    /// The store's customer behind each subscription (`IngestBatch.customers`).
+    package var customers: [SubscriptionKey: String] = [:]
 
     package init(transactions: [Transaction] = [], renewals: [RenewalInfo] = [], receiptData: String? = nil, historyFetched: [SubscriptionKey] = []) {
         self.transactions = transactions; self.renewals = renewals; self.receiptData = receiptData; self.historyFetched = historyFetched
@@ -23,6 +28,8 @@ package struct VerifiedFacts: Sendable {
         renewals += other.renewals
         receiptData = other.receiptData ?? receiptData
         historyFetched += other.historyFetched
+        namedOwners.merge(other.namedOwners) { _, new in new }
+        customers.merge(other.customers) { _, new in new }
     }
 }
 
@@ -125,13 +132,15 @@ package final class AppStoreIngestion: Sendable {
     /// changed (none when refused: nothing changed).
     private func ingest(_ facts: VerifiedFacts, accountId: String?, notificationUUID: String?,
                         source: HistorySource?) throws(APIError) -> IngestOutcome {
-        guard !facts.transactions.isEmpty || !facts.renewals.isEmpty || notificationUUID != nil else {
+        guard !facts.transactions.isEmpty || !facts.renewals.isEmpty || !facts.namedOwners.isEmpty || !facts.customers.isEmpty || notificationUUID != nil else {
             return .stored(IngestResult(owners: [:], previousOwners: []))
         }
         var batch = IngestBatch(accountId: accountId, transactions: facts.transactions, renewalInfos: facts.renewals,
                                 receiptData: facts.receiptData, notificationUUID: notificationUUID, at: clock.now(),
                                 source: source)
         batch.historyFetched = facts.historyFetched
+        batch.namedOwners = facts.namedOwners
+        batch.customers = facts.customers
         let outcome = try stored { () throws(StoreError) in try store.ingest(batch, policy: ownership, events: events) }
         guard case .stored(let result) = outcome else { return outcome }
         var touched = result.previousOwners

@@ -75,7 +75,8 @@ public final class StatusPoller: ThreadBackedService {
         let progress = Condition(PassProgress())
         let concurrency = max(1, settings.concurrency)
         let statuses = ingestion.serverAPI != nil
-        for target in targets {
+        // Apple is asked about App Store subscriptions only: other stores' ids mean nothing to it.
+        for target in targets where target.subscription.store == .appStore {
             // With Server API credentials every subscription is asked about by id
             // (signed-data ones included); without, the stored latest receipt is re-verified.
             let check: PollCheck

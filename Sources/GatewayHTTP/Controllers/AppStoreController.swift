@@ -16,6 +16,7 @@ package struct AppStoreController: APIController {
     private let store: any GatewayStore
     private let accounts: AccountFactsCache
     private let appStore: AppStoreIngestion
+    private let stripe: StripeIngestion
     /// Asked too by a reader's refresh, when configured.
     private let googlePlay: GooglePlayIngestion?
     private let backfill: NotificationBackfill?
@@ -25,11 +26,11 @@ package struct AppStoreController: APIController {
     private let clock: any GatewayClock
 
     package init(access: Access, store: any GatewayStore, accounts: AccountFactsCache, appStore: AppStoreIngestion,
-                 backfill: NotificationBackfill?, answers: EntitlementAnswers,
+                 stripe: StripeIngestion, backfill: NotificationBackfill?, answers: EntitlementAnswers,
                  refreshLimit: KeyedRateLimiter<String>, limits: APILimits, clock: any GatewayClock,
                  googlePlay: GooglePlayIngestion? = nil) {
         self.googlePlay = googlePlay
-        self.access = access; self.store = store; self.accounts = accounts; self.appStore = appStore
+        self.access = access; self.store = store; self.accounts = accounts; self.appStore = appStore; self.stripe = stripe
         self.backfill = backfill; self.answers = answers; self.refreshLimit = refreshLimit; self.limits = limits
         self.clock = clock
     }
@@ -50,7 +51,9 @@ package struct AppStoreController: APIController {
             if case .limited(let seconds) = refreshLimit.take(accountId, now: clock.now()) {
                 throw .rateLimited(retryAfterSeconds: seconds)
             }
+            // http-api.md: every store with credentials and facts for the account.
             try appStore.refresh(accountId)
+            try stripe.refresh(accountId)
             try googlePlay?.refresh(accountId)
             return try answers.entitlementsResponse(accountId)
         })

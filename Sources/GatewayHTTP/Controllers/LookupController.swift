@@ -16,8 +16,8 @@ package struct LookupController: APIController {
         self.access = access; self.store = store
     }
 
-    package static let lookupKeys = ["originalTransactionId", "transactionId", "appAccountToken", "accountId",
-                                     "purchaseToken", "orderId"]
+    package static let lookupKeys = ["originalTransactionId", "transactionId", "appAccountToken", "accountId", "stripeSubscriptionId",
+                                     "stripeCustomerId", "purchaseToken", "orderId"]
 
     package func register(_ router: APIRouterBuilder) {
         router.add("GET", "/v1/lookup", execution: .store, route: { [self] context throws(APIError) in
@@ -33,6 +33,9 @@ package struct LookupController: APIController {
                 case "originalTransactionId": return try store.lookup(originalTransactionId: value, environment: environment)
                 case "transactionId": return try store.lookup(transactionId: value, environment: environment)
                 case "appAccountToken": return try store.lookup(account: .appAccountToken(value.lowercased()))
+                case "stripeSubscriptionId":
+                    return try store.lookup(originalTransactionId: value, environment: environment, store: .stripe)
+                case "stripeCustomerId": return try store.lookup(customerId: value, store: .stripe, environment: environment)
                 // Google Play (E23): a token roots its chain's subscription, an order is a transaction.
                 case "purchaseToken": return try store.lookup(originalTransactionId: value, environment: environment, store: .googlePlay)
                 case "orderId": return try store.lookup(transactionId: value, environment: environment, store: .googlePlay)

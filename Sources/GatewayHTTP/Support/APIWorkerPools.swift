@@ -8,6 +8,8 @@ extension WorkerPoolID {
     package static let store: WorkerPoolID = "store"
     /// Routes that call Apple (verifyReceipt).
     package static let appStore: WorkerPoolID = "appStore"
+    /// Routes whose facts may need Stripe's API.
+    package static let stripe: WorkerPoolID = "stripe"
     /// Routes that call Google Play (a purchase token, a push).
     package static let googlePlay: WorkerPoolID = "googlePlay"
 }
@@ -15,5 +17,6 @@ extension WorkerPoolID {
 extension Execution {
     package static let store = Execution.pool(.store)
     package static let appStore = Execution.pool(.appStore)
+    package static let stripe = Execution.pool(.stripe)
     package static let googlePlay = Execution.pool(.googlePlay)
 }

@@ -141,6 +141,8 @@ public enum FactHistory {
         case .statusPoll: .poll
         case .googlePlayApi: .googlePlayApi
         case .rtdn: .rtdn
+        case .stripeEvent: .stripeEvent
+        case .stripeApi: .stripeApi
         }
     }
 

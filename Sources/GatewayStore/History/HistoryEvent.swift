@@ -53,6 +53,8 @@ public enum HistorySource: String, Sendable, CaseIterable {
     /// Google Play: asked on a reader's post, a refresh or a backfill; asked because of a
     /// real-time developer notification.
     case googlePlayApi, rtdn
+    /// Stripe (http-api.md, Google Play and Stripe): a signed event, or the gateway's call to Stripe's API.
+    case stripeEvent, stripeApi
 }
 
 /// One page of an account's history, oldest first.

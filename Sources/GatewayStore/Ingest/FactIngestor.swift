@@ -28,12 +28,12 @@ public struct FactIngestor: Sendable {
         if batch.accountId == nil, try isDuplicate(batch, tx) { return .stored(.duplicate) }
         let merged = try Self.plan(batch.transactions, key: \.key, stored: { (t) throws(StoreError) in try tx.transaction(t.key) },
                                    TransactionMerge.merge)
-        let bound = Set(batch.transactions.map(\.subscriptionKey)), incoming = merged.map(\.new)
+        let bound = Set(batch.transactions.map(\.subscriptionKey)).union(batch.namedOwners.keys), incoming = merged.map(\.new)
         var result = IngestResult(owners: [:], previousOwners: [])
         var bindings: [(key: SubscriptionKey, owner: String, previous: String?)] = []
         for key in bound.sorted() {
             switch OwnershipRule.decide(current: try tx.owner(of: key),
-                                        tokenAccount: try tokenAccount(key, merged: incoming, tx),
+                                        tokenAccount: try namedAccount(key, batch, merged: incoming, tx),
                                         requester: batch.accountId, policy: policy) {
             case .unchanged(let owner): result.owners[key] = owner
             case .bind(let owner, let previous): bindings.append((key, owner, previous))
@@ -54,6 +54,7 @@ public struct FactIngestor: Sendable {
             result.owners[key] = try tx.owner(of: key)
         }
         for key in Set(batch.historyFetched).sorted() { try tx.markHistoryFetched(key, at: batch.at) }
+        for (key, customer) in batch.customers.sorted(by: { $0.key < $1.key }) { try tx.setCustomer(customer, of: key) }
         if let data = batch.receiptData {
             try point(bound, to: try ReceiptContent(data: data), at: batch.at, tx)
         }
@@ -168,6 +169,14 @@ public struct FactIngestor: Sendable {
             changed.append((old, merged))
         }
         return changed
+    }
+
+    /// E4: the account the store names for the subscription (`IngestBatch.namedOwners`) when it
+    /// exists, else the one an `appAccountToken` names.
+    private func namedAccount(_ key: SubscriptionKey, _ batch: IngestBatch, merged: [Transaction],
+                              _ tx: any WriteTransaction) throws(StoreError) -> String? {
+        if let named = batch.namedOwners[key], try tx.account(id: named) != nil { return named }
+        return try tokenAccount(key, merged: merged, tx)
     }
 
     /// E4: the account an `appAccountToken` names on the subscription's newest transaction that

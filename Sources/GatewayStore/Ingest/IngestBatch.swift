@@ -20,6 +20,13 @@ public struct IngestBatch: Sendable {
     /// marked fetched in the same unit of work, so a history is fetched once and a failed store
     /// leaves it to be fetched again.
     public var historyFetched: [SubscriptionKey] = []
+    /// Accounts the store itself names as a subscription's owner (Stripe's `client_reference_id`
+    /// or account metadata key): like an `appAccountToken`, a name that an existing account holds
+    /// wins over the requester and the policy (E4); a subscription named without facts yet is bound
+    /// all the same, so its facts find their owner whenever they come.
+    public var namedOwners: [SubscriptionKey: String] = [:]
+    /// The store's customer behind each subscription (Stripe's `cus_…`), kept for support's lookup.
+    public var customers: [SubscriptionKey: String] = [:]
     public var at: Instant
     /// Where the batch came from, for the history; nil: what its descriptions say
     /// (`FactHistory.source`).

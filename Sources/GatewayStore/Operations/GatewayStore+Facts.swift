@@ -28,6 +28,21 @@ extension GatewayStore {
         try write { tx throws(StoreError) in try FactIngestor(policy: policy, events: events).ingest(batch, into: tx) }
     }
 
+    /// See `ReadTransaction.transactions(stripeInvoice:environment:)`.
+    public func transactions(stripeInvoice invoiceId: String, environment: StoreEnvironment) throws(StoreError) -> [Transaction] {
+        try read { tx throws(StoreError) in try tx.transactions(stripeInvoice: invoiceId, environment: environment) }
+    }
+
+    /// Every transaction of one subscription or single purchase, whoever owns it.
+    public func transactions(ofSubscription subscription: SubscriptionKey) throws(StoreError) -> [Transaction] {
+        try read { tx throws(StoreError) in try tx.transactions(of: subscription) }
+    }
+
+    /// A subscription's renewal info, if stored.
+    public func renewalInfo(_ subscription: SubscriptionKey) throws(StoreError) -> RenewalInfo? {
+        try read { tx throws(StoreError) in try tx.renewalInfo(subscription) }
+    }
+
     /// The latest receipt stored for one subscription, with its owner.
     public func latestReceipt(for subscription: SubscriptionKey) throws(StoreError) -> StoredReceipt? {
         try read { tx throws(StoreError) in try tx.latestReceipt(for: subscription) }

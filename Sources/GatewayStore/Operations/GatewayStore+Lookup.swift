@@ -17,8 +17,9 @@ public struct OwnerLookup: Sendable, Equatable {
 
 extension GatewayStore {
     /// The owner of a subscription or single purchase of `store`, looked up by its
-    /// `originalTransactionId` (Google Play: the root purchase token of its chain, E23), production
-    /// first, then sandbox (or only `environment`); nil when nobody owns it.
+    /// `originalTransactionId` (an App Store original transaction id, a Stripe `sub_…` id, a Google
+    /// Play chain's root purchase token, E23), production first, then sandbox (or only
+    /// `environment`); nil when nobody owns it.
     public func lookup(originalTransactionId: String, environment: StoreEnvironment?,
                        store: Store = .appStore) throws(StoreError) -> OwnerLookup? {
         try read { tx throws(StoreError) in
@@ -27,6 +28,20 @@ extension GatewayStore {
                 if let owner = try tx.owner(of: key) {
                     return OwnerLookup(accountId: owner, store: key.store, environment: env,
                                        originalTransactionId: originalTransactionId)
+                }
+            }
+            return nil
+        }
+    }
+
+    /// The owner of a store customer's subscriptions or purchases (Stripe's `cus_…`), production
+    /// first (or only `environment`): the first one somebody owns, in key order.
+    public func lookup(customerId: String, store: Store, environment: StoreEnvironment?) throws(StoreError) -> OwnerLookup? {
+        try read { tx throws(StoreError) in
+            for env in Self.environments(environment) {
+                for key in try tx.subscriptions(ofCustomer: customerId, store: store, environment: env) {
+                    guard let owner = try tx.owner(of: key) else { continue }
+                    return OwnerLookup(accountId: owner, store: store, environment: env, originalTransactionId: key.originalTransactionId)
                 }
             }
             return nil

@@ -122,6 +122,17 @@ extension SQLReading {
             """) { row throws(StoreError) in try RecordRows.transaction(row) }
     }
 
+    /// Ids from `invoiceId/` up to `invoiceId0` (`0` follows `/`): a range the primary key's index
+    /// answers, where LIKE would read `_` as a wildcard.
+    public func transactions(stripeInvoice invoiceId: String, environment: StoreEnvironment) throws(StoreError) -> [Transaction] {
+        try connection.query("""
+            \(RecordRows.transactionColumns)
+            WHERE t.store = \(Store.stripe.rawValue) AND t.environment = \(environment.rawValue)
+              AND t.transaction_id >= \(invoiceId + "/") AND t.transaction_id < \(invoiceId + "0")
+            ORDER BY t.transaction_id
+            """) { row throws(StoreError) in try RecordRows.transaction(row) }
+    }
+
     public func renewalInfo(_ key: SubscriptionKey) throws(StoreError) -> RenewalInfo? {
         try connection.queryFirst("\(RecordRows.renewalColumns) WHERE \(RecordRows.subscriptionKey(key, alias: "r."))") {
             row throws(StoreError) in try RecordRows.renewalInfo(row)

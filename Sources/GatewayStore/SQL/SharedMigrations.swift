@@ -101,6 +101,16 @@ extension SharedMigration {
         ALTER TABLE renewal_infos ADD COLUMN app_transaction_id \(.text);
         ALTER TABLE renewal_infos ADD COLUMN offer_period \(.text);
         """,
+        // Stripe (E23): the customer (`cus_…`) each subscription or purchase was bought by, so
+        // support can look an account up by the customer id Stripe's dashboard shows.
+        """
+        CREATE TABLE store_customers (
+            store \(.key) NOT NULL, environment \(.key) NOT NULL, original_transaction_id \(.key) NOT NULL,
+            customer_id \(.key) NOT NULL,
+            PRIMARY KEY (store, environment, original_transaction_id)
+        )\(.tableOptions);
+        CREATE INDEX store_customers_by_customer ON store_customers (store, environment, customer_id);
+        """,
         // Google Play, E28: purchases the gateway verified and Google has not confirmed as
         // acknowledged, retried until it does (Google refunds a purchase left 3 days).
         """

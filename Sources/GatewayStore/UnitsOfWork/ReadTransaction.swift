@@ -40,6 +40,10 @@ public protocol ReadTransaction {
     /// Every transaction of one subscription or single purchase, whoever owns it.
     func transactions(of subscription: SubscriptionKey) throws(StoreError) -> [Transaction]
     func renewalInfo(_ subscription: SubscriptionKey) throws(StoreError) -> RenewalInfo?
+    /// The subscriptions and purchases a store's customer bought (`IngestBatch.customers`).
+    func subscriptions(ofCustomer customerId: String, store: Store, environment: StoreEnvironment) throws(StoreError) -> [SubscriptionKey]
+    /// The stored lines of one Stripe invoice (transaction ids `invoiceId/lineId`, E23).
+    func transactions(stripeInvoice invoiceId: String, environment: StoreEnvironment) throws(StoreError) -> [Transaction]
 
     // MARK: Grants (E21)
 

@@ -35,6 +35,8 @@ public protocol WriteTransaction: ReadTransaction {
     /// Inserts or replaces by subscription.
     func save(_ renewalInfo: RenewalInfo) throws(StoreError)
     func setOwner(_ accountId: String, of subscription: SubscriptionKey, at instant: Instant) throws(StoreError)
+    /// The store's customer behind a subscription or purchase (Stripe's `cus_…`).
+    func setCustomer(_ customerId: String, of subscription: SubscriptionKey) throws(StoreError)
     func bumpFactsVersion(ofAccount accountId: String) throws(StoreError)
 
     // MARK: Grants (E21)

@@ -19,7 +19,7 @@ async function loadProducts() {
       p.kind,
       p.grants.join(', '),
       { cell: terms(p), class: 'nowrap' },
-      p.platform || '',
+      (p.platform || '') + (p.store && p.store !== 'appStore' ? ' (' + p.store + ')' : ''),
       p.discontinuedAt ? badge('discontinued ' + when(p.discontinuedAt).slice(0, 10), 'retracted') : badge('on offer', 'published'),
       { cell: actions(p), class: 'actions' },
     ],

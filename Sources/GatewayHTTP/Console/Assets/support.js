@@ -14,6 +14,7 @@ const idKinds = [
   ['originalTransactionId', 'original transaction id'],
   ['transactionId', 'transaction id'],
   ['appAccountToken', 'appAccountToken'],
+  ['stripeSubscriptionId', 'Stripe subscription'],
   ['purchaseToken', 'Google Play purchase token'],
   ['orderId', 'Google Play order id'],
 ];
@@ -44,6 +45,7 @@ async function lookup(event) {
   show(where);
   for (const [name, label] of idKinds) {
     if (name === 'appAccountToken' && !uuid.test(id)) continue;
+    if (name === 'stripeSubscriptionId' && !id.startsWith('sub_')) continue;
     try {
       const found = await get('/v1/lookup?' + name + '=' + enc(id));
       return open(found, label);
@@ -56,7 +58,7 @@ async function lookup(event) {
   }
   view.hidden = true;
   view.setAttribute('aria-busy', 'false');
-  say(where, 'Nobody holds ' + id + ' as an account id, a transaction id, an appAccountToken or a Google Play token or order.');
+  say(where, 'Nobody holds ' + id + ' as an account id, a transaction id, an appAccountToken, a Stripe subscription or a Google Play token or order.');
 }
 
 async function open(found, label) {
@@ -92,7 +94,8 @@ async function loadEntitlements() {
       cells: [
         s.store,
         { cell: s.productId, class: 'mono' },
-        { cell: s.originalTransactionId + (s.environment === 'sandbox' ? ' (sandbox)' : ''), class: 'mono' },
+        { cell: s.originalTransactionId + (s.store && s.store !== 'appStore' ? ' (' + s.store + ')' : '')
+            + (s.environment === 'sandbox' ? ' (sandbox)' : ''), class: 'mono' },
         badge(s.state, stateKind(s.state)),
         { cell: String(s.entitlementCode), class: 'num' },
         when(s.expiresAt),

@@ -7,6 +7,7 @@ import HTTPServer
 import HTTPServerTesting
 import IssueCatalog
 import SQLiteStore
+import StripeKit
 import TestSupport
 import Wire
 
@@ -17,7 +18,7 @@ typealias H = GatewayHarness
 /// file, with a test clock and known secrets, reached through its frozen router in process
 /// (`.inProcess`, the default: for tests about routes) or on an ephemeral port (`.socket`: for
 /// tests about what crosses the wire). No status poller, and App Store URLs that lead nowhere:
-/// these tests never reach Apple.
+/// these tests never reach Apple. Stripe's API, when a test gives one, is a simulator in process.
 final class GatewayHarness: @unchecked Sendable {
     static let adminKey = "test-admin-key-0123456789abcdefghijklmnop"
     static let tokenKid = "k1"
@@ -48,7 +49,8 @@ final class GatewayHarness: @unchecked Sendable {
     /// `wrapStore` may put a test double around the real store; `store`, when given, is used
     /// instead of the SQLite file (a PostgreSQL store shared with another harness).
     init(transport: Transport = .inProcess, wrapStore: (SQLiteStore) -> any GatewayStore = { $0 },
-         store: (any GatewayStore)? = nil, configure: (inout Configuration) -> Void = { _ in }) throws {
+         store: (any GatewayStore)? = nil, stripeAPI: (any StripeAPI)? = nil,
+         configure: (inout Configuration) -> Void = { _ in }) throws {
         var configuration = Configuration(threads: 2)
         configuration.catalogFolder = nil
         configuration.adminKey = Self.adminKey
@@ -68,7 +70,7 @@ final class GatewayHarness: @unchecked Sendable {
         http.shutdownGracePeriod = .seconds(2)
         runtime = try GatewayRuntime.make(configuration: configuration, store: try store ?? wrapStore(try database.open()),
                                           clock: clock,
-                                          http: http, pollerSettings: nil)
+                                          http: http, pollerSettings: nil, stripeAPI: stripeAPI)
         switch transport {
         case .socket:
             let port = try runtime.server.start()

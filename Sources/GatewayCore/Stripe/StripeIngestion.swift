@@ -1,0 +1,88 @@
+import Entitle
+import GatewayCrypto
+import GatewayStore
+import StripeKit
+import Wire
+
+/// Takes Stripe's webhook events (http-api.md, `POST /v1/stripe/webhooks`): the signature first
+/// (E2), then the event's facts (`StripeEventFacts`), stored for their owners in one unit of
+/// work with the event id, so an event taken twice changes nothing and one whose facts could not
+/// be stored is taken when Stripe retries. Blocking when a fact needs Stripe's API: the Stripe pool.
+package final class StripeIngestion: Sendable {
+    private let verifier: StripeSignatureVerifier
+    package let api: (any StripeAPI)?
+    private let accountKey: String
+    private let storing: AppStoreIngestion
+    private let counters: StripeCounters
+
+    package init(settings: StripeSettings, api: (any StripeAPI)?, storing: AppStoreIngestion, counters: StripeCounters)
+        throws(CryptoError) {
+        verifier = try StripeSignatureVerifier(secrets: settings.webhookSecrets)
+        self.api = api; accountKey = settings.accountKey; self.storing = storing; self.counters = counters
+    }
+
+    private var store: any GatewayStore { storing.store }
+    private var now: Instant { storing.clock.now() }
+
+    /// The event id as the dedupe table holds it: apart from Apple's notification UUIDs.
+    static func dedupeKey(_ eventId: String) -> String { "stripe:" + eventId }
+
+    /// 401 before anything is read when the signature fails; 400 for a body that is not an
+    /// event; 503 when a fact needs Stripe's API and it cannot be reached. Nothing is stored then.
+    package func takeWebhook(signature: String?, body: [UInt8]) throws(APIError) {
+        do { try verifier.verify(header: signature, body: body, now: now) } catch {
+            throw .unauthorized("the Stripe-Signature was refused: \(error)")
+        }
+        let event: StripeEvent
+        do { event = try StripeEvent.parse(body) } catch { throw .badRequest("malformed Stripe event: \(error)") }
+        try take(event)
+    }
+
+    /// `POST /v1/accounts/{id}/refresh`: every Stripe subscription the account owns, as Stripe's
+    /// API answers now. Without an API key there is nothing to ask. Refunds and disputes come
+    /// from their events (and a backfill), not from a refresh.
+    package func refresh(_ accountId: String) throws(APIError) {
+        guard api != nil else { return }
+        let keys = try stored { () throws(StoreError) in try store.subscriptions(ofAccount: accountId) }
+            .filter { $0.store == .stripe && $0.originalTransactionId.hasPrefix("sub_") }
+        guard !keys.isEmpty else { return }
+        let reader = StripeEventFacts(api: api, store: store, accountKey: accountKey, now: now)
+        var facts = VerifiedFacts()
+        do {
+            for key in keys { facts.append(try reader.current(key.originalTransactionId)) }
+        } catch {
+            throw error.apiError
+        }
+        try storing.saveForOwners(facts, source: .stripeApi)
+    }
+
+    /// Stripe keeps 30 days of events (stripe.md, Calling Stripe).
+    package static let backfillDays: Int64 = 30
+
+    /// `POST /v1/stripe/backfill`: Stripe's events created in `[start, end)` taken again, oldest
+    /// first, each deduplicated by its id as a webhook is (events seen before change nothing).
+    /// Returns how many were listed. 503 when Stripe cannot be asked.
+    package func backfill(start: Instant, end: Instant) throws(APIError) -> Int {
+        guard let api else { throw .storeUnavailable("no Stripe API key is configured") }
+        let events: [StripeEvent]
+        do { events = try api.events(createdFrom: start, before: end) } catch { throw StripeFactError.api(error).apiError }
+        for event in events { try take(event) }
+        return events.count
+    }
+
+    /// One verified event (a webhook, or one listed by Stripe's API for a backfill).
+    package func take(_ event: StripeEvent) throws(APIError) {
+        let gathered: VerifiedFacts?
+        do {
+            gathered = try StripeEventFacts(api: api, store: store, accountKey: accountKey, now: now).facts(for: event)
+        } catch {
+            throw error.apiError
+        }
+        guard let facts = gathered else {
+            counters.ignored.increment()
+            return
+        }
+        let result = try storing.saveForOwners(facts, notificationUUID: Self.dedupeKey(event.id), source: .stripeEvent)
+        (result.duplicateNotification ? counters.duplicate : counters.taken).increment()
+    }
+}

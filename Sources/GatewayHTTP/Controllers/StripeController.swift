@@ -1,0 +1,47 @@
+import GatewayCore
+import HTTPServer
+import StripeKit
+import Wire
+
+/// Stripe (http-api.md, Google Play and Stripe): its signed webhook events. An event that needs
+/// Stripe's API waits on the Stripe pool, so slow answers from Stripe never hold the store's threads.
+package struct StripeController: APIController {
+    private let access: Access
+    private let stripe: StripeIngestion
+    private let limits: APILimits
+    private let clock: any GatewayClock
+
+    package init(access: Access, stripe: StripeIngestion, limits: APILimits, clock: any GatewayClock) {
+        self.access = access; self.stripe = stripe; self.limits = limits; self.clock = clock
+    }
+
+    package func register(_ router: APIRouterBuilder) {
+        router.add("POST", "/v1/stripe/webhooks", execution: stripe.api == nil ? .store : .stripe,
+                   maxBodyBytes: limits.notificationBodyBytes, route: { [stripe] context throws(APIError) in
+            // The signature covers the raw bytes: the body is verified before it is parsed.
+            try stripe.takeWebhook(signature: context.request.header("Stripe-Signature"), body: context.request.body)
+            return .json(200, Array(#"{"status":"taken"}"#.utf8))
+        })
+        // Replayed before the answer, on the Stripe pool: the window is at most 30 days of
+        // events, each taken as a webhook would be.
+        router.add("POST", "/v1/stripe/backfill", execution: .stripe, route: { [self] context throws(APIError) in
+            try access.requireAdmin(&context)
+            let body = try RequestBody(context.request)
+            let start = try body.instant("start"), end = try body.instant("end")
+            guard start < end else { throw .badRequest("start must be before end") }
+            let now = clock.now()
+            guard start >= now.adding(seconds: -StripeIngestion.backfillDays * 86_400) else {
+                throw .badRequest("Stripe keeps \(StripeIngestion.backfillDays) days of events")
+            }
+            let replayed = try stripe.backfill(start: start, end: min(end, now))
+            return .json(202) { w in
+                w.object { w in
+                    w.field("status", "accepted")
+                    w.field("start", start.rfc3339)
+                    w.field("end", min(end, now).rfc3339)
+                    w.field("events", replayed)
+                }
+            }
+        })
+    }
+}

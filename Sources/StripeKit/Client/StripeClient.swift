@@ -1,0 +1,171 @@
+import Foundation
+import Wire
+
+/// Stripe's API over HTTP (stripe.md, Calling Stripe): `Authorization: Bearer <key>`, the pinned
+/// `Stripe-Version`, lists paged with `starting_after`, 429/5xx/network failures tried again with
+/// backoff inside one deadline, 404 as `notFound`, other 4xx as `refused`.
+public struct StripeClient: StripeAPI {
+    public let configuration: StripeClientConfiguration
+    private let transport: any StripeTransport
+    private let pause: @Sendable (TimeInterval) -> Void
+
+    public init(configuration: StripeClientConfiguration, transport: any StripeTransport,
+                pause: @escaping @Sendable (TimeInterval) -> Void = { Thread.sleep(forTimeInterval: $0) }) {
+        self.configuration = configuration; self.transport = transport; self.pause = pause
+    }
+
+    public func subscription(_ id: String) throws(StripeAPIError) -> StripeSubscription {
+        try parse(StripeSubscription.init, try get("/v1/subscriptions/\(try pathSegment(id))"))
+    }
+
+    public func invoice(_ id: String) throws(StripeAPIError) -> StripeInvoice {
+        try complete(parse(StripeInvoice.init, try get("/v1/invoices/\(try pathSegment(id))")))
+    }
+
+    public func paidInvoices(subscription: String) throws(StripeAPIError) -> [StripeInvoice] {
+        var out: [StripeInvoice] = []
+        for fields in try list("/v1/invoices", [("subscription", subscription), ("status", "paid")]) {
+            out.append(try complete(parse(StripeInvoice.init, fields)))
+        }
+        return out
+    }
+
+    public func charge(_ id: String) throws(StripeAPIError) -> StripeCharge {
+        try parse(StripeCharge.init, try get("/v1/charges/\(try pathSegment(id))"))
+    }
+
+    public func invoiceId(paidBy paymentIntent: String) throws(StripeAPIError) -> String? {
+        let payments = try list("/v1/invoice_payments", [("payment[type]", "payment_intent"), ("payment[payment_intent]", paymentIntent)])
+        return try payments.first.map { (fields) throws(StripeAPIError) in try parse(StripeInvoicePayment.init, fields).invoice }
+    }
+
+    public func customer(_ id: String) throws(StripeAPIError) -> StripeCustomer {
+        try parse(StripeCustomer.init, try get("/v1/customers/\(try pathSegment(id))"))
+    }
+
+    /// Stripe lists events newest first; answered oldest first.
+    public func events(createdFrom start: Instant, before end: Instant) throws(StripeAPIError) -> [StripeEvent] {
+        let listed = try list("/v1/events", [("created[gte]", String(start.secondsSinceEpoch)),
+                                             ("created[lt]", String(end.secondsSinceEpoch))])
+        var out: [StripeEvent] = []
+        for fields in listed.reversed() { out.append(try parse(StripeEvent.init, fields)) }
+        return out
+    }
+
+    // MARK: Requests
+
+    /// An invoice whose embedded lines are a first page gets the rest from `/lines`.
+    private func complete(_ invoice: StripeInvoice) throws(StripeAPIError) -> StripeInvoice {
+        guard invoice.linesHaveMore else { return invoice }
+        var invoice = invoice
+        invoice.lines = []
+        for fields in try list("/v1/invoices/\(try pathSegment(invoice.id))/lines", []) {
+            invoice.lines.append(try parse(StripeInvoiceLine.init, fields))
+        }
+        invoice.linesHaveMore = false
+        return invoice
+    }
+
+    /// Every object of a list, page after page (`starting_after` the last id).
+    private func list(_ path: String, _ query: [(String, String)]) throws(StripeAPIError) -> [StripeFields] {
+        var out: [StripeFields] = []
+        var after: String?
+        for _ in 0..<configuration.maximumPages {
+            var asked = query + [("limit", String(configuration.pageSize))]
+            if let after { asked.append(("starting_after", after)) }
+            let page: (items: [StripeFields], hasMore: Bool)
+            do { page = try get(path, asked).list() } catch { throw .unavailable("an unreadable list from \(path): \(error)") }
+            out += page.items
+            guard page.hasMore, let last = try page.items.last.map({ (f) throws(StripeAPIError) in try parse({ (f) throws(StripeParseError) in try f.requiredString("id") }, f) }) else {
+                return out
+            }
+            after = last
+        }
+        throw .unavailable("\(path) has more than \(configuration.maximumPages) pages")
+    }
+
+    private func get(_ path: String, _ query: [(String, String)] = []) throws(StripeAPIError) -> StripeFields {
+        let url = try url(path, query)
+        let headers = ["Authorization": "Bearer \(configuration.apiKey)", "Stripe-Version": configuration.apiVersion,
+                       "Accept": "application/json"]
+        let deadline = Date().addingTimeInterval(configuration.deadline)
+        var attempt = 0
+        var last = "no attempt"
+        while attempt < max(1, configuration.maximumAttempts) {
+            attempt += 1
+            let left = deadline.timeIntervalSinceNow
+            guard left > 0 else { break }
+            let answer: StripeHTTPAnswer
+            do {
+                answer = try transport.get(url, headers: headers, timeout: min(configuration.requestTimeout, left),
+                                           maximumResponseBytes: StripeParserLimits.maximumBodyBytes)
+            } catch {
+                last = "\(error)"
+                backOff(attempt, retryAfter: nil, deadline: deadline)
+                continue
+            }
+            switch answer.status {
+            case 200..<300:
+                do { return try StripeFields.parse(answer.body) } catch { throw .unavailable("an unreadable answer from \(path): \(error)") }
+            case 404:
+                throw .notFound(path)
+            case 429, 500...:
+                last = "HTTP \(answer.status)"
+                backOff(attempt, retryAfter: answer.retryAfterSeconds, deadline: deadline)
+            default:
+                throw .refused(status: answer.status, message: Self.errorMessage(answer.body))
+            }
+        }
+        throw .unavailable("\(path): \(last) after \(attempt) attempt(s)")
+    }
+
+    /// Waits before the next attempt: `Retry-After` when Stripe gave one, else doubling backoff,
+    /// never past the deadline.
+    private func backOff(_ attempt: Int, retryAfter: Int?, deadline: Date) {
+        guard attempt < configuration.maximumAttempts else { return }
+        let doubling = configuration.initialBackoff * pow(2, Double(attempt - 1))
+        let wanted = retryAfter.map(TimeInterval.init) ?? min(doubling, configuration.maximumBackoff)
+        let wait = min(wanted, max(0, deadline.timeIntervalSinceNow))
+        if wait > 0 { pause(wait) }
+    }
+
+    private func url(_ path: String, _ query: [(String, String)]) throws(StripeAPIError) -> URL {
+        var text = configuration.baseURL.absoluteString
+        if text.hasSuffix("/") { text.removeLast() }
+        text += path
+        if !query.isEmpty { text += "?" + query.map { Self.escape($0.0) + "=" + Self.escape($0.1) }.joined(separator: "&") }
+        guard let url = URL(string: text) else { throw .refused(status: 0, message: "cannot make a URL of \(path)") }
+        return url
+    }
+
+    /// Stripe's ids are letters, digits and `_`: anything else is not one of its ids.
+    private func pathSegment(_ id: String) throws(StripeAPIError) -> String {
+        guard !id.isEmpty, id.utf8.count <= 255,
+              id.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) || $0 == 95 })
+        else { throw .notFound("an id Stripe would not give: \(id.prefix(64))") }
+        return id
+    }
+
+    /// RFC 3986 §2.3 unreserved characters pass; everything else (brackets included) is escaped.
+    private static func escape(_ text: String) -> String {
+        var out = ""
+        for byte in text.utf8 {
+            switch byte {
+            case 48...57, 65...90, 97...122, 45, 46, 95, 126: out.append(Character(UnicodeScalar(byte)))
+            default: out += String(format: "%%%02X", byte)
+            }
+        }
+        return out
+    }
+
+    /// Stripe's `{"error": {"message"}}`, or the status alone.
+    private static func errorMessage(_ body: [UInt8]) -> String {
+        guard let fields = try? StripeFields.parse(body), let error = try? fields.fields("error"),
+              let message = try? error.string("message") else { return "no message" }
+        return message
+    }
+
+    private func parse<T>(_ make: (StripeFields) throws(StripeParseError) -> T, _ fields: StripeFields) throws(StripeAPIError) -> T {
+        do { return try make(fields) } catch { throw .unavailable("an unreadable answer: \(error)") }
+    }
+}
