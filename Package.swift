@@ -154,7 +154,8 @@ let package = Package(
                                          "HTTPServer", "AppStoreKit", "Lifecycle", "CommandLineSupport"]),
 
         // Benchmarks (release mode): `swift run -c release issue-gateway-bench <name>`.
-        .executableTarget(name: "Benchmarks", dependencies: ["Wire", "IssueCatalog", "Entitle", "DownloadTokens", "GatewayCrypto"]),
+        .executableTarget(name: "Benchmarks", dependencies: ["Wire", "IssueCatalog", "Entitle", "DownloadTokens", "GatewayCrypto",
+                                                            "GatewayCore", "GatewayStore"]),
 
         // Helpers the test targets share (a seeded generator, the PyJWT runner, temporary databases,
         // the built executable, a socket client); tests only.

@@ -36,7 +36,8 @@ func runTokenBenchmark() {
     print(String(format: "  verify: %.0f tokens/s (%.2f µs each)", Double(iterations) / verifySeconds, verifySeconds / Double(iterations) * 1e6))
 }
 
-private func measureSeconds(_ body: () -> Void) -> Double {
+/// Wall-clock seconds `body` takes (the benchmarks share it).
+func measureSeconds(_ body: () -> Void) -> Double {
     let start = DispatchTime.now().uptimeNanoseconds
     body()
     return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9

@@ -6,6 +6,7 @@ import Foundation
 let benchmarks: [String: () -> Void] = [
     "engine": runEngineBenchmark,
     "tokens": runTokenBenchmark,
+    "institutions": runInstitutionBenchmark,
 ]
 
 let args = CommandLine.arguments.dropFirst()

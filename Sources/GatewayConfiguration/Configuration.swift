@@ -24,6 +24,13 @@ public struct Configuration: Sendable, Equatable {
     /// nil: generated on first start and kept beside the database. The first signs, all verify.
     public var tokenKeys: TokenKeySet?
     public var tokenTTLSeconds = 300
+    /// The key of print subscribers' verification hashes (E29); generated on first start and kept
+    /// with the other generated secrets when unset.
+    public var verificationKey: String?
+    /// E30: the proxies whose `X-Forwarded-For` is believed.
+    package var trustedProxies: [NetworkRange] = []
+    /// The largest subscriber list taken (http-api.md: 1 GiB).
+    public var subscriberListMaxBytes = 1 << 30
     public var tokenIssuer = "issue-gateway"
     public var cdnBaseURL = "http://127.0.0.1:8081"
     /// The download URL format and its keys (`ISSUE_GATEWAY_EDGE_*`); `jws` by default.

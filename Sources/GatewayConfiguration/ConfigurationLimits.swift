@@ -29,6 +29,10 @@ package enum ConfigurationLimits {
     package static let webhookDeadLetterAfterSeconds = 60...(30 * 24 * 3600)
     /// `ISSUE_GATEWAY_WEBHOOK_CONCURRENCY`: deliverer threads.
     package static let webhookConcurrency = 1...64
+    /// An HMAC key shorter than its hash's output (32 bytes) weakens it (RFC 2104 §3).
+    package static let verificationKeyBytes = 32
+    /// A subscriber list: at least a megabyte, at most what a disk holds.
+    package static let subscriberListBytes = (1 << 20)...(1 << 40)
     /// `ISSUE_GATEWAY_DATABASE_POOL`: PostgreSQL connections per process (the server's
     /// `max_connections` is shared by every process).
     package static let databasePool = 1...1000

@@ -21,6 +21,21 @@ extension Configuration {
             c.adminKey = try SettingParsers.nonEmpty(v)
         }),
         ("ISSUE_GATEWAY_TOKEN_KEYS", set(\.tokenKeys, SettingParsers.tokenKeys)),
+        ("ISSUE_GATEWAY_VERIFICATION_KEY", set(\.verificationKey) { v throws(SettingParsers.Invalid) in
+            try SettingParsers.secret(v, minimumBytes: ConfigurationLimits.verificationKeyBytes)
+        }),
+        ("ISSUE_GATEWAY_TRUSTED_PROXIES", set(\.trustedProxies) { v throws(SettingParsers.Invalid) in
+            var ranges: [NetworkRange] = []
+            for entry in v.split(separator: ",").map({ String($0.filter { $0 != " " }) }) where !entry.isEmpty {
+                do throws(NetworkRange.Invalid) { ranges.append(try NetworkRange(parsing: entry)) } catch {
+                    throw SettingParsers.Invalid(message: "\(entry): \(error.reason)")
+                }
+            }
+            return ranges
+        }),
+        ("ISSUE_GATEWAY_SUBSCRIBER_LIST_MAX", set(\.subscriberListMaxBytes) { v throws(SettingParsers.Invalid) in
+            try SettingParsers.byteSize(v, in: ConfigurationLimits.subscriberListBytes)
+        }),
         ("ISSUE_GATEWAY_TOKEN_TTL", integer(\.tokenTTLSeconds, in: ConfigurationLimits.tokenTTLSeconds)),
         ("ISSUE_GATEWAY_TOKEN_ISSUER", set(\.tokenIssuer, SettingParsers.nonEmpty)),
         ("ISSUE_GATEWAY_CDN_BASE_URL", set(\.cdnBaseURL, SettingParsers.origin)),

@@ -99,7 +99,8 @@ public struct GatewayRuntime: Sendable {
             accountCreation: .init(perMinute: configuration.accountCreationPerMinute, burst: configuration.accountCreationBurst),
             redemptionFailures: .init(perMinute: configuration.redemptionFailuresPerMinute,
                                       burst: configuration.redemptionFailuresBurst),
-            limits: limits))
+            limits: limits, verificationKey: try verificationKey(configuration, random: random),
+            subscriberListMaxBytes: configuration.subscriberListMaxBytes, trustedProxies: configuration.trustedProxies))
         metrics.addCaches([("account_answers", { [core] in core.accounts.answerStats }),
                            ("account_facts", { [core] in core.accounts.factsStats }),
                            ("principals", { [core] in core.authenticator.stats }),
@@ -123,6 +124,16 @@ public struct GatewayRuntime: Sendable {
 }
 
 extension GatewayRuntime {
+    /// E29's hashing key. `serve` resolves it (`GeneratedSecrets`); a runtime built from a
+    /// configuration without one (tests) gets a fresh key for its own lifetime.
+    private static func verificationKey(_ configuration: Configuration, random: any RandomBytesSource)
+        throws(StartError) -> [UInt8] {
+        if let key = configuration.verificationKey { return Array(key.utf8) }
+        do { return try random.randomBytes(count: ConfigurationLimits.verificationKeyBytes) } catch {
+            throw StartError(description: "no randomness for the verification key")
+        }
+    }
+
     /// `issue-gateway appstore migrate`: every stored receipt's subscriptions moved to the App
     /// Store Server API.
     public func migrateReceiptsToServerAPI(progress: (String) -> Void) throws(StartError) -> AppStoreMigrationReport {

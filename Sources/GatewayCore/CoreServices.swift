@@ -26,6 +26,8 @@ package final class CoreServices: Sendable {
     package let entitlements: EntitlementEvaluator
     /// Which events the store keeps for pushes and webhooks; `.off` unless configured.
     package let events: EventPolicy
+    /// E4: who keeps a subscription, or a print subscriber (E29), that a second account claims.
+    package let ownership: OwnershipPolicy
     /// Whether the store answers (`/healthz`).
     package let storeHealth: StoreHealthMonitor
     package let appStore: AppStoreIngestion
@@ -57,6 +59,7 @@ package final class CoreServices: Sendable {
         self.random = random
         self.metrics = metrics
         self.events = events
+        self.ownership = ownership
         self.appStoreWork = appStoreWork
         budget = CacheBudget(totalBytes: cacheMemoryBytes)
         counters = GatewayCounters(metrics)

@@ -41,6 +41,10 @@ package struct HTTPAPI: Sendable {
         let answers = EntitlementAnswers(accounts: core.accounts, catalog: core.catalog, engine: core.entitlements,
                                          clock: core.clock)
         let lists = ListResponder(compressed: compressed)
+        let hasher: VerificationHasher
+        do { hasher = try VerificationHasher(key: settings.verificationKey) } catch {
+            throw StartError(description: "the verification key: \(error)")
+        }
         let limits = settings.limits
         let changes = CatalogChanges(catalog: core.catalog, announcements: core.announcements)
         accounts = AccountController(
@@ -70,6 +74,16 @@ package struct HTTPAPI: Sendable {
                 store: core.store, catalog: core.catalog, accounts: core.accounts, clock: core.clock,
                 identifiers: core.identifiers, events: core.events), answers: answers,
                            redemptionFailures: KeyedRateLimiter(settings.redemptionFailures), clock: core.clock),
+            PrintSubscriberController(
+                access: access,
+                lists: SubscriberLists(store: core.store, accounts: core.accounts, hasher: hasher,
+                                       identifiers: core.identifiers, events: core.events, clock: core.clock),
+                claims: PrintClaims(store: core.store, accounts: core.accounts, hasher: hasher, identifiers: core.identifiers,
+                                    ownership: core.ownership, events: core.events),
+                store: core.store, answers: answers, listMaxBytes: settings.subscriberListMaxBytes, clock: core.clock),
+            InstitutionController(access: access, institutions: Institutions(store: core.store, clock: core.clock),
+                                  addresses: ClientAddressResolver(trustedProxies: settings.trustedProxies), answers: answers,
+                                  tokens: tokens, catalog: core.catalog, identifiers: core.identifiers, clock: core.clock),
             HistoryController(access: access, store: core.store),
             TimelineController(access: access, answers: answers),
             ConsoleController(),

@@ -51,6 +51,7 @@ package enum ConsoleAssets {
             ConsoleAsset("dom.js", PackageResources.dom_js),
             ConsoleAsset("editors.js", PackageResources.editors_js),
             ConsoleAsset("products.js", PackageResources.products_js),
+            ConsoleAsset("readers.js", PackageResources.readers_js),
             ConsoleAsset("support.js", PackageResources.support_js),
             ConsoleAsset("webhooks.js", PackageResources.webhooks_js),
         ]

@@ -149,27 +149,8 @@ package struct AccountController: APIController {
            let body = publicationListBody(answer, publicationId, entitledOnly: key.entitledOnly, page, state) {
             return body
         }
-        let items = answer.issues(publicationId: key.publicationId, entitledOnly: key.entitledOnly)
-        var pager = ListPager(page)
-        var w = JSONWriter(capacity: 64 + min(items.count, page.limit ?? items.count) * Self.renderedIssueBytes)
-        w.object { w in
-            w.key("issues")
-            w.array { w in
-                // Items come in runs of one publication: its fragments are looked up once per run.
-                var publicationId = "", fragments: [IssueFragment] = []
-                for item in items where pager.admits({ item.issue }) {
-                    if item.issue.publicationId != publicationId {
-                        publicationId = item.issue.publicationId
-                        fragments = state.fragments(of: publicationId)
-                    }
-                    let index = item.indexInPublication
-                    w.accountIssue(index < fragments.count ? fragments[index] : IssueFragment(item.issue),
-                                   reasons: ReasonMembers.rendered[Int(item.reasonSet)])
-                }
-            }
-            if let next = pager.next { w.field("next", next.token) }
-        }
-        return w.bytes
+        return IssueListRendering.body(answer.issues(publicationId: key.publicationId, entitledOnly: key.entitledOnly),
+                                       page, state, reasons: ReasonMembers.rendered)
     }
 
     /// One publication's list written straight from the answer's runs out of the catalog's flat
@@ -181,7 +162,7 @@ package struct AccountController: APIController {
         guard let items = state.items(of: publicationId) else { return nil }
         let issues = state.snapshot.issues(of: publicationId)
         var pager = ListPager(page)
-        let capacity = 64 + min(items.count, page.limit ?? items.count) * Self.renderedIssueBytes
+        let capacity = 64 + min(items.count, page.limit ?? items.count) * IssueListRendering.renderedIssueBytes
         guard var body = items.listBody(capacity: capacity, { body in
             _ = answer.forEachListed(publicationId: publicationId, entitledOnly: entitledOnly) { index, reasonSet in
                 // An index the items do not hold is passed on for `listBody` to refuse.
@@ -193,8 +174,6 @@ package struct AccountController: APIController {
         return body
     }
 
-    /// A typical issue list item's size, to size the response buffer once.
-    private static let renderedIssueBytes = 480
 
     /// `receiptData` and/or `signedTransactions`, each proved to come from Apple (E2). Nothing is
     /// stored until both are verified.

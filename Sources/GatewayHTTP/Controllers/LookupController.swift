@@ -23,6 +23,7 @@ package struct LookupController: APIController {
         router.add("GET", "/v1/lookup", execution: .store, route: { [self] context throws(APIError) in
             try access.requireServiceOrAdmin(&context)
             let query = context.query
+            if let found = try printSubscriberLookup(query) { return .json(200) { w in w.lookup(found) } }
             let given = query.filter { Self.lookupKeys.contains($0.0) }
             guard given.count == 1, let (name, value) = given.first, !value.isEmpty else {
                 throw .badRequest("give exactly one of \(Self.lookupKeys.joined(separator: ", "))")
@@ -45,6 +46,21 @@ package struct LookupController: APIController {
             guard let found else { throw .notFound("nobody owns \(name) \(value)") }
             return .json(200) { w in w.lookup(found) }
         })
+    }
+
+    /// E29: `?publicationId=…&customerNumber=…` finds the account holding a print subscriber's
+    /// claim; nil when the query is another lookup.
+    private func printSubscriberLookup(_ query: [(String, String)]) throws(APIError) -> OwnerLookup? {
+        let publicationId = query.first { $0.0 == "publicationId" }?.1, customerNumber = query.first { $0.0 == "customerNumber" }?.1
+        guard publicationId != nil || customerNumber != nil else { return nil }
+        guard let publicationId, let customerNumber, !publicationId.isEmpty, !customerNumber.isEmpty,
+              !query.contains(where: { Self.lookupKeys.contains($0.0) }) else {
+            throw .badRequest("give publicationId with customerNumber, and no other lookup")
+        }
+        guard let found = try stored({ () throws(StoreError) in
+            try store.lookup(publicationId: publicationId, customerNumber: customerNumber)
+        }) else { throw .notFound("nobody holds the claim of \(customerNumber) in \(publicationId)") }
+        return found
     }
 
     /// `?environment=production|sandbox` narrows a transaction lookup; absent, production first.

@@ -40,7 +40,7 @@ package struct TokenController: APIController {
         })
     }
 
-    private static func issueRef(_ request: HTTPRequest) -> IssueRef {
+    package static func issueRef(_ request: HTTPRequest) -> IssueRef {
         IssueRef(publicationId: request.parameter("publicationId"), issueId: request.parameter("issueId"))
     }
 
@@ -57,9 +57,10 @@ package struct TokenController: APIController {
         }
     }
 
-    /// A token for a visible, entitled issue (E16); 404 for an issue the reader cannot see, 403
-    /// `not_entitled` with the nearest reason (E20) otherwise.
-    private func tokenResponse(_ accountId: String, _ ref: IssueRef,
+    /// A token for a visible, entitled issue (E16), its `sub` `accountId` (or an institution's,
+    /// E30); 404 for an issue the reader cannot see, 403 `not_entitled` with the nearest reason
+    /// (E20) otherwise.
+    package func tokenResponse(_ accountId: String, _ ref: IssueRef,
                                _ answer: AccountEntitlements) throws(APIError) -> HTTPResponse {
         guard let entitlement = answer.entitlement(for: ref) else {
             throw .notFound("no issue \(ref.issueId) in \(ref.publicationId)")

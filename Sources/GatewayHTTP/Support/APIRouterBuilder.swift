@@ -15,16 +15,17 @@ package final class APIRouterBuilder {
 
     /// A route over its `RequestContext`; a thrown `APIError` is answered in the spec's shape.
     package func add(_ method: String, _ pattern: String, execution: Execution = .inline, maxBodyBytes: Int? = nil,
-                     fastPlan: HTTPPlanningFastPath? = nil, route: @escaping APIRoute) {
+                     spoolsBody: Bool = false, fastPlan: HTTPPlanningFastPath? = nil, route: @escaping APIRoute) {
         let authenticator = self.authenticator
-        add(method, pattern, execution: execution, maxBodyBytes: maxBodyBytes, fastPlan: fastPlan) { request in
+        add(method, pattern, execution: execution, maxBodyBytes: maxBodyBytes, spoolsBody: spoolsBody,
+            fastPlan: fastPlan) { request in
             var context = RequestContext(request, authenticator: authenticator)
             do throws(APIError) { return try route(&context) } catch { return error.response }
         }
     }
 
     package func add(_ method: String, _ pattern: String, execution: Execution = .inline, maxBodyBytes: Int? = nil,
-                     fastPlan: HTTPPlanningFastPath? = nil, handler: @escaping HTTPHandler) {
+                     spoolsBody: Bool = false, fastPlan: HTTPPlanningFastPath? = nil, handler: @escaping HTTPHandler) {
         var coded: HTTPPlanningFastPath?
         if let fastPlan {
             coded = { @Sendable request in
@@ -37,7 +38,8 @@ package final class APIRouterBuilder {
                 }
             }
         }
-        builder.add(method, pattern, execution: execution, maxBodyBytes: maxBodyBytes, fastPlan: coded) { request in
+        builder.add(method, pattern, execution: execution, maxBodyBytes: maxBodyBytes, spoolsBody: spoolsBody,
+                    fastPlan: coded) { request in
             JSONCoding.encode(handler(request), for: request)
         }
     }

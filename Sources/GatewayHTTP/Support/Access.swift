@@ -43,6 +43,19 @@ package struct Access: Sendable {
         return publicationId
     }
 
+    /// A publisher's list of print subscribers (E29): an editor of the path's publication, a
+    /// service key (a publisher's backend) or admin; the publication must exist.
+    package func requireEditorOrService(_ context: inout RequestContext) throws(APIError) -> String {
+        let publicationId = context.parameter("publicationId")
+        if case .service = try context.principal() {
+            guard catalog.state.snapshot.publication(publicationId) != nil else {
+                throw .notFound("no publication \(publicationId)")
+            }
+            return publicationId
+        }
+        return try requireEditor(&context)
+    }
+
     /// Service keys act for any account; admin does everything; an account may not grant itself.
     @discardableResult
     package func requireServiceOrAdmin(_ context: inout RequestContext) throws(APIError) -> Principal {

@@ -42,6 +42,8 @@ public enum HistoryKind: String, Sendable, CaseIterable {
     /// Another account (`toAccountId`) took a subscription or purchase this account owned (E4).
     case ownershipTransferredAway
     case grantGiven, grantRevoked
+    /// A grant's interval moved with what it follows (E29: a print subscriber's list).
+    case grantChanged
     case codeRedeemed
     /// Something an operator did for the account (`action` names it).
     case operatorAction
@@ -55,6 +57,8 @@ public enum HistorySource: String, Sendable, CaseIterable {
     case googlePlayApi, rtdn
     /// Stripe (http-api.md, Google Play and Stripe): a signed event, or the gateway's call to Stripe's API.
     case stripeEvent, stripeApi
+    /// A print subscriber's claim and its list (E29).
+    case print
 }
 
 /// One page of an account's history, oldest first.

@@ -111,6 +111,35 @@ extension SharedMigration {
         )\(.tableOptions);
         CREATE INDEX store_customers_by_customer ON store_customers (store, environment, customer_id);
         """,
+        // Print subscribers (E29): each publication's subscriber list, one row per (publication,
+        // customer number); the verification value only as a keyed hash; `list_id` names the last
+        // list (whole or changes) that gave the row, so a whole list can end the rows it did not
+        // name and notice a number given twice. Every list received, with its counts, for the
+        // console.
+        """
+        CREATE TABLE print_subscribers (
+            publication_id \(.key) NOT NULL, customer_number \(.key) NOT NULL,
+            verification_hash \(.text) NOT NULL, start \(.instant) NOT NULL, end_at \(.instant),
+            list_id \(.key) NOT NULL, updated_at \(.instant) NOT NULL,
+            PRIMARY KEY (publication_id, customer_number)
+        )\(.tableOptions);
+        CREATE INDEX print_subscribers_by_list ON print_subscribers (publication_id, list_id);
+        CREATE TABLE subscriber_imports (
+            list_id \(.key) PRIMARY KEY, publication_id \(.key) NOT NULL, kind \(.text) NOT NULL,
+            received_at \(.instant) NOT NULL, finished_at \(.instant),
+            added \(.integer) NOT NULL, changed \(.integer) NOT NULL, ended \(.integer) NOT NULL,
+            unchanged \(.integer) NOT NULL, rejected \(.integer) NOT NULL
+        )\(.tableOptions);
+        CREATE INDEX subscriber_imports_by_time ON subscriber_imports (received_at);
+        """,
+        // Institutions (E30): an institution's publications, network ranges (CIDR, checked and
+        // refused when they overlap another's above the store) and interval.
+        """
+        CREATE TABLE institutions (
+            institution_id \(.key) PRIMARY KEY, name \(.text) NOT NULL, publications \(.text) NOT NULL,
+            networks \(.text) NOT NULL, start \(.instant) NOT NULL, end_at \(.instant), created_at \(.instant) NOT NULL
+        )\(.tableOptions);
+        """,
         // Google Play, E28: purchases the gateway verified and Google has not confirmed as
         // acknowledged, retried until it does (Google refunds a purchase left 3 days).
         """

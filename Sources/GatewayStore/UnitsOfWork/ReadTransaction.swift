@@ -52,6 +52,21 @@ public protocol ReadTransaction {
     func grant(id: String) throws(StoreError) -> Grant?
     func grant(source: String, externalId: String) throws(StoreError) -> Grant?
 
+    // MARK: Print subscribers (E29)
+
+    func subscriber(publicationId: String, customerNumber: String) throws(StoreError) -> PrintSubscriber?
+    /// Up to `limit` of the publication's subscribers no list `listId` named that have not ended by `instant`.
+    func subscribers(of publicationId: String, notInList listId: String, runningAt instant: Instant, limit: Int)
+        throws(StoreError) -> [PrintSubscriber]
+    /// The lists received, newest first.
+    func subscriberImports(limit: Int) throws(StoreError) -> [SubscriberImport]
+
+    // MARK: Institutions (E30)
+
+    /// Every institution, the first created first.
+    func institutions() throws(StoreError) -> [Institution]
+    func institution(id: String) throws(StoreError) -> Institution?
+
     // MARK: Access codes (E22)
 
     func codeBatch(id: String) throws(StoreError) -> CodeBatch?

@@ -46,6 +46,25 @@ public protocol WriteTransaction: ReadTransaction {
     /// Marks a grant revoked at `instant`, unless it already is.
     func setRevoked(grantId: String, at instant: Instant) throws(StoreError)
 
+    // MARK: Print subscribers (E29)
+
+    /// Inserts or replaces by (publication, customer number).
+    func save(_ subscriber: PrintSubscriber) throws(StoreError)
+    /// Marks a row as named by list `listId`, changing nothing else.
+    func markListed(publicationId: String, customerNumber: String, listId: String) throws(StoreError)
+    /// Inserts or replaces by list id.
+    func save(_ list: SubscriberImport) throws(StoreError)
+    /// Changes a grant's account, interval and revocation in place (E29: a claimed grant follows
+    /// its subscriber and serves one account at a time).
+    func update(_ grant: Grant) throws(StoreError)
+
+    // MARK: Institutions (E30)
+
+    /// Inserts or replaces by id.
+    func save(_ institution: Institution) throws(StoreError)
+    /// False when there was no such institution.
+    func deleteInstitution(id: String) throws(StoreError) -> Bool
+
     // MARK: Access codes (E22)
 
     func insert(_ batch: CodeBatch, codeHashes: [String]) throws(StoreError)

@@ -36,6 +36,8 @@ final class Connection {
     /// The route of the request whose body is being read: matched once for its body limit, and
     /// dispatched with the same match.
     var routedHead: Router.Match?
+    /// The file the body of the request being read goes to, when its route spools bodies.
+    var spool: SpooledBody?
     /// epoll interest currently registered.
     var registeredEvents: UInt32 = 0
     /// This connection's share of `ServerContext.bufferedBytes`, as last counted.

@@ -10,6 +10,9 @@ public struct HTTPRequest: Sendable {
     public var query: String?
     public var headers: HTTPHeaders
     public var body: [UInt8]
+    /// The body, when the route spools it (`RouterBuilder.add(spoolsBody:)`) and it came over a
+    /// socket: then `body` is empty.
+    public var spooledBody: SpooledBody?
     public var version: HTTPVersion
     /// Values of the route's `{name}` segments, percent-decoded.
     public var pathParameters: [String: String]

@@ -48,6 +48,18 @@ struct HTTPRequestParser {
     private var body: [UInt8] = []
     /// Body bytes held for the request being read (counted against the server's buffer budget).
     var bufferedBodyBytes: Int { body.count }
+    /// Hands over the body bytes read so far and forgets them (a spooling route's loop moves them
+    /// to its file as they come); the body's limit still counts every byte.
+    mutating func takeBufferedBody() -> [UInt8] {
+        let taken = body
+        spooledBytes += taken.count
+        body.removeAll(keepingCapacity: true)
+        return taken
+    }
+
+    /// Body bytes already handed over by `takeBufferedBody`.
+    private var spooledBytes = 0
+
     /// What the body buffer has allocated (tests: nothing reserved ahead of the bytes).
     var bodyCapacity: Int { body.capacity }
     private var bodyLimit = 0
@@ -141,7 +153,7 @@ struct HTTPRequestParser {
                     }
                     if size == 0 {
                         phase = .trailerLines
-                    } else if size > bodyLimit - body.count {
+                    } else if size > bodyLimit - body.count - spooledBytes {
                         return (position, .failure(.contentTooLarge(limit: bodyLimit)))
                     } else {
                         phase = .chunkData(remaining: size)
@@ -396,6 +408,7 @@ struct HTTPRequestParser {
         headerBytes = 0
         head = nil
         body = []
+        spooledBytes = 0
         continueReported = false
         return event
     }

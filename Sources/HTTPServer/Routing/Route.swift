@@ -5,6 +5,9 @@ public struct Route: Sendable {
     public let execution: Execution
     /// Overrides the server's `maxBodyBytes` (the limit is known from the head, before the body).
     public let maxBodyBytes: Int?
+    /// The body goes to a temporary file as it arrives (`HTTPRequest.spooledBody`), never held in
+    /// memory: for bodies larger than the buffer budget.
+    public let spoolsBody: Bool
     /// Runs first, on the event loop; nil hands the request to `handler` on `execution`.
     public let fastPath: HTTPPlanningFastPath?
     public let handler: HTTPHandler

@@ -44,6 +44,12 @@ extension Router {
         return limit
     }
 
+    /// Whether a request with this match keeps its body in a file (`Route.spoolsBody`).
+    public func spoolsBody(_ match: Match) -> Bool {
+        if case .found(let route, _) = match { return route.spoolsBody }
+        return false
+    }
+
     /// The answer when a pool's queue is full.
     public var busy: HTTPResponse {
         errors(HTTPServerError(.busy, "The server is busy; try again."))

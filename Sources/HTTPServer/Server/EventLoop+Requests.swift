@@ -27,6 +27,9 @@ extension EventLoop {
             if wasReadingHead && connection.parser.progress == .body {
                 connection.machine.bodyStarted(now: csystem_monotonic_ns())
             }
+            if connection.parser.progress == .body, let match = connection.routedHead, router.spoolsBody(match) {
+                guard spool(connection.parser.takeBufferedBody(), of: connection) else { return }
+            }
             if connection.parser.progress == .body && context.overBufferBudget(for: connection.clientKey) {
                 // Past the buffer budget (or the client's share of it) no body is read further:
                 // 503, and the connection closes.
@@ -42,7 +45,14 @@ extension EventLoop {
                     connection.outbound.append(contentsOf: ResponseSerializer.continueLine)
                 }
             case .request(let head, let body):
-                dispatch(head, body: body, on: connection)
+                if let match = connection.routedHead, router.spoolsBody(match) {
+                    guard spool(body, of: connection) else { return }
+                    let file = connection.spool
+                    connection.spool = nil
+                    dispatch(head, body: [], spooled: file, on: connection)
+                } else {
+                    dispatch(head, body: body, on: connection)
+                }
             case .failure(let error):
                 closeWithError(connection, error.serverError)
                 return
@@ -56,9 +66,24 @@ extension EventLoop {
         String(target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
     }
 
-    private func dispatch(_ head: HTTPRequestHead, body: [UInt8], on connection: Connection) {
-        let request = HTTPRequest(method: head.method, target: head.target, headers: head.headers, body: body,
+    /// Moves body bytes of a spooling route to the connection's file (made on the first bytes);
+    /// false when the file cannot take them: the request is answered 503 and the connection closes.
+    private func spool(_ bytes: [UInt8], of connection: Connection) -> Bool {
+        do throws(SpooledBody.Failure) {
+            if connection.spool == nil { connection.spool = try SpooledBody(directory: context.configuration.bodySpoolDirectory) }
+            try connection.spool?.append(bytes)
+            return true
+        } catch {
+            connection.spool = nil
+            closeWithError(connection, HTTPServerError(.busy, "The request body could not be kept; try again."))
+            return false
+        }
+    }
+
+    private func dispatch(_ head: HTTPRequestHead, body: [UInt8], spooled: SpooledBody? = nil, on connection: Connection) {
+        var request = HTTPRequest(method: head.method, target: head.target, headers: head.headers, body: body,
                                   version: head.version, sourceAddress: connection.sourceAddress)
+        request.spooledBody = spooled
         let keepAlive = request.wantsKeepAlive && !draining
         let match = connection.routedHead ?? context.router.match(method: request.method, path: request.path)
         connection.routedHead = nil

@@ -36,6 +36,8 @@ public struct HTTPServerConfiguration: Sendable {
     public var maxHeaderFields: Int = 100
     /// Larger bodies are a 413 unless the route allows more.
     public var maxBodyBytes: Int = 1 << 20
+    /// Where routes that spool their bodies keep them while they are read (unlinked files).
+    public var bodySpoolDirectory = "/tmp"
     /// Fields a request may carry at most once; a second line is a 400. They are not lists
     /// (RFC 9110 §5.3 lets a recipient combine only list-based fields), so a second copy can only
     /// come from an intermediary that appended one, and which copy counts must not be guessed.

@@ -13,6 +13,7 @@ import Testing
         "api.js": "text/javascript; charset=utf-8", "dom.js": "text/javascript; charset=utf-8",
         "editors.js": "text/javascript; charset=utf-8", "products.js": "text/javascript; charset=utf-8",
         "support.js": "text/javascript; charset=utf-8", "webhooks.js": "text/javascript; charset=utf-8",
+        "readers.js": "text/javascript; charset=utf-8",
     ]
 
     private func expectConsoleHeaders(_ response: APIResponse, _ what: String) {

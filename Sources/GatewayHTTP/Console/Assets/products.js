@@ -1,12 +1,14 @@
 // Admin: products (create, change, discontinue, reinstate) and editor and service keys.
 import { call, get, enc } from './api.js';
 import { el, byId, show, say, table, when, badge, attempt, fields, list, nowInstant } from './dom.js';
+import * as readers from './readers.js';
 
 export function start() {
   byId('product-form').addEventListener('submit', saveProduct);
   byId('key-form').addEventListener('submit', createKey);
   byId('revoke-form').addEventListener('submit', revokeKey);
   loadProducts();
+  readers.start();
 }
 
 async function loadProducts() {

@@ -34,16 +34,17 @@ struct APIClient {
     }
 
     func send(_ method: String, _ target: String, as secret: String? = nil, headers: [(String, String)] = [],
-              body: [UInt8]? = nil) throws -> APIResponse {
+              body: [UInt8]? = nil, contentType: String = "application/json",
+              sourceAddress: String? = nil) throws -> APIResponse {
         var fields = [("Host", "gateway")]
         if let secret { fields.append(("Authorization", "Bearer \(secret)")) }
         fields += headers
         if let body {
-            fields += [("Content-Type", "application/json"), ("Content-Length", String(body.count))]
+            fields += [("Content-Type", contentType), ("Content-Length", String(body.count))]
         }
         switch transport {
         case .inProcess(let client):
-            let response = client.send(method, target, headers: fields, body: body ?? [])
+            let response = client.send(method, target, headers: fields, body: body ?? [], sourceAddress: sourceAddress)
             return APIResponse(status: response.status, headers: response.headers, body: response.body)
         case .socket:
             let head = "\(method) \(target) HTTP/1.1\r\n" + fields.map { "\($0.0): \($0.1)\r\n" }.joined() + "\r\n"

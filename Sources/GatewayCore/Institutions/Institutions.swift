@@ -1,0 +1,163 @@
+import Entitle
+import GatewayStore
+import IssueCatalog
+import Synchronization
+import Wire
+
+/// E30's institutions: the admin's changes, refused when a network is not a CIDR range or overlaps
+/// another institution's (or the same one's), and which institution covers a client address.
+/// Institutions are few and change rarely, so their parsed ranges are kept in memory and read
+/// again from the store after a local change or `refreshSeconds` (another process's change).
+package final class Institutions: Sendable {
+    /// How stale another process's change to the institutions may be seen here.
+    package static let refreshSeconds: Int64 = 5
+
+    private struct Loaded: Sendable {
+        var networks = CoveredNetworks([])
+        var loadedAt: Instant?
+    }
+
+    private let store: any GatewayStore
+    private let clock: any GatewayClock
+    private let loaded = Mutex(Loaded())
+
+    package init(store: any GatewayStore, clock: any GatewayClock) {
+        self.store = store; self.clock = clock
+    }
+
+    /// Every institution, the first created first.
+    package func all() throws(APIError) -> [Institution] {
+        try stored { () throws(StoreError) in try store.institutions() }
+    }
+
+    package func institution(_ institutionId: String) throws(APIError) -> Institution? {
+        try stored { () throws(StoreError) in try store.institution(id: institutionId) }
+    }
+
+    /// The institution that covers `address` now (the first created where several do), or nil.
+    package func covering(_ address: [UInt8]) throws(APIError) -> Institution? {
+        try networks().covering(address)
+    }
+
+    /// Saves `institution` unless one of its networks is invalid or overlaps: then a 400
+    /// `invalid_network` naming the entry.
+    package func save(_ institution: Institution) throws(APIError) {
+        var ranges: [(String, NetworkRange)] = []
+        for entry in institution.networks {
+            do { ranges.append((entry, try NetworkRange(parsing: entry))) } catch {
+                throw Self.invalidNetwork(entry, error.reason)
+            }
+        }
+        for (i, (entry, range)) in ranges.enumerated() {
+            if let (other, _) = ranges[..<i].first(where: { $0.1.overlaps(range) }) {
+                throw Self.invalidNetwork(entry, "overlaps \(other) of the same institution")
+            }
+        }
+        let refusal = try stored { () throws(StoreError) in
+            try store.saveInstitution(institution) { others -> APIError? in
+                for other in others {
+                    for otherEntry in other.networks {
+                        guard let otherRange = try? NetworkRange(parsing: otherEntry) else { continue }
+                        if let (entry, _) = ranges.first(where: { $0.1.overlaps(otherRange) }) {
+                            return Self.invalidNetwork(entry, "overlaps \(otherEntry) of institution \(other.institutionId)")
+                        }
+                    }
+                }
+                return nil
+            }
+        }
+        if let refusal { throw refusal }
+        forget()
+    }
+
+    /// False when there was no such institution.
+    package func delete(_ institutionId: String) throws(APIError) -> Bool {
+        let deleted = try stored { () throws(StoreError) in try store.deleteInstitution(id: institutionId) }
+        forget()
+        return deleted
+    }
+
+    /// E30: what an institution gives, as the rules take it: a grant over its interval for its
+    /// publications (the engine's `granted`, answered as `institution`).
+    package static func grant(_ institution: Institution) -> Grant {
+        Grant(grantId: "institution:" + institution.institutionId, accountId: subject(institution),
+              source: "institution", externalId: institution.institutionId, publications: institution.publications,
+              start: institution.start, end: institution.end, createdAt: institution.createdAt)
+    }
+
+    /// The `sub` of an institution reader's tokens (E30).
+    package static func subject(_ institution: Institution) -> String { "institution:" + institution.institutionId }
+
+    private static func invalidNetwork(_ entry: String, _ reason: String) -> APIError {
+        APIError(status: 400, code: "invalid_network", message: "\(entry): \(reason)", extra: [("network", .string(entry))])
+    }
+
+    private func forget() { loaded.withLock { $0.loadedAt = nil } }
+
+    private func networks() throws(APIError) -> CoveredNetworks {
+        let now = clock.now()
+        if let fresh = loaded.withLock({ state -> CoveredNetworks? in
+            guard let at = state.loadedAt, now.millisecondsSinceEpoch - at.millisecondsSinceEpoch < Self.refreshSeconds * 1000,
+                  at <= now else { return nil }
+            return state.networks
+        }) { return fresh }
+        let networks = CoveredNetworks(try stored { () throws(StoreError) in try store.institutions() })
+        loaded.withLock { $0 = Loaded(networks: networks, loadedAt: now) }
+        return networks
+    }
+}
+
+/// E30: institutions with their ranges parsed, and which one covers an address. Ranges are kept
+/// sorted by their first address, per family, so a lookup is a binary search whatever the number
+/// of institutions (a token request pays it); ranges never overlap (`Institutions.save` refuses
+/// it), so at most one holds an address, and where stored ranges did overlap the first created
+/// still wins: of the candidates at or before the address, the earliest created that holds it.
+package struct CoveredNetworks: Sendable {
+    private struct Span: Sendable {
+        let bounds: ClosedRange<UInt128>
+        /// The institution's position in creation order.
+        let order: Int
+    }
+
+    private let institutions: [Institution]
+    private let v4: [Span]
+    private let v6: [Span]
+    /// The widest span of each family: how far before an address a holding span may begin.
+    private let widest4: UInt128
+    private let widest6: UInt128
+
+    /// `institutions` the first created first (as the store lists them).
+    package init(_ institutions: [Institution]) {
+        self.institutions = institutions
+        var v4: [Span] = [], v6: [Span] = []
+        for (order, institution) in institutions.enumerated() {
+            for range in institution.networks.compactMap({ try? NetworkRange(parsing: $0) }) {
+                let span = Span(bounds: range.bounds, order: order)
+                if range.network.count == 4 { v4.append(span) } else { v6.append(span) }
+            }
+        }
+        self.v4 = v4.sorted { $0.bounds.lowerBound < $1.bounds.lowerBound }
+        self.v6 = v6.sorted { $0.bounds.lowerBound < $1.bounds.lowerBound }
+        widest4 = v4.map { $0.bounds.upperBound - $0.bounds.lowerBound }.max() ?? 0
+        widest6 = v6.map { $0.bounds.upperBound - $0.bounds.lowerBound }.max() ?? 0
+    }
+
+    package func covering(_ address: [UInt8]) -> Institution? {
+        let spans = address.count == 4 ? v4 : v6
+        let widest = address.count == 4 ? widest4 : widest6
+        let number = NetworkRange.number(address)
+        // The spans beginning at or before the address, latest first, back to the widest's reach.
+        var low = 0, high = spans.count
+        while low < high {
+            let middle = (low + high) / 2
+            if spans[middle].bounds.lowerBound <= number { low = middle + 1 } else { high = middle }
+        }
+        var best: Int?
+        var index = low - 1
+        while index >= 0, number - spans[index].bounds.lowerBound <= widest {
+            if spans[index].bounds.contains(number), best.map({ spans[index].order < $0 }) ?? true { best = spans[index].order }
+            index -= 1
+        }
+        return best.map { institutions[$0] }
+    }
+}

@@ -1,0 +1,101 @@
+import Entitle
+import GatewayStore
+import Wire
+
+/// E29's lists (http-api.md `PUT` and `PATCH /v1/publications/{publicationId}/subscribers`): a
+/// list is read as it arrives and applied in batches of `batchSize` rows, so a list of a million
+/// rows holds one batch in memory and the store's writer for one batch at a time. Verification
+/// values are hashed before anything is stored. A whole list then ends the subscribers it did not
+/// name, at its time.
+package struct SubscriberLists: Sendable {
+    /// Rows per unit of work: large enough that a commit's cost is shared, small enough that other
+    /// writers wait at most a fraction of a second.
+    package static let batchSize = 1000
+    /// Subscribers ended per unit of work after a whole list.
+    package static let endingBatchSize = 5000
+    /// Lists the console shows.
+    package static let recentImports = 50
+
+    private let store: any GatewayStore
+    private let accounts: AccountFactsCache
+    private let hasher: VerificationHasher
+    private let identifiers: Identifiers
+    private let events: EventPolicy
+    private let clock: any GatewayClock
+
+    package init(store: any GatewayStore, accounts: AccountFactsCache, hasher: VerificationHasher, identifiers: Identifiers,
+                 events: EventPolicy, clock: any GatewayClock) {
+        self.store = store; self.accounts = accounts; self.hasher = hasher; self.identifiers = identifiers
+        self.events = events; self.clock = clock
+    }
+
+    /// Reads and applies one list. `body` hands the list's bytes to its argument piece by piece.
+    package func receive(_ kind: SubscriberListKind, publicationId: String, format: SubscriberListFormat,
+                         body: ((UnsafeRawBufferPointer) throws(APIError) -> Void) throws(APIError) -> Void)
+        throws(APIError) -> SubscriberListCounts {
+        var list = SubscriberImport(listId: "list-" + (try identifiers.newIdentifier()), publicationId: publicationId,
+                                    kind: kind, receivedAt: clock.now())
+        try stored { () throws(StoreError) in try store.record(list) }
+        var reader = SubscriberListReader(format: format)
+        var batch: [ListedSubscriber] = []
+        batch.reserveCapacity(Self.batchSize)
+        var counts = SubscriberListCounts()
+        let take = { (line: ListLine) throws(APIError) in
+            switch line {
+            case .rejected(let number, let error): counts.reject(line: number, error.message)
+            case .row(let row):
+                let hash: String
+                do { hash = try hasher.hash(publicationId: publicationId, customerNumber: row.customerNumber,
+                                            verification: row.verification) } catch { throw .internalError("hashing failed") }
+                batch.append(ListedSubscriber(customerNumber: row.customerNumber, verificationHash: hash, terms: row.terms,
+                                              line: row.line))
+                if batch.count >= Self.batchSize { try apply(&batch, of: list, into: &counts) }
+            }
+        }
+        try body { (bytes) throws(APIError) in
+            try Self.feed(&reader, bytes, take)
+        }
+        try Self.finish(&reader, take)
+        if let header = reader.headerError { throw .badRequest(header) }
+        try apply(&batch, of: list, into: &counts)
+        if kind == .whole {
+            while true {
+                let step = try stored { () throws(StoreError) in
+                    try store.endMissing(from: list, limit: Self.endingBatchSize, events: events)
+                }
+                accounts.invalidate(step.touchedAccounts)
+                counts.add(step.counts)
+                if step.counts.ended < Self.endingBatchSize { break }
+            }
+        }
+        counts.rejected.sort { $0.line < $1.line }
+        list.counts = counts
+        list.finishedAt = clock.now()
+        try stored { () throws(StoreError) in try store.record(list) }
+        return counts
+    }
+
+    private func apply(_ batch: inout [ListedSubscriber], of list: SubscriberImport,
+                       into counts: inout SubscriberListCounts) throws(APIError) {
+        guard !batch.isEmpty else { return }
+        let rows = batch
+        let step = try stored { () throws(StoreError) in try store.apply(rows, of: list, events: events) }
+        batch.removeAll(keepingCapacity: true)
+        accounts.invalidate(step.touchedAccounts)
+        counts.add(step.counts)
+    }
+
+    private static func feed(_ reader: inout SubscriberListReader, _ bytes: UnsafeRawBufferPointer,
+                             _ take: (ListLine) throws(APIError) -> Void) throws(APIError) {
+        do { try reader.feed(bytes) { line in try take(line) } } catch let error as APIError { throw error } catch {
+            throw .internalError("reading the list failed")
+        }
+    }
+
+    private static func finish(_ reader: inout SubscriberListReader,
+                               _ take: (ListLine) throws(APIError) -> Void) throws(APIError) {
+        do { try reader.finish { line in try take(line) } } catch let error as APIError { throw error } catch {
+            throw .internalError("reading the list failed")
+        }
+    }
+}
