@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "issue-gateway", targets: ["IssueGateway"]),
         .executable(name: "appstore-simulator", targets: ["AppStoreSimulatorTool"]),
         .executable(name: "stripe-simulator", targets: ["StripeSimulatorTool"]),
+        .executable(name: "googleplay-simulator", targets: ["GooglePlaySimulatorTool"]),
         .library(name: "Wire", targets: ["Wire"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
         .library(name: "IssueCatalog", targets: ["IssueCatalog"]),
@@ -23,6 +24,8 @@ let package = Package(
         .library(name: "AppStoreKit", targets: ["AppStoreKit"]),
         .library(name: "AppStoreSimulator", targets: ["AppStoreSimulator"]),
         .library(name: "StripeKit", targets: ["StripeKit"]),
+        .library(name: "GooglePlayKit", targets: ["GooglePlayKit"]),
+        .library(name: "GooglePlaySimulator", targets: ["GooglePlaySimulator"]),
         .executable(name: "issue-gateway-bench", targets: ["Benchmarks"]),
     ],
     targets: [
@@ -105,6 +108,18 @@ let package = Package(
         .executableTarget(name: "StripeSimulatorTool",
                           dependencies: ["StripeSimulator", "StripeKit", "HTTPServer", "Wire", "CommandLineSupport"]),
 
+        // Google Play (googleplay.md): the service account's OAuth assertion (RS256), the Developer and
+        // Orders API client, Google's bodies into store-neutral facts (E23, E25), real-time developer
+        // notifications and the Pub/Sub push token's OIDC verification. It sends through the App
+        // Store kit's transport (bounded body, exact deadline) rather than a second copy of it.
+        .target(name: "GooglePlayKit", dependencies: ["Wire", "IssueCatalog", "Entitle", "GatewayCrypto", "AppStoreKit"]),
+        // The Google Play simulator: token endpoint, Developer and Orders API, JWKS and OIDC push
+        // tokens it signs, scenario steps. Tests and developers only, never the product.
+        .target(name: "GooglePlaySimulator",
+                dependencies: ["Wire", "GooglePlayKit", "GatewayCrypto", "AppStoreKit", "HTTPServer", "Metrics", "Lifecycle"]),
+        .executableTarget(name: "GooglePlaySimulatorTool",
+                          dependencies: ["GooglePlaySimulator", "GooglePlayKit", "HTTPServer", "CommandLineSupport", "Wire"]),
+
         // What both executables' command lines share: arguments, errors and exit statuses, the console.
         .target(name: "CommandLineSupport"),
 
@@ -112,7 +127,7 @@ let package = Package(
         // explanations, the status poller, the notification backfill, caches and catalog state.
         .target(name: "GatewayCore",
                 dependencies: ["Wire", "IssueCatalog", "Entitle", "GatewayCrypto", "DownloadTokens", "GatewayStore",
-                               "AppStoreKit", "StripeKit", "Lifecycle", "Metrics"]),
+                               "AppStoreKit", "StripeKit", "GooglePlayKit", "Lifecycle", "Metrics"]),
         // Pushes to reader devices (APNs over libcurl) and webhooks: the only target that links curl.
         .target(name: "GatewayPush",
                 dependencies: ["GatewayCore", "Wire", "IssueCatalog", "Entitle", "GatewayCrypto", "GatewayStore", "AppStoreKit",
@@ -121,7 +136,7 @@ let package = Package(
         // OpenAPI, the web console and gzip.
         .target(name: "GatewayHTTP",
                 dependencies: ["GatewayCore", "Wire", "IssueCatalog", "Entitle", "GatewayCrypto", "DownloadTokens", "EdgeFormats",
-                               "GatewayStore", "AppStoreKit", "StripeKit", "HTTPServer", "Lifecycle", "Metrics", "CZlib"],
+                               "GatewayStore", "AppStoreKit", "StripeKit", "GooglePlayKit", "HTTPServer", "Lifecycle", "Metrics", "CZlib"],
                 // The web console's files and the OpenAPI document, compiled in: no files to ship
                 // beside the binary.
                 resources: [.embedInCode("Console/Assets"), .embedInCode("OpenAPI/openapi.json")]),
@@ -130,7 +145,7 @@ let package = Package(
         .target(name: "GatewayConfiguration",
                 dependencies: ["GatewayCore", "GatewayPush", "GatewayHTTP", "Wire", "IssueCatalog", "Entitle", "GatewayCrypto",
                                "DownloadTokens", "EdgeFormats", "GatewayStore", "SQLiteStore", "PostgresStore", "HTTPServer",
-                               "AppStoreKit", "StripeKit", "Lifecycle", "Metrics"]),
+                               "AppStoreKit", "StripeKit", "GooglePlayKit", "Lifecycle", "Metrics"]),
 
         // The `issue-gateway` executable: the command line only.
         .executableTarget(name: "IssueGateway",
@@ -162,11 +177,15 @@ let package = Package(
                     dependencies: ["AppStoreKit", "AppStoreSimulator", "AppStoreSimulatorTool", "CommandLineSupport", "Wire",
                                    "Entitle", "IssueCatalog", "TestSupport"]),
         .testTarget(name: "StripeKitTests", dependencies: ["StripeKit", "Wire", "Entitle", "IssueCatalog", "GatewayCrypto"]),
+        .testTarget(name: "GooglePlayKitTests",
+                    dependencies: ["GooglePlayKit", "GooglePlaySimulator", "AppStoreKit", "GatewayCrypto", "Wire", "Entitle",
+                                   "IssueCatalog", "TestSupport"]),
         .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle"]),
         .testTarget(name: "GatewayAPITests",
                     dependencies: ["GatewayCore", "GatewayPush", "GatewayHTTP", "GatewayConfiguration", "Metrics", "GatewayStore",
                                    "SQLiteStore", "PostgresStore", "HTTPServer", "HTTPServerTesting",
-                                   "AppStoreKit", "AppStoreSimulator", "StripeKit", "StripeSimulator", "Lifecycle", "Wire",
+                                   "AppStoreKit", "AppStoreSimulator", "StripeKit", "StripeSimulator", "GooglePlayKit", "GooglePlaySimulator",
+                                   "Lifecycle", "Wire",
                                    "Entitle", "DownloadTokens",
                                    "GatewayCrypto", "IssueCatalog", "CSystem", "CZlib", "TestSupport"]),
         .testTarget(name: "IssueGatewayTests",

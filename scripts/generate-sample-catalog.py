@@ -106,6 +106,28 @@ def products():
     # E14: single issues.
     items += [single_issue("monthly", "2012-02"), single_issue("monthly", "2020-04"),
               single_issue("weekly", "2026-11-19")]
+    # E23: the same publications sold on Google Play (Play product ids; base plans are Google's).
+    for publication in ("monthly", "weekly"):
+        for plan, level in (("annual", 1), ("monthly", 2)):
+            product = subscription(f"{publication}.play.{plan}", [publication], publication, level, "android")
+            product.update({"store": "googlePlay", "storeProductId": f"{publication}.{plan}"})
+            items.append(product)
+    # E23: Stripe prices for web sales (Stripe price ids).
+    for publication in ("monthly", "weekly"):
+        for plan, level in (("annual", 1), ("monthly", 2)):
+            product = subscription(f"{publication}.web.{plan}", [publication], publication, level, "web")
+            product.update({"store": "stripe", "storeProductId": f"price_{publication}_{plan}"})
+            items.append(product)
+    web_bundle = subscription("bundle.web.annual", ["monthly", "weekly"], "bundle", 1, "web")
+    web_bundle.update({"store": "stripe", "storeProductId": "price_bundle_annual"})
+    web_issue = single_issue("monthly", "2020-04")
+    web_issue.update({"id": "monthly.web.issue.2020-04", "platform": "web", "store": "stripe",
+                      "storeProductId": "price_monthly_2020_04"})
+    items += [web_bundle, web_issue]
+    play_issue = single_issue("monthly", "2020-04")
+    play_issue.update({"id": "monthly.play.issue.2020-04", "platform": "android", "store": "googlePlay",
+                       "storeProductId": "monthly.issue.2020_04"})
+    items.append(play_issue)
     return sorted(items, key=lambda p: p["id"])
 
 

@@ -17,6 +17,7 @@
 #include <openssl/core_names.h>
 #include <openssl/params.h>
 #include <openssl/cms.h>
+#include <openssl/param_build.h>
 
 // HMAC-SHA-256 with the key schedule done once per key (tokens.md step 3 runs on every edge
 // request): `ccrypto_hmac_sha256_prepare` keys a context, `ccrypto_hmac_sha256_with` copies it per
@@ -42,4 +43,31 @@ static inline int ccrypto_hmac_sha256_with(const EVP_MAC_CTX *prepared, const un
     int ok = EVP_MAC_update(ctx, data, length) == 1 && EVP_MAC_final(ctx, out, &written, 32) == 1 && written == 32;
     EVP_MAC_CTX_free(ctx);
     return ok;
+}
+
+// An RSA public key from its JWK members (RFC 7518 §6.3.1: `n` and `e`, big-endian unsigned), for
+// RS256 verification against a JWKS. NULL when libcrypto refuses the numbers.
+static inline EVP_PKEY *ccrypto_rsa_public_key(const unsigned char *n, size_t n_length,
+                                               const unsigned char *e, size_t e_length) {
+    BIGNUM *bn_n = BN_bin2bn(n, (int)n_length, NULL);
+    BIGNUM *bn_e = BN_bin2bn(e, (int)e_length, NULL);
+    OSSL_PARAM_BLD *builder = OSSL_PARAM_BLD_new();
+    OSSL_PARAM *params = NULL;
+    EVP_PKEY_CTX *ctx = NULL;
+    EVP_PKEY *key = NULL;
+    if (bn_n == NULL || bn_e == NULL || builder == NULL) goto done;
+    if (OSSL_PARAM_BLD_push_BN(builder, OSSL_PKEY_PARAM_RSA_N, bn_n) != 1
+        || OSSL_PARAM_BLD_push_BN(builder, OSSL_PKEY_PARAM_RSA_E, bn_e) != 1) goto done;
+    params = OSSL_PARAM_BLD_to_param(builder);
+    if (params == NULL) goto done;
+    ctx = EVP_PKEY_CTX_new_from_name(NULL, "RSA", NULL);
+    if (ctx == NULL || EVP_PKEY_fromdata_init(ctx) != 1) goto done;
+    if (EVP_PKEY_fromdata(ctx, &key, EVP_PKEY_PUBLIC_KEY, params) != 1) key = NULL;
+done:
+    EVP_PKEY_CTX_free(ctx);
+    OSSL_PARAM_free(params);
+    OSSL_PARAM_BLD_free(builder);
+    BN_free(bn_n);
+    BN_free(bn_e);
+    return key;
 }

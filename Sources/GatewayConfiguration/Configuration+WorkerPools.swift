@@ -3,10 +3,12 @@ import GatewayHTTP
 import HTTPServer
 
 extension Configuration {
-    /// The pool sizes from `ISSUE_GATEWAY_STORE_*` and `ISSUE_GATEWAY_APPSTORE_*`, and Stripe's.
+    /// The pool sizes from `ISSUE_GATEWAY_STORE_*`, `ISSUE_GATEWAY_APPSTORE_*`, Stripe's and
+    /// `ISSUE_GATEWAY_GOOGLE_THREADS`/`_QUEUE`.
     package var workerPools: [WorkerPoolID: WorkerPoolSize] {
         [.store: WorkerPoolSize(threads: storeThreads, queueLimit: storeQueue),
          .appStore: WorkerPoolSize(threads: appStoreThreads, queueLimit: appStoreQueue),
-         .stripe: WorkerPoolSize(threads: stripe.threads, queueLimit: stripe.queue)]
+         .stripe: WorkerPoolSize(threads: stripe.threads, queueLimit: stripe.queue),
+         .googlePlay: WorkerPoolSize(threads: googlePlay.threads, queueLimit: googlePlay.queue)]
     }
 }

@@ -84,6 +84,8 @@ public struct Configuration: Sendable, Equatable {
     public var redemptionFailuresBurst = 10
     /// APNs and webhooks: off unless configured.
     public var push = PushSettings()
+    /// Google Play: off unless packages and a service account are configured.
+    public var googlePlay = GooglePlaySettings()
     /// Stripe (web sales): off unless configured.
     public var stripe = StripeConfiguration()
 

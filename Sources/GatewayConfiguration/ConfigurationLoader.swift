@@ -97,6 +97,16 @@ extension Configuration {
         ("ISSUE_GATEWAY_WEBHOOK_DEAD_LETTER_AFTER", integer(\.push.webhookDeadLetterAfterSeconds,
                                                             in: ConfigurationLimits.webhookDeadLetterAfterSeconds)),
         ("ISSUE_GATEWAY_WEBHOOK_CONCURRENCY", integer(\.push.webhookConcurrency, in: ConfigurationLimits.webhookConcurrency)),
+        ("ISSUE_GATEWAY_GOOGLE_PACKAGES", set(\.googlePlay.packages, SettingParsers.packageNames)),
+        ("ISSUE_GATEWAY_GOOGLE_SERVICE_ACCOUNT", set(\.googlePlay.serviceAccountPath, SettingParsers.nonEmpty)),
+        ("ISSUE_GATEWAY_GOOGLE_API_URL", set(\.googlePlay.apiURL, SettingParsers.httpURL)),
+        ("ISSUE_GATEWAY_GOOGLE_PUSH_AUDIENCE", set(\.googlePlay.pushAudience, SettingParsers.nonEmpty)),
+        ("ISSUE_GATEWAY_GOOGLE_PUSH_EMAIL", set(\.googlePlay.pushEmail, SettingParsers.nonEmpty)),
+        ("ISSUE_GATEWAY_GOOGLE_CERTS_URL", set(\.googlePlay.certsURL, SettingParsers.httpURL)),
+        ("ISSUE_GATEWAY_GOOGLE_PULL_SUBSCRIPTION", set(\.googlePlay.pullSubscription, SettingParsers.pubSubSubscription)),
+        ("ISSUE_GATEWAY_GOOGLE_PUBSUB_URL", set(\.googlePlay.pubSubURL, SettingParsers.httpURL)),
+        ("ISSUE_GATEWAY_GOOGLE_THREADS", integer(\.googlePlay.threads, in: ConfigurationLimits.poolThreads)),
+        ("ISSUE_GATEWAY_GOOGLE_QUEUE", integer(\.googlePlay.queue, in: ConfigurationLimits.poolQueue)),
         ("ISSUE_GATEWAY_DATABASE_URL", set(\.databaseURL, SettingParsers.postgresURL)),
         ("ISSUE_GATEWAY_DATABASE_POOL", integer(\.databasePoolSize, in: ConfigurationLimits.databasePool)),
         ("ISSUE_GATEWAY_DATABASE_STATEMENT_TIMEOUT", integer(\.databaseStatementTimeoutMilliseconds,
@@ -148,7 +158,13 @@ extension Configuration {
                 throw ConfigurationError(setting: setting.name, message: error.message, origin: entry.origin)
             }
         }
+        // Google's convention for its client libraries: the emulator's host:port, no credentials.
+        if let emulator = environment["PUBSUB_EMULATOR_HOST"], !emulator.isEmpty, values["ISSUE_GATEWAY_GOOGLE_PUBSUB_URL"] == nil {
+            configuration.googlePlay.pubSubURL = "http://" + emulator
+            configuration.googlePlay.pubSubEmulator = true
+        }
         try configuration.push.check()
+        try configuration.googlePlay.check()
         return configuration
     }
 }

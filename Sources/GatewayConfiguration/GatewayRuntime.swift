@@ -33,7 +33,8 @@ public struct GatewayRuntime: Sendable {
     /// The background services `serve` runs beside the server, in start order.
     public var backgroundServices: [any BackgroundService] {
         [catalogWatcher, storeHealth] + (changeFeedFollower.map { [$0] } ?? []) + (poller.map { [$0] } ?? [])
-            + (backfill.map { [$0] } ?? []) + pushServices
+            + (backfill.map { [$0] } ?? []) + (core.acknowledger.map { [$0] } ?? [])
+            + (core.puller.map { [$0] } ?? []) + (core.voidedPass.map { [$0] } ?? []) + pushServices
     }
 
     /// What `issue-gateway serve` runs: the real App Store clients built from `configuration`
@@ -49,7 +50,8 @@ public struct GatewayRuntime: Sendable {
     package static func make(configuration: Configuration, store: any GatewayStore, clock: any GatewayClock = SystemClock(),
                      appStore: AppStoreServices? = nil, http: HTTPServerConfiguration? = nil, accessLog: AccessLog? = nil,
                      pollerSettings: StatusPollerSettings? = .standard, random: any RandomBytesSource = SystemRandom(),
-                     limits: APILimits = .standard, stripeAPI: (any StripeAPI)? = nil) throws(StartError) -> GatewayRuntime {
+                     limits: APILimits = .standard, stripeAPI: (any StripeAPI)? = nil,
+                     googlePlay: GooglePlayServices? = nil) throws(StartError) -> GatewayRuntime {
         guard let adminKey = configuration.adminKey, let tokenKeys = configuration.tokenKeys else {
             throw StartError(description: "the admin key and token keys must be resolved before the API starts")
         }
@@ -81,13 +83,16 @@ public struct GatewayRuntime: Sendable {
         // Apple on the App Store pool the routes use; the server shuts the pools down.
         let pools = WorkerPools(settings)
         let appStoreWork = WorkPool { job in pools.submit(to: .appStore, job) }
+        var googlePlayServices = googlePlay
+        if googlePlayServices == nil { googlePlayServices = try configuration.googlePlay.services(clock: clock) }
         let core = try CoreServices(store: store, appStore: services, metrics: metrics, clock: clock, random: random,
                                     adminKey: adminKey, cacheMemoryBytes: configuration.cacheMemoryBytes,
                                     policy: configuration.entitlementPolicy, ownership: configuration.transferPolicy,
                                     events: EventPolicy(webhooks: configuration.push.webhookURL != nil,
                                                         pushes: configuration.push.apnsConfigured),
                                     appStoreWork: appStoreWork, stripe: configuration.stripe.settings,
-                                    stripeAPI: stripeAPI ?? configuration.stripe.client)
+                                    stripeAPI: stripeAPI ?? configuration.stripe.client,
+                                    googlePlay: googlePlayServices)
         let api = try HTTPAPI(core: core, settings: APISettings(
             tokenKeys: tokenKeys, tokenIssuer: configuration.tokenIssuer, tokenTTLSeconds: configuration.tokenTTLSeconds,
             edge: try configuration.edge.signer(cdnBase: configuration.cdnBaseURL),

@@ -33,6 +33,27 @@ package enum SettingParsers {
         return bytes
     }
 
+    /// Play package names, comma-separated (`com.example.magazine`): Java package syntax, letters,
+    /// digits, `_` and `.`.
+    package static func packageNames(_ text: String) throws(Invalid) -> [String] {
+        let names = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        for name in names where name.isEmpty || !name.contains(".")
+            || !name.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || $0 == 0x2E || $0 == 0x5F }) {
+            throw Invalid(message: "\(quoted(name)) is not a package name such as com.example.magazine")
+        }
+        return names
+    }
+
+    /// `projects/P/subscriptions/S` (Pub/Sub's resource name).
+    package static func pubSubSubscription(_ text: String) throws(Invalid) -> String {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 4, parts[0] == "projects", parts[2] == "subscriptions", !parts[1].isEmpty, !parts[3].isEmpty,
+              text.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != 0x3F && $0 != 0x23 }) else {
+            throw Invalid(message: "\(quoted(text)) must be projects/PROJECT/subscriptions/SUBSCRIPTION")
+        }
+        return text
+    }
+
     package static func bool(_ text: String) throws(Invalid) -> Bool {
         switch text.lowercased() {
         case "true", "1", "yes": return true

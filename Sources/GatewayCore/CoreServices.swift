@@ -33,6 +33,14 @@ package final class CoreServices: Sendable {
     package let appStore: AppStoreIngestion
     /// Fetches a posted signed transaction's statuses from Apple.
     package let postedStatuses: PostedTransactionStatuses
+    /// Google Play; nil unless `ISSUE_GATEWAY_GOOGLE_PACKAGES` and a service account are configured.
+    package let googlePlay: GooglePlayIngestion?
+    /// E28's retries; nil without Google Play.
+    package let acknowledger: GooglePlayAcknowledger?
+    /// Pub/Sub pull; nil unless a subscription to pull is configured.
+    package let puller: GooglePlayPuller?
+    /// E24's pass over voided purchases; nil without Google Play.
+    package let voidedPass: GooglePlayVoidedPass?
     /// Replays Apple's notification history; nil without Server API credentials.
     package let backfill: NotificationBackfill?
     package let identifiers: Identifiers
@@ -44,8 +52,8 @@ package final class CoreServices: Sendable {
     package init(store: any GatewayStore, appStore services: AppStoreServices, metrics: Metrics, clock: any GatewayClock,
                  random: any RandomBytesSource, adminKey: String, cacheMemoryBytes: Int, policy: EntitlementPolicy,
                  ownership: OwnershipPolicy, events: EventPolicy, appStoreWork: WorkPool,
-                 stripe stripeSettings: StripeSettings = StripeSettings(webhookSecrets: []), stripeAPI: (any StripeAPI)? = nil)
-        throws(StartError) {
+                 stripe stripeSettings: StripeSettings = StripeSettings(webhookSecrets: []), stripeAPI: (any StripeAPI)? = nil,
+                 googlePlay googlePlayServices: GooglePlayServices? = nil) throws(StartError) {
         self.store = store
         self.clock = clock
         self.random = random
@@ -77,6 +85,16 @@ package final class CoreServices: Sendable {
             throw StartError(description: "the Stripe webhook secrets cannot be used: \(error)")
         }
         postedStatuses = PostedTransactionStatuses(ingestion: ingestion, work: appStoreWork)
+        let catalog = self.catalog, clock = self.clock
+        googlePlay = googlePlayServices.map {
+            GooglePlayIngestion(services: $0, facts: ingestion, catalog: catalog, clock: clock)
+        }
+        let ingestionForPull = googlePlay
+        puller = googlePlayServices?.pull.flatMap { pull in ingestionForPull.map { GooglePlayPuller(client: pull, ingestion: $0) } }
+        voidedPass = googlePlay.map { GooglePlayVoidedPass(store: store, ingestion: $0, clock: clock) }
+        acknowledger = googlePlayServices.map {
+            GooglePlayAcknowledger(store: store, client: $0.client, clock: clock, metrics: metrics)
+        }
         // E3: sandbox history is replayed only where sandbox facts count.
         backfill = services.serverAPI.map {
             NotificationBackfill(settings: .standard, ingestion: ingestion, serverAPI: $0,

@@ -92,10 +92,11 @@ package struct HTTPAPI: Sendable {
                                stripe: core.stripe, backfill: core.backfill, answers: answers,
                                refreshLimit: KeyedRateLimiter(.init(perMinute: limits.refreshesPerMinute,
                                                                     burst: limits.refreshBurst)),
-                               limits: limits, clock: core.clock),
+                               limits: limits, clock: core.clock, googlePlay: core.googlePlay),
             DeviceController(access: access, store: core.store, accounts: core.accounts, clock: core.clock),
             StripeController(access: access, stripe: core.stripe, limits: limits, clock: core.clock),
             WebhookController(access: access, store: core.store, clock: core.clock),
+            GooglePlayController(access: access, googlePlay: core.googlePlay, answers: answers),
         ]
     }
 

@@ -7,8 +7,8 @@ import SQLiteStore
 import TestSupport
 import Testing
 
-/// `ISSUE_GATEWAY_STORE_*` and `ISSUE_GATEWAY_APPSTORE_*`: the API's worker pools (bulkheads),
-/// beside the Stripe pool (its size a constant).
+/// `ISSUE_GATEWAY_STORE_*`, `ISSUE_GATEWAY_APPSTORE_*` and `ISSUE_GATEWAY_GOOGLE_THREADS`/`_QUEUE`:
+/// the API's worker pools (bulkheads), beside the Stripe pool (its size a constant).
 @Suite struct WorkerPoolConfigTests {
     @Test func defaultsSizeTheStoreForCoresAndAppleForWaiting() throws {
         let c = try Configuration.load(environment: [:])
@@ -16,6 +16,7 @@ import Testing
             .store: WorkerPoolSize(threads: ProcessInfo.processInfo.activeProcessorCount, queueLimit: 1024),
             .appStore: WorkerPoolSize(threads: 32, queueLimit: 256),
             .stripe: WorkerPoolSize(threads: 16, queueLimit: 256),
+            .googlePlay: WorkerPoolSize(threads: 16, queueLimit: 256),
         ])
     }
 
@@ -23,10 +24,12 @@ import Testing
         let c = try Configuration.load(environment: [
             "ISSUE_GATEWAY_STORE_THREADS": "3", "ISSUE_GATEWAY_STORE_QUEUE": "50",
             "ISSUE_GATEWAY_APPSTORE_THREADS": "64", "ISSUE_GATEWAY_APPSTORE_QUEUE": "10",
+            "ISSUE_GATEWAY_GOOGLE_THREADS": "7", "ISSUE_GATEWAY_GOOGLE_QUEUE": "20",
         ])
         #expect(c.workerPools == [.store: WorkerPoolSize(threads: 3, queueLimit: 50),
                                   .appStore: WorkerPoolSize(threads: 64, queueLimit: 10),
-                                  .stripe: WorkerPoolSize(threads: 16, queueLimit: 256)])
+                                  .stripe: WorkerPoolSize(threads: 16, queueLimit: 256),
+                                  .googlePlay: WorkerPoolSize(threads: 7, queueLimit: 20)])
     }
 
     /// The runtime hands the pools to the server: the receipts route (which calls Apple) and the

@@ -47,6 +47,23 @@ import Wire
         #expect(try f.store.historiesNotFetched([apple.subscriptionKey, play.subscriptionKey]) == [apple.subscriptionKey])
     }
 
+    /// The App Store status poller asks for Apple's subscriptions only: a Play subscription due in
+    /// the same window is not among them, on every backend.
+    @Test(arguments: StoreBackend.all)
+    func pollTargetsCanBeAskedForOneStore(_ backend: StoreBackend) throws {
+        let f = try IngestFixture(backend)
+        let (apple, play) = StoreIdentityTests.twins("2000")
+        try f.ingest("alice", [apple], receipt: "QVBQTEU=", policy: .keep)
+        try f.ingest("bob", [play], receipt: "UExBWQ==", policy: .keep)
+        let window = (before: Fixtures.instant("2026-03-01T00:00:00Z"), notBefore: Fixtures.t0)
+        let apples = try f.store.subscriptionsToPoll(expiringBefore: window.before, notBefore: window.notBefore, limit: 10,
+                                                     store: .appStore)
+        #expect(apples.map(\.subscription) == [apple.subscriptionKey])
+        let plays = try f.store.subscriptionsToPoll(expiringBefore: window.before, notBefore: window.notBefore, limit: 10,
+                                                    store: .googlePlay)
+        #expect(plays.map(\.subscription) == [play.subscriptionKey])
+    }
+
     /// A transfer (E4) of one store's subscription leaves the other store's, same id, where it is.
     @Test(arguments: StoreBackend.all)
     func aTransferMovesOnlyItsStoresSubscription(_ backend: StoreBackend) throws {

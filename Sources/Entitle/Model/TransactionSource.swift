@@ -10,6 +10,9 @@ public enum TransactionSource: String, Hashable, Sendable, CaseIterable {
     case notificationV1, notificationV2
     /// The gateway's own periodic question to the store.
     case statusPoll
+    /// Google Play's answer to the gateway's own call (E2, E23): on a reader's post, a refresh or a
+    /// backfill; `rtdn` when a real-time developer notification made the gateway ask.
+    case googlePlayApi, rtdn
     /// A Stripe event whose `Stripe-Signature` verified, and an answer of Stripe's API to the
     /// gateway's own authenticated call (E23).
     case stripeEvent, stripeApi

@@ -61,10 +61,11 @@ public final class StatusPoller: ThreadBackedService {
         counters.pollRuns.increment()
         let now = clock.now()
         let targets: [PollTarget]
+        // Apple's subscriptions only: the poller asks Apple, and Google Play's are Google's to tell.
         do {
             targets = try store.subscriptionsToPoll(expiringBefore: now.adding(milliseconds: Int64(settings.lookAhead.milliseconds)),
                                                     notBefore: now.adding(milliseconds: -Int64(settings.lookBack.milliseconds)),
-                                                    limit: settings.batch)
+                                                    limit: settings.batch, store: .appStore)
         } catch {
             counters.pollFailures.increment()
             return 1

@@ -61,9 +61,12 @@ package final class StripeIngestion: Sendable {
 
     /// `POST /v1/stripe/backfill`: Stripe's events created in `[start, end)` taken again, oldest
     /// first, each deduplicated by its id as a webhook is (events seen before change nothing).
-    /// Returns how many were listed. 503 when Stripe cannot be asked.
+    /// Returns how many were listed. 409 `not_configured` without an API key (only an operator
+    /// can help, as for the App Store's backfill); 503 when Stripe cannot be asked now.
     package func backfill(start: Instant, end: Instant) throws(APIError) -> Int {
-        guard let api else { throw .storeUnavailable("no Stripe API key is configured") }
+        guard let api else {
+            throw APIError(status: 409, code: "not_configured", message: "no Stripe API key is configured (ISSUE_GATEWAY_STRIPE_API_KEY)")
+        }
         let events: [StripeEvent]
         do { events = try api.events(createdFrom: start, before: end) } catch { throw StripeFactError.api(error).apiError }
         for event in events { try take(event) }

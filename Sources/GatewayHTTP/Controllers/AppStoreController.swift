@@ -17,6 +17,8 @@ package struct AppStoreController: APIController {
     private let accounts: AccountFactsCache
     private let appStore: AppStoreIngestion
     private let stripe: StripeIngestion
+    /// Asked too by a reader's refresh, when configured.
+    private let googlePlay: GooglePlayIngestion?
     private let backfill: NotificationBackfill?
     private let answers: EntitlementAnswers
     private let refreshLimit: KeyedRateLimiter<String>
@@ -25,7 +27,9 @@ package struct AppStoreController: APIController {
 
     package init(access: Access, store: any GatewayStore, accounts: AccountFactsCache, appStore: AppStoreIngestion,
                  stripe: StripeIngestion, backfill: NotificationBackfill?, answers: EntitlementAnswers,
-                 refreshLimit: KeyedRateLimiter<String>, limits: APILimits, clock: any GatewayClock) {
+                 refreshLimit: KeyedRateLimiter<String>, limits: APILimits, clock: any GatewayClock,
+                 googlePlay: GooglePlayIngestion? = nil) {
+        self.googlePlay = googlePlay
         self.access = access; self.store = store; self.accounts = accounts; self.appStore = appStore; self.stripe = stripe
         self.backfill = backfill; self.answers = answers; self.refreshLimit = refreshLimit; self.limits = limits
         self.clock = clock
@@ -50,6 +54,7 @@ package struct AppStoreController: APIController {
             // http-api.md: every store with credentials and facts for the account.
             try appStore.refresh(accountId)
             try stripe.refresh(accountId)
+            try googlePlay?.refresh(accountId)
             return try answers.entitlementsResponse(accountId)
         })
         router.add("POST", "/v1/appstore/test-notification", execution: .appStore, route: { [self] context throws(APIError) in

@@ -5,7 +5,8 @@ import HTTPServer
 import Wire
 
 /// `GET /v1/lookup` (http-api.md, Support): who owns what a support agent has in hand, an
-/// original transaction id, a transaction id, an appAccountToken or an account id. Service and
+/// original transaction id, a transaction id, an appAccountToken, an account id, or Google Play's
+/// purchase token or order id. Service and
 /// admin keys only: it names accounts across the whole store.
 package struct LookupController: APIController {
     private let access: Access
@@ -16,7 +17,7 @@ package struct LookupController: APIController {
     }
 
     package static let lookupKeys = ["originalTransactionId", "transactionId", "appAccountToken", "accountId", "stripeSubscriptionId",
-                                     "stripeCustomerId"]
+                                     "stripeCustomerId", "purchaseToken", "orderId"]
 
     package func register(_ router: APIRouterBuilder) {
         router.add("GET", "/v1/lookup", execution: .store, route: { [self] context throws(APIError) in
@@ -36,6 +37,9 @@ package struct LookupController: APIController {
                 case "stripeSubscriptionId":
                     return try store.lookup(originalTransactionId: value, environment: environment, store: .stripe)
                 case "stripeCustomerId": return try store.lookup(customerId: value, store: .stripe, environment: environment)
+                // Google Play (E23): a token roots its chain's subscription, an order is a transaction.
+                case "purchaseToken": return try store.lookup(originalTransactionId: value, environment: environment, store: .googlePlay)
+                case "orderId": return try store.lookup(transactionId: value, environment: environment, store: .googlePlay)
                 default: return try store.lookup(account: .id(value))
                 }
             }

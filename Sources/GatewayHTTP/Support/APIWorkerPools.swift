@@ -10,10 +10,13 @@ extension WorkerPoolID {
     package static let appStore: WorkerPoolID = "appStore"
     /// Routes whose facts may need Stripe's API.
     package static let stripe: WorkerPoolID = "stripe"
+    /// Routes that call Google Play (a purchase token, a push).
+    package static let googlePlay: WorkerPoolID = "googlePlay"
 }
 
 extension Execution {
     package static let store = Execution.pool(.store)
     package static let appStore = Execution.pool(.appStore)
     package static let stripe = Execution.pool(.stripe)
+    package static let googlePlay = Execution.pool(.googlePlay)
 }

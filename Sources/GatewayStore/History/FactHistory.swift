@@ -139,6 +139,8 @@ public enum FactHistory {
         case .notificationV1: .notificationV1
         case .notificationV2: .notificationV2
         case .statusPoll: .poll
+        case .googlePlayApi: .googlePlayApi
+        case .rtdn: .rtdn
         case .stripeEvent: .stripeEvent
         case .stripeApi: .stripeApi
         }

@@ -52,6 +52,9 @@ public enum HistoryKind: String, Sendable, CaseIterable {
 /// Where a fact came from (http-api.md's list).
 public enum HistorySource: String, Sendable, CaseIterable {
     case receipt, signedTransaction, notificationV1, notificationV2, serverApi, poll, grant, code, admin
+    /// Google Play: asked on a reader's post, a refresh or a backfill; asked because of a
+    /// real-time developer notification.
+    case googlePlayApi, rtdn
     /// Stripe (http-api.md, Google Play and Stripe): a signed event, or the gateway's call to Stripe's API.
     case stripeEvent, stripeApi
     /// A print subscriber's claim and its list (E29).

@@ -1,4 +1,5 @@
 import Entitle
+import IssueCatalog
 import Wire
 
 /// App Store facts and receipts, one unit of work each (a notification's dedupe goes with its facts: `IngestBatch.notificationUUID`).
@@ -48,10 +49,10 @@ extension GatewayStore {
     }
 
     /// See `ReadTransaction.subscriptionsToPoll`.
-    public func subscriptionsToPoll(expiringBefore before: Instant, notBefore: Instant, limit: Int)
+    public func subscriptionsToPoll(expiringBefore before: Instant, notBefore: Instant, limit: Int, store: Store? = nil)
         throws(StoreError) -> [PollTarget] {
         try read { tx throws(StoreError) in
-            try tx.subscriptionsToPoll(expiringBefore: before, notBefore: notBefore, limit: limit)
+            try tx.subscriptionsToPoll(expiringBefore: before, notBefore: notBefore, limit: limit, store: store)
         }
     }
 }

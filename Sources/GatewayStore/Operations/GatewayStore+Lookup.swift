@@ -17,8 +17,9 @@ public struct OwnerLookup: Sendable, Equatable {
 
 extension GatewayStore {
     /// The owner of a subscription or single purchase of `store`, looked up by its
-    /// `originalTransactionId` (an App Store original transaction id, a Stripe `sub_…` id),
-    /// production first, then sandbox (or only `environment`); nil when nobody owns it.
+    /// `originalTransactionId` (an App Store original transaction id, a Stripe `sub_…` id, a Google
+    /// Play chain's root purchase token, E23), production first, then sandbox (or only
+    /// `environment`); nil when nobody owns it.
     public func lookup(originalTransactionId: String, environment: StoreEnvironment?,
                        store: Store = .appStore) throws(StoreError) -> OwnerLookup? {
         try read { tx throws(StoreError) in
@@ -47,11 +48,13 @@ extension GatewayStore {
         }
     }
 
-    /// The owner of the subscription or purchase one App Store transaction belongs to.
-    public func lookup(transactionId: String, environment: StoreEnvironment?) throws(StoreError) -> OwnerLookup? {
+    /// The owner of the subscription or purchase one transaction of `store` belongs to (Google
+    /// Play: an `orderId`).
+    public func lookup(transactionId: String, environment: StoreEnvironment?,
+                       store: Store = .appStore) throws(StoreError) -> OwnerLookup? {
         try read { tx throws(StoreError) in
             for env in Self.environments(environment) {
-                let key = TransactionKey(store: .appStore, environment: env, transactionId: transactionId)
+                let key = TransactionKey(store: store, environment: env, transactionId: transactionId)
                 guard let transaction = try tx.transaction(key),
                       let owner = try tx.owner(of: transaction.subscriptionKey) else { continue }
                 return OwnerLookup(accountId: owner, store: transaction.store, environment: env,

@@ -26,13 +26,14 @@ extension SQLReading {
 
     /// A poll target's row: environment, original transaction id, latest expiry, billing retry,
     /// owner, receipt data, store.
-    public func subscriptionsToPoll(expiringBefore before: Instant, notBefore: Instant, limit: Int)
+    public func subscriptionsToPoll(expiringBefore before: Instant, notBefore: Instant, limit: Int, store: Store?)
         throws(StoreError) -> [PollTarget] {
-        try connection.query("""
+        let only: SQL = store.map { "WHERE store = \($0.rawValue) " } ?? ""
+        return try connection.query("""
             SELECT s.environment, s.original_transaction_id, s.latest, COALESCE(r.is_in_billing_retry, FALSE),
                    o.account_id, rc.receipt_data, s.store
             FROM (SELECT store, environment, original_transaction_id, MAX(expires_date) AS latest FROM transactions
-                  GROUP BY store, environment, original_transaction_id) s
+                  \(only)GROUP BY store, environment, original_transaction_id) s
             LEFT JOIN renewal_infos r ON \(RecordRows.sameSubscription("r", "s"))
             LEFT JOIN owners o ON \(RecordRows.sameSubscription("o", "s"))
             LEFT JOIN latest_receipts lr ON \(RecordRows.sameSubscription("lr", "s"))

@@ -140,6 +140,16 @@ extension SharedMigration {
             networks \(.text) NOT NULL, start \(.instant) NOT NULL, end_at \(.instant), created_at \(.instant) NOT NULL
         )\(.tableOptions);
         """,
+        // Google Play, E28: purchases the gateway verified and Google has not confirmed as
+        // acknowledged, retried until it does (Google refunds a purchase left 3 days).
+        """
+        CREATE TABLE googleplay_acknowledgements (
+            package_name \(.key) NOT NULL, purchase_token \(.key) NOT NULL, product_id \(.text) NOT NULL,
+            is_subscription \(.boolean) NOT NULL, first_seen \(.instant) NOT NULL, attempts \(.integer) NOT NULL,
+            next_attempt \(.instant) NOT NULL,
+            PRIMARY KEY (package_name, purchase_token)
+        )\(.tableOptions);
+        """,
     ]
 
     /// Step 2's rebuild of a table keyed by subscription (its other columns as released, in

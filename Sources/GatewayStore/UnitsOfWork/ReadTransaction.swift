@@ -84,8 +84,9 @@ public protocol ReadTransaction {
     func latestReceiptDigest(for subscription: SubscriptionKey) throws(StoreError) -> String?
     /// Subscriptions whose latest `expiresDate` lies in `[notBefore, before)` or whose renewal info
     /// says billing retry or a grace period lasting until `notBefore` or later, oldest expiry
-    /// first, at most `limit`; for the App Store status poller.
-    func subscriptionsToPoll(expiringBefore before: Instant, notBefore: Instant, limit: Int)
+    /// first, at most `limit`; for the App Store status poller. `store`: that store's only (nil: every
+    /// store's).
+    func subscriptionsToPoll(expiringBefore before: Instant, notBefore: Instant, limit: Int, store: Store?)
         throws(StoreError) -> [PollTarget]
 
     // MARK: History
@@ -100,6 +101,13 @@ public protocol ReadTransaction {
     func isHistoryFetched(_ subscription: SubscriptionKey) throws(StoreError) -> Bool
     /// The instant recorded under `name` by `setServiceMark` (a background service's last success).
     func serviceMark(_ name: String) throws(StoreError) -> Instant?
+
+    // MARK: Google Play acknowledgements (E28)
+
+    /// Acknowledgements owed whose next attempt is due by `instant`, soonest first, at most `limit`.
+    func pendingAcknowledgements(dueBy instant: Instant, limit: Int) throws(StoreError) -> [PendingAcknowledgement]
+    /// Acknowledgements owed since before `instant`.
+    func unacknowledgedCount(seenBefore instant: Instant) throws(StoreError) -> Int
     /// Stored receipts by digest after `digest` (nil: from the first), at most `limit`.
     func storedReceipts(after digest: String?, limit: Int) throws(StoreError) -> [ReceiptContent]
 

@@ -95,6 +95,12 @@ public protocol WriteTransaction: ReadTransaction {
     func markHistoryFetched(_ subscription: SubscriptionKey, at instant: Instant) throws(StoreError)
     func setServiceMark(_ name: String, at instant: Instant) throws(StoreError)
 
+    // MARK: Google Play acknowledgements (E28)
+
+    func insertPendingAcknowledgement(_ pending: PendingAcknowledgement) throws(StoreError)
+    func rescheduleAcknowledgement(_ pending: PendingAcknowledgement) throws(StoreError)
+    func deletePendingAcknowledgement(packageName: String, purchaseToken: String) throws(StoreError)
+
     // MARK: Devices (push)
 
     /// Inserts or replaces by token (a token held by another account moves to this one).

@@ -74,7 +74,10 @@ import Wire
         #expect(try flow.harness.client.post("/v1/stripe/backfill", json: #"{"start":"2026-02-20T00:00:00Z","end":"2026-02-21T00:00:00Z"}"#).status == 401)
         let withoutAPI = try StripeFlow(api: false)
         withoutAPI.harness.clock.set(Instant(rfc3339: "2026-03-01T00:00:00Z")!)
-        #expect(try withoutAPI.harness.client.post("/v1/stripe/backfill", as: GatewayHarness.adminKey,
-                                                   json: #"{"start":"2026-02-20T00:00:00Z","end":"2026-02-21T00:00:00Z"}"#).status == 503)
+        // Without an API key no retry helps, only an operator: 409, as for the App Store's backfill.
+        let unconfigured = try withoutAPI.harness.client.post("/v1/stripe/backfill", as: GatewayHarness.adminKey,
+                                                              json: #"{"start":"2026-02-20T00:00:00Z","end":"2026-02-21T00:00:00Z"}"#)
+        #expect(unconfigured.status == 409)
+        #expect(unconfigured.errorCode == "not_configured")
     }
 }

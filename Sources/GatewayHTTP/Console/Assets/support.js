@@ -15,6 +15,8 @@ const idKinds = [
   ['transactionId', 'transaction id'],
   ['appAccountToken', 'appAccountToken'],
   ['stripeSubscriptionId', 'Stripe subscription'],
+  ['purchaseToken', 'Google Play purchase token'],
+  ['orderId', 'Google Play order id'],
 ];
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -56,7 +58,7 @@ async function lookup(event) {
   }
   view.hidden = true;
   view.setAttribute('aria-busy', 'false');
-  say(where, 'Nobody holds ' + id + ' as an account id, a transaction id, an appAccountToken or a Stripe subscription.');
+  say(where, 'Nobody holds ' + id + ' as an account id, a transaction id, an appAccountToken, a Stripe subscription or a Google Play token or order.');
 }
 
 async function open(found, label) {
@@ -68,6 +70,7 @@ async function open(found, label) {
   view.hidden = false;
   show(byId('account-id'), account);
   const how = [label === 'account id' ? 'Found by its account id' : 'Found by ' + label + ' ' + (found[idKinds.find(([, l]) => l === label)[0]] || '')];
+  if (found.store) how.push('store ' + found.store);
   if (found.environment) how.push('environment ' + found.environment);
   if (found.createdAt) how.push('created ' + when(found.createdAt));
   show(byId('account-found'), how.join(' · '));
@@ -86,9 +89,10 @@ async function loadEntitlements() {
   const parts = [];
   parts.push(el('h3', {}, 'Subscriptions'));
   parts.push(e.subscriptions.length === 0 ? el('p', { class: 'hint' }, 'None.') : table(
-    ['Product', 'Original transaction', 'State', 'Code', 'Expires', 'Renews', 'Grace until', 'Renewals', 'Grants'],
+    ['Store', 'Product', 'Original transaction', 'State', 'Code', 'Expires', 'Renews', 'Grace until', 'Renewals', 'Grants'],
     e.subscriptions.map((s) => ({
       cells: [
+        s.store,
         { cell: s.productId, class: 'mono' },
         { cell: s.originalTransactionId + (s.store && s.store !== 'appStore' ? ' (' + s.store + ')' : '')
             + (s.environment === 'sandbox' ? ' (sandbox)' : ''), class: 'mono' },
@@ -103,8 +107,8 @@ async function loadEntitlements() {
     })), { class: 'subscriptions' }));
   if (e.purchases.length > 0) {
     parts.push(el('h3', {}, 'Purchases'));
-    parts.push(table(['Product', 'Transaction', 'Issue', 'State'], e.purchases.map((p) => ({
-      cells: [{ cell: p.productId, class: 'mono' }, { cell: p.transactionId, class: 'mono' },
+    parts.push(table(['Store', 'Product', 'Transaction', 'Issue', 'State'], e.purchases.map((p) => ({
+      cells: [p.store, { cell: p.productId, class: 'mono' }, { cell: p.transactionId, class: 'mono' },
         p.issue ? p.issue.publicationId + '/' + p.issue.issueId : '—', badge(p.state, stateKind(p.state))],
     }))));
   }

@@ -1,0 +1,265 @@
+import Entitle
+import Foundation
+import GatewayStore
+import GooglePlayKit
+import IssueCatalog
+import Wire
+
+/// Google Play purchases into stored facts (E2, E23–E25, E28): a reader's post and Google's
+/// notifications only name a token; the facts are what Google answers the gateway's own call.
+/// Blocking (it calls Google): the Google Play pool only. Facts are stored through the same unit
+/// of work as the App Store's (`AppStoreIngestion.save`), so E1 and E4 are written once.
+package final class GooglePlayIngestion: Sendable {
+    package let services: GooglePlayServices
+    private let facts: AppStoreIngestion
+    private let catalog: CatalogCache
+    private let clock: any GatewayClock
+
+    package init(services: GooglePlayServices, facts: AppStoreIngestion, catalog: CatalogCache, clock: any GatewayClock) {
+        self.services = services; self.facts = facts; self.catalog = catalog; self.clock = clock
+    }
+
+    /// The gateway's clock (a backfill's window ends now at the latest).
+    package var now: Instant { clock.now() }
+
+    /// Tokens of a chain followed at most: upgrades and re-signups link one token to the next; a
+    /// longer chain than this is refused rather than followed without end.
+    static let maximumChainLength = 64
+
+    // MARK: A reader's purchase
+
+    /// `POST /v1/accounts/{id}/googleplay/purchases`: asks Google about the token, stores what it
+    /// answers for the account (E4 by `obfuscatedExternalAccountId`), then acknowledges once (E28).
+    package func purchase(accountId: String, packageName: String, productId: String, token: String) throws(APIError) -> IngestOutcome {
+        try requirePackage(packageName)
+        guard let product = catalog.state.snapshot.product(.googlePlay, storeProductId: productId) else {
+            throw .badRequest("productId \(productId) is not a Google Play product of the catalog")
+        }
+        let subscription = product.kind != .issue
+        let found = try fetch(packageName: packageName, productId: productId, token: token, subscription: subscription,
+                              source: .googlePlayApi)
+        let outcome = try facts.save(found.facts, for: accountId)
+        if case .stored = outcome { acknowledge(found, packageName: packageName) }
+        return outcome
+    }
+
+    // MARK: Notifications
+
+    /// `POST /v1/googleplay/notifications`: a Pub/Sub push whose OIDC token verifies (401
+    /// otherwise), for a configured package (400), taken once per `messageId`: the facts Google
+    /// answers for its token are stored, with the message id, before the 2xx.
+    package func takePush(_ body: [UInt8], authorization: String?) throws(APIError) -> Bool {
+        guard let verifier = services.push else {
+            throw .unauthorized("Google Play pushes are not accepted: ISSUE_GATEWAY_GOOGLE_PUSH_AUDIENCE and _EMAIL are not set")
+        }
+        do { try verifier.verify(authorization: authorization, now: clock.now()) } catch {
+            if case .keysUnavailable = error { throw Self.unavailable(error.description) }
+            throw .unauthorized("the push token was refused: \(error.description)")
+        }
+        let envelope: PushEnvelope
+        do { envelope = try PushEnvelope.parse(body) } catch { throw .badRequest("malformed push: \(error.description)") }
+        return try take(envelope)
+    }
+
+    /// One notification (pushed or pulled): false when its message id was taken before.
+    package func take(_ envelope: PushEnvelope) throws(APIError) -> Bool {
+        let notification = envelope.notification
+        try requirePackage(notification.packageName)
+        var found = FetchedFacts()
+        do {
+            switch notification.kind {
+            case .test:
+                break
+            case .subscription(let type, let token):
+                // E25: a revoke cuts at the notification's event time.
+                found = try fetch(packageName: notification.packageName, productId: nil, token: token, subscription: true,
+                                  source: .rtdn,
+                                  revokedAt: type == DeveloperNotification.subscriptionRevoked ? notification.eventTime : nil)
+            case .oneTimeProduct(_, let token, let sku):
+                found = try fetch(packageName: notification.packageName, productId: sku, token: token, subscription: false,
+                                  source: .rtdn)
+            case .voided(let token, let orderId, let productType, _):
+                // E24: the voided order is void from the notification's event time. A voided
+                // one-time product names no sku: its order says which product it was.
+                var sku: String?
+                if productType == 2, let orderId {
+                    let client = services.client
+                    sku = try answered { () throws(GooglePlayError) in
+                        try client.order(packageName: notification.packageName, orderId: orderId)
+                    }.productId
+                }
+                found = try fetch(packageName: notification.packageName, productId: sku, token: token,
+                                  subscription: productType != 2, source: .rtdn,
+                                  voided: orderId.map { [$0: notification.eventTime] } ?? [:])
+            }
+        } catch let error where error.status == 404 || error.status == 410 {
+            // Google does not know the token (or no longer): nothing to store, and nothing a
+            // redelivery would change, so the message is taken.
+        }
+        let result = try facts.saveForOwners(found.facts, notificationUUID: Self.messageKey(envelope.messageId), source: .rtdn)
+        if !result.duplicateNotification { acknowledge(found, packageName: notification.packageName) }
+        return !result.duplicateNotification
+    }
+
+    /// `POST /v1/accounts/{id}/refresh` (http-api.md: every store with credentials and facts for
+    /// the account): each Google Play subscription the account owns, asked again from its newest
+    /// token (an order `REFUNDED` is a refund found).
+    package func refresh(_ accountId: String) throws(APIError) {
+        let store = facts.store
+        let keys = try stored { () throws(StoreError) in try store.subscriptions(ofAccount: accountId) }.filter { $0.store == .googlePlay }
+        var found = VerifiedFacts()
+        for key in keys {
+            guard let kept = try stored({ () throws(StoreError) in try store.latestReceipt(for: key) }),
+                  let (packageName, token) = Self.parseReceipt(kept.receiptData), services.packages.contains(packageName) else { continue }
+            found.append(try fetch(packageName: packageName, productId: nil, token: token, subscription: true,
+                                   source: .googlePlayApi).facts)
+        }
+        try facts.saveForOwners(found, source: .googlePlayApi)
+    }
+
+    /// E24: every purchase Google voided in `[start, end)` (googleplay.md: at most 30 days back),
+    /// asked again and stored with its order void, for refunds whose notification never came.
+    /// Returns the purchases stored.
+    @discardableResult
+    package func replayVoided(start: Instant, end: Instant) throws(APIError) -> Int {
+        let client = services.client
+        var replayed = 0
+        for packageName in services.packages.sorted() {
+            let voided = try answered { () throws(GooglePlayError) in
+                try client.voidedPurchases(packageName: packageName, start: start, end: end)
+            }
+            var byToken: [String: [String: Instant]] = [:]
+            for purchase in voided { byToken[purchase.purchaseToken, default: [:]][purchase.orderId ?? ""] = purchase.voidedTime }
+            for (token, orders) in byToken.sorted(by: { $0.key < $1.key }) {
+                let found: FetchedFacts
+                do {
+                    found = try fetch(packageName: packageName, productId: nil, token: token, subscription: true,
+                                      source: .googlePlayApi, voided: orders)
+                } catch where error.status == 404 || error.status == 410 {
+                    // Not a subscription Google keeps: a one-time product, named by its order.
+                    guard let orderId = orders.keys.first(where: { !$0.isEmpty }),
+                          let sku = try? answered({ () throws(GooglePlayError) in
+                              try client.order(packageName: packageName, orderId: orderId)
+                          }).productId,
+                          let product = try? fetch(packageName: packageName, productId: sku, token: token, subscription: false,
+                                                   source: .googlePlayApi, voided: orders) else { continue }
+                    found = product
+                }
+                try facts.saveForOwners(found.facts, source: .googlePlayApi)
+                replayed += 1
+            }
+        }
+        return replayed
+    }
+
+    /// The kept "receipt" of a Play subscription: its package and newest token.
+    static func receipt(_ packageName: String, _ token: String) -> String { "googleplay:\(packageName):\(token)" }
+
+    static func parseReceipt(_ text: String) -> (packageName: String, token: String)? {
+        let parts = text.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == "googleplay" else { return nil }
+        return (String(parts[1]), String(parts[2]))
+    }
+
+    /// Message ids share the processed-notification keys with Apple's UUIDs: prefixed apart.
+    static func messageKey(_ messageId: String) -> String { "googleplay:" + messageId }
+
+    // MARK: Asking Google
+
+    struct FetchedFacts {
+        var facts = VerifiedFacts()
+        /// A verified purchase Google has not seen acknowledged (E28): its product and token.
+        var unacknowledged: (productId: String, token: String, subscription: Bool)?
+    }
+
+    /// E28, after the facts are stored: one try now; a failure never fails the answer
+    /// (googleplay.md's decision) and leaves the purchase owed, retried by `GooglePlayAcknowledger`.
+    private func acknowledge(_ found: FetchedFacts, packageName: String) {
+        guard let owed = found.unacknowledged else { return }
+        do {
+            try services.client.acknowledge(packageName: packageName, subscription: owed.subscription, productId: owed.productId,
+                                            token: owed.token)
+        } catch .notFound, .gone {
+            return
+        } catch {
+            let now = clock.now()
+            let pending = PendingAcknowledgement(packageName: packageName, purchaseToken: owed.token, productId: owed.productId,
+                                                 isSubscription: owed.subscription, firstSeen: now, attempts: 1,
+                                                 nextAttempt: now.adding(seconds: GooglePlayAcknowledger.firstRetrySeconds))
+            do { try facts.store.insertPendingAcknowledgement(pending) } catch {
+                StoreLog.standardError.failure("the acknowledgement owed for a Google Play purchase could not be recorded: \(error)")
+            }
+        }
+    }
+
+    /// What Google answers for `token`: a subscription's whole chain (E25), or a one-time product
+    /// (E14).
+    private func fetch(packageName: String, productId: String?, token: String, subscription: Bool, source: TransactionSource,
+                       voided: [String: Instant] = [:], revokedAt: Instant? = nil) throws(APIError) -> FetchedFacts {
+        let now = clock.now()
+        let client = services.client
+        var found = FetchedFacts()
+        if subscription {
+            var chain: [PlayPurchaseSnapshot] = []
+            var next: String? = token
+            while let current = next, chain.count < Self.maximumChainLength {
+                let purchase: PlaySubscriptionPurchase
+                do {
+                    purchase = try answered { () throws(GooglePlayError) in try client.subscription(packageName: packageName, token: current) }
+                } catch let error where !chain.isEmpty && (error.status == 404 || error.status == 410) {
+                    // An old token Google no longer keeps: the chain's root is the oldest one it answers for.
+                    break
+                }
+                if chain.isEmpty, let productId, purchase.line?.productId != productId {
+                    throw .badRequest("the purchase is of \(purchase.line?.productId ?? "no product"), not \(productId)")
+                }
+                let ids = purchase.line?.latestSuccessfulOrderId.flatMap(PlayOrder.idsThrough) ?? []
+                let orders = try answered { () throws(GooglePlayError) in try client.orders(packageName: packageName, orderIds: ids) }
+                chain.append(PlayPurchaseSnapshot(token: current, purchase: purchase, orders: orders))
+                next = purchase.linkedPurchaseToken
+            }
+            let mapped = PlayFacts.subscription(chain: chain, voided: voided, revokedAt: revokedAt, source: source, observedAt: now)
+            // The newest token is kept as the subscription's latest receipt: Google links new tokens
+            // to old ones only, so a refresh starts from the newest token the gateway has seen.
+            found.facts = VerifiedFacts(transactions: mapped.transactions, renewals: mapped.renewal.map { [$0] } ?? [],
+                                        receiptData: mapped.transactions.isEmpty ? nil : Self.receipt(packageName, chain[0].token))
+            if let newest = chain.first, !newest.purchase.acknowledged, newest.purchase.state.serves,
+               let line = newest.purchase.line {
+                found.unacknowledged = (line.productId, newest.token, true)
+            }
+        } else {
+            guard let productId else { return found }
+            let purchase = try answered { () throws(GooglePlayError) in
+                try client.product(packageName: packageName, productId: productId, token: token)
+            }
+            if let t = PlayFacts.product(purchase, productId: productId, token: token,
+                                         voidedAt: purchase.orderId.flatMap { voided[$0] }, source: source, observedAt: now) {
+                found.facts = VerifiedFacts(transactions: [t])
+            }
+            if !purchase.acknowledged, purchase.state == .purchased { found.unacknowledged = (productId, token, false) }
+        }
+        return found
+    }
+
+    private func requirePackage(_ packageName: String) throws(APIError) {
+        guard services.packages.contains(packageName) else {
+            throw .badRequest("packageName \(packageName) is not a configured Google Play package")
+        }
+    }
+
+    static func unavailable(_ message: String) -> APIError {
+        APIError(status: 503, code: "store_unavailable", message: message, headers: [("Retry-After", "30")])
+    }
+
+    /// googleplay.md's decisions: 404 `purchase_not_found`, 410 `purchase_expired`, anything else
+    /// that gave no answer 503 `store_unavailable` (Pub/Sub redelivers a push answered so).
+    private func answered<T>(_ call: () throws(GooglePlayError) -> T) throws(APIError) -> T {
+        do { return try call() } catch {
+            switch error {
+            case .notFound: throw APIError(status: 404, code: "purchase_not_found", message: "Google Play does not know this purchase")
+            case .gone: throw APIError(status: 410, code: "purchase_expired", message: "Google Play no longer keeps this purchase")
+            default: throw Self.unavailable("Google Play could not be asked now: \(error.description)")
+            }
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import GatewayCore
+import GatewayStore
+import GooglePlayKit
+import HTTPServer
+
+/// Google Play (http-api.md, Google Play and Stripe): a reader's purchase token and Google's
+/// Pub/Sub pushes. Both ask Google before they answer, on the Google Play pool (its own
+/// bulkhead: Google slow never takes the App Store's or the store's threads).
+package struct GooglePlayController: APIController {
+    private let access: Access
+    /// nil: Google Play is off; every package is then unknown (400) and every push refused (401).
+    private let googlePlay: GooglePlayIngestion?
+    private let answers: EntitlementAnswers
+
+    package init(access: Access, googlePlay: GooglePlayIngestion?, answers: EntitlementAnswers) {
+        self.access = access; self.googlePlay = googlePlay; self.answers = answers
+    }
+
+    /// `{"packageName", "productId", "purchaseToken"}`: a few hundred bytes.
+    static let purchaseBodyBytes = 16 * 1024
+
+    package func register(_ router: APIRouterBuilder) {
+        router.add("POST", "/v1/accounts/{accountId}/googleplay/purchases", execution: .googlePlay,
+                   maxBodyBytes: Self.purchaseBodyBytes, route: { [self] context throws(APIError) in
+            let accountId = try access.requireAccount(&context).id
+            let body = try RequestBody(context.request)
+            guard let googlePlay else {
+                throw .badRequest("packageName \(try body.string("packageName")) is not a configured Google Play package")
+            }
+            let outcome = try googlePlay.purchase(accountId: accountId, packageName: try body.string("packageName"),
+                                                  productId: try body.string("productId"),
+                                                  token: try body.string("purchaseToken"))
+            guard case .stored = outcome else { throw .ownedByOtherAccount }
+            return try answers.entitlementsResponse(accountId)
+        })
+        // googleplay.md: Google lists voided purchases 30 days back; the replay runs before the 202,
+        // on the Google Play pool (a window is a few pages).
+        router.add("POST", "/v1/googleplay/backfill", execution: .googlePlay, route: { [self] context throws(APIError) in
+            try access.requireAdmin(&context)
+            let body = try RequestBody(context.request)
+            let start = try body.instant("start"), end = try body.instant("end")
+            guard start < end else { throw .badRequest("start must be before end") }
+            guard let googlePlay else { throw .badRequest("Google Play is not configured") }
+            let now = googlePlay.now
+            guard start >= now.adding(seconds: -30 * 86_400) else { throw .badRequest("Google keeps 30 days of voided purchases") }
+            let replayed = try googlePlay.replayVoided(start: start, end: min(end, now))
+            return .json(202) { w in
+                w.object { w in
+                    w.field("status", "accepted")
+                    w.field("start", start.rfc3339)
+                    w.field("end", min(end, now).rfc3339)
+                    w.field("purchases", replayed)
+                }
+            }
+        })
+        // Pub/Sub's own bearer token (OIDC), not a gateway secret: checked by the ingestion.
+        router.add("POST", "/v1/googleplay/notifications", execution: .googlePlay,
+                   maxBodyBytes: PushEnvelope.maximumBodyBytes, route: { [googlePlay] context throws(APIError) in
+            guard let googlePlay else { throw .unauthorized("Google Play pushes are not accepted: Google Play is not configured") }
+            let taken = try googlePlay.takePush(context.request.body, authorization: context.request.header("Authorization"))
+            return .json(200) { w in w.object { w in w.field("status", taken ? "taken" : "duplicate") } }
+        })
+    }
+}

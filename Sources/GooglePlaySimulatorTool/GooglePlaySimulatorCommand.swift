@@ -1,0 +1,63 @@
+import CommandLineSupport
+import Foundation
+import GooglePlayKit
+import GooglePlaySimulator
+import HTTPServer
+import Wire
+
+/// `googleplay-simulator`: plays Google Play for a gateway (token endpoint, Developer and Orders
+/// API, JWKS) until SIGTERM or SIGINT.
+enum GooglePlaySimulatorCommand {
+    static let help = """
+        usage: googleplay-simulator --listen HOST:PORT [--package NAME] [--key-file PATH]
+
+        Serves Google's token endpoint at /token, the Developer and Orders API under
+        /androidpublisher/v3/applications/NAME/ (default com.example.magazine) and the push
+        tokens' JWKS at /oauth2/v3/certs. It writes the service account's JSON key, whose
+        token_uri is this simulator, to PATH (default googleplay-service-account.json) for
+        ISSUE_GATEWAY_GOOGLE_SERVICE_ACCOUNT, and prints the settings a gateway needs.
+        """
+
+    static let defaultKeyPath = "googleplay-service-account.json"
+
+    static func run(_ words: ArraySlice<String>, _ console: Console) throws(CLIError) {
+        let arguments = try Arguments.parse(words, options: ["listen", "package", "key-file"])
+        if arguments.wantsHelp { return console.out(help) }
+        try arguments.expectPositionals(0, "")
+        let listen: ListenAddress
+        do { listen = try ListenAddress(parsing: try arguments.required("listen")) } catch let error as ListenAddress.Invalid {
+            throw .usage("--listen: \(error.message)")
+        } catch { throw .usage("\(error)") }
+        let keyPath = try arguments.optional("key-file") ?? defaultKeyPath
+        guard let simulator = GooglePlaySimulator(packageName: try arguments.optional("package") ?? "com.example.magazine",
+                                                  now: SystemClockNow.now()) else {
+            throw .failure("cannot generate the simulator's RSA keys")
+        }
+        let server = GooglePlaySimulatorServer(simulator: simulator, host: listen.host, port: Int(listen.port))
+        var failure: CLIError?
+        do {
+            try server.runUntilSignalled { server in
+                guard let json = simulator.serviceAccountKeyFile(tokenURL: server.tokenURL).json(),
+                      FileManager.default.createFile(atPath: keyPath, contents: Data(json.utf8),
+                                                     attributes: [.posixPermissions: 0o600]) else {
+                    failure = .failure("cannot write \(keyPath)")
+                    return server.stop()
+                }
+                console.out("googleplay-simulator listening on \(server.baseURL.absoluteString)")
+                console.out("ISSUE_GATEWAY_GOOGLE_PACKAGES=\(simulator.packageName)")
+                console.out("ISSUE_GATEWAY_GOOGLE_SERVICE_ACCOUNT=\(keyPath)")
+                console.out("ISSUE_GATEWAY_GOOGLE_API_URL=\(server.baseURL.absoluteString)")
+                console.out("ISSUE_GATEWAY_GOOGLE_CERTS_URL=\(server.certsURL.absoluteString)")
+                console.out("ISSUE_GATEWAY_GOOGLE_PUSH_EMAIL=\(simulator.pushEmail)")
+            }
+        } catch {
+            throw .failure("cannot serve on \(listen.host):\(listen.port): \(error)")
+        }
+        if let failure { throw failure }
+    }
+}
+
+/// The wall clock the simulator starts from.
+enum SystemClockNow {
+    static func now() -> Instant { Instant(millisecondsSinceEpoch: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))) }
+}
