@@ -3,7 +3,7 @@
 /// explain a refusal. Declaration order is the order reasons are listed in.
 public enum EntitlementReason: String, Hashable, Sendable, CaseIterable {
     case activePeriod, gracePeriod, unlockedAtStart, purchased, free, granted
-    /// E30: an institution covering the client's address gives it, beside the account's own reasons.
+    /// E30: an institution covering the client's address gives it, in place of `granted` (E21).
     case institution
     case notSubscribedWhenPublished, refunded, noPurchase, scheduled, retracted
 

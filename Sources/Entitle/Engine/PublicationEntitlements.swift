@@ -16,7 +16,8 @@ struct PublicationEntitlements: Sendable {
     let servicePeriods: [ActivePeriod]
     /// E21: grants alone, merged (reason `granted` where no store reason applies).
     let grantedPeriods: [ActivePeriod]
-    /// E30: the covering institution's interval, merged (reason `institution`, beside any other).
+    /// E30: the covering institution's interval, merged (reason `institution` where no store reason
+    /// or account grant applies).
     let institutionPeriods: [ActivePeriod]
     /// E6's void intervals and E24's refunded remainders after a cut, merged (`refunded`, E20).
     let voidPeriods: [ActivePeriod]
@@ -118,8 +119,8 @@ struct PublicationEntitlements: Sendable {
     }
 
     /// One active period's positions with a grant among its intervals: paid service first
-    /// (`activePeriod`), then grants (`granted`, E21), the rest grace (E8) unless an institution
-    /// covers it, in runs; an institution's interval adds `institution` to whatever else applies (E30).
+    /// (`activePeriod`), then grants (`granted`, E21), then institutions (`institution`, E30), the
+    /// rest grace (E8), in runs.
     private static func paint(_ range: Range<Int>, service: [Range<Int>], granted: [Range<Int>],
                               institution: [Range<Int>]) -> [PositionSegment] {
         var cuts: Set<Int> = [range.lowerBound, range.upperBound]
@@ -140,14 +141,14 @@ struct PublicationEntitlements: Sendable {
         return out
     }
 
-    /// The reasons of a position inside an active period: `activePeriod` before `granted` before
-    /// grace (E21 before E8), and `institution` beside them (E30: the institution's issues are
-    /// added to the account's own); grace is not claimed where only an institution's interval
-    /// may explain the period.
+    /// The reason of a position inside an active period: `activePeriod` before `granted` before
+    /// `institution` before grace. E21: `granted` only where no store reason applies; E30: an
+    /// institution entitles as a grant would, with `institution` in place of `granted` (the
+    /// account's own grant names it first); both go before grace (E8).
     private static func ownBits(inService: Bool, inGrant: Bool, inInstitution: Bool) -> UInt16 {
         typealias R = IssueEntitlement
-        let own: UInt16 = inService ? R.bit(.activePeriod) : inGrant ? R.bit(.granted) : inInstitution ? 0 : R.bit(.gracePeriod)
-        return own | (inInstitution ? R.bit(.institution) : 0)
+        return inService ? R.bit(.activePeriod) : inGrant ? R.bit(.granted)
+            : inInstitution ? R.bit(.institution) : R.bit(.gracePeriod)
     }
 
     private static func segment(_ range: Range<Int>, _ reason: EntitlementReason) -> PositionSegment {

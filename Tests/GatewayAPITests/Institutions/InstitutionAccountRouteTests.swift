@@ -113,7 +113,8 @@ import Wire
         let own = try list(h, reader, from: Self.uncovered)
         #expect(reasons(own, "2026-02") == ["activePeriod", "free"])
         let both = try list(h, reader, from: Self.covered)
-        #expect(reasons(both, "2026-02") == ["activePeriod", "free", "institution"], "both reasons where both apply")
+        // E30: `institution` in place of `granted`, so only where no store reason applies.
+        #expect(reasons(both, "2026-02") == ["activePeriod", "free"], "the subscription's reason stands")
         #expect(reasons(both, "2026-01") == ["unlockedAtStart"])
         let ownAgain = try list(h, reader, from: Self.uncovered)
         #expect(ownAgain.body == own.body)
