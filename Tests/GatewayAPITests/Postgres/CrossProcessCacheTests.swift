@@ -11,23 +11,12 @@ import Testing
 /// its caches.
 @Suite(.postgresCluster)
 final class CrossProcessCacheTests {
-    let schema: TemporaryPostgresSchema
-    let a: GatewayHarness
-    let b: GatewayHarness
+    let gateways: TwoGateways
+    var schema: TemporaryPostgresSchema { gateways.schema }
+    var a: GatewayHarness { gateways.a }
+    var b: GatewayHarness { gateways.b }
 
-    init() throws {
-        schema = try TemporaryPostgresSchema(ownRole: true)
-        a = try GatewayHarness(store: try schema.open())
-        b = try GatewayHarness(store: try schema.open())
-        for harness in [a, b] { try #require(harness.runtime.changeFeedFollower).start() }
-    }
-
-    deinit {
-        for harness in [a, b] {
-            harness.runtime.changeFeedFollower?.stop()
-            harness.runtime.changeFeedFollower?.join()
-        }
-    }
+    init() throws { gateways = try TwoGateways() }
 
     private func entitled(_ h: H, _ reader: (id: String, token: String)) throws -> Set<String> {
         let list = try h.client.get("/v1/accounts/\(reader.id)/issues?entitled=true", as: reader.token)

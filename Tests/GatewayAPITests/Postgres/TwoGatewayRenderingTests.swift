@@ -9,23 +9,12 @@ import Testing
 /// the facts and whichever has them cached.
 @Suite(.postgresCluster)
 final class TwoGatewayRenderingTests {
-    let schema: TemporaryPostgresSchema
-    let a: GatewayHarness
-    let b: GatewayHarness
+    let gateways: TwoGateways
+    var schema: TemporaryPostgresSchema { gateways.schema }
+    var a: GatewayHarness { gateways.a }
+    var b: GatewayHarness { gateways.b }
 
-    init() throws {
-        schema = try TemporaryPostgresSchema(ownRole: true)
-        a = try GatewayHarness(store: try schema.open())
-        b = try GatewayHarness(store: try schema.open())
-        for harness in [a, b] { try #require(harness.runtime.changeFeedFollower).start() }
-    }
-
-    deinit {
-        for harness in [a, b] {
-            harness.runtime.changeFeedFollower?.stop()
-            harness.runtime.changeFeedFollower?.join()
-        }
-    }
+    init() throws { gateways = try TwoGateways() }
 
     @Test func bothGatewaysRenderTheSameAccountByteForByte() throws {
         let (account, _) = try RenderingOrderTests.seed(a, reversed: true)
