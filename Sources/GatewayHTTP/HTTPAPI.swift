@@ -46,13 +46,15 @@ package struct HTTPAPI: Sendable {
             throw StartError(description: "the verification key: \(error)")
         }
         let limits = settings.limits
+        let coverage = InstitutionCoverage(institutions: Institutions(store: core.store, clock: core.clock),
+                                           addresses: ClientAddressResolver(trustedProxies: settings.trustedProxies))
         let changes = CatalogChanges(catalog: core.catalog, announcements: core.announcements)
         accounts = AccountController(
             access: access, store: core.store, accounts: core.accounts, catalog: core.catalog, answers: answers,
-            appStore: core.appStore, postedStatuses: core.postedStatuses, identifiers: core.identifiers, lists: lists,
+            coverage: coverage, appStore: core.appStore, postedStatuses: core.postedStatuses, identifiers: core.identifiers, lists: lists,
             accountCreationLimit: KeyedRateLimiter(settings.accountCreation), limits: limits, clock: core.clock)
         tokens = TokenController(access: access, accounts: core.accounts, catalog: core.catalog, answers: answers,
-                                 signer: signer, settings: settings, random: core.random, counters: core.counters,
+                                 coverage: coverage, signer: signer, settings: settings, random: core.random, counters: core.counters,
                                  clock: core.clock)
         // Registered in this order: the router does not depend on it, `/metrics` labels do not either.
         controllers = [
@@ -67,7 +69,7 @@ package struct HTTPAPI: Sendable {
             LookupController(access: access, store: core.store),
             ExplanationController(access: access, explanations: Explanations(
                 store: core.store, accounts: core.accounts, catalog: core.catalog, entitlements: core.entitlements,
-                clock: core.clock), clock: core.clock),
+                clock: core.clock), coverage: coverage, clock: core.clock),
             GrantController(access: access, store: core.store, accounts: core.accounts, catalog: core.catalog,
                             identifiers: core.identifiers, events: core.events, clock: core.clock),
             CodeController(access: access, store: core.store, codes: AccessCodes(
@@ -81,8 +83,7 @@ package struct HTTPAPI: Sendable {
                 claims: PrintClaims(store: core.store, accounts: core.accounts, hasher: hasher, identifiers: core.identifiers,
                                     ownership: core.ownership, events: core.events),
                 store: core.store, answers: answers, listMaxBytes: settings.subscriberListMaxBytes, clock: core.clock),
-            InstitutionController(access: access, institutions: Institutions(store: core.store, clock: core.clock),
-                                  addresses: ClientAddressResolver(trustedProxies: settings.trustedProxies), answers: answers,
+            InstitutionController(access: access, coverage: coverage, answers: answers,
                                   tokens: tokens, catalog: core.catalog, identifiers: core.identifiers, clock: core.clock),
             HistoryController(access: access, store: core.store),
             TimelineController(access: access, answers: answers),

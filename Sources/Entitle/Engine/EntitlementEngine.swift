@@ -59,7 +59,10 @@ public enum EntitlementEngine {
             for publicationId in Set(grant.publications) {
                 guard let number = catalog.publicationNumbers[publicationId] else { continue }
                 let slot = grants.slot(number, default: PublicationGrants())
-                grants[slot: slot].granted.append(grant.period)
+                switch grant.origin {
+                case .account: grants[slot: slot].granted.append(grant.period)
+                case .institution: grants[slot: slot].institution.append(grant.period)  // E30
+                }
             }
         }
 

@@ -16,6 +16,8 @@ struct PublicationEntitlements: Sendable {
     let servicePeriods: [ActivePeriod]
     /// E21: grants alone, merged (reason `granted` where no store reason applies).
     let grantedPeriods: [ActivePeriod]
+    /// E30: the covering institution's interval, merged (reason `institution`, beside any other).
+    let institutionPeriods: [ActivePeriod]
     /// E6's void intervals and E24's refunded remainders after a cut, merged (`refunded`, E20).
     let voidPeriods: [ActivePeriod]
     /// Visible positions published inside an active period, ascending and disjoint, each run with
@@ -38,10 +40,12 @@ struct PublicationEntitlements: Sendable {
         self.visibleEnd = visibleEnd
         let servicePeriods = IntervalMerge.merged(grants.service)
         let grantedPeriods = IntervalMerge.merged(grants.granted)
-        let periods = grants.grace.isEmpty && grantedPeriods.isEmpty
-            ? servicePeriods : IntervalMerge.merged(grants.service + grants.grace + grants.granted)
+        let institutionPeriods = IntervalMerge.merged(grants.institution)
+        let periods = grants.grace.isEmpty && grantedPeriods.isEmpty && institutionPeriods.isEmpty
+            ? servicePeriods : IntervalMerge.merged(grants.service + grants.grace + grants.granted + grants.institution)
         self.servicePeriods = servicePeriods
         self.grantedPeriods = grantedPeriods
+        self.institutionPeriods = institutionPeriods
         self.periods = periods
         let voidStarts = IntervalMerge.merged(grants.void)
         // E24: a refunded cut's remainder explains refusals like a void interval, but unlocked nothing.
@@ -54,9 +58,10 @@ struct PublicationEntitlements: Sendable {
             // shrinks later (E18); periods are sorted, so neither do the rest.
             guard period.start <= now else { break }
             let range = index.lowerBound(period.start)..<min(index.lowerBound(period.end), visibleEnd)
-            if !grantedPeriods.isEmpty {
+            if !grantedPeriods.isEmpty || !institutionPeriods.isEmpty {
                 segments += Self.paint(range, service: Self.positions(servicePeriods, index),
-                                       granted: Self.positions(grantedPeriods, index))
+                                       granted: Self.positions(grantedPeriods, index),
+                                       institution: Self.positions(institutionPeriods, index))
             } else {
                 // Split the run where paid service gives way to grace (E8).
                 var cursor = range.lowerBound
@@ -78,7 +83,8 @@ struct PublicationEntitlements: Sendable {
         // begins with grace unlocks nothing, and a purchase made while grace runs after a refunded
         // renewal is a return like any other. Retracted ones are not skipped: the entitlement
         // comes back when the issue is republished (E16).
-        let paidStarts = (grantedPeriods.isEmpty ? servicePeriods : IntervalMerge.merged(servicePeriods + grantedPeriods)).map(\.start)
+        let paidStarts = (grantedPeriods.isEmpty && institutionPeriods.isEmpty
+            ? servicePeriods : IntervalMerge.merged(servicePeriods + grantedPeriods + institutionPeriods)).map(\.start)
         for start in paidStarts where start <= now {
             let latest = index.upperBound(start) - 1
             if latest >= 0, unlocked.last != latest { unlocked.append(latest) }
@@ -112,24 +118,36 @@ struct PublicationEntitlements: Sendable {
     }
 
     /// One active period's positions with a grant among its intervals: paid service first
-    /// (`activePeriod`), then grants (`granted`, E21), the rest grace (E8), in runs.
-    private static func paint(_ range: Range<Int>, service: [Range<Int>], granted: [Range<Int>]) -> [PositionSegment] {
+    /// (`activePeriod`), then grants (`granted`, E21), the rest grace (E8) unless an institution
+    /// covers it, in runs; an institution's interval adds `institution` to whatever else applies (E30).
+    private static func paint(_ range: Range<Int>, service: [Range<Int>], granted: [Range<Int>],
+                              institution: [Range<Int>]) -> [PositionSegment] {
         var cuts: Set<Int> = [range.lowerBound, range.upperBound]
-        for r in service + granted {
+        for r in service + granted + institution {
             for bound in [r.lowerBound, r.upperBound] where range.contains(bound) { cuts.insert(bound) }
         }
         var out: [PositionSegment] = []
         let sorted = cuts.sorted()
         for (a, b) in zip(sorted, sorted.dropFirst()) where a < b {
-            let reason: EntitlementReason = service.contains { $0.contains(a) } ? .activePeriod
-                : granted.contains { $0.contains(a) } ? .granted : .gracePeriod
-            if let last = out.last, last.bits == IssueEntitlement.bit(reason), last.range.upperBound == a {
+            let bits = ownBits(inService: service.contains { $0.contains(a) }, inGrant: granted.contains { $0.contains(a) },
+                               inInstitution: institution.contains { $0.contains(a) })
+            if let last = out.last, last.bits == bits, last.range.upperBound == a {
                 out[out.count - 1].range = last.range.lowerBound..<b
             } else {
-                out.append(segment(a..<b, reason))
+                out.append(PositionSegment(range: a..<b, bits: bits))
             }
         }
         return out
+    }
+
+    /// The reasons of a position inside an active period: `activePeriod` before `granted` before
+    /// grace (E21 before E8), and `institution` beside them (E30: the institution's issues are
+    /// added to the account's own); grace is not claimed where only an institution's interval
+    /// may explain the period.
+    private static func ownBits(inService: Bool, inGrant: Bool, inInstitution: Bool) -> UInt16 {
+        typealias R = IssueEntitlement
+        let own: UInt16 = inService ? R.bit(.activePeriod) : inGrant ? R.bit(.granted) : inInstitution ? 0 : R.bit(.gracePeriod)
+        return own | (inInstitution ? R.bit(.institution) : 0)
     }
 
     private static func segment(_ range: Range<Int>, _ reason: EntitlementReason) -> PositionSegment {
@@ -148,12 +166,10 @@ struct PublicationEntitlements: Sendable {
         if issue.publishedAt > now { return R.bit(.scheduled) }
         var bits: UInt16 = 0
         if IntervalMerge.period(containing: issue.publishedAt, in: periods) != nil {
-            if IntervalMerge.period(containing: issue.publishedAt, in: servicePeriods) != nil {
-                bits |= R.bit(.activePeriod)
-            } else {
-                let granted = IntervalMerge.period(containing: issue.publishedAt, in: grantedPeriods) != nil
-                bits |= R.bit(granted ? .granted : .gracePeriod)  // E21 before E8 where both apply
-            }
+            let at = issue.publishedAt
+            bits |= Self.ownBits(inService: IntervalMerge.period(containing: at, in: servicePeriods) != nil,
+                                 inGrant: IntervalMerge.period(containing: at, in: grantedPeriods) != nil,
+                                 inInstitution: IntervalMerge.period(containing: at, in: institutionPeriods) != nil)
         }
         if SortedSearch.contains(position, in: unlocked) { bits |= R.bit(.unlockedAtStart) }
         if SortedSearch.contains(position, in: purchased) { bits |= R.bit(.purchased) }

@@ -9,6 +9,8 @@ struct PublicationGrants {
     var refundedAfterCut: [ActivePeriod] = []
     /// E21: unrevoked grants' intervals (merged into the active periods, reason `granted`).
     var granted: [ActivePeriod] = []
+    /// E30: the covering institution's interval (merged like a grant, reason `institution`).
+    var institution: [ActivePeriod] = []
     /// E22: positions of issues granted one by one (an access code's "one issue for good").
     var grantedIssues: [Int] = []
     /// E14: positions of issues bought one by one, and of those whose purchase was refunded (E6).

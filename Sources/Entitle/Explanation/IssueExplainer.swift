@@ -69,7 +69,11 @@ public enum IssueExplainer {
     private static func entitlingGrant(_ issue: Issue, _ reasons: [EntitlementReason], _ grants: [Grant],
                                        _ periods: [ActivePeriod]) -> Grant? {
         if reasons.contains(.granted) {
-            return grants.first { $0.issue == issue.ref } ?? grants.first { $0.issue == nil && $0.period.contains(issue.publishedAt) }
+            let own = grants.filter { $0.origin == .account }
+            return own.first { $0.issue == issue.ref } ?? own.first { $0.issue == nil && $0.period.contains(issue.publishedAt) }
+        }
+        if reasons.contains(.institution) {  // E30
+            return grants.first { $0.origin == .institution && $0.period.contains(issue.publishedAt) }
         }
         if reasons.contains(.unlockedAtStart) {
             let start = periods.first { $0.start >= issue.publishedAt }?.start

@@ -22,6 +22,9 @@ public enum SupportSentence {
         if reasons.contains(.unlockedAtStart), let p = e.periodAfter ?? e.periodContaining {
             return "Your subscription started on \(day(p.start)); \(issue), the latest one out that day (\(published)), comes with it."
         }
+        if reasons.contains(.institution), !reasons.contains(.granted) {
+            return "The institution whose network you are on gives you access to \(issue), which came out on \(published)."
+        }
         if reasons.contains(.granted) { return "Your publisher gave you access to \(issue), which came out on \(published)." }
         if reasons == [.scheduled] { return "\(capitalised(issue)) comes out on \(published); it cannot be downloaded before then." }
         if reasons == [.retracted] { return "\(capitalised(issue)) was withdrawn by the publisher and cannot be downloaded." }

@@ -20,13 +20,16 @@ public struct Grant: Hashable, Sendable {
     public var revokedAt: Instant?
     public var note: String?
     public var createdAt: Instant
+    /// Who gives it: the account's own grant (E21, reason `granted`), or the institution covering
+    /// the request's address (E30, reason `institution`), which is never stored on the account.
+    public var origin: GrantOrigin
 
     public init(grantId: String, accountId: String, source: String, externalId: String, publications: [String],
                 issue: IssueRef? = nil, start: Instant, end: Instant?, revokedAt: Instant? = nil, note: String? = nil,
-                createdAt: Instant) {
+                createdAt: Instant, origin: GrantOrigin = .account) {
         self.grantId = grantId; self.accountId = accountId; self.source = source; self.externalId = externalId
         self.publications = publications; self.issue = issue; self.start = start; self.end = end; self.revokedAt = revokedAt
-        self.note = note; self.createdAt = createdAt
+        self.note = note; self.createdAt = createdAt; self.origin = origin
     }
 
     /// What E21 entitles: `[start, end)`, open-ended when `end` is nil.
@@ -39,4 +42,13 @@ public struct Grant: Hashable, Sendable {
             && Set(publications) == Set(other.publications) && issue == other.issue && start == other.start && end == other.end
             && note == other.note
     }
+}
+
+/// Whose grant it is (E21 or E30): it decides the reason the grant's issues are given.
+public enum GrantOrigin: Hashable, Sendable {
+    /// Given to the account (E21): reason `granted` where no store reason applies.
+    case account
+    /// An institution covering the request's address (E30): reason `institution`, listed beside
+    /// the account's own reasons.
+    case institution
 }

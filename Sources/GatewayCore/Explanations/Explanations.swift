@@ -26,8 +26,11 @@ package struct Explanations: Sendable {
     }
 
     /// The engine's answer for one issue with its evidence; nil for an issue the catalog lacks.
-    package func explain(_ ref: IssueRef, for accountId: String) throws(APIError) -> IssueExplanation? {
-        let facts = try stored { () throws(StoreError) in try accounts.facts(of: accountId) }
+    /// `institution`: the grant of the institution covering the request's address (E30), added to
+    /// the account's own facts for this answer only.
+    package func explain(_ ref: IssueRef, for accountId: String, adding institution: Grant? = nil) throws(APIError) -> IssueExplanation? {
+        var facts = try stored { () throws(StoreError) in try accounts.facts(of: accountId) }
+        if let institution { facts.grants.append(institution) }
         let state = catalog.state
         let entitlements = entitlements.evaluate(facts, state, clock.now())
         return IssueExplainer.explain(ref, entitlements: entitlements, facts: facts, catalog: state.snapshot)

@@ -39,6 +39,18 @@ package final class Institutions: Sendable {
         try networks().covering(address)
     }
 
+    /// The institution that covers `address` as known in memory, without reading the store: nil
+    /// when what is kept is too old to answer (the caller then asks `covering`, off the event loop).
+    /// No address (no socket, or a header not believed) is covered by none.
+    package func coveringFromMemory(_ address: [UInt8]?) -> Coverage? {
+        guard let address else { return .uncovered }
+        let now = clock.now()
+        return loaded.withLock { state -> Coverage? in
+            guard let at = state.loadedAt, Self.isFresh(at, now) else { return nil }
+            return Coverage(state.networks.covering(address))
+        }
+    }
+
     /// Saves `institution` unless one of its networks is invalid or overlaps: then a 400
     /// `invalid_network` naming the entry.
     package func save(_ institution: Institution) throws(APIError) {
@@ -78,11 +90,11 @@ package final class Institutions: Sendable {
     }
 
     /// E30: what an institution gives, as the rules take it: a grant over its interval for its
-    /// publications (the engine's `granted`, answered as `institution`).
+    /// publications, whose reason is `institution` (`GrantOrigin.institution`).
     package static func grant(_ institution: Institution) -> Grant {
         Grant(grantId: "institution:" + institution.institutionId, accountId: subject(institution),
               source: "institution", externalId: institution.institutionId, publications: institution.publications,
-              start: institution.start, end: institution.end, createdAt: institution.createdAt)
+              start: institution.start, end: institution.end, createdAt: institution.createdAt, origin: .institution)
     }
 
     /// The `sub` of an institution reader's tokens (E30).
@@ -92,18 +104,34 @@ package final class Institutions: Sendable {
         APIError(status: 400, code: "invalid_network", message: "\(entry): \(reason)", extra: [("network", .string(entry))])
     }
 
+    private static func isFresh(_ loadedAt: Instant, _ now: Instant) -> Bool {
+        loadedAt <= now && now.millisecondsSinceEpoch - loadedAt.millisecondsSinceEpoch < refreshSeconds * 1000
+    }
+
     private func forget() { loaded.withLock { $0.loadedAt = nil } }
 
     private func networks() throws(APIError) -> CoveredNetworks {
         let now = clock.now()
         if let fresh = loaded.withLock({ state -> CoveredNetworks? in
-            guard let at = state.loadedAt, now.millisecondsSinceEpoch - at.millisecondsSinceEpoch < Self.refreshSeconds * 1000,
-                  at <= now else { return nil }
+            guard let at = state.loadedAt, Self.isFresh(at, now) else { return nil }
             return state.networks
         }) { return fresh }
         let networks = CoveredNetworks(try stored { () throws(StoreError) in try store.institutions() })
         loaded.withLock { $0 = Loaded(networks: networks, loadedAt: now) }
         return networks
+    }
+}
+
+/// Whether an institution covers a client's address (E30), as a cached answer tells it.
+package enum Coverage: Sendable {
+    case uncovered
+    case covered(Institution)
+
+    package init(_ institution: Institution?) { self = institution.map(Coverage.covered) ?? .uncovered }
+
+    package var institution: Institution? {
+        if case .covered(let institution) = self { return institution }
+        return nil
     }
 }
 

@@ -6,11 +6,7 @@ import Wire
 /// combination of reasons rather than once per item: lists run to hundreds of items per request.
 package enum ReasonMembers {
     /// Indexed by `IssueEntitlement.reasonSet`.
-    package static let rendered = table(grantedAs: EntitlementReason.granted.rawValue)
-    /// The same for an institution's readers (E30): its grant's reason is `institution`.
-    package static let institution = table(grantedAs: "institution")
-
-    private static func table(grantedAs granted: String) -> [[UInt8]] {
+    package static let rendered: [[UInt8]] = {
         (0..<(1 << EntitlementReason.allCases.count)).map { bits in
             let reasons = EntitlementReason.allCases.indices.filter { bits & (1 << $0) != 0 }.map { EntitlementReason.allCases[$0] }
             // The entitlement's own answer for these reasons, so that what entitles is decided in one place.
@@ -19,11 +15,11 @@ package enum ReasonMembers {
             w.object { w in
                 w.field("entitled", item.entitled)
                 w.key("reasons")
-                w.array { w in for reason in item.reasons { w.string(reason == .granted ? granted : reason.rawValue) } }
+                w.array { w in for reason in item.reasons { w.string(reason.rawValue) } }
             }
             return Array(w.bytes.dropFirst().dropLast())
         }
-    }
+    }()
 
     private static let placeholder = Issue(publicationId: "-", id: "-", title: "-", publishedAt: Instant(millisecondsSinceEpoch: 0))
 }

@@ -15,6 +15,7 @@ package struct AccountController: APIController {
     private let accounts: AccountFactsCache
     private let catalog: CatalogCache
     private let answers: EntitlementAnswers
+    private let coverage: InstitutionCoverage
     private let appStore: AppStoreIngestion
     private let postedStatuses: PostedTransactionStatuses
     private let identifiers: Identifiers
@@ -24,12 +25,12 @@ package struct AccountController: APIController {
     private let clock: any GatewayClock
 
     package init(access: Access, store: any GatewayStore, accounts: AccountFactsCache, catalog: CatalogCache,
-                 answers: EntitlementAnswers, appStore: AppStoreIngestion, postedStatuses: PostedTransactionStatuses,
+                 answers: EntitlementAnswers, coverage: InstitutionCoverage, appStore: AppStoreIngestion, postedStatuses: PostedTransactionStatuses,
                  identifiers: Identifiers,
                  lists: ListResponder, accountCreationLimit: KeyedRateLimiter<String>, limits: APILimits,
                  clock: any GatewayClock) {
         self.access = access; self.store = store; self.accounts = accounts; self.catalog = catalog
-        self.answers = answers; self.appStore = appStore; self.postedStatuses = postedStatuses
+        self.answers = answers; self.coverage = coverage; self.appStore = appStore; self.postedStatuses = postedStatuses
         self.identifiers = identifiers; self.lists = lists
         self.accountCreationLimit = accountCreationLimit; self.limits = limits; self.clock = clock
     }
@@ -79,6 +80,14 @@ package struct AccountController: APIController {
             if let publicationId = key.publicationId, state.snapshot.publication(publicationId) == nil {
                 throw .notFound("no publication \(publicationId)")
             }
+            // E30: from a covered address the institution's issues are added; that answer is the
+            // request's, not the account's, so the account's kept answers are neither read nor filled.
+            if let institution = try coverage.grant(context.request, publicationId: key.publicationId) {
+                let answer = try answers.entitlements(of: accountId, adding: institution).issueListAnswer
+                return lists.listResponse(context.request, tag: issueListTag(answer, key, page, state)) {
+                    issueListBody(answer, key, page, state)
+                }
+            }
             let now = clock.now()
             if let kept = accounts.answer(accountId, key, catalogRevision: state.revision, now: now) {
                 return lists.listResponse(context.request, tag: issueListTag(kept, key, page, state)) {
@@ -120,7 +129,9 @@ package struct AccountController: APIController {
         guard let key = try? IssueListKey(query), let page = try? ListPage(query) else { return nil }
         let state = catalog.state
         if let publicationId = key.publicationId, state.snapshot.publication(publicationId) == nil { return nil }
-        guard let answer = accounts.answer(accountId, key, catalogRevision: state.revision, now: clock.now()) else {
+        // E30: an institution covering the address adds its issues; the handler answers that.
+        guard coverage.answersFromAccountAlone(request, publicationId: key.publicationId),
+              let answer = accounts.answer(accountId, key, catalogRevision: state.revision, now: clock.now()) else {
             return nil
         }
         return lists.listPlan(request, tag: issueListTag(answer, key, page, state)) {

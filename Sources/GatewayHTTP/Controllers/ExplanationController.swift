@@ -10,10 +10,11 @@ import Wire
 package struct ExplanationController: APIController {
     private let access: Access
     private let explanations: Explanations
+    private let coverage: InstitutionCoverage
     private let clock: any GatewayClock
 
-    package init(access: Access, explanations: Explanations, clock: any GatewayClock) {
-        self.access = access; self.explanations = explanations; self.clock = clock
+    package init(access: Access, explanations: Explanations, coverage: InstitutionCoverage, clock: any GatewayClock) {
+        self.access = access; self.explanations = explanations; self.coverage = coverage; self.clock = clock
     }
 
     package func register(_ router: APIRouterBuilder) {
@@ -27,7 +28,9 @@ package struct ExplanationController: APIController {
             // and admin keys, which support staff use, see it with the reason `scheduled` or
             // `retracted`.
             let readerOnly = account.principal.isReader
-            guard let explanation = try explanations.explain(ref, for: accountId),
+            // E30: from a covered address the institution's issues are the account's too.
+            let institution = try coverage.grant(context.request, publicationId: ref.publicationId)
+            guard let explanation = try explanations.explain(ref, for: accountId, adding: institution),
                   !readerOnly || explanation.issue.state(at: now) == .published else {
                 throw .notFound("no issue \(ref.issueId) in \(ref.publicationId)")
             }

@@ -12,17 +12,16 @@ import Wire
 /// knows nothing of addresses; its reason is answered as `institution`.
 package struct InstitutionController: APIController {
     private let access: Access
-    private let institutions: Institutions
-    private let addresses: ClientAddressResolver
+    private let coverage: InstitutionCoverage
     private let answers: EntitlementAnswers
     private let tokens: TokenController
     private let catalog: CatalogCache
     private let identifiers: Identifiers
     private let clock: any GatewayClock
 
-    package init(access: Access, institutions: Institutions, addresses: ClientAddressResolver, answers: EntitlementAnswers,
+    package init(access: Access, coverage: InstitutionCoverage, answers: EntitlementAnswers,
                  tokens: TokenController, catalog: CatalogCache, identifiers: Identifiers, clock: any GatewayClock) {
-        self.access = access; self.institutions = institutions; self.addresses = addresses; self.answers = answers
+        self.access = access; self.coverage = coverage; self.answers = answers
         self.tokens = tokens; self.catalog = catalog; self.identifiers = identifiers; self.clock = clock
     }
 
@@ -31,6 +30,8 @@ package struct InstitutionController: APIController {
 
     package static let notInInstitution = APIError(status: 403, code: "not_in_institution",
                                                    message: "no institution covers this address")
+
+    private var institutions: Institutions { coverage.institutions }
 
     package func register(_ router: APIRouterBuilder) {
         router.add("POST", "/v1/institutions", execution: .store, route: { [self] context throws(APIError) in
@@ -79,7 +80,7 @@ package struct InstitutionController: APIController {
             }
             let answer = evaluate(institution, state)
             let body = IssueListRendering.body(answer.issues(publicationId: key.publicationId, entitledOnly: key.entitledOnly),
-                                               page, state, reasons: ReasonMembers.institution) { w in
+                                               page, state, reasons: ReasonMembers.rendered) { w in
                 w.key("institution")
                 w.object { w in
                     w.field("institutionId", institution.institutionId)
@@ -98,8 +99,7 @@ package struct InstitutionController: APIController {
 
     /// E30: the institution that covers the client's address, or 403 `not_in_institution`.
     private func coveringInstitution(_ request: HTTPRequest) throws(APIError) -> Institution {
-        guard let address = addresses.address(peer: request.sourceAddress, forwardedFor: request.headers.values("X-Forwarded-For")),
-              let institution = try institutions.covering(address) else { throw Self.notInInstitution }
+        guard let institution = try coverage.covering(request) else { throw Self.notInInstitution }
         return institution
     }
 

@@ -14,6 +14,7 @@ package struct TokenController: APIController {
     private let accounts: AccountFactsCache
     private let catalog: CatalogCache
     private let answers: EntitlementAnswers
+    private let coverage: InstitutionCoverage
     private let signer: TokenSigner
     private let settings: APISettings
     private let random: any RandomBytesSource
@@ -21,10 +22,10 @@ package struct TokenController: APIController {
     private let clock: any GatewayClock
 
     package init(access: Access, accounts: AccountFactsCache, catalog: CatalogCache, answers: EntitlementAnswers,
-                 signer: TokenSigner, settings: APISettings, random: any RandomBytesSource,
+                 coverage: InstitutionCoverage, signer: TokenSigner, settings: APISettings, random: any RandomBytesSource,
                  counters: GatewayCounters, clock: any GatewayClock) {
         self.access = access; self.accounts = accounts; self.catalog = catalog; self.answers = answers
-        self.signer = signer; self.settings = settings; self.random = random; self.counters = counters
+        self.coverage = coverage; self.signer = signer; self.settings = settings; self.random = random; self.counters = counters
         self.clock = clock
     }
 
@@ -36,7 +37,10 @@ package struct TokenController: APIController {
                    execution: .store, fastPlan: { [self] request in cachedTokenResponse(&request).map(FastPathPlan.answer) },
                    route: { [self] context throws(APIError) in
             let account = try access.requireAccount(&context), accountId = account.id
-            return try tokenResponse(accountId, Self.issueRef(context.request), try answers.entitlements(of: accountId))
+            let ref = Self.issueRef(context.request)
+            // E30: from a covered address the institution's issues are the account's too.
+            let institution = try coverage.grant(context.request, publicationId: ref.publicationId)
+            return try tokenResponse(accountId, ref, try answers.entitlements(of: accountId, adding: institution))
         })
     }
 
@@ -44,14 +48,17 @@ package struct TokenController: APIController {
         IssueRef(publicationId: request.parameter("publicationId"), issueId: request.parameter("issueId"))
     }
 
-    /// The route's answer from memory only; nil when the principal or the facts would need the store.
+    /// The route's answer from memory only; nil when the principal or the facts would need the
+    /// store, or an institution covers the address (E30: the route adds its grant).
     package func cachedTokenResponse(_ request: inout HTTPRequest) -> HTTPResponse? {
         let accountId = request.parameter("accountId")
+        let ref = Self.issueRef(request)
         // Facts are kept only for an account that exists, so a service key needs no lookup.
         guard settings.edge.signsQuickly, let principal = access.authenticator.cachedPrincipal(&request), principal.mayActFor(account: accountId),
+              coverage.answersFromAccountAlone(request, publicationId: ref.publicationId),
               let facts = accounts.cachedFacts(accountId) else { return nil }
         do throws(APIError) {
-            return try tokenResponse(accountId, Self.issueRef(request), answers.engine.evaluate(facts, catalog.state, clock.now()))
+            return try tokenResponse(accountId, ref, answers.engine.evaluate(facts, catalog.state, clock.now()))
         } catch {
             return error.response
         }

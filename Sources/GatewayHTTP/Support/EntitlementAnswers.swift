@@ -16,8 +16,11 @@ package struct EntitlementAnswers: Sendable {
         self.accounts = accounts; self.catalog = catalog; self.engine = engine; self.clock = clock
     }
 
-    package func entitlements(of accountId: String) throws(APIError) -> AccountEntitlements {
-        let facts = try stored { () throws(StoreError) in try accounts.facts(of: accountId) }
+    /// `institution`: the grant of the institution covering the request's address (E30), added to
+    /// the account's own facts for this answer only.
+    package func entitlements(of accountId: String, adding institution: Grant? = nil) throws(APIError) -> AccountEntitlements {
+        var facts = try stored { () throws(StoreError) in try accounts.facts(of: accountId) }
+        if let institution { facts.grants.append(institution) }
         return engine.evaluate(facts, catalog.state, clock.now())
     }
 

@@ -59,6 +59,8 @@ public enum HistorySource: String, Sendable, CaseIterable {
     case stripeEvent, stripeApi
     /// A print subscriber's claim and its list (E29).
     case print
+    /// What an institution gave (E30).
+    case institution
 }
 
 /// One page of an account's history, oldest first.
