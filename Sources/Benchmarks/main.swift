@@ -7,6 +7,7 @@ let benchmarks: [String: () -> Void] = [
     "engine": runEngineBenchmark,
     "tokens": runTokenBenchmark,
     "institutions": runInstitutionBenchmark,
+    "googleplay-simulator": runGooglePlayPushFixture,
 ]
 
 let args = CommandLine.arguments.dropFirst()

@@ -10,7 +10,8 @@ customer's newest signed transaction (from the simulator's control route). COUNT
 are built by the simulator and captured by a local receiver instead of the gateway, then replayed.
 
 usage: ingest.py GATEWAY_URL SIMULATOR_URL COUNT WORKERS LABEL
-Prints one line per figure: "LABEL kind rate/s p50 ms p99 ms requests non-2xx seconds"."""
+Prints one line per figure: "LABEL kind rate/s p50 ms p99 ms requests non-2xx seconds".
+benchmarks/googleplay/push.py imports its Client and measure, so both report alike."""
 import base64
 import datetime
 import http.client

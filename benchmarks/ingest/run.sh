@@ -4,7 +4,7 @@
 # verified by the simulator), StoreKit 2 signed transactions/s (E2 verification, E1/E4 ingest) and
 # V2 notifications/s (three JWS verified, facts stored before the 200), each with p50/p99, and
 # `GET /healthz` through the same Python client as the peer measured in the same run.
-# Google Play and Stripe notifications are not measured here.
+# Google Play and Stripe notifications: benchmarks/googleplay/run.sh and benchmarks/stripe/run.sh.
 #
 #   benchmarks/ingest/run.sh                 # COUNT=2000 of each, WORKERS=4 client processes
 #   COUNT=500 BACKENDS=sqlite benchmarks/ingest/run.sh
