@@ -8,18 +8,7 @@ public enum RS256 {
     public static let minimumModulusBits: Int32 = 2048
 
     static func sign(_ message: [UInt8], key: OpaquePointer) -> [UInt8]? {
-        guard let context = EVP_MD_CTX_new() else { return nil }
-        defer { EVP_MD_CTX_free(context); ERR_clear_error() }
-        guard EVP_DigestSignInit(context, nil, EVP_sha256(), nil, key) == 1 else { return nil }
-        var length = 0
-        let sized = message.withUnsafeBufferPointer { EVP_DigestSign(context, nil, &length, $0.baseAddress, $0.count) }
-        guard sized == 1, length > 0 else { return nil }
-        var signature = [UInt8](repeating: 0, count: length)
-        let ok = message.withUnsafeBufferPointer { m in
-            signature.withUnsafeMutableBufferPointer { EVP_DigestSign(context, $0.baseAddress, &length, m.baseAddress, m.count) }
-        }
-        guard ok == 1 else { return nil }
-        return Array(signature.prefix(length))
+        try? SigningPrivateKey.digestSign(message, digest: .sha256, key: key)
     }
 
     static func verify(_ signature: [UInt8], message: [UInt8], key: OpaquePointer) -> Bool {

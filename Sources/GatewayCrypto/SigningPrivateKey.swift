@@ -60,7 +60,12 @@ public final class SigningPrivateKey: @unchecked Sendable {
 
     /// The signature of `message` hashed with `digest`: PKCS#1 v1.5 for RSA, DER for ECDSA.
     public func sign(_ message: some Sequence<UInt8>, digest: MessageDigest) throws(CryptoError) -> [UInt8] {
-        let data = Array(message)
+        try Self.digestSign(Array(message), digest: digest, key: key)
+    }
+
+    /// `EVP_DigestSign` of `data` with any private key: the one signing path of this target
+    /// (RS256's assertions use it too).
+    static func digestSign(_ data: [UInt8], digest: MessageDigest, key: OpaquePointer) throws(CryptoError) -> [UInt8] {
         guard let context = EVP_MD_CTX_new() else { throw .libcryptoFailure("EVP_MD_CTX_new") }
         defer { EVP_MD_CTX_free(context); ERR_clear_error() }
         guard EVP_DigestSignInit(context, nil, digest.algorithm, nil, key) == 1 else {
