@@ -111,8 +111,13 @@ package final class GooglePlayIngestion: Sendable {
         for key in keys {
             guard let kept = try stored({ () throws(StoreError) in try store.latestReceipt(for: key) }),
                   let (packageName, token) = Self.parseReceipt(kept.receiptData), services.packages.contains(packageName) else { continue }
-            found.append(try fetch(packageName: packageName, productId: nil, token: token, subscription: true,
-                                   source: .googlePlayApi).facts)
+            do {
+                found.append(try fetch(packageName: packageName, productId: nil, token: token, subscription: true,
+                                       source: .googlePlayApi).facts)
+            } catch let error where error.status == 404 || error.status == 410 {
+                // A purchase Google no longer keeps: what was stored stands, the others are asked.
+                continue
+            }
         }
         try facts.saveForOwners(found, source: .googlePlayApi)
     }
@@ -137,13 +142,17 @@ package final class GooglePlayIngestion: Sendable {
                                       source: .googlePlayApi, voided: orders)
                 } catch where error.status == 404 || error.status == 410 {
                     // Not a subscription Google keeps: a one-time product, named by its order.
-                    guard let orderId = orders.keys.first(where: { !$0.isEmpty }),
-                          let sku = try? answered({ () throws(GooglePlayError) in
-                              try client.order(packageName: packageName, orderId: orderId)
-                          }).productId,
-                          let product = try? fetch(packageName: packageName, productId: sku, token: token, subscription: false,
-                                                   source: .googlePlayApi, voided: orders) else { continue }
-                    found = product
+                    // Only "unknown" skips it: Google unreachable fails the replay, so nothing is lost unsaid.
+                    guard let orderId = orders.keys.first(where: { !$0.isEmpty }) else { continue }
+                    do {
+                        let sku = try answered { () throws(GooglePlayError) in
+                            try client.order(packageName: packageName, orderId: orderId)
+                        }.productId
+                        found = try fetch(packageName: packageName, productId: sku, token: token, subscription: false,
+                                          source: .googlePlayApi, voided: orders)
+                    } catch let error where error.status == 404 || error.status == 410 {
+                        continue
+                    }
                 }
                 try facts.saveForOwners(found.facts, source: .googlePlayApi)
                 replayed += 1
@@ -202,7 +211,13 @@ package final class GooglePlayIngestion: Sendable {
         if subscription {
             var chain: [PlayPurchaseSnapshot] = []
             var next: String? = token
-            while let current = next, chain.count < Self.maximumChainLength {
+            var seen: Set<String> = []
+            while let current = next {
+                // A chain longer than the bound, or one that links back to a token already followed,
+                // is refused: stored cut short, its facts would land under a second root.
+                guard chain.count < Self.maximumChainLength, seen.insert(current).inserted else {
+                    throw .badRequest("the purchase's linkedPurchaseToken chain is cyclic or longer than \(Self.maximumChainLength) tokens")
+                }
                 let purchase: PlaySubscriptionPurchase
                 do {
                     purchase = try answered { () throws(GooglePlayError) in try client.subscription(packageName: packageName, token: current) }

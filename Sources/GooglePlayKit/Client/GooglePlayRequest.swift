@@ -15,16 +15,21 @@ public struct GooglePlayRequest: Sendable, Equatable {
     }
 
     /// Path segments carry tokens and ids Google made (letters, digits, `.`, `-`, `_`), escaped
-    /// all the same: a token is outside input.
+    /// all the same: a token is outside input. Only ASCII unreserved bytes (RFC 3986 §2.3) pass,
+    /// and a segment of dots alone is escaped whole, so it can never be read as `.` or `..`
+    /// (RFC 3986 §5.2.4).
     static func segment(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: segmentCharacters) ?? ""
+        let dotsOnly = !text.isEmpty && text.utf8.allSatisfy { $0 == 46 }
+        var out = ""
+        for byte in text.utf8 {
+            switch byte {
+            case 48...57, 65...90, 97...122, 45, 95, 126: out.append(Character(UnicodeScalar(byte)))
+            case 46 where !dotsOnly: out.append(".")
+            default: out += "%" + String(byte, radix: 16, uppercase: true).leftPadded
+            }
+        }
+        return out
     }
-
-    private static let segmentCharacters: CharacterSet = {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return allowed
-    }()
 
     func url(base: URL, packageName: String) -> URL? {
         var text = base.absoluteString
@@ -73,4 +78,9 @@ public struct GooglePlayRequest: Sendable, Equatable {
         return GooglePlayRequest(name: "voidedpurchases.list", method: "GET", path: "purchases/voidedpurchases", query: query,
                                  body: nil)
     }
+}
+
+private extension String {
+    /// Two hex digits.
+    var leftPadded: String { count == 1 ? "0" + self : self }
 }

@@ -52,7 +52,9 @@ public final class GoogleSigningKeys: Sendable {
         guard answer.statusCode == 200 else { throw .keysUnavailable("HTTP \(answer.statusCode)") }
         let keys: JSONWebKeySet
         do { keys = try JSONWebKeySet.parse(answer.body) } catch { throw .keysUnavailable(error.description) }
-        let lifetime = Self.maxAge(answer.headers["cache-control"]) ?? Self.defaultLifetimeSeconds
+        // Kept at least the refetch interval even under `no-cache`: pushes arriving together must
+        // not each fetch the set again.
+        let lifetime = max(Self.maxAge(answer.headers["cache-control"]) ?? Self.defaultLifetimeSeconds, Self.minimumRefetchInterval)
         kept.withLock { $0 = Kept(keys: keys, freshUntil: now.adding(seconds: lifetime), lastFetch: now) }
         return keys
     }
