@@ -58,7 +58,10 @@ package struct SubscriberLists: Sendable {
         try Self.finish(&reader, take)
         if let header = reader.headerError { throw .badRequest(header) }
         try apply(&batch, of: list, into: &counts)
-        if kind == .whole {
+        // A rejected line rejects that line and nothing else (http-api.md): its subscriber, whose
+        // number may not even be readable, must not be ended as "missing", so a whole list with a
+        // rejected line ends nobody; the publisher sends it again corrected.
+        if kind == .whole && counts.rejectedCount == 0 {
             while true {
                 let step = try stored { () throws(StoreError) in
                     try store.endMissing(from: list, limit: Self.endingBatchSize, events: events)

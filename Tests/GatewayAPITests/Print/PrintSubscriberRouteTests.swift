@@ -169,6 +169,11 @@ import Wire
         let rejected = (lines.json["rejected"] as? [[String: Any]] ?? []).compactMap { $0["line"] as? Int }
         #expect(rejected == [3, 4, 5, 6, 7], "a duplicate, end before start, a stray quote, a short line, an open quote: \(lines.text)")
         #expect(lines.json["added"] as? Int == 1, "C-1 (C-6 is inside the open quote that swallows the rest)")
+        // A rejected line rejects that line only: C-2's bad end does not end the C-1 kept before.
+        let again = try putList(h, "customerNumber,verification,start,end\nC-2,x,2025-12-01T00:00:00Z,2025-11-01T00:00:00Z\n")
+        #expect(again.status == 200 && again.json["ended"] as? Int == 0, "a list with a rejected line ends nobody: \(again.text)")
+        let whole = try putList(h, "customerNumber,verification,start\nC-9,x,2025-12-01T00:00:00Z\n")
+        #expect(whole.json["ended"] as? Int == 1, "C-1, missing from a clean whole list, ends: \(whole.text)")
         let reader = try h.createAccount()
         #expect(try h.client.send("PUT", "/v1/publications/monthly/subscribers", as: reader.token, body: Array("x".utf8),
                                   contentType: "text/csv").status == 403)
