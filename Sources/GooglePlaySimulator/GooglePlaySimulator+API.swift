@@ -67,7 +67,8 @@ extension GooglePlaySimulator {
               let claims = try? JSONParser().parse(bytes: jws.payload).objectValue else {
             return .oauthError("invalid JWT signature")
         }
-        let seconds: Int64 = now.secondsSinceEpoch
+        let issued = credentialNow
+        let seconds: Int64 = issued.secondsSinceEpoch
         guard claims["iss"]?.stringValue == serviceAccountEmail, claims["aud"]?.stringValue == audience,
               claims["scope"]?.stringValue == OAuthAssertion.androidPublisherScope,
               let iat = claims["iat"]?.integerValue, let exp = claims["exp"]?.integerValue,
@@ -78,7 +79,7 @@ extension GooglePlaySimulator {
         let lifetime = accessTokenLifetimeSeconds
         state.withLock {
             $0.tokenRequests += 1
-            $0.accessTokens[token] = $0.now.adding(seconds: lifetime)
+            $0.accessTokens[token] = issued.adding(seconds: lifetime)
         }
         return .json(200) { w in
             w.object { w in
@@ -95,8 +96,9 @@ extension GooglePlaySimulator {
             state.apiRequests.append("\(call)")
             return state.forcedStatuses.isEmpty ? nil : state.forcedStatuses.removeFirst()
         }
+        let at = credentialNow
         guard let authorization, authorization.hasPrefix("Bearer "),
-              state.withLock({ state in state.accessTokens[String(authorization.dropFirst(7))].map { state.now < $0 } ?? false }) else {
+              state.withLock({ state in state.accessTokens[String(authorization.dropFirst(7))].map { at < $0 } ?? false }) else {
             return .error(401, reason: "authError", "Request had invalid authentication credentials.")
         }
         if let forced { return .error(forced, reason: forced == 429 ? "rateLimitExceeded" : "backendError", "forced by the script") }

@@ -33,7 +33,7 @@ extension GooglePlaySimulator {
     public func pushToken(audience: String, email: String? = nil, emailVerified: Bool = true,
                           issuer: String = "https://accounts.google.com", lifetimeSeconds: Int64 = 3600,
                           issuedAt: Instant? = nil, keyId: String? = nil, key: RSAPrivateKey? = nil) -> String {
-        let iat = (issuedAt ?? now).secondsSinceEpoch
+        let iat = (issuedAt ?? credentialNow).secondsSinceEpoch
         var header = JSONWriter()
         header.object { w in w.field("alg", "RS256"); w.field("kid", keyId ?? signingKeyId); w.field("typ", "JWT") }
         var claims = JSONWriter()

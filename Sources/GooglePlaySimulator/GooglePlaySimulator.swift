@@ -41,6 +41,9 @@ public final class GooglePlaySimulator: Sendable {
     public let pushEmail: String
     /// How long an access token lives (`expires_in`).
     public let accessTokenLifetimeSeconds: Int64
+    /// The clock of credentials (assertions, access tokens, push tokens) when it is not the
+    /// scenario's: a gateway on the wall clock refuses tokens dated by a clock moved days ahead.
+    let credentialClock: (@Sendable () -> Instant)?
     let state: Mutex<State>
 
     public enum Failure: Error, Equatable, CustomStringConvertible {
@@ -60,7 +63,7 @@ public final class GooglePlaySimulator: Sendable {
     public init?(packageName: String = "com.example.magazine", now: Instant,
                  serviceAccountEmail: String = "gateway@issue-gateway.iam.gserviceaccount.com",
                  pushEmail: String = "pubsub-push@issue-gateway.iam.gserviceaccount.com",
-                 accessTokenLifetimeSeconds: Int64 = 3600) {
+                 accessTokenLifetimeSeconds: Int64 = 3600, credentialClock: (@Sendable () -> Instant)? = nil) {
         guard let account = RSAPrivateKey(generatingBits: 2048), let signing = RSAPrivateKey(generatingBits: 2048) else {
             return nil
         }
@@ -71,12 +74,16 @@ public final class GooglePlaySimulator: Sendable {
         self.signingKeyId = "sim-" + Hex.encode(Array(signing.publicComponents?.modulus.prefix(8) ?? []))
         self.pushEmail = pushEmail
         self.accessTokenLifetimeSeconds = accessTokenLifetimeSeconds
+        self.credentialClock = credentialClock
         self.state = Mutex(State(now: now))
     }
 
     // MARK: Clock
 
     public var now: Instant { state.withLock { $0.now } }
+
+    /// When credentials are checked and issued: `credentialClock`, or the scenario's clock.
+    public var credentialNow: Instant { credentialClock?() ?? now }
 
     public func setClock(_ instant: Instant) { state.withLock { $0.now = instant } }
 

@@ -10,6 +10,8 @@ import Wire
 /// - `/androidpublisher/v3/applications/{packageName}/…`: the Developer and Orders API calls of
 ///   googleplay.md (`ISSUE_GATEWAY_GOOGLE_API_URL` = `baseURL`).
 /// - `GET /oauth2/v3/certs`: the JWKS of push tokens (`ISSUE_GATEWAY_GOOGLE_CERTS_URL` = `certsURL`).
+/// - `/simulator/…`: the control routes (`+Control`): scenario steps pushed to `pushTarget`, the
+///   clock, failures.
 public final class GooglePlaySimulatorServer: Sendable {
     public let simulator: GooglePlaySimulator
     public let hostName: String
@@ -17,6 +19,7 @@ public final class GooglePlaySimulatorServer: Sendable {
     private let boundPort = Mutex(0)
     /// The base URL once bound: assertions must name `<base>/token` as their audience.
     private let audienceBase = BoundBase()
+    private let push = PushSettings()
 
     final class BoundBase: Sendable {
         let text = Mutex("")
@@ -28,17 +31,27 @@ public final class GooglePlaySimulatorServer: Sendable {
 
     public var port: Int { boundPort.withLock { $0 } }
 
-    public init(simulator: GooglePlaySimulator, host: String = "127.0.0.1", port: Int = 0) {
+    /// Where scenario steps push their notifications (nil: nowhere); a gateway started after the
+    /// simulator is named here once its port is known.
+    public var pushTarget: PushTarget? {
+        get { push.target.withLock { $0 } }
+        set { push.target.withLock { $0 = newValue } }
+    }
+
+    public init(simulator: GooglePlaySimulator, host: String = "127.0.0.1", port: Int = 0, pushTarget: PushTarget? = nil) {
         self.simulator = simulator
         self.hostName = host
         var configuration = HTTPServerConfiguration()
         configuration.host = host
         configuration.port = port
         configuration.threads = 1
-        configuration.workerPools = [.standard: WorkerPoolSize(threads: 2, queueLimit: 1024)]
+        configuration.workerPools = [.standard: WorkerPoolSize(threads: 2, queueLimit: 1024),
+                                     Self.controlPool: WorkerPoolSize(threads: Self.controlThreads, queueLimit: 1024)]
         let router = RouterBuilder()
         let base = audienceBase
         Self.register(router, simulator, tokenAudience: { base.text.withLock { $0 } + "/token" })
+        push.target.withLock { $0 = pushTarget }
+        Self.registerControl(router, simulator, push)
         server = HTTPServer(configuration: configuration, router: router.freeze(), metrics: Metrics(), accessLog: nil)
     }
 

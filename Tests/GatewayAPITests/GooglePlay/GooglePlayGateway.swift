@@ -10,7 +10,7 @@ import Wire
 /// clocks moved together. The catalog has a publication `play` with an issue on the 15th of each
 /// month from February to June 2026 (and `p4b` on April 28th), products `play.basic` and
 /// `play.premium` (auto-renewable, Play ids `basic` and `premium`) and `play.issue.p2` (the single
-/// issue p2, Play id `issue_p2`).
+/// issue p2, Play id `issue_p2`). On a `.socket` gateway the simulator's steps push to it.
 final class GooglePlayGateway: @unchecked Sendable {
     static let audience = "https://gateway.test/v1/googleplay/notifications"
     let simulator: GooglePlaySimulator
@@ -18,7 +18,7 @@ final class GooglePlayGateway: @unchecked Sendable {
     let keyFile: URL
     let h: GatewayHarness
 
-    init(configure: (inout Configuration) -> Void = { _ in }) throws {
+    init(transport: GatewayHarness.Transport = .inProcess, configure: (inout Configuration) -> Void = { _ in }) throws {
         guard let simulator = GooglePlaySimulator(now: GatewayHarness.start) else { throw HarnessError.unexpected("no RSA keys") }
         self.simulator = simulator
         server = try GooglePlaySimulatorServer(simulator: simulator).start()
@@ -26,7 +26,7 @@ final class GooglePlayGateway: @unchecked Sendable {
         guard let json = simulator.serviceAccountKeyFile(tokenURL: server.tokenURL).json() else { throw HarnessError.unexpected("no key") }
         try Data(json.utf8).write(to: keyFile)
         let server = server, keyFile = keyFile
-        h = try GatewayHarness(configure: { c in
+        h = try GatewayHarness(transport: transport, configure: { c in
             c.googlePlay.packages = [simulator.packageName]
             c.googlePlay.serviceAccountPath = keyFile.path
             c.googlePlay.apiURL = server.baseURL.absoluteString
@@ -36,6 +36,10 @@ final class GooglePlayGateway: @unchecked Sendable {
             c.googlePlay.threads = 2
             configure(&c)
         })
+        if transport == .socket {
+            server.pushTarget = PushTarget(url: URL(string: "http://127.0.0.1:\(h.port)/v1/googleplay/notifications")!,
+                                           audience: Self.audience)
+        }
         try seedCatalog()
     }
 
