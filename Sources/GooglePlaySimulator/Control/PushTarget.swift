@@ -12,6 +12,8 @@ public struct PushTarget: Sendable {
     public var audience: String
     /// `subscription` of the push body.
     public var subscription: String
+    /// One kept session for every push to the gateway (connections reused).
+    let transport = URLSessionVerifyReceiptTransport()
 
     public init(url: URL, audience: String? = nil, subscription: String = "projects/issue-gateway/subscriptions/rtdn") {
         self.url = url
@@ -34,7 +36,7 @@ public struct PushTarget: Sendable {
     /// Blocking: control routes run it on their own worker pool, never on the event loop.
     func push(_ notification: SimulatedNotification, from simulator: GooglePlaySimulator) throws(TransportFailure) -> Answer {
         let token = simulator.pushToken(audience: audience)
-        let answer = try URLSessionVerifyReceiptTransport().post(
+        let answer = try transport.post(
             Data(notification.pushBody(subscription: subscription)), to: url, headers: [("Authorization", "Bearer " + token)],
             timeout: Self.timeout, maximumResponseBytes: Self.maximumAnswerBytes)
         return Answer(status: answer.statusCode, body: Array(answer.body))
