@@ -53,7 +53,10 @@ enum GooglePlaySimulatorCommand {
                       FileManager.default.createFile(atPath: keyPath, contents: Data(json.utf8),
                                                      attributes: [.posixPermissions: 0o600]) else {
                     failure = .failure("cannot write \(keyPath)")
-                    return server.stop()
+                    // Ends the serve loop as a signal would (stopping the server here left it
+                    // waiting for a signal forever).
+                    raise(SIGTERM)
+                    return
                 }
                 console.out("googleplay-simulator listening on \(server.baseURL.absoluteString)")
                 console.out("ISSUE_GATEWAY_GOOGLE_PACKAGES=\(simulator.packageName)")

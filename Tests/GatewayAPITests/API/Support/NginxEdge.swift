@@ -1,4 +1,3 @@
-import CSystem
 import Foundation
 import Glibc
 import TestSupport
@@ -56,7 +55,7 @@ final class NginxEdge {
         prefix = FileManager.default.temporaryDirectory.appendingPathComponent("issue-edge-\(UUID().uuidString)")
         content = prefix.appendingPathComponent("content-root")
         try FileManager.default.createDirectory(at: content, withIntermediateDirectories: true)
-        port = try Self.freePort()
+        port = try FreePort.loopback()
         let deploy = Self.repository.appendingPathComponent("deploy/nginx")
         let edge = try Self.render(try String(contentsOf: deploy.appendingPathComponent(configuration), encoding: .utf8),
                                    try replacements(port, content, prefix))
@@ -120,14 +119,6 @@ final class NginxEdge {
             text = text.replacingOccurrences(of: old, with: new)
         }
         return text
-    }
-
-    /// A port the kernel just handed out and took back: free unless another process grabs it first.
-    private static func freePort() throws -> Int {
-        let fd = csystem_listen_tcp("127.0.0.1", 0, 1, 0)
-        guard fd >= 0 else { throw Failure(description: "no free port") }
-        defer { close(fd) }
-        return Int(csystem_local_port(fd))
     }
 
     private static func accepts(port: Int) -> Bool { (try? TestClient(port: port)) != nil }
