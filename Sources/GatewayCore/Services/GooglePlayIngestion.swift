@@ -95,10 +95,7 @@ package final class GooglePlayIngestion: Sendable {
                 // one-time product names no sku: its order says which product it was.
                 var sku: String?
                 if productType == 2, let orderId {
-                    let client = services.client
-                    sku = try answered { () throws(GooglePlayError) in
-                        try client.order(packageName: notification.packageName, orderId: orderId)
-                    }.productId
+                    sku = try oneTimeProduct(packageName: notification.packageName, orderId: orderId)
                 }
                 found = try fetch(packageName: notification.packageName, productId: sku, token: token,
                                   subscription: productType != 2, source: .rtdn,
@@ -157,9 +154,7 @@ package final class GooglePlayIngestion: Sendable {
                     // Only "unknown" skips it: Google unreachable fails the replay, so nothing is lost unsaid.
                     guard let orderId = orders.keys.first(where: { !$0.isEmpty }) else { continue }
                     do {
-                        let sku = try answered { () throws(GooglePlayError) in
-                            try client.order(packageName: packageName, orderId: orderId)
-                        }.productId
+                        let sku = try oneTimeProduct(packageName: packageName, orderId: orderId)
                         found = try fetch(packageName: packageName, productId: sku, token: token, subscription: false,
                                           source: .googlePlayApi, voided: orders)
                     } catch let error where error.status == 404 || error.status == 410 {
@@ -226,6 +221,7 @@ package final class GooglePlayIngestion: Sendable {
             var seen: Set<String> = []
             // E25: where a revoke cuts, from the newest token's snapshots when its periods were built from them.
             var revocation = revokedAt
+            var snapshots: [PlaySnapshotRecord] = []
             while let current = next {
                 // A chain longer than the bound, or one that links back to a token already followed,
                 // is refused: stored cut short, its facts would land under a second root.
@@ -244,14 +240,14 @@ package final class GooglePlayIngestion: Sendable {
                 }
                 // E25: every snapshot fetched is kept with the facts (one that says nothing new is not).
                 let snapshot = PlaySnapshot(purchase, observedAt: now, revokedAt: chain.isEmpty ? revokedAt : nil)
-                found.facts.playSnapshots.append(PlaySnapshotRecord(snapshot, packageName: packageName, token: current))
+                snapshots.append(PlaySnapshotRecord(snapshot, packageName: packageName, token: current))
                 let answer = try answeredOrders(packageName: packageName, purchase: purchase)
                 var fetched = PlayPurchaseSnapshot(token: current, purchase: purchase, orders: answer ?? [])
                 let latest = purchase.line?.latestSuccessfulOrderId
                 if answer == nil || latest.map({ id in !fetched.orders.contains { $0.orderId == id } }) == true {
                     // The Orders API refused, or did not answer the latest order: what it lacks is built
                     // from the token's snapshots, the one just fetched included.
-                    let history = try snapshots(packageName: packageName, token: current) + [snapshot]
+                    let history = try keptSnapshots(packageName: packageName, token: current) + [snapshot]
                     let built = PlaySnapshotPeriods.orders(token: current, history: history, answered: fetched.orders)
                     fetched.orders += built
                     periodsFromSnapshots.increment(by: built.count)
@@ -265,6 +261,7 @@ package final class GooglePlayIngestion: Sendable {
             // to old ones only, so a refresh starts from the newest token the gateway has seen.
             found.facts = VerifiedFacts(transactions: mapped.transactions, renewals: mapped.renewal.map { [$0] } ?? [],
                                         receiptData: mapped.transactions.isEmpty ? nil : Self.receipt(packageName, chain[0].token))
+            found.facts.playSnapshots = snapshots
             if let newest = chain.first, !newest.purchase.acknowledged, newest.purchase.state.serves,
                let line = newest.purchase.line {
                 found.unacknowledged = (line.productId, newest.token, true)
@@ -296,8 +293,29 @@ package final class GooglePlayIngestion: Sendable {
         }
     }
 
+    /// The product a one-time purchase's order sold (a voided one names no sku): the Orders API's
+    /// answer; when it refuses (E25), the purchase stored under that order, nil when none is. An
+    /// order Google does not know is 404, as before.
+    private func oneTimeProduct(packageName: String, orderId: String) throws(APIError) -> String? {
+        do {
+            return try services.client.order(packageName: packageName, orderId: orderId).productId
+        } catch {
+            guard error.isRefusal, error != .notFound, error != .gone else { throw Self.apiError(error) }
+        }
+        let store = facts.store
+        return try stored { () throws(StoreError) in
+            try store.read { tx throws(StoreError) in
+                for environment in [StoreEnvironment.production, .sandbox] {
+                    let key = TransactionKey(store: .googlePlay, environment: environment, transactionId: orderId)
+                    if let bought = try tx.transaction(key) { return bought.productId }
+                }
+                return nil
+            }
+        }
+    }
+
     /// The snapshots kept of a token, oldest first (E25).
-    private func snapshots(packageName: String, token: String) throws(APIError) -> [PlaySnapshot] {
+    private func keptSnapshots(packageName: String, token: String) throws(APIError) -> [PlaySnapshot] {
         let store = facts.store
         return try stored { () throws(StoreError) in
             try store.playSnapshots(packageName: packageName, purchaseToken: token, limit: Self.maximumSnapshotsRead)
