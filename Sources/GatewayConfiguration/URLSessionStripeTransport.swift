@@ -3,7 +3,8 @@ import Foundation
 import StripeKit
 
 /// Stripe's GETs on the transport the App Store's Server API client uses (`URLSessionExchange`:
-/// an exact deadline, a bounded body), so the gateway keeps one HTTP client.
+/// an exact deadline, a bounded body), so the gateway keeps one HTTP client; its own kept session,
+/// made once with the client.
 struct URLSessionStripeTransport: StripeTransport {
     private let exchange = URLSessionServerAPITransport()
 

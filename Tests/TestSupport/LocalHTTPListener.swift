@@ -7,11 +7,12 @@ import Foundation
 import Lifecycle
 
 /// A tiny HTTP/1.1 listener on 127.0.0.1 (POSIX sockets) that plays an App Store endpoint for the
-/// URLSession transport tests: one request per connection, answered by `handler`, or never
-/// answered at all (`.silence`) to provoke a client timeout.
+/// URLSession transport tests: one request per connection (or, with `keepAlive`, every request the
+/// client sends on it), answered by `handler`, or never answered at all (`.silence`) to provoke a
+/// client timeout.
 public final class LocalHTTPListener: Sendable {
     public enum Reply: Sendable {
-        case respond(status: Int, body: Data)
+        case respond(status: Int, body: Data, headers: [(String, String)] = [])
         case silence
     }
 
@@ -26,8 +27,10 @@ public final class LocalHTTPListener: Sendable {
     public let port: UInt16
     private let listenSocket: Int32
     private let handler: @Sendable (Request) -> Reply
+    private let keepAlive: Bool
     private struct State: Sendable {
         var openSockets: [Int32] = []
+        var acceptedConnections = 0
         var received: [Request] = []
         var stopped = false
     }
@@ -35,7 +38,7 @@ public final class LocalHTTPListener: Sendable {
     /// Broadcast when a request arrives and when the listener stops.
     private let state = Condition(State())
 
-    public init(handler: @escaping @Sendable (Request) -> Reply) throws {
+    public init(keepAlive: Bool = false, handler: @escaping @Sendable (Request) -> Reply) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.EMFILE) }
         var address = sockaddr_in()
@@ -52,10 +55,14 @@ public final class LocalHTTPListener: Sendable {
         listenSocket = fd
         port = UInt16(bigEndian: address.sin_port)
         self.handler = handler
+        self.keepAlive = keepAlive
         JoinableThread(name: "listener-accept") { [self] in acceptLoop() }.detach()
     }
 
     public var requests: [Request] { state.withLock { $0.received } }
+
+    /// Connections accepted so far: with `keepAlive`, fewer than the requests when a client reuses one.
+    public var acceptedConnections: Int { state.withLock { $0.acceptedConnections } }
 
     /// The requests received, once there are at least `count` (or `timeout` has passed): the client
     /// may give up on a request before this listener's thread has finished reading it.
@@ -85,6 +92,7 @@ public final class LocalHTTPListener: Sendable {
             let accepted: Bool = state.withLock { state in
                 guard !state.stopped else { return false }
                 state.openSockets.append(connection)
+                state.acceptedConnections += 1
                 return true
             }
             guard accepted else { close(connection); break }
@@ -98,26 +106,31 @@ public final class LocalHTTPListener: Sendable {
             state.withLock { $0.openSockets.removeAll { $0 == connection } }
             close(connection)
         }
-        guard let request = readRequest(connection) else { return }
-        state.withLock { $0.received.append(request) }
-        state.broadcast()
-        guard case .respond(let status, let body) = handler(request) else {
-            // `.silence`: hold the connection, unanswered, until the listener stops.
-            state.withLock(when: \.stopped) { _ in }
-            return
-        }
-        let head = "HTTP/1.1 \(status) Scripted\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
-        let bytes = [UInt8](Data(head.utf8) + body)
-        var sent = 0
-        while sent < bytes.count {
-            let n = bytes[sent...].withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard n > 0 else { break }
-            sent += n
-        }
+        var buffer = Data()
+        repeat {
+            guard let request = readRequest(connection, &buffer) else { return }
+            state.withLock { $0.received.append(request) }
+            state.broadcast()
+            guard case .respond(let status, let body, let headers) = handler(request) else {
+                // `.silence`: hold the connection, unanswered, until the listener stops.
+                state.withLock(when: \.stopped) { _ in }
+                return
+            }
+            var head = "HTTP/1.1 \(status) Scripted\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n"
+            for (name, value) in headers { head += "\(name): \(value)\r\n" }
+            head += keepAlive ? "\r\n" : "Connection: close\r\n\r\n"
+            let bytes = [UInt8](Data(head.utf8) + body)
+            var sent = 0
+            while sent < bytes.count {
+                let n = bytes[sent...].withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                guard n > 0 else { return }
+                sent += n
+            }
+        } while keepAlive
     }
 
-    private func readRequest(_ connection: Int32) -> Request? {
-        var buffer = Data()
+    /// One request from `buffer` (bytes after it stay there for the next), reading more as needed.
+    private func readRequest(_ connection: Int32, _ buffer: inout Data) -> Request? {
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         let separator = Data("\r\n\r\n".utf8)
         while buffer.count < Self.maximumRequestBytes {
@@ -132,8 +145,9 @@ public final class LocalHTTPListener: Sendable {
                 }
                 let length = Int(headers["content-length"] ?? "0") ?? 0
                 if buffer.count - end.upperBound >= length {
-                    let body = buffer[end.upperBound..<(end.upperBound + length)]
-                    return Request(path: requestLine.count > 1 ? String(requestLine[1]) : "", headers: headers, body: Data(body))
+                    let body = Data(buffer[end.upperBound..<(end.upperBound + length)])
+                    buffer = Data(buffer[(end.upperBound + length)...])
+                    return Request(path: requestLine.count > 1 ? String(requestLine[1]) : "", headers: headers, body: body)
                 }
             }
             let n = recv(connection, &chunk, chunk.count, 0)

@@ -10,9 +10,12 @@ public protocol ServerAPITransport: Sendable {
               maximumResponseBytes: Int) throws(TransportFailure) -> HTTPExchangeResult
 }
 
-/// The real transport, through `URLSessionExchange` (exact deadline, bounded body).
+/// The real transport, through its own kept `URLSessionExchange` (exact deadline, bounded body,
+/// connections reused): one per client, so one per outside service.
 public struct URLSessionServerAPITransport: ServerAPITransport {
-    public init() {}
+    private let exchange: URLSessionExchange
+
+    public init(exchange: URLSessionExchange = URLSessionExchange()) { self.exchange = exchange }
 
     public func send(method: String, url: URL, headers: [String: String], body: Data?, timeout: TimeInterval,
                      maximumResponseBytes: Int) throws(TransportFailure) -> HTTPExchangeResult {
@@ -20,6 +23,6 @@ public struct URLSessionServerAPITransport: ServerAPITransport {
         request.httpMethod = method
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         request.httpBody = body
-        return try URLSessionExchange.perform(request, timeout: timeout, maximumResponseBytes: maximumResponseBytes)
+        return try exchange.perform(request, timeout: timeout, maximumResponseBytes: maximumResponseBytes)
     }
 }

@@ -1,33 +1,56 @@
 import Foundation
 import Lifecycle
+import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
-/// One request on an ephemeral `URLSession` (App Store calls must not share cookies or caches),
-/// the body read through a delegate so an oversized answer is cut off while it arrives instead
-/// of after it has filled memory. Both App Store transports send through here.
-enum URLSessionExchange {
+/// One kept `URLSession` for one outside service, its requests waited for with an exact deadline
+/// and their bodies read through a delegate, so an oversized answer is cut off while it arrives
+/// instead of after it has filled memory. Every transport to Apple, Google, Stripe and webhook
+/// receivers sends through one of these.
+///
+/// Kept, not made per request: a session per request paid for a new session, its threads and a
+/// new TCP and TLS connection on every call (a third of the CPU of a Google Play notification,
+/// docs/benchmarks/googleplay.md). One session per service lets libcurl reuse connections to that
+/// service while no state crosses services. No cookies, cache or stored credentials: every answer
+/// must come from the service, and nothing one caller received is sent by another.
+public final class URLSessionExchange: Sendable {
     /// The deadline is kept here, not by URLSession: swift-corelibs-foundation truncates its
     /// timeouts to whole seconds (0.5 s fires at once), so URLSession gets the timeout rounded up
     /// plus this margin as a backstop, and the caller cancels the task at the exact deadline.
     static let sessionTimeoutMargin: TimeInterval = 1
+    /// Connections kept open to one host: at least the largest pool that calls one service, so a
+    /// busy pool never queues behind libcurl's own limit (6 by default).
+    public static let defaultMaximumConnectionsPerHost = 32
 
-    static func perform(_ request: URLRequest, timeout: TimeInterval,
-                        maximumResponseBytes: Int) throws(TransportFailure) -> HTTPExchangeResult {
+    private let session: URLSession
+    private let tasks: TaskCollectors
+
+    public init(maximumConnectionsPerHost: Int = defaultMaximumConnectionsPerHost) {
         let configuration = URLSessionConfiguration.ephemeral
-        let sessionTimeout = timeout.rounded(.up) + sessionTimeoutMargin
-        configuration.timeoutIntervalForRequest = sessionTimeout
-        configuration.timeoutIntervalForResource = sessionTimeout
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
-        let collector = ResponseCollector(limit: maximumResponseBytes)
-        let session = URLSession(configuration: configuration, delegate: collector, delegateQueue: nil)
-        defer { session.finishTasksAndInvalidate() }
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
+        configuration.urlCredentialStorage = nil
+        configuration.httpMaximumConnectionsPerHost = maximumConnectionsPerHost
+        tasks = TaskCollectors()
+        session = URLSession(configuration: configuration, delegate: tasks, delegateQueue: nil)
+    }
+
+    deinit { session.invalidateAndCancel() }
+
+    public func perform(_ request: URLRequest, timeout: TimeInterval,
+                        maximumResponseBytes: Int) throws(TransportFailure) -> HTTPExchangeResult {
         var request = request
         request.cachePolicy = .reloadIgnoringLocalCacheData
-        request.timeoutInterval = sessionTimeout
+        request.timeoutInterval = timeout.rounded(.up) + Self.sessionTimeoutMargin
         let task = session.dataTask(with: request)
+        let collector = ResponseCollector(limit: maximumResponseBytes)
+        tasks.register(collector, for: task.taskIdentifier)
+        defer { tasks.remove(task.taskIdentifier) }
         task.resume()
         guard collector.waitUntilFinished(timeout: .seconds(timeout)) else {
             task.cancel()
@@ -37,9 +60,35 @@ enum URLSessionExchange {
     }
 }
 
-/// Collects one task's answer: URLSession calls it on its own queue, the caller waits until the
-/// task has completed and then reads the result.
-private final class ResponseCollector: NSObject, URLSessionDataDelegate, Sendable {
+/// The session's delegate: hands each callback to the collector of its task. A callback for a
+/// task no longer waited for (cancelled at its deadline) is dropped.
+private final class TaskCollectors: NSObject, URLSessionDataDelegate, Sendable {
+    private let collectors = Mutex<[Int: ResponseCollector]>([:])
+
+    func register(_ collector: ResponseCollector, for task: Int) { collectors.withLock { $0[task] = collector } }
+    func remove(_ task: Int) { _ = collectors.withLock { $0.removeValue(forKey: task) } }
+    private func collector(_ task: URLSessionTask) -> ResponseCollector? { collectors.withLock { $0[task.taskIdentifier] } }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+        guard let collector = collector(dataTask) else { return completionHandler(.cancel) }
+        collector.received(response)
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        guard let collector = collector(dataTask) else { return dataTask.cancel() }
+        if collector.received(data) { dataTask.cancel() }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+        collector(task)?.completed(error)
+    }
+}
+
+/// Collects one task's answer: the session's delegate feeds it on URLSession's queue, the caller
+/// waits until the task has completed and then reads the result.
+private final class ResponseCollector: Sendable {
     private struct Collected: Sendable {
         var statusCode: Int?
         var headers: [String: String] = [:]
@@ -54,19 +103,18 @@ private final class ResponseCollector: NSObject, URLSessionDataDelegate, Sendabl
 
     init(limit: Int) { self.limit = limit }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+    func received(_ response: URLResponse) {
         let http = response as? HTTPURLResponse
         var fields: [String: String] = [:]
         for (name, value) in http?.allHeaderFields ?? [:] {
             if let name = name as? String, let value = value as? String { fields[name.lowercased()] = value }
         }
         collected.withLock { $0.statusCode = http?.statusCode; $0.headers = fields }
-        completionHandler(.allow)
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let overflow: Bool = collected.withLock { collected in
+    /// Appends a part of the body; true when the answer went over the limit (the task is cancelled).
+    func received(_ data: Data) -> Bool {
+        collected.withLock { collected in
             guard !collected.exceeded else { return false }
             if collected.body.count + data.count > limit {
                 collected.exceeded = true
@@ -76,10 +124,9 @@ private final class ResponseCollector: NSObject, URLSessionDataDelegate, Sendabl
             collected.body.append(data)
             return false
         }
-        if overflow { dataTask.cancel() }
     }
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+    func completed(_ error: Error?) {
         collected.withLock { $0.failure = error; $0.finished = true }
         collected.signal()
     }

@@ -3,10 +3,12 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The real verifyReceipt transport: a JSON POST through `URLSessionExchange`. The gateway's
-/// webhooks post through it too, with their signature header.
+/// The real verifyReceipt transport: a JSON POST through its own kept `URLSessionExchange`. The
+/// gateway's webhooks post through another one, with their signature header.
 public struct URLSessionVerifyReceiptTransport: VerifyReceiptTransport {
-    public init() {}
+    private let exchange: URLSessionExchange
+
+    public init(exchange: URLSessionExchange = URLSessionExchange()) { self.exchange = exchange }
 
     public func post(_ body: Data, to url: URL, timeout: TimeInterval,
                      maximumResponseBytes: Int) throws(TransportFailure) -> HTTPExchangeResult {
@@ -21,6 +23,6 @@ public struct URLSessionVerifyReceiptTransport: VerifyReceiptTransport {
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         request.httpBody = body
-        return try URLSessionExchange.perform(request, timeout: timeout, maximumResponseBytes: maximumResponseBytes)
+        return try exchange.perform(request, timeout: timeout, maximumResponseBytes: maximumResponseBytes)
     }
 }

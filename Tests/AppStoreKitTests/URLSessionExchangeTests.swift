@@ -1,0 +1,63 @@
+import Foundation
+import TestSupport
+import Synchronization
+import Testing
+@testable import AppStoreKit
+
+/// One kept session per outside service: connections are reused between its calls, never shared
+/// with another service's session, and nothing one answer set (a cookie) is sent with the next.
+@Suite struct URLSessionExchangeTests {
+    static func post(_ transport: URLSessionVerifyReceiptTransport, _ listener: LocalHTTPListener) throws -> Int {
+        try transport.post(Data("{}".utf8), to: listener.url("/verifyReceipt"), timeout: 10, maximumResponseBytes: 1 << 16).statusCode
+    }
+
+    @Test func callsThroughOneTransportReuseOneConnection() throws {
+        let listener = try LocalHTTPListener(keepAlive: true) { _ in .respond(status: 200, body: Data(#"{"status":0}"#.utf8)) }
+        defer { listener.stop() }
+        let transport = URLSessionVerifyReceiptTransport()
+        for _ in 0..<5 { #expect(try Self.post(transport, listener) == 200) }
+        #expect(listener.requests.count == 5)
+        #expect(listener.acceptedConnections == 1)
+    }
+
+    @Test func twoServicesNeverShareAConnection() throws {
+        let listener = try LocalHTTPListener(keepAlive: true) { _ in .respond(status: 200, body: Data(#"{"status":0}"#.utf8)) }
+        defer { listener.stop() }
+        let apple = URLSessionVerifyReceiptTransport(), webhooks = URLSessionVerifyReceiptTransport()
+        for _ in 0..<2 {
+            #expect(try Self.post(apple, listener) == 200)
+            #expect(try Self.post(webhooks, listener) == 200)
+        }
+        #expect(listener.acceptedConnections == 2)
+    }
+
+    @Test func aCookieAnAnswerSetsIsNeverSentBack() throws {
+        let listener = try LocalHTTPListener(keepAlive: true) { _ in
+            .respond(status: 200, body: Data(#"{"status":0}"#.utf8), headers: [("Set-Cookie", "session=abc; Path=/")])
+        }
+        defer { listener.stop() }
+        let transport = URLSessionVerifyReceiptTransport()
+        for _ in 0..<2 { #expect(try Self.post(transport, listener) == 200) }
+        #expect(listener.requests.count == 2)
+        #expect(listener.requests.allSatisfy { $0.headers["cookie"] == nil })
+    }
+
+    @Test func anAnswerAfterItsDeadlineDoesNotReachTheNextCall() throws {
+        let calls = CallCounter()
+        let listener = try LocalHTTPListener(keepAlive: true) { request in
+            calls.next() == 0 ? .silence : .respond(status: 200, body: Data(#"{"status":0}"#.utf8))
+        }
+        defer { listener.stop() }
+        let transport = URLSessionVerifyReceiptTransport()
+        #expect(throws: TransportFailure.timedOut) {
+            try transport.post(Data("{}".utf8), to: listener.url("/slow"), timeout: 0.3, maximumResponseBytes: 1 << 16)
+        }
+        #expect(try Self.post(transport, listener) == 200)
+    }
+}
+
+/// Counts calls from the listener's threads.
+final class CallCounter: Sendable {
+    private let count = Mutex(0)
+    func next() -> Int { count.withLock { value in defer { value += 1 }; return value } }
+}
