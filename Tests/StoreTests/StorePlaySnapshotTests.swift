@@ -24,7 +24,8 @@ import Wire
         batch.playSnapshots = [
             Self.snapshot("tok-1", at: 60),                                         // says the same: not kept
             Self.snapshot("tok-1", at: 120, state: "SUBSCRIPTION_STATE_EXPIRED", expiry: 100),
-            Self.snapshot("tok-1", at: 180, state: "SUBSCRIPTION_STATE_EXPIRED", expiry: 100, revokedAt: Fixtures.t0.adding(seconds: 100)),
+            // Seen at the same instant as the one before, and saying more: kept after it.
+            Self.snapshot("tok-1", at: 120, state: "SUBSCRIPTION_STATE_EXPIRED", expiry: 100, revokedAt: Fixtures.t0.adding(seconds: 100)),
         ]
         _ = try f.store.ingest(batch, policy: .transfer).stored()
         let kept = try f.store.playSnapshots(packageName: "com.example.magazine", purchaseToken: "tok-1", limit: 10)

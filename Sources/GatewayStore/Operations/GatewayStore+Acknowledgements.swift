@@ -18,7 +18,7 @@ extension GatewayStore {
         try write { tx throws(StoreError) in try tx.rescheduleAcknowledgement(pending) }
     }
 
-    /// E25: the newest `limit` snapshots kept of a Google Play token, oldest first.
+    /// E25: the newest `limit` snapshots kept of a Google Play token, in the order they were kept.
     public func playSnapshots(packageName: String, purchaseToken: String, limit: Int) throws(StoreError) -> [PlaySnapshotRecord] {
         try read { tx throws(StoreError) in try tx.playSnapshots(packageName: packageName, purchaseToken: purchaseToken, limit: limit) }
     }

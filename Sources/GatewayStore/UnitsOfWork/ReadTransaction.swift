@@ -111,7 +111,7 @@ public protocol ReadTransaction {
 
     // MARK: Google Play subscription snapshots (E25)
 
-    /// The newest `limit` snapshots kept of a token, oldest first.
+    /// The newest `limit` snapshots kept of a token, in the order they were kept.
     func playSnapshots(packageName: String, purchaseToken: String, limit: Int) throws(StoreError) -> [PlaySnapshotRecord]
     /// Stored receipts by digest after `digest` (nil: from the first), at most `limit`.
     func storedReceipts(after digest: String?, limit: Int) throws(StoreError) -> [ReceiptContent]
