@@ -61,6 +61,23 @@ import Wire
         #expect(explained.status == 200 && explained.json["entitled"] as? Bool == true, "\(explained.text)")
     }
 
+    /// A renewal the gateway never saw as the latest (its notification never came) has no period of
+    /// its own; the next one seen starts where the last one seen ended, so nothing Google served is lost.
+    @Test func e25ARenewalNeverSeenIsCoveredByTheNextOneSeen() throws {
+        let (g, reader) = try subscribed()
+        g.advance(days: 30)
+        try g.simulator.renew("tok-1")                                         // no push delivered
+        g.advance(days: 30)
+        try life.take(g, try g.simulator.renew("tok-1"))
+        g.advance(days: 16)                                                    // May 16th
+        #expect(try g.entitled(reader) == ["p1", "p2", "p3", "p4b", "p5"])
+        let ids = try #require(g.simulator.subscription("tok-1")?.orderIds)
+        let transactions = try stored(g, reader)
+        #expect(transactions.map(\.transactionId) == [ids[0], ids[2]])
+        #expect(transactions.last?.purchaseDate == g.simulator.order(ids[1])?.periodStart)
+        #expect(transactions.last?.expiresDate == g.simulator.order(ids[2])?.periodEnd)
+    }
+
     @Test func e8GraceThenRecoveryKeepsTheRenewalDate() throws {
         let (g, reader) = try subscribed()
         g.advance(days: 30)                                                    // March 31st: the renewal fails
