@@ -204,21 +204,3 @@ import Wire
         #expect(try stored(g, reader).count == 2)
     }
 }
-
-/// E24 with the Orders API refusing: a voided one-time purchase names no sku and its order cannot
-/// be asked, so the purchase stored under that order says which product it was.
-@Suite struct GooglePlaySnapshotVoidedProductTests {
-    @Test func e24AVoidedSingleIssueIsFoundWithoutTheOrdersAPI() throws {
-        let g = try GooglePlayGateway()
-        g.simulator.refusesOrders = true
-        let reader = try g.h.createAccount()
-        g.advance(days: 20)
-        g.simulator.buyProduct(token: "issue-tok", productId: "issue_p2")
-        #expect(try g.post(reader, productId: "issue_p2", token: "issue-tok").status == 200)
-        #expect(try g.entitled(reader) == ["p2"])
-        let orderId = try #require(g.simulator.productPurchase("issue-tok")?.orderId)
-        let answer = try g.push(try g.simulator.refund(orderId: orderId, chargeback: true))
-        #expect(answer.status == 200, "\(answer.text)")
-        #expect(try g.entitled(reader).isEmpty)
-    }
-}
