@@ -87,7 +87,7 @@ package final class CoreServices: Sendable {
         postedStatuses = PostedTransactionStatuses(ingestion: ingestion, work: appStoreWork)
         let catalog = self.catalog, clock = self.clock
         googlePlay = googlePlayServices.map {
-            GooglePlayIngestion(services: $0, facts: ingestion, catalog: catalog, clock: clock)
+            GooglePlayIngestion(services: $0, facts: ingestion, catalog: catalog, clock: clock, metrics: metrics)
         }
         let ingestionForPull = googlePlay
         puller = googlePlayServices?.pull.flatMap { pull in ingestionForPull.map { GooglePlayPuller(client: pull, ingestion: $0) } }

@@ -20,6 +20,19 @@ public struct SimulatedAnswer: Sendable, Equatable {
         json(400) { w in w.object { w in w.field("error", "invalid_grant"); w.field("error_description", description) } }
     }
 
+    /// The Orders API's answer to a service account without the permission to view financial data:
+    /// Google's newer error shape, a status and no `errors` list.
+    static let permissionDenied = json(403) { w in
+        w.object { w in
+            w.key("error")
+            w.object { w in
+                w.field("code", 403)
+                w.field("message", "The caller does not have permission")
+                w.field("status", "PERMISSION_DENIED")
+            }
+        }
+    }
+
     /// Google's error shape: `{"error": {"code", "message", "status", "errors": [{"reason"}]}}`.
     static func error(_ status: Int, reason: String, _ message: String) -> SimulatedAnswer {
         json(status) { w in
@@ -104,6 +117,12 @@ extension GooglePlaySimulator {
         if let forced { return .error(forced, reason: forced == 429 ? "rateLimitExceeded" : "backendError", "forced by the script") }
         guard packageName == self.packageName else {
             return .error(404, reason: "applicationNotFound", "No application was found for the given package name.")
+        }
+        switch call {
+        case .order, .orders:
+            if state.withLock({ $0.ordersRefused }) { return .permissionDenied }
+        default:
+            break
         }
         switch call {
         case .subscription(let token): return subscriptionAnswer(token)

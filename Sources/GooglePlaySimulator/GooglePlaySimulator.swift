@@ -22,6 +22,9 @@ public final class GooglePlaySimulator: Sendable {
         var forcedStatuses: [Int] = []
         /// Acknowledgements answered 503 before Google takes them (E28 retries).
         var failingAcknowledgements = 0
+        /// The Orders API refuses the service account (403 `PERMISSION_DENIED`), as for a
+        /// publisher whose account lacks the financial-data permission (E25).
+        var ordersRefused = false
         var orderCount = 0
         var messageCount = 0
         var tokenRequests = 0
@@ -100,6 +103,14 @@ public final class GooglePlaySimulator: Sendable {
     /// answers resume.
     public func failNextCalls(_ count: Int, status: Int) {
         state.withLock { $0.forcedStatuses += Array(repeating: status, count: count) }
+    }
+
+    /// Whether the Orders API (`orders.get`, `orders:batchGet`) answers 403 `PERMISSION_DENIED`
+    /// (the service account lacks the permission to view financial data) instead of the orders;
+    /// the Developer API answers on.
+    public var refusesOrders: Bool {
+        get { state.withLock { $0.ordersRefused } }
+        set { state.withLock { $0.ordersRefused = newValue } }
     }
 
     /// The next `count` acknowledgements answer 503 (every other call is answered).

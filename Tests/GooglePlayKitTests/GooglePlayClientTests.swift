@@ -57,6 +57,27 @@ import Wire
         #expect(throws: GooglePlayError.gone) { try play.client.subscription(packageName: play.packageName, token: "tok-1") }
     }
 
+    /// E25: the simulator's Orders API refusing the service account answers Google's 403
+    /// `PERMISSION_DENIED`, a refusal; the Developer API answers on. Google unreachable is no refusal.
+    @Test func e25AnOrdersAPIThatRefusesIsARefusalAndAnUnreachableOneIsNot() throws {
+        let play = try PlayFixture()
+        try play.simulator.buy(token: "tok-1", productId: "monthly")
+        let id = try #require(play.simulator.subscription("tok-1")?.orderIds.first)
+        play.simulator.refusesOrders = true
+        #expect(throws: GooglePlayError.unauthorized("PERMISSION_DENIED")) { try play.client.orders(packageName: play.packageName, orderIds: [id]) }
+        #expect(throws: GooglePlayError.unauthorized("PERMISSION_DENIED")) { try play.client.order(packageName: play.packageName, orderId: id) }
+        #expect(try play.client.subscription(packageName: play.packageName, token: "tok-1").line?.latestSuccessfulOrderId == id)
+        play.simulator.refusesOrders = false
+        play.simulator.failNextCalls(4, status: 503)
+        do {
+            _ = try play.client.orders(packageName: play.packageName, orderIds: [id])
+            Issue.record("Google unreachable answered")
+        } catch {
+            #expect(!error.isRefusal)
+        }
+        #expect(try play.client.orders(packageName: play.packageName, orderIds: [id]).map(\.orderId) == [id])
+    }
+
     @Test func serverErrorsAreRetriedWithBackoffUntilGoogleAnswers() throws {
         let play = try PlayFixture()
         try play.simulator.buy(token: "tok-1", productId: "monthly")

@@ -18,6 +18,8 @@ package struct VerifiedFacts: Sendable {
     package var namedOwners: [SubscriptionKey: String] = [:]
     /// The store's customer behind each subscription (`IngestBatch.customers`).
     package var customers: [SubscriptionKey: String] = [:]
+    /// Google Play subscription snapshots fetched for these facts (`IngestBatch.playSnapshots`).
+    package var playSnapshots: [PlaySnapshotRecord] = []
 
     package init(transactions: [Transaction] = [], renewals: [RenewalInfo] = [], receiptData: String? = nil, historyFetched: [SubscriptionKey] = []) {
         self.transactions = transactions; self.renewals = renewals; self.receiptData = receiptData; self.historyFetched = historyFetched
@@ -30,6 +32,7 @@ package struct VerifiedFacts: Sendable {
         historyFetched += other.historyFetched
         namedOwners.merge(other.namedOwners) { _, new in new }
         customers.merge(other.customers) { _, new in new }
+        playSnapshots += other.playSnapshots
     }
 }
 
@@ -132,7 +135,8 @@ package final class AppStoreIngestion: Sendable {
     /// changed (none when refused: nothing changed).
     private func ingest(_ facts: VerifiedFacts, accountId: String?, notificationUUID: String?,
                         source: HistorySource?) throws(APIError) -> IngestOutcome {
-        guard !facts.transactions.isEmpty || !facts.renewals.isEmpty || !facts.namedOwners.isEmpty || !facts.customers.isEmpty || notificationUUID != nil else {
+        guard !facts.transactions.isEmpty || !facts.renewals.isEmpty || !facts.namedOwners.isEmpty || !facts.customers.isEmpty
+                || !facts.playSnapshots.isEmpty || notificationUUID != nil else {
             return .stored(IngestResult(owners: [:], previousOwners: []))
         }
         var batch = IngestBatch(accountId: accountId, transactions: facts.transactions, renewalInfos: facts.renewals,
@@ -141,6 +145,7 @@ package final class AppStoreIngestion: Sendable {
         batch.historyFetched = facts.historyFetched
         batch.namedOwners = facts.namedOwners
         batch.customers = facts.customers
+        batch.playSnapshots = facts.playSnapshots
         let outcome = try stored { () throws(StoreError) in try store.ingest(batch, policy: ownership, events: events) }
         guard case .stored(let result) = outcome else { return outcome }
         var touched = result.previousOwners

@@ -3,6 +3,7 @@ import Foundation
 import GatewayStore
 import GooglePlayKit
 import IssueCatalog
+import Metrics
 import Wire
 
 /// Google Play purchases into stored facts (E2, E23–E25, E28): a reader's post and Google's
@@ -14,9 +15,15 @@ package final class GooglePlayIngestion: Sendable {
     private let facts: AppStoreIngestion
     private let catalog: CatalogCache
     private let clock: any GatewayClock
+    /// E25: order periods built from subscription snapshots (the Orders API did not answer them),
+    /// counted at every fetch that builds them.
+    private let periodsFromSnapshots: Counter
 
-    package init(services: GooglePlayServices, facts: AppStoreIngestion, catalog: CatalogCache, clock: any GatewayClock) {
+    package init(services: GooglePlayServices, facts: AppStoreIngestion, catalog: CatalogCache, clock: any GatewayClock,
+                 metrics: Metrics) {
         self.services = services; self.facts = facts; self.catalog = catalog; self.clock = clock
+        periodsFromSnapshots = metrics.counter("issue_gateway_googleplay_snapshot_periods_total",
+                                               help: "Google Play order periods built from subscription snapshots because the Orders API did not answer them (E25)")
     }
 
     /// The gateway's clock (a backfill's window ends now at the latest).
@@ -25,6 +32,11 @@ package final class GooglePlayIngestion: Sendable {
     /// Tokens of a chain followed at most: upgrades and re-signups link one token to the next; a
     /// longer chain than this is refused rather than followed without end.
     static let maximumChainLength = 64
+
+    /// E25: snapshots of one token read to build its periods, the newest kept. One is kept per change
+    /// Google reports (a billing period's few states, a grace's daily expiries), so this covers years
+    /// of a subscription; it bounds the memory a token's history can take.
+    static let maximumSnapshotsRead = 4096
 
     // MARK: A reader's purchase
 
@@ -83,10 +95,7 @@ package final class GooglePlayIngestion: Sendable {
                 // one-time product names no sku: its order says which product it was.
                 var sku: String?
                 if productType == 2, let orderId {
-                    let client = services.client
-                    sku = try answered { () throws(GooglePlayError) in
-                        try client.order(packageName: notification.packageName, orderId: orderId)
-                    }.productId
+                    sku = try oneTimeProduct(packageName: notification.packageName, orderId: orderId)
                 }
                 found = try fetch(packageName: notification.packageName, productId: sku, token: token,
                                   subscription: productType != 2, source: .rtdn,
@@ -145,9 +154,7 @@ package final class GooglePlayIngestion: Sendable {
                     // Only "unknown" skips it: Google unreachable fails the replay, so nothing is lost unsaid.
                     guard let orderId = orders.keys.first(where: { !$0.isEmpty }) else { continue }
                     do {
-                        let sku = try answered { () throws(GooglePlayError) in
-                            try client.order(packageName: packageName, orderId: orderId)
-                        }.productId
+                        let sku = try oneTimeProduct(packageName: packageName, orderId: orderId)
                         found = try fetch(packageName: packageName, productId: sku, token: token, subscription: false,
                                           source: .googlePlayApi, voided: orders)
                     } catch let error where error.status == 404 || error.status == 410 {
@@ -212,6 +219,9 @@ package final class GooglePlayIngestion: Sendable {
             var chain: [PlayPurchaseSnapshot] = []
             var next: String? = token
             var seen: Set<String> = []
+            // E25: where a revoke cuts, from the newest token's snapshots when its periods were built from them.
+            var revocation = revokedAt
+            var snapshots: [PlaySnapshotRecord] = []
             while let current = next {
                 // A chain longer than the bound, or one that links back to a token already followed,
                 // is refused: stored cut short, its facts would land under a second root.
@@ -228,16 +238,30 @@ package final class GooglePlayIngestion: Sendable {
                 if chain.isEmpty, let productId, purchase.line?.productId != productId {
                     throw .badRequest("the purchase is of \(purchase.line?.productId ?? "no product"), not \(productId)")
                 }
-                let ids = purchase.line?.latestSuccessfulOrderId.flatMap(PlayOrder.idsThrough) ?? []
-                let orders = try answered { () throws(GooglePlayError) in try client.orders(packageName: packageName, orderIds: ids) }
-                chain.append(PlayPurchaseSnapshot(token: current, purchase: purchase, orders: orders))
+                // E25: every snapshot fetched is kept with the facts (one that says nothing new is not).
+                let snapshot = PlaySnapshot(purchase, observedAt: now, revokedAt: chain.isEmpty ? revokedAt : nil)
+                snapshots.append(PlaySnapshotRecord(snapshot, packageName: packageName, token: current))
+                let answer = try answeredOrders(packageName: packageName, purchase: purchase)
+                var fetched = PlayPurchaseSnapshot(token: current, purchase: purchase, orders: answer ?? [])
+                let latest = purchase.line?.latestSuccessfulOrderId
+                if answer == nil || latest.map({ id in !fetched.orders.contains { $0.orderId == id } }) == true {
+                    // The Orders API refused, or did not answer the latest order: what it lacks is built
+                    // from the token's snapshots, the one just fetched included.
+                    let history = try keptSnapshots(packageName: packageName, token: current) + [snapshot]
+                    let built = PlaySnapshotPeriods.orders(token: current, history: history, answered: fetched.orders)
+                    fetched.orders += built
+                    periodsFromSnapshots.increment(by: built.count)
+                    if chain.isEmpty { revocation = PlaySnapshotPeriods.revocation(history) }
+                }
+                chain.append(fetched)
                 next = purchase.linkedPurchaseToken
             }
-            let mapped = PlayFacts.subscription(chain: chain, voided: voided, revokedAt: revokedAt, source: source, observedAt: now)
+            let mapped = PlayFacts.subscription(chain: chain, voided: voided, revokedAt: revocation, source: source, observedAt: now)
             // The newest token is kept as the subscription's latest receipt: Google links new tokens
             // to old ones only, so a refresh starts from the newest token the gateway has seen.
             found.facts = VerifiedFacts(transactions: mapped.transactions, renewals: mapped.renewal.map { [$0] } ?? [],
                                         receiptData: mapped.transactions.isEmpty ? nil : Self.receipt(packageName, chain[0].token))
+            found.facts.playSnapshots = snapshots
             if let newest = chain.first, !newest.purchase.acknowledged, newest.purchase.state.serves,
                let line = newest.purchase.line {
                 found.unacknowledged = (line.productId, newest.token, true)
@@ -256,6 +280,48 @@ package final class GooglePlayIngestion: Sendable {
         return found
     }
 
+    /// The orders the Orders API answers for `purchase` (every id through its latest successful
+    /// order; unknown ones left out); nil when it refuses (E25, `GooglePlayError.isRefusal`). No
+    /// answer at all is 503, as for every other call.
+    private func answeredOrders(packageName: String, purchase: PlaySubscriptionPurchase) throws(APIError) -> [PlayOrder]? {
+        let ids = purchase.line?.latestSuccessfulOrderId.flatMap(PlayOrder.idsThrough) ?? []
+        do {
+            return try services.client.orders(packageName: packageName, orderIds: ids)
+        } catch {
+            if error.isRefusal { return nil }
+            throw Self.apiError(error)
+        }
+    }
+
+    /// The product a one-time purchase's order sold (a voided one names no sku): the Orders API's
+    /// answer; when it refuses (E25), the purchase stored under that order, nil when none is. An
+    /// order Google does not know is 404, as before.
+    private func oneTimeProduct(packageName: String, orderId: String) throws(APIError) -> String? {
+        do {
+            return try services.client.order(packageName: packageName, orderId: orderId).productId
+        } catch {
+            guard error.isRefusal, error != .notFound, error != .gone else { throw Self.apiError(error) }
+        }
+        let store = facts.store
+        return try stored { () throws(StoreError) in
+            try store.read { tx throws(StoreError) in
+                for environment in [StoreEnvironment.production, .sandbox] {
+                    let key = TransactionKey(store: .googlePlay, environment: environment, transactionId: orderId)
+                    if let bought = try tx.transaction(key) { return bought.productId }
+                }
+                return nil
+            }
+        }
+    }
+
+    /// The snapshots kept of a token, oldest first (E25).
+    private func keptSnapshots(packageName: String, token: String) throws(APIError) -> [PlaySnapshot] {
+        let store = facts.store
+        return try stored { () throws(StoreError) in
+            try store.playSnapshots(packageName: packageName, purchaseToken: token, limit: Self.maximumSnapshotsRead)
+        }.map(PlaySnapshot.init)
+    }
+
     private func requirePackage(_ packageName: String) throws(APIError) {
         guard services.packages.contains(packageName) else {
             throw .badRequest("packageName \(packageName) is not a configured Google Play package")
@@ -269,12 +335,14 @@ package final class GooglePlayIngestion: Sendable {
     /// googleplay.md's decisions: 404 `purchase_not_found`, 410 `purchase_expired`, anything else
     /// that gave no answer 503 `store_unavailable` (Pub/Sub redelivers a push answered so).
     private func answered<T>(_ call: () throws(GooglePlayError) -> T) throws(APIError) -> T {
-        do { return try call() } catch {
-            switch error {
-            case .notFound: throw APIError(status: 404, code: "purchase_not_found", message: "Google Play does not know this purchase")
-            case .gone: throw APIError(status: 410, code: "purchase_expired", message: "Google Play no longer keeps this purchase")
-            default: throw Self.unavailable("Google Play could not be asked now: \(error.description)")
-            }
+        do { return try call() } catch { throw Self.apiError(error) }
+    }
+
+    static func apiError(_ error: GooglePlayError) -> APIError {
+        switch error {
+        case .notFound: APIError(status: 404, code: "purchase_not_found", message: "Google Play does not know this purchase")
+        case .gone: APIError(status: 410, code: "purchase_expired", message: "Google Play no longer keeps this purchase")
+        default: unavailable("Google Play could not be asked now: \(error.description)")
         }
     }
 }

@@ -159,9 +159,15 @@ struct StripeEventFacts {
         guard dispute.status == "lost" || dispute.status == "won" else { return VerifiedFacts() }
         let charge = try call { (api) throws(StripeAPIError) in try api.charge(dispute.charge) }
         let paid = try paidLines(of: charge)
-        return VerifiedFacts(transactions: dispute.status == "lost"
-                             ? StripeFacts.voided(paid, at: created, source: .stripeEvent)
-                             : StripeFacts.restored(paid, at: created, source: .stripeEvent))
+        guard dispute.status == "won" else { return VerifiedFacts(transactions: StripeFacts.voided(paid, at: created, source: .stripeEvent)) }
+        // E24: what a cancellation cut before the dispute stays cut; Stripe says when each
+        // subscription behind the lines ended.
+        var ended: [String: (at: Instant, reason: String?)] = [:]
+        for id in Set(paid.filter { $0.expiresDate != nil }.map(\.originalTransactionId)) {
+            let subscription = try call { (api) throws(StripeAPIError) in try api.subscription(id) }
+            if let endedAt = subscription.endedAt { ended[id] = (endedAt, subscription.cancellationReason) }
+        }
+        return VerifiedFacts(transactions: StripeFacts.restored(paid, at: created, source: .stripeEvent, ended: ended))
     }
 
     /// The paid lines of the invoice a charge paid: stored, else from Stripe.

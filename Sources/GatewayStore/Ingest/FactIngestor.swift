@@ -55,6 +55,7 @@ public struct FactIngestor: Sendable {
         }
         for key in Set(batch.historyFetched).sorted() { try tx.markHistoryFetched(key, at: batch.at) }
         for (key, customer) in batch.customers.sorted(by: { $0.key < $1.key }) { try tx.setCustomer(customer, of: key) }
+        for snapshot in batch.playSnapshots { try tx.recordPlaySnapshot(snapshot) }
         if let data = batch.receiptData {
             try point(bound, to: try ReceiptContent(data: data), at: batch.at, tx)
         }

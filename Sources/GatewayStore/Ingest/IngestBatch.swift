@@ -27,6 +27,9 @@ public struct IngestBatch: Sendable {
     public var namedOwners: [SubscriptionKey: String] = [:]
     /// The store's customer behind each subscription (Stripe's `cus_…`), kept for support's lookup.
     public var customers: [SubscriptionKey: String] = [:]
+    /// Google Play subscription snapshots fetched for these facts (E25), kept in the same unit of
+    /// work (each unless its token's newest kept one says the same).
+    public var playSnapshots: [PlaySnapshotRecord] = []
     public var at: Instant
     /// Where the batch came from, for the history; nil: what its descriptions say
     /// (`FactHistory.source`).

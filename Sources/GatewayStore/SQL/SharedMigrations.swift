@@ -150,6 +150,19 @@ extension SharedMigration {
             PRIMARY KEY (package_name, purchase_token)
         )\(.tableOptions);
         """,
+        // Google Play, E25: the subscription snapshots the gateway fetched, one row per change in
+        // what Google answered for a token (a fetch that says the same as the token's newest row
+        // adds none), numbered per token in the order they were kept (two may share an instant),
+        // from which periods are built when the Orders API refuses.
+        """
+        CREATE TABLE googleplay_snapshots (
+            package_name \(.key) NOT NULL, purchase_token \(.key) NOT NULL, seq \(.integer) NOT NULL,
+            observed_at \(.instant) NOT NULL, state \(.text) NOT NULL, latest_order_id \(.text), expiry_time \(.instant),
+            start_time \(.instant), product_id \(.text), linked_purchase_token \(.text), cancellation \(.text),
+            revoked_at \(.instant),
+            PRIMARY KEY (package_name, purchase_token, seq)
+        )\(.tableOptions);
+        """,
     ]
 
     /// Step 2's rebuild of a table keyed by subscription (its other columns as released, in

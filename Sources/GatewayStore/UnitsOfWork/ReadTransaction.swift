@@ -108,6 +108,11 @@ public protocol ReadTransaction {
     func pendingAcknowledgements(dueBy instant: Instant, limit: Int) throws(StoreError) -> [PendingAcknowledgement]
     /// Acknowledgements owed since before `instant`.
     func unacknowledgedCount(seenBefore instant: Instant) throws(StoreError) -> Int
+
+    // MARK: Google Play subscription snapshots (E25)
+
+    /// The newest `limit` snapshots kept of a token, in the order they were kept.
+    func playSnapshots(packageName: String, purchaseToken: String, limit: Int) throws(StoreError) -> [PlaySnapshotRecord]
     /// Stored receipts by digest after `digest` (nil: from the first), at most `limit`.
     func storedReceipts(after digest: String?, limit: Int) throws(StoreError) -> [ReceiptContent]
 

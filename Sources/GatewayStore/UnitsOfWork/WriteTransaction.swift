@@ -101,6 +101,12 @@ public protocol WriteTransaction: ReadTransaction {
     func rescheduleAcknowledgement(_ pending: PendingAcknowledgement) throws(StoreError)
     func deletePendingAcknowledgement(packageName: String, purchaseToken: String) throws(StoreError)
 
+    // MARK: Google Play subscription snapshots (E25)
+
+    /// Keeps a snapshot unless the token's newest kept one says the same; true when kept.
+    @discardableResult
+    func recordPlaySnapshot(_ snapshot: PlaySnapshotRecord) throws(StoreError) -> Bool
+
     // MARK: Devices (push)
 
     /// Inserts or replaces by token (a token held by another account moves to this one).

@@ -16,6 +16,25 @@ public enum GooglePlayError: Error, Equatable, Sendable, CustomStringConvertible
     /// libcrypto could not sign the assertion.
     case signing
 
+    /// E25: Google answered, and the answer is no (the service account lacks a permission, the call
+    /// or an order is refused or unknown), as opposed to no usable answer (Google unreachable or
+    /// throttling, a malformed answer, an assertion not signed). When the Orders API refuses, periods
+    /// are built from the subscription snapshots; when it gives no answer the call still fails
+    /// (503), so nothing is lost. A 403 naming a quota or rate limit is throttling, not a refusal.
+    public var isRefusal: Bool {
+        switch self {
+        case .notFound, .gone: true
+        case .unauthorized(let reason): !Self.throttlingReasons.contains(reason)
+        case .rejected(let status, let reason): (400..<500).contains(status) && !Self.throttlingReasons.contains(reason ?? "")
+        case .unavailable, .malformedResponse, .signing: false
+        }
+    }
+
+    /// Google's reasons for a 403 that says "not now" rather than "not you".
+    static let throttlingReasons: Set<String> = [
+        "rateLimitExceeded", "userRateLimitExceeded", "dailyLimitExceeded", "quotaExceeded", "RESOURCE_EXHAUSTED",
+    ]
+
     public var description: String {
         switch self {
         case .notFound: "Google does not know this purchase"

@@ -14,10 +14,11 @@ public enum PlayFacts {
     /// A subscription chain, newest token first (`chain[i + 1]` is the token `chain[i]` names as its
     /// `linkedPurchaseToken`), as transactions of one subscription and its renewal info.
     ///
-    /// E25: every charged order entitles its service period. A token another token replaced is
-    /// superseded: its orders are cut at the new token's `startTime` (E7's `isUpgraded` with the cut
-    /// as its revocation date), never counted twice, whatever Google still answers for it. E24: an
-    /// order `REFUNDED`, or one in `voided`, is void from its refund time.
+    /// E25: every charged order entitles its service period (the Orders API's, or the one
+    /// `PlaySnapshotPeriods` built from snapshots for an order it did not answer). A token another
+    /// token replaced is superseded: its orders are cut at the new token's `startTime` (E7's
+    /// `isUpgraded` with the cut as its revocation date), never counted twice, whatever Google still
+    /// answers for it. E24: an order `REFUNDED`, or one in `voided`, is void from its refund time.
     ///
     /// E24/E25: a revoke without a voided order (the newest token expired by the developer, or a
     /// `SUBSCRIPTION_REVOKED` notification at `revokedAt`) cuts the orders still running at the

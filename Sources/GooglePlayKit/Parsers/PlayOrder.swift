@@ -27,6 +27,9 @@ public struct PlayOrder: Sendable, Equatable {
     public var offerPhase: PlayOfferPhase?
     public var refundTime: Instant?
     public var refundIsChargeback: Bool
+    /// E25: true for an order the Orders API did not answer, whose service period the gateway
+    /// built from the subscription snapshots it fetched (`PlaySnapshotPeriods`).
+    public var periodFromSnapshots = false
 
     static func parse(_ fields: PlayFields) throws(PlayParseError) -> PlayOrder {
         let line = try fields.objects("lineItems").first
@@ -55,6 +58,13 @@ public struct PlayOrder: Sendable, Equatable {
         var orders: [PlayOrder] = []
         for order in try PlayFields.parse(body).objects("orders") { orders.append(try parse(order)) }
         return orders
+    }
+
+    /// Where `id` falls among its subscription's orders (googleplay.md "Identifiers"): -1 for the
+    /// first order `GPA.…`, k for renewal `GPA.…..k` (an id of another form counts as a first order).
+    public static func position(_ id: String) -> Int {
+        guard let range = id.range(of: "..", options: .backwards), let k = Int(id[range.upperBound...]), k >= 0 else { return -1 }
+        return k
     }
 
     /// googleplay.md "Identifiers": a subscription's first order is `GPA.…`, renewal k is that id

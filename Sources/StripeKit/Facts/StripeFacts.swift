@@ -84,22 +84,37 @@ public enum StripeFacts {
     /// a cut and a cut over the plain payment whatever order they arrive in (E1).
     public static func cut(_ paid: [Transaction], endedAt: Instant, reason: String?, source: TransactionSource) -> [Transaction] {
         paid.compactMap { t in
-            guard t.expiresDate.map({ $0 > endedAt }) == true, t.purchaseDate < endedAt, t.revocationDate == nil else { return nil }
-            var t = t
-            t.revocationDate = endedAt; t.revocationReason = nil; t.revocationPercentage = nil
-            t.revocationKind = reason == "cancellation_requested" ? .canceledByReader : .canceledOther
+            guard t.revocationDate == nil, var t = cutting(t, endedAt: endedAt, reason: reason) else { return nil }
             t.source = source; t.observedAt = (t.observedAt ?? t.purchaseDate).adding(milliseconds: 1)
             return t
         }
     }
 
+    /// A paid line cut at `endedAt` when its period runs past it (nil when the end leaves it whole).
+    static func cutting(_ t: Transaction, endedAt: Instant, reason: String?) -> Transaction? {
+        guard t.expiresDate.map({ $0 > endedAt }) == true, t.purchaseDate < endedAt else { return nil }
+        var t = t
+        t.revocationDate = endedAt; t.revocationReason = nil; t.revocationPercentage = nil
+        t.revocationKind = reason == "cancellation_requested" ? .canceledByReader : .canceledOther
+        return t
+    }
+
     /// E24: a reversal (a dispute won) restores exactly what was voided: the paid lines as they
-    /// were, described at `at`, after the void.
-    public static func restored(_ paid: [Transaction], at: Instant, source: TransactionSource) -> [Transaction] {
+    /// were before the void, described at `at`, after the void. A line whose subscription ended
+    /// before its period did (`ended`: `ended_at` and the reason, by subscription id) was cut, not
+    /// whole, before the void: it is restored cut.
+    ///
+    /// Described one millisecond after `at`: a dispute is won only after it was lost (an appeal),
+    /// so a won and a lost description of the same second order the win last (E1).
+    public static func restored(_ paid: [Transaction], at: Instant, source: TransactionSource,
+                                ended: [String: (at: Instant, reason: String?)] = [:]) -> [Transaction] {
         paid.map { t in
             var t = t
             t.revocationDate = nil; t.revocationReason = nil; t.revocationKind = nil; t.revocationPercentage = nil
-            t.source = source; t.observedAt = at
+            if let end = ended[t.originalTransactionId], let cut = cutting(t, endedAt: end.at, reason: end.reason) {
+                t = cut
+            }
+            t.source = source; t.observedAt = at.adding(milliseconds: 1)
             return t
         }
     }

@@ -10,9 +10,11 @@ import Wire
 @Suite struct GooglePlayLifecycleTests {
     static let uuid = "5d0c7a2e-1f3b-4a6c-9d8e-0a1b2c3d4e5f"
 
-    /// A gateway with a reader whose app set `obfuscatedAccountId`, subscribed to `basic` by a push.
-    func subscribed() throws -> (GooglePlayGateway, (id: String, token: String)) {
+    /// A gateway with a reader whose app set `obfuscatedAccountId`, subscribed to `basic` by a push;
+    /// with `ordersRefused`, the Orders API refuses the gateway from the start (E25).
+    func subscribed(ordersRefused: Bool = false) throws -> (GooglePlayGateway, (id: String, token: String)) {
         let g = try GooglePlayGateway()
+        g.simulator.refusesOrders = ordersRefused
         let created = try g.h.client.post("/v1/accounts", json: #"{"appAccountToken":"\#(Self.uuid)"}"#)
         let reader = (id: try #require(created.json["accountId"] as? String), token: try #require(created.json["accountToken"] as? String))
         try take(g, try g.simulator.buy(token: "tok-1", productId: "basic", account: Self.uuid))

@@ -28,8 +28,12 @@ import Wire
         #expect(history.objects("events").contains { $0["source"] as? String == "rtdn" }, "\(history.text)")
     }
 
-    @Test func e24AVoidedOrderIsNeverBought() throws {
+    /// With the Orders API refusing (E25), a voided one-time purchase names no sku and its order
+    /// cannot be asked: the purchase stored under that order says which product it was.
+    @Test(arguments: [false, true])
+    func e24AVoidedOrderIsNeverBought(ordersRefused: Bool) throws {
         let g = try GooglePlayGateway()
+        g.simulator.refusesOrders = ordersRefused
         let reader = try g.h.createAccount()
         g.advance(days: 20)
         g.simulator.buyProduct(token: "issue-tok", productId: "issue_p2")

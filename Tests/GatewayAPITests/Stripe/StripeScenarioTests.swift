@@ -119,6 +119,36 @@ import Wire
         #expect(try flow.entitledIssues(reader) == ["2026-01", "2026-02", "2026-03"])
     }
 
+    @Test(arguments: shapes) func e24AWonDisputeRestoresWhatWasVoidedNotWhatACancellationCut(_ shape: StripeShape) throws {
+        let (flow, reader, subscription) = try subscribed(shape)
+        flow.stripe.renew(subscription)  // [Feb 10, Mar 10)
+        let dispute = try #require(flow.stripe.openDispute(subscription))
+        flow.stripe.advance(seconds: 5 * 86_400)
+        flow.stripe.cancelNow(subscription)  // Feb 15: the line is cut, March is lost
+        try flow.deliver()
+        #expect(try flow.entitledIssues(reader) == ["2026-01", "2026-02"])
+        flow.stripe.advance(seconds: 3600)
+        flow.stripe.closeDispute(dispute, won: false)
+        try flow.deliver()
+        flow.stripe.advance(seconds: 3600)
+        flow.stripe.closeDispute(dispute, won: true)
+        try flow.deliver()
+        #expect(try flow.entitledIssues(reader) == ["2026-01", "2026-02"])
+        let line = try #require(try flow.storedTransactions(reader).max { $0.purchaseDate < $1.purchaseDate })
+        #expect(line.revocationKind == .canceledByReader, "restored as it was before the void: cut, not whole")
+    }
+
+    @Test(arguments: shapes) func e24ADisputeLostAndWonInOneSecondEndsWon(_ shape: StripeShape) throws {
+        let (flow, reader, subscription) = try subscribed(shape)
+        flow.stripe.renew(subscription)
+        let dispute = try #require(flow.stripe.openDispute(subscription))
+        flow.stripe.advance(seconds: 3600)
+        flow.stripe.closeDispute(dispute, won: false)
+        flow.stripe.closeDispute(dispute, won: true)  // an appeal won: the later word, in the same second
+        try flow.deliver()
+        #expect(try flow.entitledIssues(reader) == ["2026-01", "2026-02", "2026-03"])
+    }
+
     @Test(arguments: shapes) func aPlanChangeWithProrationEntitlesTheNewPriceForTheRest(_ shape: StripeShape) throws {
         let (flow, reader, subscription) = try subscribed(shape)
         flow.stripe.advance(seconds: 10 * 86_400)  // Jan 20

@@ -1,0 +1,51 @@
+import Entitle
+import GatewayStore
+import Testing
+import Wire
+
+/// E25 asks every backend to keep the Google Play subscription snapshots the gateway fetched, with
+/// the facts they gave, one per change: a snapshot that says the same as its token's newest one is
+/// not kept again, so the first instant something was seen stays.
+@Suite struct StorePlaySnapshotTests {
+    static func snapshot(_ token: String, at seconds: Int64, state: String = "SUBSCRIPTION_STATE_ACTIVE",
+                         expiry: Int64 = 30 * 86_400, revokedAt: Instant? = nil) -> PlaySnapshotRecord {
+        PlaySnapshotRecord(packageName: "com.example.magazine", purchaseToken: token, observedAt: Fixtures.t0.adding(seconds: seconds),
+                           state: state, latestOrderId: "GPA.1", expiryTime: Fixtures.t0.adding(seconds: expiry),
+                           startTime: Fixtures.t0, productId: "monthly", linkedPurchaseToken: nil,
+                           cancellation: state == "SUBSCRIPTION_STATE_EXPIRED" ? "developerInitiatedCancellation" : nil,
+                           revokedAt: revokedAt)
+    }
+
+    @Test(arguments: StoreBackend.all) func e25OnePerChangeOldestFirstWithTheFacts(_ backend: StoreBackend) throws {
+        let f = try IngestFixture(backend)
+        var batch = IngestBatch(accountId: "alice", transactions: [], at: Fixtures.t0)
+        batch.playSnapshots = [Self.snapshot("tok-1", at: 0), Self.snapshot("tok-0", at: 0)]
+        _ = try f.store.ingest(batch, policy: .transfer).stored()
+        batch.playSnapshots = [
+            Self.snapshot("tok-1", at: 60),                                         // says the same: not kept
+            Self.snapshot("tok-1", at: 120, state: "SUBSCRIPTION_STATE_EXPIRED", expiry: 100),
+            // Seen at the same instant as the one before, and saying more: kept after it.
+            Self.snapshot("tok-1", at: 120, state: "SUBSCRIPTION_STATE_EXPIRED", expiry: 100, revokedAt: Fixtures.t0.adding(seconds: 100)),
+        ]
+        _ = try f.store.ingest(batch, policy: .transfer).stored()
+        let kept = try f.store.playSnapshots(packageName: "com.example.magazine", purchaseToken: "tok-1", limit: 10)
+        #expect(kept == [Self.snapshot("tok-1", at: 0), batch.playSnapshots[1], batch.playSnapshots[2]])
+        #expect(try f.store.playSnapshots(packageName: "com.example.magazine", purchaseToken: "tok-1", limit: 2)
+                == [batch.playSnapshots[1], batch.playSnapshots[2]])
+        #expect(try f.store.playSnapshots(packageName: "com.example.magazine", purchaseToken: "tok-0", limit: 10).count == 1)
+        #expect(try f.store.playSnapshots(packageName: "com.other.app", purchaseToken: "tok-1", limit: 10).isEmpty)
+    }
+
+    /// A batch E4 refuses keeps nothing, its snapshots included.
+    @Test(arguments: StoreBackend.all) func e25ARefusedBatchKeepsNoSnapshot(_ backend: StoreBackend) throws {
+        let f = try IngestFixture(backend)
+        try f.ingest("alice", [Fixtures.transaction("t1", original: "o1")])
+        var batch = IngestBatch(accountId: "bob", transactions: [Fixtures.transaction("t1", original: "o1")], at: Fixtures.t0)
+        batch.playSnapshots = [Self.snapshot("tok-1", at: 0)]
+        guard case .refused = try f.store.ingest(batch, policy: .keep) else {
+            Issue.record("E4 keep did not refuse")
+            return
+        }
+        #expect(try f.store.playSnapshots(packageName: "com.example.magazine", purchaseToken: "tok-1", limit: 10).isEmpty)
+    }
+}
