@@ -41,6 +41,7 @@ extension GooglePlaySimulatorServer {
                 try FailureInjection.parse(request.body).apply(to: simulator)
                 return (200, render { w in
                     w.field("status", "ok"); w.field("acknowledgementsStillFailing", simulator.acknowledgementsStillFailing)
+                    w.field("ordersRefused", simulator.refusesOrders)
                 })
             }
         }

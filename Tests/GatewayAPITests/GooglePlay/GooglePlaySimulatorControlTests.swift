@@ -164,6 +164,22 @@ import Wire
         #expect(renewed.status == 200 && renewed.json["delivery"] as? String == "pushed")
         #expect(renewed.json["gatewayStatus"] as? Int == 503, "\(renewed.text)")
         #expect(try sim.post("/simulator/failures", json: #"{"acknowledgements":2}"#).json["acknowledgementsStillFailing"] as? Int == 2)
+        #expect(try sim.post("/simulator/failures", json: #"{"refuseOrders":"yes"}"#).status == 400)
+    }
+
+    @Test func e25WithTheOrdersAPIRefusedThroughTheFailuresRoute() throws {
+        let (g, reader, sim) = try setUp()
+        let refused = try sim.post("/simulator/failures", json: #"{"refuseOrders":true}"#)
+        #expect(refused.status == 200 && refused.json["ordersRefused"] as? Bool == true, "\(refused.text)")
+        try taken(sim, "buy", #"{"token":"tok-1","productId":"basic","account":"\#(Self.uuid)"}"#)
+        try advance(g, sim, days: 30)
+        try taken(sim, "renew", #"{"token":"tok-1"}"#)
+        try advance(g, sim, days: 20)                                           // April 20th
+        // The periods come from the subscription's snapshots: the gateway asked the Orders API and was refused.
+        #expect(try g.entitled(reader) == ["p1", "p2", "p3"])
+        #expect(g.simulator.apiRequests.contains { $0.hasPrefix("orders") })
+        let answered = try sim.post("/simulator/failures", json: #"{"refuseOrders":false}"#)
+        #expect(answered.json["ordersRefused"] as? Bool == false && !g.simulator.refusesOrders)
     }
 
     @Test func withoutAPushTargetAStepIsPlayedAndSaysSo() throws {
