@@ -70,6 +70,8 @@ public struct GatewayRuntime: Sendable {
             settings.port = Int(configuration.listen.port)
             settings.threads = configuration.threads
             settings.maxBufferedBytes = configuration.httpBufferBytes
+            settings.bodySpoolDirectory = configuration.spoolDirectoryPath
+            settings.maxSpooledBytes = configuration.spoolMaxBytes
             settings.maxInFlightPerClient = configuration.httpClientRequests
             settings.maxPoolSharePerClient = Double(configuration.httpClientPoolSharePercent) / 100
             settings.maxBufferSharePerClient = Double(configuration.httpClientBufferSharePercent) / 100
