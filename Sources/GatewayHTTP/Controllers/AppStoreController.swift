@@ -136,11 +136,8 @@ package struct AppStoreController: APIController {
 
     /// `{"start", "end", "onlyFailures"}`: a window Apple still keeps (180 days), start before end.
     private func backfillWindow(_ body: RequestBody) throws(APIError) -> NotificationBackfill.Window {
-        let start = try body.instant("start"), end = try body.instant("end")
-        guard start < end else { throw .badRequest("start must be before end") }
-        let now = clock.now()
-        guard start >= now.adding(seconds: -180 * 86_400) else { throw .badRequest("Apple keeps 180 days of notification history") }
-        return NotificationBackfill.Window(start: start, end: min(end, now), onlyFailures: try body.optionalBool("onlyFailures") ?? false)
+        let window = try BackfillWindow(body, now: clock.now(), keptDays: 180, kept: "Apple keeps 180 days of notification history")
+        return NotificationBackfill.Window(start: window.start, end: window.end, onlyFailures: try body.optionalBool("onlyFailures") ?? false)
     }
 
     /// `{"days": 1–90, "reasonCode": 0–3, "note"}`; the request identifier is the gateway's.
