@@ -51,6 +51,8 @@ public final class InProcessClient: Sendable {
             }
         }
         if !response.isSendable { response = router.errors(.invalidResponse) }
+        // As the server's serializer: every 429 and 503 leaves with `Retry-After` (RFC 9110 §10.2.3).
+        response = response.withRetryAfter(clamping: false)
         if method == "HEAD" { response.body = [] }  // RFC 9110 §9.3.2
         return response
     }
