@@ -140,6 +140,7 @@ extension JSONWriter {
             w.field("kind", list.kind.rawValue)
             w.field("receivedAt", list.receivedAt.rfc3339)
             w.field("finishedAt", list.finishedAt?.rfc3339)
+            w.field("refusal", list.refusal)
             w.countMembers(list.counts)
             w.field("rejected", list.counts.rejectedCount)
         }
