@@ -1,3 +1,4 @@
+import Foundation
 import AppStoreKit
 import DownloadTokens
 import Entitle
@@ -68,6 +69,11 @@ public struct Configuration: Sendable, Equatable {
     /// Bytes the HTTP server may hold in request bodies and unsent answers, all connections
     /// together (`HTTPServerConfiguration.maxBufferedBytes`).
     public var httpBufferBytes = HTTPServerConfiguration().maxBufferedBytes
+    /// Where streamed request bodies (subscriber lists) are kept while they are read; nil: a
+    /// `spool` folder beside the database (`spoolDirectoryPath`).
+    public var spoolDirectory: String?
+    /// Bytes all spooled bodies together may hold on disk (`HTTPServerConfiguration.maxSpooledBytes`).
+    public var spoolMaxBytes = HTTPServerConfiguration().maxSpooledBytes
     /// Fairness between clients by source address (`HTTPServerConfiguration.maxInFlightPerClient`
     /// and `.maxPoolSharePerClient`, here in percent).
     public var httpClientRequests = HTTPServerConfiguration().maxInFlightPerClient
@@ -95,5 +101,11 @@ public struct Configuration: Sendable, Equatable {
     }
 
     public static var defaultThreads: Int { HTTPServerConfiguration.coreCount }
+
+    /// `ISSUE_GATEWAY_SPOOL_DIRECTORY`, else `spool` in the database's folder, where the gateway
+    /// keeps its other files (the generated secrets) and which it owns.
+    public var spoolDirectoryPath: String {
+        spoolDirectory ?? URL(fileURLWithPath: databasePath).deletingLastPathComponent().appendingPathComponent("spool").path
+    }
 }
 

@@ -16,6 +16,8 @@ package enum ConfigurationLimits {
     package static let cacheMemoryBytes = (1 << 20)...(1 << 40)
     /// `ISSUE_GATEWAY_HTTP_BUFFER_MEMORY`: at least room for one largest body (a 6 MiB receipt post).
     package static let httpBufferBytes = (8 << 20)...(1 << 40)
+    /// `ISSUE_GATEWAY_SPOOL_MAX`: streamed bodies on disk, all together: a megabyte to 1 TiB.
+    package static let spoolBytes = (1 << 20)...(1 << 40)
     /// `ISSUE_GATEWAY_HTTP_CLIENT_REQUESTS`, `_HTTP_CLIENT_POOL_SHARE` (percent of a pool) and
     /// `_HTTP_CLIENT_BUFFER_SHARE` (percent of the buffer budget).
     package static let clientRequests = 1...1_000_000

@@ -71,6 +71,10 @@ extension Configuration {
         ("ISSUE_GATEWAY_HTTP_BUFFER_MEMORY", set(\.httpBufferBytes) { v throws(SettingParsers.Invalid) in
             try SettingParsers.byteSize(v, in: ConfigurationLimits.httpBufferBytes)
         }),
+        ("ISSUE_GATEWAY_SPOOL_DIRECTORY", set(\.spoolDirectory, SettingParsers.nonEmpty)),
+        ("ISSUE_GATEWAY_SPOOL_MAX", set(\.spoolMaxBytes) { v throws(SettingParsers.Invalid) in
+            try SettingParsers.byteSize(v, in: ConfigurationLimits.spoolBytes)
+        }),
         ("ISSUE_GATEWAY_HTTP_CLIENT_REQUESTS", integer(\.httpClientRequests, in: ConfigurationLimits.clientRequests)),
         ("ISSUE_GATEWAY_HTTP_CLIENT_POOL_SHARE", integer(\.httpClientPoolSharePercent, in: ConfigurationLimits.clientPoolSharePercent)),
         ("ISSUE_GATEWAY_HTTP_CLIENT_BUFFER_SHARE", integer(\.httpClientBufferSharePercent, in: ConfigurationLimits.clientPoolSharePercent)),

@@ -70,6 +70,8 @@ public struct GatewayRuntime: Sendable {
             settings.port = Int(configuration.listen.port)
             settings.threads = configuration.threads
             settings.maxBufferedBytes = configuration.httpBufferBytes
+            settings.bodySpoolDirectory = configuration.spoolDirectoryPath
+            settings.maxSpooledBytes = configuration.spoolMaxBytes
             settings.maxInFlightPerClient = configuration.httpClientRequests
             settings.maxPoolSharePerClient = Double(configuration.httpClientPoolSharePercent) / 100
             settings.maxBufferSharePerClient = Double(configuration.httpClientBufferSharePercent) / 100
@@ -92,7 +94,9 @@ public struct GatewayRuntime: Sendable {
                                                         pushes: configuration.push.apnsConfigured),
                                     appStoreWork: appStoreWork, stripe: configuration.stripe.settings,
                                     stripeAPI: stripeAPI ?? configuration.stripe.client,
-                                    googlePlay: googlePlayServices)
+                                    googlePlay: googlePlayServices,
+                                    stripeWork: WorkPool { job in pools.submit(to: .stripe, job) },
+                                    googlePlayWork: WorkPool { job in pools.submit(to: .googlePlay, job) })
         let api = try HTTPAPI(core: core, settings: APISettings(
             tokenKeys: tokenKeys, tokenIssuer: configuration.tokenIssuer, tokenTTLSeconds: configuration.tokenTTLSeconds,
             edge: try configuration.edge.signer(cdnBase: configuration.cdnBaseURL),

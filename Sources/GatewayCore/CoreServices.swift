@@ -48,12 +48,17 @@ package final class CoreServices: Sendable {
     package let stripe: StripeIngestion
     /// Where the poller's and requested backfills' calls to Apple run (the App Store pool).
     package let appStoreWork: WorkPool
+    /// Where calls to Stripe and to Google made on behalf of other work run (a reader's refresh
+    /// runs on the App Store pool and asks them on theirs).
+    package let stripeWork: WorkPool
+    package let googlePlayWork: WorkPool
 
     package init(store: any GatewayStore, appStore services: AppStoreServices, metrics: Metrics, clock: any GatewayClock,
                  random: any RandomBytesSource, adminKey: String, cacheMemoryBytes: Int, policy: EntitlementPolicy,
                  ownership: OwnershipPolicy, events: EventPolicy, appStoreWork: WorkPool,
                  stripe stripeSettings: StripeSettings = StripeSettings(webhookSecrets: []), stripeAPI: (any StripeAPI)? = nil,
-                 googlePlay googlePlayServices: GooglePlayServices? = nil) throws(StartError) {
+                 googlePlay googlePlayServices: GooglePlayServices? = nil,
+                 stripeWork: WorkPool = .inline, googlePlayWork: WorkPool = .inline) throws(StartError) {
         self.store = store
         self.clock = clock
         self.random = random
@@ -61,6 +66,8 @@ package final class CoreServices: Sendable {
         self.events = events
         self.ownership = ownership
         self.appStoreWork = appStoreWork
+        self.stripeWork = stripeWork
+        self.googlePlayWork = googlePlayWork
         budget = CacheBudget(totalBytes: cacheMemoryBytes)
         counters = GatewayCounters(metrics)
         pushCounters = PushCounters(metrics)

@@ -40,6 +40,8 @@ public final class InProcessClient: Sendable {
         var response: HTTPResponse
         if body.count > limit {
             response = router.errors(.contentTooLarge(limit: limit))
+        } else if let refusal = headRefusal(request, match: match) {
+            response = refusal
         } else {
             switch router.outcome(of: request, match: match) {
             case .answered(let answer):
@@ -49,27 +51,47 @@ public final class InProcessClient: Sendable {
             }
         }
         if !response.isSendable { response = router.errors(.invalidResponse) }
+        // As the server's serializer: every 429 and 503 leaves with `Retry-After` (RFC 9110 §10.2.3).
+        response = response.withRetryAfter(clamping: false)
         if method == "HEAD" { response.body = [] }  // RFC 9110 §9.3.2
         return response
     }
 
+    /// The route's `authorizeHead` on the request without its body, as the server runs it while a
+    /// body is still arriving: its refusal, or nil to go on.
+    private func headRefusal(_ request: HTTPRequest, match: Router.Match) -> HTTPResponse? {
+        guard let check = router.headCheck(match), case .found(let route, let parameters) = match else { return nil }
+        var head = request
+        head.body = []
+        head.pathParameters = parameters
+        switch check(head) {
+        case .proceed: return nil
+        case .refuse(let response): return response
+        case .decideOnPool(let decide):
+            guard case .pool(let pool) = route.execution else { return decide() }
+            let answer = Answer<HTTPResponse?>()
+            guard pools.submit(to: pool, { answer.put(decide()) }) else { return router.busy }
+            return answer.take()
+        }
+    }
+
     private func run(_ handler: @escaping HTTPHandler, _ request: HTTPRequest, on pool: WorkerPoolID) -> HTTPResponse {
-        let answer = Answer()
+        let answer = Answer<HTTPResponse>()
         guard pools.submit(to: pool, { answer.put(handler(request)) }) else { return router.busy }
         return answer.take()
     }
 }
 
-/// A pool handler's response, handed to the waiting sender.
-private final class Answer: Sendable {
-    private let response = Condition<HTTPResponse?>(nil)
+/// What a pool job made (a handler's response, a head's decision), handed to the waiting sender.
+private final class Answer<Value: Sendable>: Sendable {
+    private let value = Condition<Value?>(nil)
 
-    func put(_ value: HTTPResponse) {
-        response.withLock { $0 = value }
-        response.signal()
+    func put(_ made: Value) {
+        value.withLock { $0 = made }
+        value.signal()
     }
 
-    func take() -> HTTPResponse {
-        response.withLock(when: { $0 != nil }) { $0! }
+    func take() -> Value {
+        value.withLock(when: { $0 != nil }) { $0! }
     }
 }

@@ -46,8 +46,14 @@ import Wire
         finished.finishedAt = later
         finished.counts.ended = 1
         try f.store.record(finished)
+        var refused = first
+        refused.finishedAt = Self.listTime
+        refused.refusal = "the header lacks verification"
+        try f.store.record(refused)
         let imports = try f.store.subscriberImports(limit: 10)
         #expect(imports.map(\.listId) == ["list-2", "list-1"] && imports.first?.counts.ended == 1)
+        #expect(imports.first?.refusal == nil && imports.last?.refusal == "the header lacks verification")
+        #expect(imports.last?.finishedAt == Self.listTime)
     }
 
     @Test(arguments: StoreBackend.all)

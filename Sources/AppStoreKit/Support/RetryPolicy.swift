@@ -1,4 +1,5 @@
 import Foundation
+import Lifecycle
 
 /// How both App Store clients retry a retryable answer: at most `maximumAttempts` requests, and
 /// before retry n (1-based) a pause of `initialBackoff · 2^(n-1)`, at most `maximumBackoff`.
@@ -16,8 +17,7 @@ public struct RetryPolicy: Sendable, Equatable {
 
     /// The pause before retry `attempt` (1 = the first retry).
     public func backoff(beforeRetry attempt: Int) -> TimeInterval {
-        let exponent = Double(min(max(attempt - 1, 0), 30))
-        return min(initialBackoff * pow(2, exponent), maximumBackoff)
+        RetryBackoff(base: .seconds(initialBackoff), maximum: .seconds(maximumBackoff)).seconds(afterFailures: attempt)
     }
 
     /// True when `failedAttempts` requests have failed and another may be made.

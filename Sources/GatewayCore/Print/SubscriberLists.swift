@@ -36,20 +36,47 @@ package struct SubscriberLists: Sendable {
         var list = SubscriberImport(listId: "list-" + (try identifiers.newIdentifier()), publicationId: publicationId,
                                     kind: kind, receivedAt: clock.now())
         try stored { () throws(StoreError) in try store.record(list) }
+        var counts = SubscriberListCounts()
+        do throws(APIError) {
+            try readAndApply(kind, body: body, format: format, to: list, into: &counts)
+        } catch {
+            // Refused part way: its end is recorded with what it applied and why, so that the
+            // console does not show it running for ever (best effort: the store may be what failed).
+            list.counts = counts
+            list.finishedAt = clock.now()
+            list.refusal = error.message
+            _ = try? stored { () throws(StoreError) in try store.record(list) }
+            throw error
+        }
+        counts.rejected.sort { $0.line < $1.line }
+        list.counts = counts
+        list.finishedAt = clock.now()
+        try stored { () throws(StoreError) in try store.record(list) }
+        return counts
+    }
+
+    /// Reads the list and applies its batches, then (a whole list) ends whom it did not name.
+    private func readAndApply(_ kind: SubscriberListKind,
+                              body: ((UnsafeRawBufferPointer) throws(APIError) -> Void) throws(APIError) -> Void,
+                              format: SubscriberListFormat, to list: SubscriberImport,
+                              into counts: inout SubscriberListCounts) throws(APIError) {
+        let publicationId = list.publicationId
+        // Handed back however it ends: a refusal records what was applied before it.
+        var applied = SubscriberListCounts()
+        defer { counts = applied }
         var reader = SubscriberListReader(format: format)
         var batch: [ListedSubscriber] = []
         batch.reserveCapacity(Self.batchSize)
-        var counts = SubscriberListCounts()
         let take = { (line: ListLine) throws(APIError) in
             switch line {
-            case .rejected(let number, let error): counts.reject(line: number, error.message)
+            case .rejected(let number, let error): applied.reject(line: number, error.message)
             case .row(let row):
                 let hash: String
                 do { hash = try hasher.hash(publicationId: publicationId, customerNumber: row.customerNumber,
                                             verification: row.verification) } catch { throw .internalError("hashing failed") }
                 batch.append(ListedSubscriber(customerNumber: row.customerNumber, verificationHash: hash, terms: row.terms,
                                               line: row.line))
-                if batch.count >= Self.batchSize { try apply(&batch, of: list, into: &counts) }
+                if batch.count >= Self.batchSize { try apply(&batch, of: list, into: &applied) }
             }
         }
         try body { (bytes) throws(APIError) in
@@ -57,25 +84,20 @@ package struct SubscriberLists: Sendable {
         }
         try Self.finish(&reader, take)
         if let header = reader.headerError { throw .badRequest(header) }
-        try apply(&batch, of: list, into: &counts)
+        try apply(&batch, of: list, into: &applied)
         // A rejected line rejects that line and nothing else (http-api.md): its subscriber, whose
         // number may not even be readable, must not be ended as "missing", so a whole list with a
         // rejected line ends nobody; the publisher sends it again corrected.
-        if kind == .whole && counts.rejectedCount == 0 {
+        if kind == .whole && applied.rejectedCount == 0 {
             while true {
                 let step = try stored { () throws(StoreError) in
                     try store.endMissing(from: list, limit: Self.endingBatchSize, events: events)
                 }
                 accounts.invalidate(step.touchedAccounts)
-                counts.add(step.counts)
+                applied.add(step.counts)
                 if step.counts.ended < Self.endingBatchSize { break }
             }
         }
-        counts.rejected.sort { $0.line < $1.line }
-        list.counts = counts
-        list.finishedAt = clock.now()
-        try stored { () throws(StoreError) in try store.record(list) }
-        return counts
     }
 
     private func apply(_ batch: inout [ListedSubscriber], of list: SubscriberImport,

@@ -10,3 +10,12 @@ package struct WorkPool: Sendable {
     /// Queues `job`; false when it was not queued (full, or stopping).
     package func submit(_ job: @escaping @Sendable () -> Void) -> Bool { enqueue(job) }
 }
+
+extension WorkPool {
+    /// Runs each job at once on the submitting thread: for callers without pools (tools, tests
+    /// that build the core alone).
+    package static let inline = WorkPool { job in
+        job()
+        return true
+    }
+}

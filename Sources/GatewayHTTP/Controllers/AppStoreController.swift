@@ -24,12 +24,16 @@ package struct AppStoreController: APIController {
     private let refreshLimit: KeyedRateLimiter<String>
     private let limits: APILimits
     private let clock: any GatewayClock
+    /// Stripe's and Google's own pools: a refresh asks them there, not on the App Store pool.
+    private let stripeWork: WorkPool
+    private let googlePlayWork: WorkPool
 
     package init(access: Access, store: any GatewayStore, accounts: AccountFactsCache, appStore: AppStoreIngestion,
                  stripe: StripeIngestion, backfill: NotificationBackfill?, answers: EntitlementAnswers,
                  refreshLimit: KeyedRateLimiter<String>, limits: APILimits, clock: any GatewayClock,
-                 googlePlay: GooglePlayIngestion? = nil) {
+                 googlePlay: GooglePlayIngestion? = nil, stripeWork: WorkPool = .inline, googlePlayWork: WorkPool = .inline) {
         self.googlePlay = googlePlay
+        self.stripeWork = stripeWork; self.googlePlayWork = googlePlayWork
         self.access = access; self.store = store; self.accounts = accounts; self.appStore = appStore; self.stripe = stripe
         self.backfill = backfill; self.answers = answers; self.refreshLimit = refreshLimit; self.limits = limits
         self.clock = clock
@@ -51,10 +55,16 @@ package struct AppStoreController: APIController {
             if case .limited(let seconds) = refreshLimit.take(accountId, now: clock.now()) {
                 throw .rateLimited(retryAfterSeconds: seconds)
             }
-            // http-api.md: every store with credentials and facts for the account.
+            // http-api.md: every store with credentials and facts for the account, each on its
+            // own pool (a stalled Google cannot take the threads that call Apple), at once.
+            let deadline = ContinuousClock.now + limits.refreshStoreWait
+            let stripeCall = PooledCall("Stripe", on: stripeWork) { [stripe] () throws(APIError) in try stripe.refresh(accountId) }
+            let googleCall = googlePlay.map { googlePlay in
+                PooledCall("Google Play", on: googlePlayWork) { () throws(APIError) in try googlePlay.refresh(accountId) }
+            }
             try appStore.refresh(accountId)
-            try stripe.refresh(accountId)
-            try googlePlay?.refresh(accountId)
+            try stripeCall.wait(until: deadline)
+            try googleCall?.wait(until: deadline)
             return try answers.entitlementsResponse(accountId)
         })
         router.add("POST", "/v1/appstore/test-notification", execution: .appStore, route: { [self] context throws(APIError) in
@@ -126,11 +136,8 @@ package struct AppStoreController: APIController {
 
     /// `{"start", "end", "onlyFailures"}`: a window Apple still keeps (180 days), start before end.
     private func backfillWindow(_ body: RequestBody) throws(APIError) -> NotificationBackfill.Window {
-        let start = try body.instant("start"), end = try body.instant("end")
-        guard start < end else { throw .badRequest("start must be before end") }
-        let now = clock.now()
-        guard start >= now.adding(seconds: -180 * 86_400) else { throw .badRequest("Apple keeps 180 days of notification history") }
-        return NotificationBackfill.Window(start: start, end: min(end, now), onlyFailures: try body.optionalBool("onlyFailures") ?? false)
+        let window = try BackfillWindow(body, now: clock.now(), keptDays: 180, kept: "Apple keeps 180 days of notification history")
+        return NotificationBackfill.Window(start: window.start, end: window.end, onlyFailures: try body.optionalBool("onlyFailures") ?? false)
     }
 
     /// `{"days": 1–90, "reasonCode": 0–3, "note"}`; the request identifier is the gateway's.

@@ -38,17 +38,14 @@ package struct GooglePlayController: APIController {
         router.add("POST", "/v1/googleplay/backfill", execution: .googlePlay, route: { [self] context throws(APIError) in
             try access.requireAdmin(&context)
             let body = try RequestBody(context.request)
-            let start = try body.instant("start"), end = try body.instant("end")
-            guard start < end else { throw .badRequest("start must be before end") }
             guard let googlePlay else { throw .badRequest("Google Play is not configured") }
-            let now = googlePlay.now
-            guard start >= now.adding(seconds: -30 * 86_400) else { throw .badRequest("Google keeps 30 days of voided purchases") }
-            let replayed = try googlePlay.replayVoided(start: start, end: min(end, now))
+            let window = try BackfillWindow(body, now: googlePlay.now, keptDays: 30, kept: "Google keeps 30 days of voided purchases")
+            let replayed = try googlePlay.replayVoided(start: window.start, end: window.end)
             return .json(202) { w in
                 w.object { w in
                     w.field("status", "accepted")
-                    w.field("start", start.rfc3339)
-                    w.field("end", min(end, now).rfc3339)
+                    w.field("start", window.start.rfc3339)
+                    w.field("end", window.end.rfc3339)
                     w.field("purchases", replayed)
                 }
             }

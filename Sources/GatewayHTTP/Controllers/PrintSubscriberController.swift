@@ -29,8 +29,10 @@ package struct PrintSubscriberController: APIController {
     package func register(_ router: APIRouterBuilder) {
         let path = "/v1/publications/{publicationId}/subscribers"
         for (method, kind) in [("PUT", SubscriberListKind.whole), ("PATCH", .changes)] {
-            // A list may run to a gigabyte: the server keeps it in a file, never in memory.
+            // A list may run to a gigabyte: the server keeps it in a file, never in memory, and
+            // only once the key is known to be allowed here (checked on the head, before the body).
             router.add(method, path, execution: .store, maxBodyBytes: listMaxBytes, spoolsBody: true,
+                       authorizeHead: { [access] context throws(APIError) in _ = try access.requireEditorOrService(&context) },
                        route: { [self] context throws(APIError) in
                 let publicationId = try access.requireEditorOrService(&context)
                 guard let format = SubscriberListFormat(contentType: context.request.header("Content-Type")) else {
@@ -138,6 +140,7 @@ extension JSONWriter {
             w.field("kind", list.kind.rawValue)
             w.field("receivedAt", list.receivedAt.rfc3339)
             w.field("finishedAt", list.finishedAt?.rfc3339)
+            w.field("refusal", list.refusal)
             w.countMembers(list.counts)
             w.field("rejected", list.counts.rejectedCount)
         }

@@ -27,18 +27,14 @@ package struct StripeController: APIController {
         router.add("POST", "/v1/stripe/backfill", execution: .stripe, route: { [self] context throws(APIError) in
             try access.requireAdmin(&context)
             let body = try RequestBody(context.request)
-            let start = try body.instant("start"), end = try body.instant("end")
-            guard start < end else { throw .badRequest("start must be before end") }
-            let now = clock.now()
-            guard start >= now.adding(seconds: -StripeIngestion.backfillDays * 86_400) else {
-                throw .badRequest("Stripe keeps \(StripeIngestion.backfillDays) days of events")
-            }
-            let replayed = try stripe.backfill(start: start, end: min(end, now))
+            let window = try BackfillWindow(body, now: clock.now(), keptDays: StripeIngestion.backfillDays,
+                                            kept: "Stripe keeps \(StripeIngestion.backfillDays) days of events")
+            let replayed = try stripe.backfill(start: window.start, end: window.end)
             return .json(202) { w in
                 w.object { w in
                     w.field("status", "accepted")
-                    w.field("start", start.rfc3339)
-                    w.field("end", min(end, now).rfc3339)
+                    w.field("start", window.start.rfc3339)
+                    w.field("end", window.end.rfc3339)
                     w.field("events", replayed)
                 }
             }

@@ -15,6 +15,10 @@ package struct APILimits: Sendable {
     /// rate limits are per app, so one reader may not spend them for everyone.
     package var refreshesPerMinute = 6
     package var refreshBurst = 3
+    /// How long a refresh waits for its calls to Stripe and Google, each on its own pool, counted
+    /// from its start (Apple's call runs meanwhile): longer than their clients' own deadlines (10 s, 30 s), so that only a stalled
+    /// pool makes it answer 503 `store_unavailable`.
+    package var refreshStoreWait: Duration = .seconds(45)
 
     package static let standard = APILimits()
 }

@@ -6,6 +6,10 @@ import HTTPServer
 /// answers the error in the spec's shape.
 package typealias APIRoute = @Sendable (inout RequestContext) throws(APIError) -> HTTPResponse
 
+/// A route's check of a request's head before its body is read (`HeadDecision`): the request's
+/// context without its body; a thrown `APIError` refuses the request.
+package typealias APIHeadCheck = @Sendable (inout RequestContext) throws(APIError) -> Void
+
 extension HTTPRequest {
     /// A path parameter the router matched; the pattern guarantees it is present.
     package func parameter(_ name: String) -> String { pathParameters[name] ?? "" }

@@ -14,18 +14,22 @@ package final class APIRouterBuilder {
     }
 
     /// A route over its `RequestContext`; a thrown `APIError` is answered in the spec's shape.
+    /// `authorizeHead` checks the head of a request whose body is still arriving (a spooled list),
+    /// so that a request it refuses leaves nothing on disk.
     package func add(_ method: String, _ pattern: String, execution: Execution = .inline, maxBodyBytes: Int? = nil,
-                     spoolsBody: Bool = false, fastPlan: HTTPPlanningFastPath? = nil, route: @escaping APIRoute) {
+                     spoolsBody: Bool = false, authorizeHead: APIHeadCheck? = nil, fastPlan: HTTPPlanningFastPath? = nil,
+                     route: @escaping APIRoute) {
         let authenticator = self.authenticator
         add(method, pattern, execution: execution, maxBodyBytes: maxBodyBytes, spoolsBody: spoolsBody,
-            fastPlan: fastPlan) { request in
+            authorizeHead: authorizeHead.map { headCheck($0) }, fastPlan: fastPlan) { request in
             var context = RequestContext(request, authenticator: authenticator)
             do throws(APIError) { return try route(&context) } catch { return error.response }
         }
     }
 
     package func add(_ method: String, _ pattern: String, execution: Execution = .inline, maxBodyBytes: Int? = nil,
-                     spoolsBody: Bool = false, fastPlan: HTTPPlanningFastPath? = nil, handler: @escaping HTTPHandler) {
+                     spoolsBody: Bool = false, authorizeHead: HTTPHeadCheck? = nil, fastPlan: HTTPPlanningFastPath? = nil,
+                     handler: @escaping HTTPHandler) {
         var coded: HTTPPlanningFastPath?
         if let fastPlan {
             coded = { @Sendable request in
@@ -39,8 +43,29 @@ package final class APIRouterBuilder {
             }
         }
         builder.add(method, pattern, execution: execution, maxBodyBytes: maxBodyBytes, spoolsBody: spoolsBody,
-                    fastPlan: coded) { request in
+                    authorizeHead: authorizeHead, fastPlan: coded) { request in
             JSONCoding.encode(handler(request), for: request)
+        }
+    }
+
+    /// `check` as the server runs it on a head: a request with no bearer secret at all is refused
+    /// on the event loop (401); resolving a secret may ask the store, so the rest is decided on the
+    /// route's pool. Refusals are in the spec's shape.
+    private func headCheck(_ check: @escaping APIHeadCheck) -> HTTPHeadCheck {
+        let authenticator = self.authenticator
+        return { request in
+            guard Authenticator.bearerSecret(request) != nil else {
+                return .refuse(JSONCoding.encode(APIError.unauthorized().response, for: request))
+            }
+            return .decideOnPool {
+                var context = RequestContext(request, authenticator: authenticator)
+                do throws(APIError) {
+                    try check(&context)
+                    return nil
+                } catch {
+                    return JSONCoding.encode(error.response, for: request)
+                }
+            }
         }
     }
 }

@@ -24,9 +24,9 @@ extension HTTPResponse {
 
 extension HTTPServerError {
     /// The HTTP server's own answers (framing, limits, no route, busy) in the spec's error shape;
-    /// a busy one with `Retry-After` (RFC 9110 §10.2.3).
+    /// the server adds a busy one's `Retry-After` (RFC 9110 §10.2.3) as it is sent.
     package static let apiShape: HTTPErrorRenderer = { error in
-        HTTPResponse.error(error.status, code: error.code, message: error.message).withRetryAfter()
+        HTTPResponse.error(error.status, code: error.code, message: error.message)
     }
 
     /// The snake_case code of http-api.md, Conventions.

@@ -49,13 +49,16 @@ public struct SubscriberImport: Sendable, Equatable {
     public var kind: SubscriberListKind
     /// The list's time (E29): what it ends and moves is bounded by it.
     public var receivedAt: Instant
-    /// Nil while the list is being applied, or when applying it failed half way.
+    /// Nil while the list is being applied (or when the store failed even to record its end).
     public var finishedAt: Instant?
+    /// What was applied, also of a list refused part way (its batches before the refusal stay).
     public var counts: SubscriberListCounts
+    /// Why the list was refused part way, when it was; it ended at `finishedAt` all the same.
+    public var refusal: String?
 
     public init(listId: String, publicationId: String, kind: SubscriberListKind, receivedAt: Instant,
-                finishedAt: Instant? = nil, counts: SubscriberListCounts = SubscriberListCounts()) {
+                finishedAt: Instant? = nil, counts: SubscriberListCounts = SubscriberListCounts(), refusal: String? = nil) {
         self.listId = listId; self.publicationId = publicationId; self.kind = kind; self.receivedAt = receivedAt
-        self.finishedAt = finishedAt; self.counts = counts
+        self.finishedAt = finishedAt; self.counts = counts; self.refusal = refusal
     }
 }

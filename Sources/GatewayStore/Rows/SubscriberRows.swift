@@ -7,7 +7,7 @@ extension RecordRows {
         SELECT publication_id, customer_number, verification_hash, start, end_at, list_id, updated_at FROM print_subscribers
         """
     public static let importColumns: SQL = """
-        SELECT list_id, publication_id, kind, received_at, finished_at, added, changed, ended, unchanged, rejected
+        SELECT list_id, publication_id, kind, received_at, finished_at, added, changed, ended, unchanged, rejected, refusal
         FROM subscriber_imports
         """
 
@@ -23,7 +23,8 @@ extension RecordRows {
         counts.rejectedBeyondKept = row.int(9)
         return SubscriberImport(listId: row.text(0), publicationId: row.text(1),
                                 kind: try row.decode(SubscriberListKind.self, 2, of: row.text(0)),
-                                receivedAt: row.instant(3), finishedAt: row.optionalInstant(4), counts: counts)
+                                receivedAt: row.instant(3), finishedAt: row.optionalInstant(4), counts: counts,
+                                refusal: row.optionalText(10))
     }
 }
 
@@ -73,7 +74,8 @@ extension SQLWriteTransaction {
             into: "subscriber_imports", key: ["list_id": list.listId],
             set: ["publication_id": list.publicationId, "kind": list.kind.rawValue, "received_at": list.receivedAt,
                   "finished_at": list.finishedAt, "added": list.counts.added, "changed": list.counts.changed,
-                  "ended": list.counts.ended, "unchanged": list.counts.unchanged, "rejected": list.counts.rejectedCount]))
+                  "ended": list.counts.ended, "unchanged": list.counts.unchanged, "rejected": list.counts.rejectedCount,
+                  "refusal": list.refusal]))
     }
 
     /// E29: a claimed grant follows its subscriber's interval, or moves to another account (E4).

@@ -163,6 +163,11 @@ extension SharedMigration {
             PRIMARY KEY (package_name, purchase_token, seq)
         )\(.tableOptions);
         """,
+        // Print subscriber lists (E29): why a list was refused part way (a header it could not
+        // read, a store that failed), recorded with its end; null for a list that finished.
+        """
+        ALTER TABLE subscriber_imports ADD COLUMN refusal \(.text);
+        """,
     ]
 
     /// Step 2's rebuild of a table keyed by subscription (its other columns as released, in

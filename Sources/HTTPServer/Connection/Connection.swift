@@ -38,6 +38,15 @@ final class Connection {
     var routedHead: Router.Match?
     /// The file the body of the request being read goes to, when its route spools bodies.
     var spool: SpooledBody?
+    /// Where the request being read stands with its route's `authorizeHead`.
+    enum HeadCheck { case unasked, waiting, passed }
+    var headCheck = HeadCheck.unasked
+    /// The head of the request being read, kept for its route's `authorizeHead` (nil without one).
+    var checkedHead: HTTPRequestHead?
+    /// `100 Continue` was asked for while the head waited for its route's decision: sent if it passes.
+    var continueDeferred = false
+    /// The body length the request being read announced (0 when chunked): what its file reserves.
+    var announcedBodyBytes = 0
     /// epoll interest currently registered.
     var registeredEvents: UInt32 = 0
     /// This connection's share of `ServerContext.bufferedBytes`, as last counted.

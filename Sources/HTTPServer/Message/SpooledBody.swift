@@ -2,33 +2,64 @@ import Glibc
 
 /// A request body kept in a temporary file instead of memory, for routes that take bodies larger
 /// than the server's buffer budget (a publisher's list of a million subscribers): the event loop
-/// appends what arrives (a local file write, which the page cache absorbs, rather than holding the
-/// bytes), and the handler reads it back in pieces. The file is unlinked as soon as it is made,
-/// so it vanishes with its descriptor however the process ends.
+/// appends what arrives, and the handler reads it back in pieces. The file (mode 0600, `mkstemp`)
+/// is unlinked as soon as it is made, so it vanishes with its descriptor however the process
+/// ends; the bytes it holds are reserved from the server's `SpoolBudget` and given back when it
+/// closes.
+///
+/// The appends run on the event loop: each is at most one read of the socket
+/// (`HTTPServerConfiguration.readBufferBytes`, 64 KiB) copied into the page cache, which returns
+/// without waiting for the disk unless the kernel throttles writers whose dirty pages pass
+/// `vm.dirty_ratio`; the budget bounds what all bodies together can dirty (measured in the
+/// decision on spooled bodies).
 public final class SpooledBody: @unchecked Sendable {
     private let fd: Int32
+    private let budget: SpoolBudget?
+    /// Bytes of the budget this body holds: its announced length, or what arrived.
+    private var reserved = 0
     /// Bytes written; appends happen on the event loop before the handler sees the body, reads
     /// after, so no two threads touch it at once.
     public private(set) var count = 0
 
     public struct Failure: Error, Sendable {
         public let message: String
+        /// The budget had no room for the body: the server is busy, not broken.
+        public var overBudget = false
     }
 
-    /// A new, empty, already unlinked file in `directory`.
-    public init(directory: String) throws(Failure) {
+    /// A new, empty, already unlinked file in `directory`, holding `expectedBytes` of `budget`
+    /// (the announced length; 0 when chunked) before any is written.
+    public init(directory: String, budget: SpoolBudget? = nil, expectedBytes: Int = 0) throws(Failure) {
+        if let budget, !budget.reserve(expectedBytes) {
+            throw Failure(message: "the spool budget has no room for \(expectedBytes) bytes", overBudget: true)
+        }
         var template = Array((directory.hasSuffix("/") ? directory : directory + "/").utf8CString.dropLast())
             + Array("issue-gateway-body-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw Failure(message: "cannot make a body file in \(directory): errno \(errno)") }
+        guard fd >= 0 else {
+            budget?.release(expectedBytes)
+            throw Failure(message: "cannot make a body file in \(directory): errno \(errno)")
+        }
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         self.fd = fd
+        self.budget = budget
+        reserved = budget == nil ? 0 : expectedBytes
     }
 
-    deinit { close(fd) }
+    deinit {
+        close(fd)
+        budget?.release(reserved)
+    }
 
-    /// Appends all of `bytes`.
+    /// Appends all of `bytes`, first reserving from the budget what the announced length did not.
     public func append(_ bytes: [UInt8]) throws(Failure) {
+        if let budget, count + bytes.count > reserved {
+            let more = count + bytes.count - reserved
+            guard budget.reserve(more) else {
+                throw Failure(message: "the spool budget has no room for \(more) more bytes", overBudget: true)
+            }
+            reserved += more
+        }
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }

@@ -8,6 +8,9 @@ public struct Route: Sendable {
     /// The body goes to a temporary file as it arrives (`HTTPRequest.spooledBody`), never held in
     /// memory: for bodies larger than the buffer budget.
     public let spoolsBody: Bool
+    /// Runs on the head of a request whose body is still arriving, before any of the body is kept
+    /// (`HeadDecision`); nil reads every body.
+    public let authorizeHead: HTTPHeadCheck?
     /// Runs first, on the event loop; nil hands the request to `handler` on `execution`.
     public let fastPath: HTTPPlanningFastPath?
     public let handler: HTTPHandler

@@ -50,6 +50,13 @@ extension Router {
         return false
     }
 
+    /// The route's check of a request's head (`Route.authorizeHead`), with the request as the
+    /// route's handler would see it without its body.
+    public func headCheck(_ match: Match) -> HTTPHeadCheck? {
+        if case .found(let route, _) = match { return route.authorizeHead }
+        return nil
+    }
+
     /// The answer when a pool's queue is full.
     public var busy: HTTPResponse {
         errors(HTTPServerError(.busy, "The server is busy; try again."))

@@ -26,9 +26,11 @@ public final class RouterBuilder {
     /// `fastPlan`, when given, runs first on the event loop: it answers from memory, leaves the end
     /// of its answer to the route's pool (`FastPathPlan.finishOnPool`), or declines (nil) and
     /// `handler` runs on `execution`. `maxBodyBytes` overrides the server's body limit;
-    /// `spoolsBody` keeps the body in a temporary file instead of memory (`HTTPRequest.spooledBody`).
+    /// `spoolsBody` keeps the body in a temporary file instead of memory (`HTTPRequest.spooledBody`);
+    /// `authorizeHead` may refuse a request from its head before its body is read (`HeadDecision`).
     public func add(_ method: String, _ pattern: String, execution: Execution = .inline, maxBodyBytes: Int? = nil,
-                    spoolsBody: Bool = false, fastPlan: HTTPPlanningFastPath? = nil, handler: @escaping HTTPHandler) {
+                    spoolsBody: Bool = false, authorizeHead: HTTPHeadCheck? = nil, fastPlan: HTTPPlanningFastPath? = nil,
+                    handler: @escaping HTTPHandler) {
         let pattern = RoutePattern(pattern)
         var node = root
         for segment in pattern.segments {
@@ -54,7 +56,7 @@ public final class RouterBuilder {
         }
         precondition(node.routes[method] == nil, "route registered twice: \(method) \(pattern.text)")
         let route = Route(method: method, pattern: pattern, execution: execution, maxBodyBytes: maxBodyBytes,
-                          spoolsBody: spoolsBody, fastPath: fastPlan, handler: handler)
+                          spoolsBody: spoolsBody, authorizeHead: authorizeHead, fastPath: fastPlan, handler: handler)
         node.routes[method] = route
         routes.append(route)
     }

@@ -76,7 +76,9 @@ extension EventLoop {
 
     /// Reads while the connection can take more requests; writes when output is pending.
     func updateInterest(_ connection: Connection) {
+        // While a pool decides on a head, nothing more of its body is read (`HeadDecision`).
         let wantsInput = connection.machine.wantsInput(pendingOutput: connection.pendingOutput)
+            && connection.headCheck != .waiting
         let wanted = (wantsInput ? UInt32(EPOLLIN.rawValue) : 0) | (connection.pendingOutput > 0 ? EventLoop.writable : 0)
         guard wanted != connection.registeredEvents else { return }
         connection.registeredEvents = wanted
@@ -87,10 +89,18 @@ extension EventLoop {
     /// before it (still queued, or still on a worker: the position keeps the order), and stops
     /// reading.
     func closeWithError(_ connection: Connection, _ error: HTTPServerError) {
+        closeWith(connection, context.router.errors(error))
+    }
+
+    /// As `closeWithError`, with an answer already rendered (a route's refusal of a head). A body
+    /// being spooled is dropped at once: its file and its share of the spool budget go with it.
+    func closeWith(_ connection: Connection, _ response: HTTPResponse) {
+        connection.headCheck = .unasked
+        connection.spool = nil
         let info = Connection.RequestInfo(summary: .unread, headOnly: false, close: true, announceKeepAlive: false,
                                           startedAt: csystem_monotonic_ns())
         if case .reject(let sequence) = connection.machine.failed(info) {
-            complete(connection, sequence: sequence, response: context.router.errors(error))
+            complete(connection, sequence: sequence, response: response)
         }
         flush(connection)
     }

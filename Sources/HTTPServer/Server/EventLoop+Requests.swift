@@ -9,7 +9,7 @@ extension EventLoop {
         connection.heldBack = false
         let router = context.router
         let defaultLimit = context.configuration.maxBodyBytes
-        while connection.machine.isOpen {
+        while connection.machine.isOpen && connection.headCheck != .waiting {
             guard connection.machine.canTakeRequest(pendingOutput: connection.pendingOutput) else {
                 connection.heldBack = connection.unparsedInput > 0
                 break
@@ -20,6 +20,10 @@ extension EventLoop {
                     // The head's one match: its body limit now, its dispatch when the body is in.
                     let match = router.match(method: head.method, path: EventLoop.path(of: head.target))
                     connection.routedHead = match
+                    if router.spoolsBody(match) {
+                        connection.checkedHead = router.headCheck(match) == nil ? nil : head
+                        if case .length(let length) = head.framing { connection.announcedBodyBytes = length }
+                    }
                     return router.bodyLimit(match, default: defaultLimit)
                 }
             }
@@ -28,6 +32,13 @@ extension EventLoop {
                 connection.machine.bodyStarted(now: csystem_monotonic_ns())
             }
             if connection.parser.progress == .body, let match = connection.routedHead, router.spoolsBody(match) {
+                // Before a byte of the body is kept: the route's check of the head, then the
+                // file's reservation of the announced length.
+                guard admitBody(connection, match) else {
+                    if case .continueExpected = event { connection.continueDeferred = true }
+                    if connection.headCheck == .waiting { flush(connection) }
+                    return
+                }
                 guard spool(connection.parser.takeBufferedBody(), of: connection) else { return }
             }
             if connection.parser.progress == .body && context.overBufferBudget(for: connection.clientKey) {
@@ -66,16 +77,107 @@ extension EventLoop {
         String(target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
     }
 
-    /// Moves body bytes of a spooling route to the connection's file (made on the first bytes);
-    /// false when the file cannot take them: the request is answered 503 and the connection closes.
+    /// Whether a spooling route's body may be kept: its head passed the route's `authorizeHead`
+    /// (at once, or after a pool decided). False while a pool decides, or when the request was
+    /// answered.
+    private func admitBody(_ connection: Connection, _ match: Router.Match) -> Bool {
+        switch connection.headCheck {
+        case .passed: return true
+        case .waiting: return false
+        case .unasked: return decideHead(connection, match)
+        }
+    }
+
+    private func decideHead(_ connection: Connection, _ match: Router.Match) -> Bool {
+        guard let check = context.router.headCheck(match), case .found(let route, let parameters) = match,
+              let head = connection.checkedHead else {
+            connection.headCheck = .passed
+            return true
+        }
+        var request = HTTPRequest(method: head.method, target: head.target, headers: head.headers,
+                                  version: head.version, sourceAddress: connection.sourceAddress)
+        request.pathParameters = parameters
+        let decide: @Sendable () -> HTTPResponse?
+        switch check(request) {
+        case .proceed:
+            connection.headCheck = .passed
+            return true
+        case .refuse(let response):
+            closeWith(connection, response)
+            return false
+        case .decideOnPool(let decision):
+            decide = decision
+        }
+        guard case .pool(let pool) = route.execution else {
+            // An inline route runs on the loop anyway.
+            if let refusal = decide() {
+                closeWith(connection, refusal)
+                return false
+            }
+            connection.headCheck = .passed
+            return true
+        }
+        let fd = connection.fd, id = connection.id, client = connection.clientKey, shares = context.clientShares
+        guard shares.admit(client, to: pool) else {
+            closeWith(connection, context.router.busy)
+            return false
+        }
+        let accepted = context.workers.submit(to: pool) { [self] in
+            let refusal = decide()
+            shares.release(client, from: pool)
+            self.post(HeadVerdict(fd: fd, connectionID: id, refusal: refusal))
+        }
+        guard accepted else {
+            shares.release(client, from: pool)
+            closeWith(connection, context.router.busy)
+            return false
+        }
+        connection.headCheck = .waiting
+        return false
+    }
+
+    /// A pool decided on the head of the request being read: refused, it is answered and the
+    /// connection closes; passed, its body is read again from where it stopped.
+    func decided(_ verdict: HeadVerdict) {
+        guard let connection = connection(verdict.fd), connection.id == verdict.connectionID,
+              connection.headCheck == .waiting else { return }
+        defer { account(connection) }
+        if let refusal = verdict.refusal {
+            closeWith(connection, refusal)
+            return
+        }
+        connection.headCheck = .passed
+        if connection.continueDeferred {
+            connection.continueDeferred = false
+            if connection.machine.continueExpected() { connection.outbound.append(contentsOf: ResponseSerializer.continueLine) }
+        }
+        processInput(connection)
+    }
+
+    /// Moves body bytes of a spooling route to the connection's file (made on the first bytes,
+    /// reserving the announced length from the spool budget); false when the file cannot take
+    /// them: the request is answered (503 with `Retry-After` when the budget is spent, 413 when
+    /// the body was announced larger than the whole budget) and the connection closes, its
+    /// partial file gone.
     private func spool(_ bytes: [UInt8], of connection: Connection) -> Bool {
         do throws(SpooledBody.Failure) {
-            if connection.spool == nil { connection.spool = try SpooledBody(directory: context.configuration.bodySpoolDirectory) }
+            if connection.spool == nil {
+                connection.spool = try SpooledBody(directory: context.configuration.bodySpoolDirectory,
+                                                   budget: context.spoolBudget,
+                                                   expectedBytes: connection.announcedBodyBytes)
+            }
             try connection.spool?.append(bytes)
             return true
         } catch {
             connection.spool = nil
-            closeWithError(connection, HTTPServerError(.busy, "The request body could not be kept; try again."))
+            let budget = context.spoolBudget.limit
+            if error.overBudget && connection.announcedBodyBytes > budget {
+                closeWithError(connection, .contentTooLarge(limit: budget))
+            } else if error.overBudget {
+                closeWithError(connection, HTTPServerError(.busy, "The server holds too many request bodies; try again."))
+            } else {
+                closeWithError(connection, HTTPServerError(.busy, "The request body could not be kept; try again."))
+            }
             return false
         }
     }
@@ -87,6 +189,10 @@ extension EventLoop {
         let keepAlive = request.wantsKeepAlive && !draining
         let match = connection.routedHead ?? context.router.match(method: request.method, path: request.path)
         connection.routedHead = nil
+        connection.headCheck = .unasked
+        connection.checkedHead = nil
+        connection.announcedBodyBytes = 0
+        connection.continueDeferred = false
         var routeName = RequestStats.unmatchedRoute
         if case .found(let route, _) = match { routeName = route.pattern.text }
         let summary = RequestSummary(method: request.method, path: request.path, route: routeName,

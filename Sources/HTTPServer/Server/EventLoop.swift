@@ -15,8 +15,16 @@ final class EventLoop: @unchecked Sendable {
         let response: HTTPResponse
     }
 
+    /// A route's decision on a head (`HeadDecision.decideOnPool`): nil reads the body.
+    struct HeadVerdict: Sendable {
+        let fd: Int32
+        let connectionID: UInt64
+        let refusal: HTTPResponse?
+    }
+
     private struct Inbox {
         var completions: [Completion] = []
+        var verdicts: [HeadVerdict] = []
         var shutdownRequested = false
         /// The loop has ended and closed its eventfd: nothing may be posted any more.
         var closed = false
@@ -70,7 +78,16 @@ final class EventLoop: @unchecked Sendable {
         inbox.withLock { inbox in
             guard !inbox.closed else { return }
             inbox.completions.append(completion)
-            if inbox.completions.count == 1 { signalWake() }
+            if inbox.completions.count + inbox.verdicts.count == 1 { signalWake() }
+        }
+    }
+
+    /// Hands a pool's decision on a head to the loop. Dropped when the loop has already ended.
+    func post(_ verdict: HeadVerdict) {
+        inbox.withLock { inbox in
+            guard !inbox.closed else { return }
+            inbox.verdicts.append(verdict)
+            if inbox.completions.count + inbox.verdicts.count == 1 { signalWake() }
         }
     }
 
@@ -127,11 +144,15 @@ final class EventLoop: @unchecked Sendable {
     private func drainInbox() {
         var counter: UInt64 = 0
         _ = read(wakeFD, &counter, 8)
-        let (completions, shutdown) = inbox.withLock { inbox in
-            defer { inbox.completions.removeAll(keepingCapacity: true) }
-            return (inbox.completions, inbox.shutdownRequested)
+        let (completions, verdicts, shutdown) = inbox.withLock { inbox in
+            defer {
+                inbox.completions.removeAll(keepingCapacity: true)
+                inbox.verdicts.removeAll()
+            }
+            return (inbox.completions, inbox.verdicts, inbox.shutdownRequested)
         }
         for completion in completions { complete(completion) }
+        for verdict in verdicts { decided(verdict) }
         if shutdown && !draining { beginDraining() }
     }
 

@@ -44,6 +44,11 @@ public final class HTTPServer: Sendable {
             if let pool = context.workers.unknownPool(in: context.router) {
                 throw HTTPServerStartError.unknownWorkerPool(pool.name)
             }
+            if context.router.routes.contains(where: \.spoolsBody) {
+                do throws(SpoolDirectory.Unsafe) { try SpoolDirectory.prepare(configuration.bodySpoolDirectory) } catch {
+                    throw HTTPServerStartError.unsafeSpoolDirectory(error.description)
+                }
+            }
             var listeners: [Int32] = []
             var port = configuration.port
             do {
@@ -110,6 +115,8 @@ public final class HTTPServer: Sendable {
     public var openConnections: Int { context.openConnections.load(ordering: .relaxed) }
     /// Bytes all connections hold in bodies, unparsed input and unsent output (`maxBufferedBytes`).
     public var bufferedBytes: Int { context.bufferedBytes.load(ordering: .relaxed) }
+    /// Bytes spooled bodies hold on disk, reserved from `maxSpooledBytes`.
+    public var spooledBytes: Int { context.spoolBudget.reserved }
     /// Jobs waiting for a worker thread, all pools together.
     var queuedJobs: Int { context.workers.queued }
 }
@@ -118,4 +125,6 @@ public enum HTTPServerStartError: Error, Equatable {
     case alreadyStarted
     /// A route runs on a pool the configuration does not size.
     case unknownWorkerPool(String)
+    /// Routes spool bodies, and their folder is missing and cannot be made, or others may use it.
+    case unsafeSpoolDirectory(String)
 }

@@ -36,8 +36,16 @@ public struct HTTPServerConfiguration: Sendable {
     public var maxHeaderFields: Int = 100
     /// Larger bodies are a 413 unless the route allows more.
     public var maxBodyBytes: Int = 1 << 20
-    /// Where routes that spool their bodies keep them while they are read (unlinked files).
-    public var bodySpoolDirectory = "/tmp"
+    /// Where routes that spool their bodies keep them while they are read (unlinked files of mode
+    /// 0600): made 0700 when missing; a server with spooling routes does not start when it is not
+    /// this user's alone (`SpoolDirectory`). By default a folder of this user's in the system's
+    /// temporary directory.
+    public var bodySpoolDirectory = SpoolDirectory.standard
+    /// Bytes all spooled bodies together may hold on disk. A body reserves its `Content-Length`
+    /// when its head arrives (a chunked one, each piece as it comes): one that does not fit is
+    /// answered 503 (with `Retry-After`) and its connection closed before more is read; one
+    /// announced larger than the whole budget, 413.
+    public var maxSpooledBytes: Int = 4 << 30
     /// Fields a request may carry at most once; a second line is a 400. They are not lists
     /// (RFC 9110 §5.3 lets a recipient combine only list-based fields), so a second copy can only
     /// come from an intermediary that appended one, and which copy counts must not be guessed.

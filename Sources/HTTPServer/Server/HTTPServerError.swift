@@ -63,8 +63,10 @@ public struct HTTPServerError: Sendable, Equatable {
     public static let invalidResponse = HTTPServerError(.invalidResponse, "The response had an invalid header.")
 
     /// The renderer a router uses when the application gives none: the message as plain text.
+    /// A busy answer's `Retry-After` is the serializer's to add (it adds the fallback to every 429
+    /// and 503 without one), so no renderer needs to.
     public static let plainText: HTTPErrorRenderer = { error in
-        HTTPResponse.text(error.status, error.message + "\n").withRetryAfter()
+        HTTPResponse.text(error.status, error.message + "\n")
     }
 }
 

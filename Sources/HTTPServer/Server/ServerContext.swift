@@ -16,6 +16,9 @@ final class ServerContext: Sendable {
     /// Bytes held by all connections (`Connection.bufferedBytes`), against `maxBufferedBytes`.
     let bufferedBytes = Atomic<Int>(0)
 
+    /// What spooled bodies hold on disk, against `maxSpooledBytes`.
+    let spoolBudget: SpoolBudget
+
     /// What each client holds of `bufferedBytes`, against its share.
     let clientBuffers: ClientBuffers
 
@@ -37,6 +40,7 @@ final class ServerContext: Sendable {
         self.workers = workers
         clientShares = ClientShares(configuration)
         clientBuffers = ClientBuffers(configuration)
+        spoolBudget = SpoolBudget(limit: configuration.maxSpooledBytes)
     }
 
     /// Claims a slot under the connection limit.

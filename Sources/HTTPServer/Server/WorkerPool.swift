@@ -6,7 +6,9 @@ final class WorkerPool: Sendable {
     typealias Job = @Sendable () -> Void
 
     private struct Queue: Sendable {
-        var jobs: [Job] = []
+        /// A taken job's slot is emptied at once: a job holds its request (a body in memory, a
+        /// spooled body's file and its share of the spool budget) and must not outlive its run.
+        var jobs: [Job?] = []
         var head = 0
         var stopping = false
 
@@ -16,9 +18,13 @@ final class WorkerPool: Sendable {
         mutating func next() -> Job? {
             guard head < jobs.count else { return nil }
             let job = jobs[head]
+            jobs[head] = nil
             head += 1
             // Compacts now and then instead of shifting the array on every take.
-            if head > 1024 && head * 2 > jobs.count {
+            if head == jobs.count {
+                jobs.removeAll(keepingCapacity: true)
+                head = 0
+            } else if head > 1024 && head * 2 > jobs.count {
                 jobs.removeFirst(head)
                 head = 0
             }

@@ -1,4 +1,5 @@
 import Foundation
+import Lifecycle
 import Wire
 
 /// Stripe's API over HTTP (stripe.md, Calling Stripe): `Authorization: Bearer <key>`, the pinned
@@ -123,8 +124,8 @@ public struct StripeClient: StripeAPI {
     /// never past the deadline.
     private func backOff(_ attempt: Int, retryAfter: Int?, deadline: Date) {
         guard attempt < configuration.maximumAttempts else { return }
-        let doubling = configuration.initialBackoff * pow(2, Double(attempt - 1))
-        let wanted = retryAfter.map(TimeInterval.init) ?? min(doubling, configuration.maximumBackoff)
+        let doubling = RetryBackoff(base: .seconds(configuration.initialBackoff), maximum: .seconds(configuration.maximumBackoff))
+        let wanted = retryAfter.map(TimeInterval.init) ?? doubling.seconds(afterFailures: attempt)
         let wait = min(wanted, max(0, deadline.timeIntervalSinceNow))
         if wait > 0 { pause(wait) }
     }

@@ -78,6 +78,8 @@ import Wire
         #expect(try flow.entitledIssues(reader) == ["2026-01", "2026-02"])
         #expect(try flow.post("/v1/appstore/backfill", json: ["start": "2026-03-21T00:00:00Z", "end": "2026-03-19T00:00:00Z"]).status == 400)
         #expect(try flow.post("/v1/appstore/backfill", json: ["start": "2025-01-01T00:00:00Z", "end": "2026-03-19T00:00:00Z"]).status == 400)
+        let future = try flow.post("/v1/appstore/backfill", json: ["start": "2027-01-01T00:00:00Z", "end": "2027-02-01T00:00:00Z"])
+        #expect(future.status == 400 && future.text.contains("later than now"))
         #expect(try flow.post("/v1/appstore/backfill", json: ["start": "2026-03-19T00:00:00Z", "end": "2026-03-20T00:00:00Z"],
                               bearer: reader.token).status == 403)
     }

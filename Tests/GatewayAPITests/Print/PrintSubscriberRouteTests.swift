@@ -103,8 +103,20 @@ import Wire
         // The console's list of lists: newest first, with their counts.
         let imports = try h.client.get("/v1/subscriber-imports", as: H.adminKey).objects("imports")
         #expect(imports.count == 5 && imports.first?["kind"] as? String == "changes" && imports.first?["ended"] as? Int == 1)
-        #expect(imports.allSatisfy { $0["finishedAt"] is String })
+        #expect(imports.allSatisfy { $0["finishedAt"] is String && $0["refusal"] is NSNull })
         #expect(try h.client.get("/v1/subscriber-imports", as: reader.token).status == 403)
+    }
+
+    @Test func e29AListRefusedPartWayIsRecordedAsEndedWithWhy() throws {
+        let h = try H()
+        try h.seedCatalog()
+        let refused = try putList(h, "customerNumber,start\nC-1,2026-01-01T00:00:00Z\n")
+        #expect(refused.status == 400)
+        let imports = try h.client.get("/v1/subscriber-imports", as: H.adminKey).objects("imports")
+        #expect(imports.count == 1)
+        #expect(imports.first?["finishedAt"] is String, "not shown as running for ever")
+        let refusal = try #require(imports.first?["refusal"] as? String)
+        #expect(refused.text.contains(refusal), "\(refusal) / \(refused.text)")
     }
 
     @Test func e29ASecondAccountTakesTheClaimUnderTransferAndIsRefusedUnderKeep() throws {

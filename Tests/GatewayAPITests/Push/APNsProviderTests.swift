@@ -3,6 +3,7 @@ import Foundation
 @testable import GatewayConfiguration
 @testable import GatewayPush
 import GatewayStore
+import Lifecycle
 import IssueCatalog
 import TestSupport
 import Testing

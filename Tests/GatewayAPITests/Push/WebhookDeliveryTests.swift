@@ -4,6 +4,7 @@ import Foundation
 import GatewayCrypto
 @testable import GatewayPush
 import GatewayStore
+import Lifecycle
 import Synchronization
 import TestSupport
 import Testing

@@ -21,6 +21,11 @@ final class StripeFlow: @unchecked Sendable {
 
     static let apiKey = "rk_test_flow"
 
+    /// What the gateway's in-process Stripe API is, around the simulator (a double that notes calls).
+    struct APIWrap {
+        let wrap: (StripeSimulator) -> any StripeAPI
+    }
+
     let harness: GatewayHarness
     let stripe: StripeSimulator
     /// The simulator's API on a socket, when the gateway calls it through its HTTP client.
@@ -32,13 +37,14 @@ final class StripeFlow: @unchecked Sendable {
     /// server, pinned to `apiVersion`; otherwise the simulator answers in process when `api`.
     init(shape: StripeShape = .basil, apiShape: StripeShape = .basil, api: Bool = true, livemode: Bool = true,
          overHTTP: Bool = false, apiVersion: String = StripeShape.basil.apiVersion,
-         transport: GatewayHarness.Transport = .inProcess, configure: (inout Configuration) -> Void = { _ in }) throws {
+         transport: GatewayHarness.Transport = .inProcess, wrapAPI: APIWrap? = nil,
+         configure: (inout Configuration) -> Void = { _ in }) throws {
         let stripe = StripeSimulator(start: Self.start, livemode: livemode, webhookShape: shape, apiShape: apiShape)
         self.stripe = stripe
         let server = overHTTP ? StripeSimulatorServer(simulator: stripe, apiKey: Self.apiKey) : nil
         self.server = server
         let url = try server?.start()
-        harness = try GatewayHarness(transport: transport, stripeAPI: api && !overHTTP ? stripe : nil) { configuration in
+        harness = try GatewayHarness(transport: transport, stripeAPI: api && !overHTTP ? wrapAPI?.wrap(stripe) ?? stripe : nil) { configuration in
             configuration.stripe.webhookSecrets = [Self.secret]
             configure(&configuration)
             if let url {

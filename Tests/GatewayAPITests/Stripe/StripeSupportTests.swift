@@ -40,6 +40,58 @@ import Wire
     }
 }
 
+/// Each outside service has its own bounded pool: a reader's refresh runs on the App Store pool
+/// and asks Stripe on Stripe's.
+@Suite struct StripeRefreshPoolTests {
+    /// Forwards to the simulator and notes the thread each subscription read ran on.
+    final class ThreadNotingAPI: StripeAPI, @unchecked Sendable {
+        let base: StripeSimulator
+        private let lock = NSLock()
+        private var threads: [String] = []
+
+        init(_ base: StripeSimulator) { self.base = base }
+
+        var seen: [String] { lock.withLock { threads } }
+        func forget() { lock.withLock { threads.removeAll() } }
+
+        func subscription(_ id: String) throws(StripeAPIError) -> StripeSubscription {
+            let name = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? "unknown"
+            lock.withLock { threads.append(name.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            return try base.subscription(id)
+        }
+        func invoice(_ id: String) throws(StripeAPIError) -> StripeInvoice { try base.invoice(id) }
+        func paidInvoices(subscription: String) throws(StripeAPIError) -> [StripeInvoice] {
+            try base.paidInvoices(subscription: subscription)
+        }
+        func charge(_ id: String) throws(StripeAPIError) -> StripeCharge { try base.charge(id) }
+        func invoiceId(paidBy paymentIntent: String) throws(StripeAPIError) -> String? { try base.invoiceId(paidBy: paymentIntent) }
+        func customer(_ id: String) throws(StripeAPIError) -> StripeCustomer { try base.customer(id) }
+        func events(createdFrom start: Instant, before end: Instant) throws(StripeAPIError) -> [StripeEvent] {
+            try base.events(createdFrom: start, before: end)
+        }
+    }
+
+    @Test func aRefreshAsksStripeOnStripesPoolNotTheAppStores() throws {
+        var noting: ThreadNotingAPI?
+        let flow = try StripeFlow(wrapAPI: StripeFlow.APIWrap { simulator in
+            let api = ThreadNotingAPI(simulator)
+            noting = api
+            return api
+        })
+        let api = try #require(noting)
+        let (reader, subscription) = try flow.subscribedReader()
+        flow.stripe.renew(subscription)
+        flow.dropPending()
+        flow.harness.clock.set(flow.stripe.now)
+        api.forget()
+        let refreshed = try flow.harness.client.post("/v1/accounts/\(reader.id)/refresh", as: reader.token)
+        #expect(refreshed.status == 200)
+        #expect(try flow.entitledIssues(reader) == ["2026-01", "2026-02", "2026-03"])
+        #expect(!api.seen.isEmpty)
+        #expect(api.seen.allSatisfy { $0.hasPrefix("http-stripe-") }, "\(api.seen)")
+    }
+}
+
 /// `POST /v1/stripe/backfill`: Stripe's events list replayed for a window of at most 30 days,
 /// deduplicated by event id as webhooks are.
 @Suite struct StripeBackfillTests {
@@ -71,6 +123,8 @@ import Wire
         }
         #expect(try post(#"{"start":"2026-01-01T00:00:00Z","end":"2026-02-01T00:00:00Z"}"#).status == 400)  // older than 30 days
         #expect(try post(#"{"start":"2026-02-20T00:00:00Z","end":"2026-02-10T00:00:00Z"}"#).status == 400)
+        let future = try post(#"{"start":"2026-03-02T00:00:00Z","end":"2026-03-05T00:00:00Z"}"#)
+        #expect(future.status == 400 && future.text.contains("later than now"), "nothing has happened there to replay")
         #expect(try flow.harness.client.post("/v1/stripe/backfill", json: #"{"start":"2026-02-20T00:00:00Z","end":"2026-02-21T00:00:00Z"}"#).status == 401)
         let withoutAPI = try StripeFlow(api: false)
         withoutAPI.harness.clock.set(Instant(rfc3339: "2026-03-01T00:00:00Z")!)

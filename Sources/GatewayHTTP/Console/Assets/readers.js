@@ -34,7 +34,7 @@ async function loadImports() {
       i.publicationId,
       i.kind === 'whole' ? 'whole list' : 'changes',
       String(i.added), String(i.changed), String(i.ended), String(i.unchanged), String(i.rejected),
-      i.finishedAt ? badge('done', 'published') : badge('unfinished', 'retracted'),
+      i.refusal ? badge('refused', 'retracted') : i.finishedAt ? badge('done', 'published') : badge('unfinished', 'retracted'),
     ],
   }));
   show(byId('import-list'), table(['Received', 'Publication', 'Kind', 'Added', 'Changed', 'Ended', 'Unchanged', 'Rejected', ''], rows));
