@@ -11,7 +11,8 @@
 #
 # Google's side is `issue-gateway-bench googleplay-simulator`: the GooglePlaySimulator library on a
 # socket, as `googleplay-simulator` serves it, with COUNT purchases bought and their pushes signed
-# (the executable has no route to buy through nor hands out its signing key).
+# ahead (the executable's control routes push each step themselves, one at a time, and keep the
+# signing key: the benchmark sends its pushes from parallel clients).
 # Settings: COUNT, WORKERS, GOOGLE_THREADS (the gateway's Google Play pool, 16), GATEWAY and BENCH
 # (release builds of this checkout unless set), GATEWAY_PORT, SIMULATOR_PORT.
 set -euo pipefail
