@@ -49,6 +49,22 @@ import Wire
         #expect(e.entitledIds("news") == ["2012-05", "2012-06"])
     }
 
+    /// E25 with E1: a period Google reported wins over one the gateway built from snapshots, in
+    /// either order, while the newer description still brings the rest (a revocation).
+    @Test func e25AReportedPeriodWinsOverABuiltOneInAnyOrder() {
+        let reported = Fx.tx("GPA.1", "x", "2012-02-20", "2012-03-20", observed: "2012-02-20")
+        var built = Fx.tx("GPA.1", "x", "2012-02-22", "2012-03-25", revoked: "2012-03-01", kind: .void, observed: "2012-03-01")
+        built.periodBuilt = true
+        for merged in [TransactionMerge.merge(reported, built), TransactionMerge.merge(built, reported)] {
+            #expect(merged.purchaseDate == reported.purchaseDate && merged.expiresDate == reported.expiresDate)
+            #expect(!merged.periodBuilt && merged.revocationDate == built.revocationDate)
+        }
+        var later = built
+        later.expiresDate = Fx.at("2012-03-30")
+        later.observedAt = Fx.at("2012-03-05")
+        #expect(TransactionMerge.merge(built, later).expiresDate == later.expiresDate)
+    }
+
     @Test func aProductWithoutStoreFieldsIsTheAppStoreProductOfItsId() {
         let product = Product(id: "monthly.sub", kind: .free, grants: ["mag"])
         #expect(product.store == .appStore && product.storeProductId == "monthly.sub")

@@ -36,6 +36,24 @@ import Wire
         #expect(try f.store.playSnapshots(packageName: "com.other.app", purchaseToken: "tok-1", limit: 10).isEmpty)
     }
 
+    /// E25: whether a period was built from snapshots is kept with the transaction, and a reported
+    /// period stored first is not replaced by a built one ingested later.
+    @Test(arguments: StoreBackend.all) func e25ABuiltPeriodIsKeptAsBuiltAndNeverReplacesAReportedOne(_ backend: StoreBackend) throws {
+        let f = try IngestFixture(backend)
+        var built = Fixtures.transaction("t2", original: "o2")
+        built.periodBuilt = true
+        let reported = Fixtures.transaction("t1", original: "o1")
+        try f.ingest("alice", [reported, built])
+        #expect(try f.store.accountFacts("alice").transactions.sorted { $0.transactionId < $1.transactionId } == [reported, built])
+        var rebuilt = reported
+        rebuilt.periodBuilt = true
+        rebuilt.purchaseDate = reported.purchaseDate.adding(seconds: 86_400)
+        rebuilt.observedAt = (reported.observedAt ?? Fixtures.t0).adding(seconds: 86_400)
+        try f.ingest("alice", [rebuilt])
+        let stored = try f.store.accountFacts("alice").transactions.first { $0.transactionId == "t1" }
+        #expect(stored?.purchaseDate == reported.purchaseDate && stored?.periodBuilt == false)
+    }
+
     /// A batch E4 refuses keeps nothing, its snapshots included.
     @Test(arguments: StoreBackend.all) func e25ARefusedBatchKeepsNoSnapshot(_ backend: StoreBackend) throws {
         let f = try IngestFixture(backend)

@@ -14,6 +14,9 @@ import Wire
 ///   Between descriptions observed at the same instant, the revoked one wins (a refund is never
 ///   lost to a tie); remaining ties are broken by the values themselves, so the result never
 ///   depends on argument order.
+/// - E25: a period the store reported wins over one the gateway built (`periodBuilt`) whichever is
+///   newer: the purchase and expiry dates come from the newest reported description when there is
+///   one (a max over another total order, so still a join).
 /// - `isUpgraded` only ever becomes true: an upgrade is not undone (appstore.md).
 /// - Facts that never change for one purchase but that some sources leave out (web order line item,
 ///   subscription group, original purchase date, account token, offer) are filled in from whichever
@@ -21,6 +24,12 @@ import Wire
 public enum TransactionMerge {
     public static func merge(_ stored: Transaction, _ incoming: Transaction) -> Transaction {
         var result = precedes(stored, incoming) ? incoming : stored
+        if stored.periodBuilt != incoming.periodBuilt {
+            let reported = stored.periodBuilt ? incoming : stored
+            result.purchaseDate = reported.purchaseDate
+            result.expiresDate = reported.expiresDate
+            result.periodBuilt = false
+        }
         result.isUpgraded = stored.isUpgraded || incoming.isUpgraded
         result.originalPurchaseDate = greater(stored.originalPurchaseDate, incoming.originalPurchaseDate)
         result.webOrderLineItemId = greater(stored.webOrderLineItemId, incoming.webOrderLineItemId)
@@ -84,7 +93,7 @@ public enum TransactionMerge {
          .int(t.revocationReason.map(Int64.init)), .text(t.revocationKind?.rawValue),
          .int(t.revocationPercentage.map(Int64.init)), .instant(t.expiresDate), .text(t.productId),
          .instant(t.purchaseDate), .text(t.originalTransactionId), .text(t.ownership.rawValue),
-         .text(t.source.rawValue)]
+         .text(t.source.rawValue), .flag(!t.periodBuilt)]
     }
 
     private static func renewalKey(_ r: RenewalInfo) -> [OrderKey] {

@@ -41,6 +41,9 @@ public struct Transaction: Hashable, Sendable {
     /// Apple's `offerPeriod`: how long the offer the transaction was bought under lasts, an
     /// ISO 8601 duration (`P1M`).
     public var offerPeriod: ISODuration?
+    /// E25: the store did not report this period; the gateway built it from what it saw of the
+    /// subscription (Google Play snapshots). A reported period wins over a built one (E1 merge).
+    public var periodBuilt: Bool
     public var source: TransactionSource
     /// When the source describing this fact was produced (a JWS `signedDate`, a receipt's
     /// verification time), used to tell newer information from older (E1).
@@ -52,7 +55,7 @@ public struct Transaction: Hashable, Sendable {
                 revocationKind: RevocationKind? = nil, revocationPercentage: Int? = nil, isUpgraded: Bool = false, offer: OfferKind? = nil, ownership: Ownership = .purchased,
                 webOrderLineItemId: String? = nil, subscriptionGroup: String? = nil,
                 appAccountToken: String? = nil, appTransactionId: String? = nil, offerPeriod: ISODuration? = nil,
-                source: TransactionSource, observedAt: Instant? = nil) {
+                periodBuilt: Bool = false, source: TransactionSource, observedAt: Instant? = nil) {
         self.store = store; self.environment = environment; self.transactionId = transactionId
         self.originalTransactionId = originalTransactionId; self.productId = productId
         self.purchaseDate = purchaseDate; self.originalPurchaseDate = originalPurchaseDate
@@ -61,7 +64,7 @@ public struct Transaction: Hashable, Sendable {
         self.revocationPercentage = revocationPercentage; self.isUpgraded = isUpgraded; self.offer = offer
         self.ownership = ownership; self.webOrderLineItemId = webOrderLineItemId
         self.subscriptionGroup = subscriptionGroup; self.appAccountToken = appAccountToken
-        self.appTransactionId = appTransactionId; self.offerPeriod = offerPeriod
+        self.appTransactionId = appTransactionId; self.offerPeriod = offerPeriod; self.periodBuilt = periodBuilt
         self.source = source; self.observedAt = observedAt
     }
 

@@ -216,12 +216,9 @@ package final class GooglePlayIngestion: Sendable {
         let client = services.client
         var found = FetchedFacts()
         if subscription {
-            var chain: [PlayPurchaseSnapshot] = []
+            var chain: [FetchedToken] = []
             var next: String? = token
             var seen: Set<String> = []
-            // E25: where a revoke cuts, from the newest token's snapshots when its periods were built from them.
-            var revocation = revokedAt
-            var snapshots: [PlaySnapshotRecord] = []
             while let current = next {
                 // A chain longer than the bound, or one that links back to a token already followed,
                 // is refused: stored cut short, its facts would land under a second root.
@@ -238,30 +235,20 @@ package final class GooglePlayIngestion: Sendable {
                 if chain.isEmpty, let productId, purchase.line?.productId != productId {
                     throw .badRequest("the purchase is of \(purchase.line?.productId ?? "no product"), not \(productId)")
                 }
-                // E25: every snapshot fetched is kept with the facts (one that says nothing new is not).
-                let snapshot = PlaySnapshot(purchase, observedAt: now, revokedAt: chain.isEmpty ? revokedAt : nil)
-                snapshots.append(PlaySnapshotRecord(snapshot, packageName: packageName, token: current))
-                let answer = try answeredOrders(packageName: packageName, purchase: purchase)
-                var fetched = PlayPurchaseSnapshot(token: current, purchase: purchase, orders: answer ?? [])
-                let latest = purchase.line?.latestSuccessfulOrderId
-                if answer == nil || latest.map({ id in !fetched.orders.contains { $0.orderId == id } }) == true {
-                    // The Orders API refused, or did not answer the latest order: what it lacks is built
-                    // from the token's snapshots, the one just fetched included.
-                    let history = try keptSnapshots(packageName: packageName, token: current) + [snapshot]
-                    let built = PlaySnapshotPeriods.orders(token: current, history: history, answered: fetched.orders)
-                    fetched.orders += built
-                    periodsFromSnapshots.increment(by: built.count)
-                    if chain.isEmpty { revocation = PlaySnapshotPeriods.revocation(history) }
-                }
-                chain.append(fetched)
+                chain.append(FetchedToken(token: current, purchase: purchase,
+                                          snapshot: PlaySnapshot(purchase, observedAt: now, revokedAt: chain.isEmpty ? revokedAt : nil),
+                                          answer: try answeredOrders(packageName: packageName, purchase: purchase)))
                 next = purchase.linkedPurchaseToken
             }
-            let mapped = PlayFacts.subscription(chain: chain, voided: voided, revokedAt: revocation, source: source, observedAt: now)
-            // The newest token is kept as the subscription's latest receipt: Google links new tokens
-            // to old ones only, so a refresh starts from the newest token the gateway has seen.
-            found.facts = VerifiedFacts(transactions: mapped.transactions, renewals: mapped.renewal.map { [$0] } ?? [],
-                                        receiptData: mapped.transactions.isEmpty ? nil : Self.receipt(packageName, chain[0].token))
-            found.facts.playSnapshots = snapshots
+            let store = facts.store
+            let built = try stored { () throws(StoreError) in
+                try store.read { tx throws(StoreError) in
+                    try Self.subscriptionFacts(chain, packageName: packageName, voided: voided, revokedAt: revokedAt,
+                                               source: source, now: now, tx)
+                }
+            }
+            periodsFromSnapshots.increment(by: built.periodsBuilt)
+            found.facts = built.facts
             if let newest = chain.first, !newest.purchase.acknowledged, newest.purchase.state.serves,
                let line = newest.purchase.line {
                 found.unacknowledged = (line.productId, newest.token, true)
@@ -278,6 +265,71 @@ package final class GooglePlayIngestion: Sendable {
             if !purchase.acknowledged, purchase.state == .purchased { found.unacknowledged = (productId, token, false) }
         }
         return found
+    }
+
+    /// One token of a chain as Google answered it: its snapshot (E25) and the Orders API's answer
+    /// (nil: it refused).
+    struct FetchedToken {
+        let token: String
+        let purchase: PlaySubscriptionPurchase
+        let snapshot: PlaySnapshot
+        let answer: [PlayOrder]?
+
+        /// The order ids of the token through its latest successful order.
+        var orderIds: [String] { purchase.line?.latestSuccessfulOrderId.flatMap(PlayOrder.idsThrough) ?? [] }
+
+        /// E25: the Orders API refused, or did not answer the latest order: what it lacks is built
+        /// from the token's snapshots.
+        var needsSnapshots: Bool {
+            guard let answer else { return true }
+            return purchase.line?.latestSuccessfulOrderId.map { id in !answer.contains { $0.orderId == id } } ?? false
+        }
+    }
+
+    /// A fetched chain (newest token first) as facts, with what the gateway kept of it read in
+    /// `tx`: E25's snapshots of each token whose periods are built (the ones just fetched
+    /// included), and E1's stored orders, whose reported periods are never rebuilt and whose
+    /// voids are never lost (the Orders API may refuse where it once answered).
+    static func subscriptionFacts(_ chain: [FetchedToken], packageName: String, voided: [String: Instant], revokedAt: Instant?,
+                                  source: TransactionSource, now: Instant,
+                                  _ tx: any ReadTransaction) throws(StoreError) -> (facts: VerifiedFacts, periodsBuilt: Int) {
+        guard let newest = chain.first else { return (VerifiedFacts(), 0) }
+        let environment: StoreEnvironment = newest.purchase.isTest ? .sandbox : .production
+        var stored: [Transaction] = []
+        for id in Set(chain.flatMap(\.orderIds)).sorted() {
+            if let t = try tx.transaction(TransactionKey(store: .googlePlay, environment: environment, transactionId: id)) {
+                stored.append(t)
+            }
+        }
+        let kept = PlayKeptOrders(stored)
+        // E25: where a revoke cuts, from the newest token's snapshots when its periods were built from them.
+        var revocation = revokedAt
+        var periodsBuilt = 0
+        var snapshots: [PlayPurchaseSnapshot] = []
+        for (index, fetched) in chain.enumerated() {
+            var orders = fetched.answer ?? []
+            if fetched.needsSnapshots {
+                orders += kept.reported(among: fetched.orderIds, token: fetched.token).filter { reported in
+                    !orders.contains { $0.orderId == reported.orderId }
+                }
+                let history = try tx.playSnapshots(packageName: packageName, purchaseToken: fetched.token,
+                                                   limit: maximumSnapshotsRead).map(PlaySnapshot.init) + [fetched.snapshot]
+                let built = PlaySnapshotPeriods.orders(token: fetched.token, history: history, answered: orders)
+                orders += built
+                periodsBuilt += built.count
+                if index == 0 { revocation = PlaySnapshotPeriods.revocation(history) }
+            }
+            snapshots.append(PlayPurchaseSnapshot(token: fetched.token, purchase: fetched.purchase, orders: orders))
+        }
+        let mapped = PlayFacts.subscription(chain: snapshots, voided: voided, revokedAt: revocation, kept: kept, source: source,
+                                            observedAt: now)
+        // The newest token is kept as the subscription's latest receipt: Google links new tokens
+        // to old ones only, so a refresh starts from the newest token the gateway has seen.
+        var facts = VerifiedFacts(transactions: mapped.transactions, renewals: mapped.renewal.map { [$0] } ?? [],
+                                  receiptData: mapped.transactions.isEmpty ? nil : receipt(packageName, newest.token))
+        // E25: every snapshot fetched is kept with the facts (one that says nothing new is not).
+        facts.playSnapshots = chain.map { PlaySnapshotRecord($0.snapshot, packageName: packageName, token: $0.token) }
+        return (facts, periodsBuilt)
     }
 
     /// The orders the Orders API answers for `purchase` (every id through its latest successful
@@ -312,14 +364,6 @@ package final class GooglePlayIngestion: Sendable {
                 return nil
             }
         }
-    }
-
-    /// The snapshots kept of a token, oldest first (E25).
-    private func keptSnapshots(packageName: String, token: String) throws(APIError) -> [PlaySnapshot] {
-        let store = facts.store
-        return try stored { () throws(StoreError) in
-            try store.playSnapshots(packageName: packageName, purchaseToken: token, limit: Self.maximumSnapshotsRead)
-        }.map(PlaySnapshot.init)
     }
 
     private func requirePackage(_ packageName: String) throws(APIError) {

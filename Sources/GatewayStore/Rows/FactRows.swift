@@ -11,7 +11,7 @@ extension RecordRows {
                t.original_purchase_date, t.expires_date, t.revocation_date, t.revocation_reason, t.is_upgraded,
                t.offer, t.ownership, t.web_order_line_item_id, t.subscription_group, t.app_account_token,
                t.source, t.observed_at, t.store, t.revocation_type, t.revocation_percentage, t.app_transaction_id,
-               t.offer_period FROM transactions t
+               t.offer_period, t.period_built FROM transactions t
         """
 
     public static let renewalColumns: SQL = """
@@ -36,7 +36,7 @@ extension RecordRows {
             ownership: try row.decode(Ownership.self, 11, of: id), webOrderLineItemId: row.optionalText(12),
             subscriptionGroup: row.optionalText(13), appAccountToken: row.optionalText(14),
             appTransactionId: row.optionalText(20), offerPeriod: try offerPeriod(row, 21, of: id),
-            source: try row.decode(TransactionSource.self, 15, of: id), observedAt: row.optionalInstant(16))
+            periodBuilt: row.bool(22), source: try row.decode(TransactionSource.self, 15, of: id), observedAt: row.optionalInstant(16))
     }
 
     /// Apple's `offerPeriod` as stored: an ISO 8601 duration, or the row is corrupt.
@@ -153,7 +153,7 @@ extension SQLWriteTransaction {
                   "ownership": t.ownership.rawValue, "web_order_line_item_id": t.webOrderLineItemId,
                   "subscription_group": t.subscriptionGroup, "app_account_token": t.appAccountToken,
                   "app_transaction_id": t.appTransactionId, "offer_period": t.offerPeriod?.description,
-                  "source": t.source.rawValue, "observed_at": t.observedAt]))
+                  "period_built": t.periodBuilt, "source": t.source.rawValue, "observed_at": t.observedAt]))
     }
 
     public func save(_ r: RenewalInfo) throws(StoreError) {

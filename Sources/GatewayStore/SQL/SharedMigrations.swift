@@ -168,6 +168,12 @@ extension SharedMigration {
         """
         ALTER TABLE subscriber_imports ADD COLUMN refusal \(.text);
         """,
+        // Google Play, E25: whether a transaction's period was built from the subscription
+        // snapshots (the Orders API did not report it), so a reported period is never replaced
+        // by a built one; every row stored before was reported.
+        """
+        ALTER TABLE transactions ADD COLUMN period_built \(.boolean) NOT NULL DEFAULT FALSE;
+        """,
     ]
 
     /// Step 2's rebuild of a table keyed by subscription (its other columns as released, in

@@ -24,7 +24,10 @@ public enum PlayFacts {
     /// `SUBSCRIPTION_REVOKED` notification at `revokedAt`) cuts the orders still running at the
     /// notification's event time, else where Google ended the subscription (`expiryTime`), else
     /// when the gateway first saw it.
+    ///
+    /// E1: a void the gateway stored before (`kept`) stays, whatever this fetch shows.
     public static func subscription(chain: [PlayPurchaseSnapshot], voided: [String: Instant] = [:], revokedAt: Instant? = nil,
+                                    kept: PlayKeptOrders = PlayKeptOrders([]),
                                     source: TransactionSource, observedAt: Instant) -> (transactions: [Transaction], renewal: RenewalInfo?) {
         guard let newest = chain.first, let root = chain.last?.token else { return ([], nil) }
         let revokedByDeveloper = newest.purchase.state == .expired && newest.purchase.cancellation == .developer
@@ -43,11 +46,15 @@ public enum PlayFacts {
                                     productId: order.productId ?? snapshot.purchase.line?.productId ?? "",
                                     purchaseDate: start, originalPurchaseDate: chain.last?.purchase.startTime,
                                     expiresDate: end, offer: offer(order.offerPhase), appAccountToken: account,
-                                    source: source, observedAt: observedAt)
+                                    periodBuilt: order.periodFromSnapshots, source: source, observedAt: observedAt)
                 if let refunded = voided[order.orderId] ?? (order.state == .refunded ? order.refundTime ?? observedAt : nil) {
                     // E24: a voided order or one REFUNDED is E6's void.
                     t.revocationDate = refunded
                     t.revocationReason = order.refundIsChargeback ? 1 : 0
+                    t.revocationKind = .void
+                } else if let void = kept.void(of: order.orderId) {
+                    t.revocationDate = void.revocationDate
+                    t.revocationReason = void.revocationReason
                     t.revocationKind = .void
                 } else if index == 0, let revoked = revocationCut, end > revoked {
                     t.revocationDate = max(revoked, start)
@@ -113,5 +120,10 @@ public enum PlayFacts {
         case .introductory: .introductory
         default: nil
         }
+    }
+
+    /// The phase `offer` maps from (nil: base price or unknown).
+    static func offerPhase(_ offer: OfferKind?) -> PlayOfferPhase? {
+        [PlayOfferPhase.freeTrial, .introductory].first { self.offer($0) == offer && offer != nil }
     }
 }

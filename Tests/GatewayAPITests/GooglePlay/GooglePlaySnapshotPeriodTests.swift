@@ -191,6 +191,42 @@ import Wire
         #expect(try life.state(g, reader) == "revoked")
     }
 
+    /// E24/E1: a void stays when the Orders API refuses: the renewal's push and a refresh build the
+    /// refunded order again from the snapshots, without the refund Google keeps elsewhere.
+    @Test func e24ARefundSurvivesTheNextFetchesWhenTheOrdersAPIRefuses() throws {
+        let (g, reader) = try subscribed()
+        g.advance(days: 20)                                                    // March 21st
+        let orderId = try #require(g.simulator.subscription("tok-1")?.orderIds.first)
+        try life.take(g, try g.simulator.refund(orderId: orderId))
+        g.advance(days: 10)                                                    // March 31st
+        try life.take(g, try g.simulator.renew("tok-1"))
+        g.advance(days: 1)
+        #expect(try g.h.client.post("/v1/accounts/\(reader.id)/refresh", as: reader.token).status == 200)
+        let refunded = try #require(try stored(g, reader).first { $0.transactionId == orderId })
+        #expect(refunded.isVoid && refunded.revocationDate == Instant(rfc3339: "2026-03-21T00:00:00Z"))
+        // p1 (February 15th) was unlocked by the refunded order alone; p2 (March 15th) is the
+        // renewal's, a period after a gap (E13).
+        #expect(try g.entitled(reader) == ["p2"])
+    }
+
+    /// E25: a period the Orders API reported stays when it starts refusing; the orders the gateway
+    /// saw no snapshot of are not rebuilt differently from the snapshots it has.
+    @Test func e25ReportedPeriodsStayWhenTheOrdersAPIStartsRefusing() throws {
+        let (g, reader) = try life.subscribed()
+        g.advance(days: 30)
+        try g.simulator.renew("tok-1")                                         // no push delivered
+        g.advance(days: 30)
+        try g.simulator.renew("tok-1")                                         // no push delivered
+        g.advance(days: 2)                                                     // May 2nd
+        #expect(try g.h.client.post("/v1/accounts/\(reader.id)/refresh", as: reader.token).status == 200)
+        try expectGooglesPeriods(g, reader, count: 3)
+        g.simulator.refusesOrders = true
+        g.advance(days: 1)
+        #expect(try g.h.client.post("/v1/accounts/\(reader.id)/refresh", as: reader.token).status == 200)
+        try expectGooglesPeriods(g, reader, count: 3)
+        #expect(try stored(g, reader).allSatisfy { !$0.periodBuilt })
+    }
+
     /// Google unreachable is never a refusal: the push fails (503, Pub/Sub redelivers) and nothing
     /// is stored; the redelivery is taken.
     @Test func googleUnreachableStillFailsThePush() throws {
