@@ -5,6 +5,7 @@ import GatewayCrypto
 import GooglePlaySimulator
 import Testing
 import TestSupport
+import Synchronization
 import Wire
 
 /// The client against the simulator over real sockets: the service account's assertion, the cached
@@ -103,9 +104,22 @@ import Wire
                                     tokenURI: probe.server.tokenURL)
         let client = GooglePlayClient(configuration: GooglePlayConfiguration(apiBaseURL: probe.server.baseURL), key: key,
                                       clock: { probe.simulator.now }, pause: { _ in })
-        #expect(throws: GooglePlayError.unauthorized("the token endpoint answered HTTP 400 (invalid_grant)")) {
-            try client.subscription(packageName: probe.packageName, token: "tok-1")
-        }
+        // Not the Orders API refusing (E25): no call reached Google's API, so it is 503, never a
+        // reason to build periods from snapshots.
+        let refused = GooglePlayError.tokenRefused("the token endpoint answered HTTP 400 (invalid_grant)")
+        #expect(throws: refused) { try client.orders(packageName: probe.packageName, orderIds: ["GPA.1"]) }
+        #expect(!refused.isRefusal)
+    }
+
+    @Test func aTokenEndpointTimingOutIsAskedAgain() throws {
+        let probe = try PlayFixture()
+        try probe.simulator.buy(token: "tok-1", productId: "monthly")
+        let transport = TokenEndpointTimingOutOnce(tokenURL: probe.server.tokenURL)
+        let client = GooglePlayClient(configuration: GooglePlayConfiguration(apiBaseURL: probe.server.baseURL),
+                                      key: probe.simulator.serviceAccountKeyFile(tokenURL: probe.server.tokenURL),
+                                      transport: transport, clock: { probe.simulator.now }, pause: { _ in })
+        #expect(try client.subscription(packageName: probe.packageName, token: "tok-1").state == .active)
+        #expect(transport.timedOut.withLock { $0 } && probe.simulator.accessTokensIssued == 1)
     }
 
     @Test func ordersAreReadInOneBatchAndHolesAreSkipped() throws {
@@ -164,5 +178,23 @@ import Wire
         let parsed = try ServiceAccountKey.parse(Data(json.utf8))
         #expect(parsed.clientEmail == play.simulator.serviceAccountEmail && parsed.tokenURI == play.server.tokenURL)
         #expect(throws: ServiceAccountKey.LoadError.self) { try ServiceAccountKey.parse(Data(#"{"client_email":"a"}"#.utf8)) }
+    }
+}
+
+/// The real transport, except that the token endpoint's first answer is 408 Request Timeout.
+final class TokenEndpointTimingOutOnce: ServerAPITransport {
+    let tokenURL: URL
+    let timedOut = Mutex(false)
+    private let real = URLSessionServerAPITransport()
+
+    init(tokenURL: URL) { self.tokenURL = tokenURL }
+
+    func send(method: String, url: URL, headers: [String: String], body: Data?, timeout: TimeInterval,
+              maximumResponseBytes: Int) throws(TransportFailure) -> HTTPExchangeResult {
+        if url == tokenURL, !timedOut.withLock({ done in defer { done = true }; return done }) {
+            return HTTPExchangeResult(statusCode: 408, body: Data())
+        }
+        return try real.send(method: method, url: url, headers: headers, body: body, timeout: timeout,
+                             maximumResponseBytes: maximumResponseBytes)
     }
 }

@@ -47,10 +47,11 @@ final class AccessTokens: Sendable {
         }
         switch answer.statusCode {
         case 200...299: break
-        case 429, 500...599: return .failure(.retryable("the token endpoint answered HTTP \(answer.statusCode)"))
+        // A timeout, throttling or Google's own failure passes: asked again within the deadline.
+        case 408, 429, 500...599: return .failure(.retryable("the token endpoint answered HTTP \(answer.statusCode)"))
         default:
             let reason = (try? PlayFields.parse(answer.body, limit: Self.maximumAnswerBytes).string("error")) ?? nil
-            return .failure(.final(.unauthorized("the token endpoint answered HTTP \(answer.statusCode)\(reason.map { " (\($0))" } ?? "")")))
+            return .failure(.final(.tokenRefused("the token endpoint answered HTTP \(answer.statusCode)\(reason.map { " (\($0))" } ?? "")")))
         }
         do {
             let fields = try PlayFields.parse(answer.body, limit: Self.maximumAnswerBytes)

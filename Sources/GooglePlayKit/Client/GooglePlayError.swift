@@ -8,6 +8,9 @@ public enum GooglePlayError: Error, Equatable, Sendable, CustomStringConvertible
     /// Google refused the service account (401 after a fresh token, 403): only an operator can
     /// fix the key or its permissions.
     case unauthorized(String)
+    /// The token endpoint refused the service account's assertion (a key Google does not know, a
+    /// clock far off): no call reached the API, so it says nothing of what the API would answer.
+    case tokenRefused(String)
     /// Another refusal for good: Google's status and reason.
     case rejected(httpStatus: Int, reason: String?)
     /// Retries and the deadline ran out (429, 5xx, network); the last reason.
@@ -26,7 +29,7 @@ public enum GooglePlayError: Error, Equatable, Sendable, CustomStringConvertible
         case .notFound, .gone: true
         case .unauthorized(let reason): !Self.throttlingReasons.contains(reason)
         case .rejected(let status, let reason): (400..<500).contains(status) && !Self.throttlingReasons.contains(reason ?? "")
-        case .unavailable, .malformedResponse, .signing: false
+        case .tokenRefused, .unavailable, .malformedResponse, .signing: false
         }
     }
 
@@ -40,6 +43,7 @@ public enum GooglePlayError: Error, Equatable, Sendable, CustomStringConvertible
         case .notFound: "Google does not know this purchase"
         case .gone: "Google no longer keeps this purchase"
         case .unauthorized(let why): "Google refused the service account: \(why)"
+        case .tokenRefused(let why): "Google's token endpoint refused the service account: \(why)"
         case .rejected(let status, let reason): "Google refused the call (HTTP \(status)\(reason.map { ", \($0)" } ?? ""))"
         case .unavailable(let why): "Google could not be asked: \(why)"
         case .malformedResponse(let why): "Google's answer could not be read: \(why)"
