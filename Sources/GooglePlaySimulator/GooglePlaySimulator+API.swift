@@ -120,6 +120,8 @@ extension GooglePlaySimulator {
         }
         switch call {
         case .order, .orders:
+            let forcedOrder: Int? = state.withLock { $0.forcedOrderStatuses.isEmpty ? nil : $0.forcedOrderStatuses.removeFirst() }
+            if let forcedOrder { return .error(forcedOrder, reason: "backendError", "forced by the script") }
             if state.withLock({ $0.ordersRefused }) { return .permissionDenied }
         default:
             break

@@ -20,6 +20,8 @@ public final class GooglePlaySimulator: Sendable {
         var accessTokens: [String: Instant] = [:]
         /// Answers forced on the next API calls (a status each), for retries and outages.
         var forcedStatuses: [Int] = []
+        /// Answers forced on the next Orders API calls only (`orders.get`, `orders:batchGet`).
+        var forcedOrderStatuses: [Int] = []
         /// Acknowledgements answered 503 before Google takes them (E28 retries).
         var failingAcknowledgements = 0
         /// The Orders API refuses the service account (403 `PERMISSION_DENIED`), as for a
@@ -103,6 +105,12 @@ public final class GooglePlaySimulator: Sendable {
     /// answers resume.
     public func failNextCalls(_ count: Int, status: Int) {
         state.withLock { $0.forcedStatuses += Array(repeating: status, count: count) }
+    }
+
+    /// The next `count` Orders API calls answer `status` (the Developer API answers on): the Orders
+    /// API unreachable while Google's other calls work, which is no refusal (E25).
+    public func failNextOrderCalls(_ count: Int, status: Int) {
+        state.withLock { $0.forcedOrderStatuses += Array(repeating: status, count: count) }
     }
 
     /// Whether the Orders API (`orders.get`, `orders:batchGet`) answers 403 `PERMISSION_DENIED`

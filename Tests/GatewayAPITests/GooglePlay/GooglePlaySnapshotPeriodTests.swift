@@ -227,15 +227,19 @@ import Wire
         #expect(try stored(g, reader).allSatisfy { !$0.periodBuilt })
     }
 
-    /// Google unreachable is never a refusal: the push fails (503, Pub/Sub redelivers) and nothing
-    /// is stored; the redelivery is taken.
-    @Test func googleUnreachableStillFailsThePush() throws {
+    /// The Orders API unreachable is never a refusal, even while the Developer API answers: the push
+    /// fails (503, Pub/Sub redelivers) and nothing is stored, no snapshot either; the redelivery is
+    /// taken.
+    @Test func theOrdersAPIUnreachableStillFailsThePush() throws {
         let (g, reader) = try subscribed()
         g.advance(days: 30)
         let renewed = try g.simulator.renew("tok-1")
-        g.simulator.failNextCalls(4, status: 503)                             // every attempt the client makes
+        let kept = { try g.h.runtime.core.store.playSnapshots(packageName: g.simulator.packageName, purchaseToken: "tok-1", limit: 100) }
+        let snapshotsBefore = try kept()
+        g.simulator.failNextOrderCalls(4, status: 503)                        // every attempt the client makes
         #expect(try g.push(renewed).status == 503)
-        #expect(try stored(g, reader).count == 1)
+        #expect(g.simulator.apiRequests.last?.hasPrefix("orders") == true)
+        #expect(try stored(g, reader).count == 1 && kept() == snapshotsBefore)
         try life.take(g, renewed)
         #expect(try stored(g, reader).count == 2)
     }
