@@ -302,25 +302,34 @@ package final class GooglePlayIngestion: Sendable {
             }
         }
         let kept = PlayKeptOrders(stored)
-        // E25: where a revoke cuts, from the newest token's snapshots when its periods were built from them.
-        var revocation = revokedAt
+        // E25: a token's kept snapshots, oldest first, and the one just fetched.
+        var histories: [String: [PlaySnapshot]] = [:]
+        func history(_ fetched: FetchedToken) throws(StoreError) -> [PlaySnapshot] {
+            if let read = histories[fetched.token] { return read }
+            let read = try tx.playSnapshots(packageName: packageName, purchaseToken: fetched.token, limit: maximumSnapshotsRead)
+                .map(PlaySnapshot.init) + [fetched.snapshot]
+            histories[fetched.token] = read
+            return read
+        }
         var periodsBuilt = 0
         var snapshots: [PlayPurchaseSnapshot] = []
-        for (index, fetched) in chain.enumerated() {
+        for fetched in chain {
             var orders = fetched.answer ?? []
             if fetched.needsSnapshots {
                 orders += kept.reported(among: fetched.orderIds, token: fetched.token).filter { reported in
                     !orders.contains { $0.orderId == reported.orderId }
                 }
-                let history = try tx.playSnapshots(packageName: packageName, purchaseToken: fetched.token,
-                                                   limit: maximumSnapshotsRead).map(PlaySnapshot.init) + [fetched.snapshot]
-                let built = PlaySnapshotPeriods.orders(token: fetched.token, history: history, answered: orders)
+                let built = PlaySnapshotPeriods.orders(token: fetched.token, history: try history(fetched), answered: orders)
                 orders += built
                 periodsBuilt += built.count
-                if index == 0 { revocation = PlaySnapshotPeriods.revocation(history) }
             }
             snapshots.append(PlayPurchaseSnapshot(token: fetched.token, purchase: fetched.purchase, orders: orders))
         }
+        // E24/E25: a revoked newest token is cut at the kept `SUBSCRIPTION_REVOKED` event time, else
+        // where the gateway first saw it revoked, whichever path answered: both are kept with the
+        // snapshots, so every later fetch finds the same cut (E1).
+        var revocation = revokedAt
+        if newest.purchase.isRevoked { revocation = PlaySnapshotPeriods.revocation(try history(newest)) }
         let mapped = PlayFacts.subscription(chain: snapshots, voided: voided, revokedAt: revocation, kept: kept, source: source,
                                             observedAt: now)
         // The newest token is kept as the subscription's latest receipt: Google links new tokens

@@ -21,17 +21,17 @@ public enum PlayFacts {
     /// answers for it. E24: an order `REFUNDED`, or one in `voided`, is void from its refund time.
     ///
     /// E24/E25: a revoke without a voided order (the newest token expired by the developer, or a
-    /// `SUBSCRIPTION_REVOKED` notification at `revokedAt`) cuts the orders still running at the
-    /// notification's event time, else where Google ended the subscription (`expiryTime`), else
-    /// when the gateway first saw it.
+    /// `SUBSCRIPTION_REVOKED` notification) cuts the orders still running at `revokedAt` (the
+    /// gateway passes the notification's event time, else the instant it first saw the revoked
+    /// state: `PlaySnapshotPeriods.revocation`); without one, where Google ended the subscription
+    /// (`expiryTime`), else at `observedAt`.
     ///
     /// E1: a void the gateway stored before (`kept`) stays, whatever this fetch shows.
     public static func subscription(chain: [PlayPurchaseSnapshot], voided: [String: Instant] = [:], revokedAt: Instant? = nil,
                                     kept: PlayKeptOrders = PlayKeptOrders([]),
                                     source: TransactionSource, observedAt: Instant) -> (transactions: [Transaction], renewal: RenewalInfo?) {
         guard let newest = chain.first, let root = chain.last?.token else { return ([], nil) }
-        let revokedByDeveloper = newest.purchase.state == .expired && newest.purchase.cancellation == .developer
-        let revocationCut = revokedAt ?? (revokedByDeveloper ? newest.purchase.line?.expiryTime ?? observedAt : nil)
+        let revocationCut = revokedAt ?? (newest.purchase.isRevoked ? newest.purchase.line?.expiryTime ?? observedAt : nil)
         let environment: StoreEnvironment = newest.purchase.isTest ? .sandbox : .production
         let account = chain.lazy.compactMap(\.purchase.obfuscatedExternalAccountId).first
         var transactions: [Transaction] = []

@@ -32,6 +32,6 @@ public struct PlaySnapshot: Sendable, Equatable {
                   linkedPurchaseToken: purchase.linkedPurchaseToken, cancellation: purchase.cancellation, revokedAt: revokedAt)
     }
 
-    /// E24: Google's revoke without a voided order (the developer ended the subscription).
-    var isRevoked: Bool { state == .expired && cancellation == .developer }
+    /// E24: Google's revoke without a voided order (`PlaySubscriptionState.isRevoke`).
+    var isRevoked: Bool { state.isRevoke(cancellation) }
 }

@@ -17,6 +17,9 @@ public enum PlaySubscriptionState: String, Sendable, Equatable, CaseIterable {
     /// Whether the reader is served in this state (googleplay.md: active, canceled until expiry,
     /// grace).
     public var serves: Bool { self == .active || self == .canceled || self == .inGracePeriod }
+
+    /// E24: Google's revoke without a voided order: expired, the developer having ended it.
+    public func isRevoke(_ cancellation: PlayCancellation?) -> Bool { self == .expired && cancellation == .developer }
 }
 
 /// Which of `canceledStateContext`'s reasons Google gave.
@@ -54,6 +57,9 @@ public struct PlaySubscriptionPurchase: Sendable, Equatable {
 
     /// The first line: the gateway sells one product per subscription purchase.
     public var line: PlaySubscriptionLine? { lines.first }
+
+    /// E24: revoked without a voided order (`PlaySubscriptionState.isRevoke`).
+    public var isRevoked: Bool { state.isRevoke(cancellation) }
 
     public static func parse(_ body: some Collection<UInt8>) throws(PlayParseError) -> PlaySubscriptionPurchase {
         let fields = try PlayFields.parse(body)

@@ -157,21 +157,19 @@ import Wire
     }
 
     /// E24/E25: a revoke without a voided order cuts at the notification's event time; one no
-    /// notification brought, at the instant the gateway first saw the revoked state (kept: a later
-    /// look does not move it).
-    @Test(arguments: [true, false])
-    func e24ARevokeCutsAtTheNotificationElseWhereTheGatewayFirstSawIt(_ notified: Bool) throws {
-        let (g, reader) = try subscribed()
+    /// notification brought, at the instant the gateway first saw the revoked state. Both are kept:
+    /// later looks, through the Orders API or the snapshots, do not move the cut.
+    @Test(arguments: [true, false], [true, false])
+    func e24ARevokeCutsAtTheNotificationElseWhereTheGatewayFirstSawIt(_ notified: Bool, _ ordersRefused: Bool) throws {
+        let (g, reader) = try life.subscribed(ordersRefused: ordersRefused)
         g.advance(days: 10)                                                    // March 11th
         let revoked = try g.simulator.revoke("tok-1")
-        if notified {
-            try life.take(g, revoked)
-        } else {
-            g.advance(days: 2)                                                 // March 13th: a refresh finds it
-            #expect(try g.h.client.post("/v1/accounts/\(reader.id)/refresh", as: reader.token).status == 200)
-            g.advance(days: 1)
-            #expect(try g.h.client.post("/v1/accounts/\(reader.id)/refresh", as: reader.token).status == 200)
-        }
+        if notified { try life.take(g, revoked) }
+        g.advance(days: 2)                                                     // March 13th: a refresh finds it
+        #expect(try g.h.client.post("/v1/accounts/\(reader.id)/refresh", as: reader.token).status == 200)
+        g.advance(days: 1)
+        g.simulator.refusesOrders = !ordersRefused                             // the other path answers
+        #expect(try g.h.client.post("/v1/accounts/\(reader.id)/refresh", as: reader.token).status == 200)
         let cut = try #require(try stored(g, reader).first)
         #expect(cut.revocationDate == Instant(rfc3339: notified ? "2026-03-11T00:00:00Z" : "2026-03-13T00:00:00Z"))
         #expect(cut.revocationKind == .revokedWithRefund)
