@@ -138,6 +138,9 @@ import Wire
         // An id Google does not know fails the batch; the others are still read one by one.
         let holed = try play.client.orders(packageName: play.packageName, orderIds: [ids[0], ids[0] + "..7", ids[2]])
         #expect(holed.map(\.orderId) == [ids[0], ids[2]])
+        // An order Google no longer keeps (410) is left out the same way: the batch, then the first order.
+        play.simulator.failNextOrderCalls(2, status: 410)
+        #expect(try play.client.orders(packageName: play.packageName, orderIds: ids).map(\.orderId) == [ids[1], ids[2]])
     }
 
     @Test func voidedPurchasesListRefundsAndChargebacks() throws {

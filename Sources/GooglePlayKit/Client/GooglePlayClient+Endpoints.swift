@@ -17,7 +17,8 @@ extension GooglePlayClient {
 
     /// The orders Google knows among `orderIds`, in their order. `orders:batchGet` fails whole on
     /// one unknown id (googleplay.md), and renewal ids may have holes (declined attempts), so a
-    /// batch Google refuses is asked again one order at a time, the unknown ones left out.
+    /// batch Google refuses so (404, or 410 for an order it no longer keeps) is asked again one
+    /// order at a time, those left out.
     public func orders(packageName: String, orderIds: [String]) throws(GooglePlayError) -> [PlayOrder] {
         var found: [PlayOrder] = []
         var start = 0
@@ -26,9 +27,9 @@ extension GooglePlayClient {
             start += chunk.count
             do {
                 found += try parsed(try send(.orders(chunk), packageName: packageName), PlayOrder.parseBatch)
-            } catch .notFound {
+            } catch .notFound, .gone {
                 for id in chunk {
-                    do { found.append(try order(packageName: packageName, orderId: id)) } catch .notFound { continue }
+                    do { found.append(try order(packageName: packageName, orderId: id)) } catch .notFound, .gone { continue }
                 }
             }
         }
