@@ -114,7 +114,17 @@ package final class AppStoreIngestion: Sendable {
     /// Stores the facts an account brought (its receipt, its signed transactions) all-or-nothing:
     /// `.refused` when E4 under `keep` leaves them with another account, and then nothing changed.
     package func save(_ facts: VerifiedFacts, for accountId: String) throws(APIError) -> IngestOutcome {
-        try ingest(facts, accountId: accountId, notificationUUID: nil, source: nil)
+        guard !Self.carriesNothing(facts, notificationUUID: nil) else { return .stored(IngestResult(owners: [:], previousOwners: [])) }
+        return try ingest({ _ throws(StoreError) in facts }, accountId: accountId, notificationUUID: nil, source: nil)
+    }
+
+    /// `save` for facts that depend on what the store keeps (Google Play's periods built from the
+    /// snapshots kept, E25): `build` reads in the write unit of work that stores what it returns,
+    /// and runs again whenever that unit of work does, so it never builds from a state another
+    /// writer changed meanwhile.
+    package func save(building build: (any ReadTransaction) throws(StoreError) -> VerifiedFacts,
+                      for accountId: String) throws(APIError) -> IngestOutcome {
+        try ingest(build, accountId: accountId, notificationUUID: nil, source: nil)
     }
 
     /// Stores facts no account brought (notifications, polls, the Server API) all-or-nothing, for
@@ -123,7 +133,21 @@ package final class AppStoreIngestion: Sendable {
     @discardableResult
     package func saveForOwners(_ facts: VerifiedFacts, notificationUUID: String? = nil,
                                source: HistorySource? = nil) throws(APIError) -> IngestResult {
-        switch try ingest(facts, accountId: nil, notificationUUID: notificationUUID, source: source) {
+        guard !Self.carriesNothing(facts, notificationUUID: notificationUUID) else { return IngestResult(owners: [:], previousOwners: []) }
+        return try saveForOwners(building: { _ throws(StoreError) in facts }, notificationUUID: notificationUUID, source: source)
+    }
+
+    /// Nothing to store: no write unit of work is opened.
+    private static func carriesNothing(_ facts: VerifiedFacts, notificationUUID: String?) -> Bool {
+        facts.transactions.isEmpty && facts.renewals.isEmpty && facts.namedOwners.isEmpty && facts.customers.isEmpty
+            && facts.playSnapshots.isEmpty && notificationUUID == nil
+    }
+
+    /// `saveForOwners` with facts built in the unit of work that stores them (`save(building:for:)`).
+    @discardableResult
+    package func saveForOwners(building build: (any ReadTransaction) throws(StoreError) -> VerifiedFacts,
+                               notificationUUID: String? = nil, source: HistorySource? = nil) throws(APIError) -> IngestResult {
+        switch try ingest(build, accountId: nil, notificationUUID: notificationUUID, source: source) {
         case .stored(let result): return result
         // E4 hands facts without a requester to their owner, so `keep` has nothing to refuse;
         // were the store to refuse, the client hears what an account would.
@@ -133,20 +157,25 @@ package final class AppStoreIngestion: Sendable {
 
     /// Ingests one batch and forgets the cached facts of every account whose entitlements it
     /// changed (none when refused: nothing changed).
-    private func ingest(_ facts: VerifiedFacts, accountId: String?, notificationUUID: String?,
-                        source: HistorySource?) throws(APIError) -> IngestOutcome {
-        guard !facts.transactions.isEmpty || !facts.renewals.isEmpty || !facts.namedOwners.isEmpty || !facts.customers.isEmpty
-                || !facts.playSnapshots.isEmpty || notificationUUID != nil else {
-            return .stored(IngestResult(owners: [:], previousOwners: []))
+    private func ingest(_ build: (any ReadTransaction) throws(StoreError) -> VerifiedFacts, accountId: String?,
+                        notificationUUID: String?, source: HistorySource?) throws(APIError) -> IngestOutcome {
+        let at = clock.now(), ingestor = FactIngestor(policy: ownership, events: events)
+        let outcome = try stored { () throws(StoreError) in
+            try store.write { tx throws(StoreError) in
+                let facts = try build(tx)
+                guard !Self.carriesNothing(facts, notificationUUID: notificationUUID) else {
+                    return IngestOutcome.stored(IngestResult(owners: [:], previousOwners: []))
+                }
+                var batch = IngestBatch(accountId: accountId, transactions: facts.transactions, renewalInfos: facts.renewals,
+                                        receiptData: facts.receiptData, notificationUUID: notificationUUID, at: at,
+                                        source: source)
+                batch.historyFetched = facts.historyFetched
+                batch.namedOwners = facts.namedOwners
+                batch.customers = facts.customers
+                batch.playSnapshots = facts.playSnapshots
+                return try ingestor.ingest(batch, into: tx)
+            }
         }
-        var batch = IngestBatch(accountId: accountId, transactions: facts.transactions, renewalInfos: facts.renewals,
-                                receiptData: facts.receiptData, notificationUUID: notificationUUID, at: clock.now(),
-                                source: source)
-        batch.historyFetched = facts.historyFetched
-        batch.namedOwners = facts.namedOwners
-        batch.customers = facts.customers
-        batch.playSnapshots = facts.playSnapshots
-        let outcome = try stored { () throws(StoreError) in try store.ingest(batch, policy: ownership, events: events) }
         guard case .stored(let result) = outcome else { return outcome }
         var touched = result.previousOwners
         for owner in result.owners.values { if let owner { touched.insert(owner) } }

@@ -50,7 +50,8 @@ package final class GooglePlayIngestion: Sendable {
         let subscription = product.kind != .issue
         let found = try fetch(packageName: packageName, productId: productId, token: token, subscription: subscription,
                               source: .googlePlayApi)
-        let outcome = try facts.save(found.facts, for: accountId)
+        let outcome = try facts.save(building: found.build, for: accountId)
+        count(found)
         if case .stored = outcome { acknowledge(found, packageName: packageName) }
         return outcome
     }
@@ -105,8 +106,9 @@ package final class GooglePlayIngestion: Sendable {
             // Google does not know the token (or no longer): nothing to store, and nothing a
             // redelivery would change, so the message is taken.
         }
-        let result = try facts.saveForOwners(found.facts, notificationUUID: Self.messageKey(envelope.messageId), source: .rtdn)
-        if !result.duplicateNotification { acknowledge(found, packageName: notification.packageName) }
+        let result = try facts.saveForOwners(building: found.build, notificationUUID: Self.messageKey(envelope.messageId),
+                                             source: .rtdn)
+        if !result.duplicateNotification { count(found); acknowledge(found, packageName: notification.packageName) }
         return !result.duplicateNotification
     }
 
@@ -116,19 +118,24 @@ package final class GooglePlayIngestion: Sendable {
     package func refresh(_ accountId: String) throws(APIError) {
         let store = facts.store
         let keys = try stored { () throws(StoreError) in try store.subscriptions(ofAccount: accountId) }.filter { $0.store == .googlePlay }
-        var found = VerifiedFacts()
+        var found: [FetchedFacts] = []
         for key in keys {
             guard let kept = try stored({ () throws(StoreError) in try store.latestReceipt(for: key) }),
                   let (packageName, token) = Self.parseReceipt(kept.receiptData), services.packages.contains(packageName) else { continue }
             do {
                 found.append(try fetch(packageName: packageName, productId: nil, token: token, subscription: true,
-                                       source: .googlePlayApi).facts)
+                                       source: .googlePlayApi))
             } catch let error where error.status == 404 || error.status == 410 {
                 // A purchase Google no longer keeps: what was stored stands, the others are asked.
                 continue
             }
         }
-        try facts.saveForOwners(found, source: .googlePlayApi)
+        try facts.saveForOwners(building: { tx throws(StoreError) in
+            var all = VerifiedFacts()
+            for fetched in found { all.append(try fetched.build(tx)) }
+            return all
+        }, source: .googlePlayApi)
+        found.forEach(count)
     }
 
     /// E24: every purchase Google voided in `[start, end)` (googleplay.md: at most 30 days back),
@@ -161,7 +168,8 @@ package final class GooglePlayIngestion: Sendable {
                         continue
                     }
                 }
-                try facts.saveForOwners(found.facts, source: .googlePlayApi)
+                try facts.saveForOwners(building: found.build, source: .googlePlayApi)
+                count(found)
                 replayed += 1
             }
         }
@@ -183,10 +191,18 @@ package final class GooglePlayIngestion: Sendable {
     // MARK: Asking Google
 
     struct FetchedFacts {
-        var facts = VerifiedFacts()
+        /// Google's answer as facts given what the gateway kept: run in the write unit of work
+        /// that stores them (E25: a concurrent fetch's snapshot is never missed), again each time
+        /// it runs.
+        var build: (any ReadTransaction) throws(StoreError) -> VerifiedFacts = { _ throws(StoreError) in VerifiedFacts() }
+        /// E25: the periods the last run of `build` built from snapshots.
+        let periodsBuilt = BuiltPeriods()
         /// A verified purchase Google has not seen acknowledged (E28): its product and token.
         var unacknowledged: (productId: String, token: String, subscription: Bool)?
     }
+
+    /// E25's metric, once the facts are stored.
+    private func count(_ found: FetchedFacts) { periodsFromSnapshots.increment(by: found.periodsBuilt.count) }
 
     /// E28, after the facts are stored: one try now; a failure never fails the answer
     /// (googleplay.md's decision) and leaves the purchase owed, retried by `GooglePlayAcknowledger`.
@@ -240,15 +256,13 @@ package final class GooglePlayIngestion: Sendable {
                                           answer: try answeredOrders(packageName: packageName, purchase: purchase)))
                 next = purchase.linkedPurchaseToken
             }
-            let store = facts.store
-            let built = try stored { () throws(StoreError) in
-                try store.read { tx throws(StoreError) in
-                    try Self.subscriptionFacts(chain, packageName: packageName, voided: voided, revokedAt: revokedAt,
-                                               source: source, now: now, tx)
-                }
+            let periodsBuilt = found.periodsBuilt
+            found.build = { tx throws(StoreError) in
+                let built = try Self.subscriptionFacts(chain, packageName: packageName, voided: voided, revokedAt: revokedAt,
+                                                       source: source, now: now, tx)
+                periodsBuilt.count = built.periodsBuilt
+                return built.facts
             }
-            periodsFromSnapshots.increment(by: built.periodsBuilt)
-            found.facts = built.facts
             if let newest = chain.first, !newest.purchase.acknowledged, newest.purchase.state.serves,
                let line = newest.purchase.line {
                 found.unacknowledged = (line.productId, newest.token, true)
@@ -260,12 +274,16 @@ package final class GooglePlayIngestion: Sendable {
             }
             if let t = PlayFacts.product(purchase, productId: productId, token: token,
                                          voidedAt: purchase.orderId.flatMap { voided[$0] }, source: source, observedAt: now) {
-                found.facts = VerifiedFacts(transactions: [t])
+                found.build = { _ throws(StoreError) in VerifiedFacts(transactions: [t]) }
             }
             if !purchase.acknowledged, purchase.state == .purchased { found.unacknowledged = (productId, token, false) }
         }
         return found
     }
+
+    /// How many periods a fetch's facts built from snapshots (set where they are built, inside the
+    /// unit of work; read once it committed).
+    final class BuiltPeriods { var count = 0 }
 
     /// One token of a chain as Google answered it: its snapshot (E25) and the Orders API's answer
     /// (nil: it refused).
