@@ -36,6 +36,26 @@ import Wire
         #expect(try f.store.playSnapshots(packageName: "com.other.app", purchaseToken: "tok-1", limit: 10).isEmpty)
     }
 
+    /// Two fetches committed out of order: the one seen first, saying the same, leaves its earlier
+    /// instant on the kept row; one between two kept rows is compared with the row before it in time.
+    @Test(arguments: StoreBackend.all) func e25TheEarliestInstantOfAChangeIsKeptWhateverTheCommitOrder(_ backend: StoreBackend) throws {
+        let f = try IngestFixture(backend)
+        func keep(_ snapshot: PlaySnapshotRecord) throws {
+            var batch = IngestBatch(accountId: "alice", transactions: [], at: Fixtures.t0)
+            batch.playSnapshots = [snapshot]
+            _ = try f.store.ingest(batch, policy: .transfer).stored()
+        }
+        let expired = Self.snapshot("tok-1", at: 200, state: "SUBSCRIPTION_STATE_EXPIRED", expiry: 150)
+        for snapshot in [Self.snapshot("tok-1", at: 120), Self.snapshot("tok-1", at: 60), expired, Self.snapshot("tok-1", at: 100)] {
+            try keep(snapshot)
+        }
+        #expect(try f.store.playSnapshots(packageName: "com.example.magazine", purchaseToken: "tok-1", limit: 10)
+                == [Self.snapshot("tok-1", at: 60), expired])
+        // True only when a row was added.
+        let record = { (s: PlaySnapshotRecord) in try f.store.write { tx throws(StoreError) in try tx.recordPlaySnapshot(s) } }
+        #expect(try record(Self.snapshot("tok-2", at: 0)) && !record(Self.snapshot("tok-2", at: 0)))
+    }
+
     /// E25: whether a period was built from snapshots is kept with the transaction, and a reported
     /// period stored first is not replaced by a built one ingested later.
     @Test(arguments: StoreBackend.all) func e25ABuiltPeriodIsKeptAsBuiltAndNeverReplacesAReportedOne(_ backend: StoreBackend) throws {
