@@ -374,7 +374,9 @@ package final class GooglePlayIngestion: Sendable {
 
     /// The product a one-time purchase's order sold (a voided one names no sku): the Orders API's
     /// answer; when it refuses (E25), the purchase stored under that order, nil when none is. An
-    /// order Google does not know is 404, as before.
+    /// order Google does not know (404) or no longer keeps (410) is Google's answer about the
+    /// purchase, not the Orders API refusing the gateway: 404 or 410 as for any purchase Google does
+    /// not know (a push is then taken with nothing stored).
     private func oneTimeProduct(packageName: String, orderId: String) throws(APIError) -> String? {
         do {
             return try services.client.order(packageName: packageName, orderId: orderId).productId

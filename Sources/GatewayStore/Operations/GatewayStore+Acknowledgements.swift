@@ -18,11 +18,6 @@ extension GatewayStore {
         try write { tx throws(StoreError) in try tx.rescheduleAcknowledgement(pending) }
     }
 
-    /// E25: the newest `limit` snapshots kept of a Google Play token, in the order they were kept.
-    public func playSnapshots(packageName: String, purchaseToken: String, limit: Int) throws(StoreError) -> [PlaySnapshotRecord] {
-        try read { tx throws(StoreError) in try tx.playSnapshots(packageName: packageName, purchaseToken: purchaseToken, limit: limit) }
-    }
-
     public func deletePendingAcknowledgement(packageName: String, purchaseToken: String) throws(StoreError) {
         try write { tx throws(StoreError) in try tx.deletePendingAcknowledgement(packageName: packageName, purchaseToken: purchaseToken) }
     }

@@ -82,6 +82,8 @@ public protocol ReadTransaction {
     func latestReceipt(for subscription: SubscriptionKey) throws(StoreError) -> StoredReceipt?
     /// The digest of the receipt a subscription points to, without its content.
     func latestReceiptDigest(for subscription: SubscriptionKey) throws(StoreError) -> String?
+    /// Stored receipts by digest after `digest` (nil: from the first), at most `limit`.
+    func storedReceipts(after digest: String?, limit: Int) throws(StoreError) -> [ReceiptContent]
     /// Subscriptions whose latest `expiresDate` lies in `[notBefore, before)` or whose renewal info
     /// says billing retry or a grace period lasting until `notBefore` or later, oldest expiry
     /// first, at most `limit`; for the App Store status poller. `store`: that store's only (nil: every
@@ -113,8 +115,6 @@ public protocol ReadTransaction {
 
     /// The newest `limit` snapshots kept of a token, in the order they were kept.
     func playSnapshots(packageName: String, purchaseToken: String, limit: Int) throws(StoreError) -> [PlaySnapshotRecord]
-    /// Stored receipts by digest after `digest` (nil: from the first), at most `limit`.
-    func storedReceipts(after digest: String?, limit: Int) throws(StoreError) -> [ReceiptContent]
 
     // MARK: Devices (push)
 
