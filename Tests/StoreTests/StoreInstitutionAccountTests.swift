@@ -26,7 +26,7 @@ import Wire
     func record(_ f: IngestFixture, _ accountId: String, _ institution: Institution, at instant: Instant = seen,
                 from address: String = "192.0.2.77") throws -> Bool {
         try f.store.recordInstitutionAccount(InstitutionAccount(accountId: accountId, institutionId: institution.institutionId,
-                                                                firstSeen: instant, address: address), of: institution)
+                                                                firstSeen: instant, address: address))
     }
 
     func events(_ f: IngestFixture, _ accountId: String) throws -> [HistoryEvent] {
@@ -112,5 +112,7 @@ import Wire
         #expect(try events(f, "carol").count == 1)
         #expect(!(try f.store.deleteInstitution(id: "inst-1", at: deletedAt)))
         #expect(try events(f, "alice").count == 2, "deleting nothing writes nothing")
+        #expect(!(try record(f, "bob", Self.library)), "a request that saw it before it was deleted records nothing")
+        #expect(try events(f, "bob").isEmpty && f.store.institutionAccount(accountId: "bob", institutionId: "inst-1") == nil)
     }
 }

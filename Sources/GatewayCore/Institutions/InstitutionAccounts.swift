@@ -35,7 +35,7 @@ package final class InstitutionAccounts: Sendable {
             if try store.institutionAccount(accountId: accountId, institutionId: institution.institutionId) == nil {
                 let record = InstitutionAccount(accountId: accountId, institutionId: institution.institutionId,
                                                 firstSeen: clock.now(), address: IPAddress.text(address))
-                _ = try store.recordInstitutionAccount(record, of: institution)
+                _ = try store.recordInstitutionAccount(record)
             }
         }
         remembered.withLock {

@@ -55,13 +55,14 @@ extension GatewayStore {
         try read { tx throws(StoreError) in try tx.institutionAccount(accountId: accountId, institutionId: institutionId) }
     }
 
-    /// E30: records that `institution`'s grant was given to `record.accountId`, and, only when
+    /// E30: records that the institution's grant was given to `record.accountId`, and, only when
     /// the pair is new, appends its `grantGiven` event (source `institution`, the institution's
-    /// terms and the client address) in the same unit of work; true when it was new. Recording a
-    /// pair again, here or in another process, writes nothing.
-    public func recordInstitutionAccount(_ record: InstitutionAccount, of institution: Institution) throws(StoreError) -> Bool {
+    /// terms as stored and the client address) in the same unit of work; true when it was new.
+    /// Recording a pair again, here or in another process, writes nothing, and so does recording
+    /// one of an institution deleted meanwhile (the pair's row refers to the institution's).
+    public func recordInstitutionAccount(_ record: InstitutionAccount) throws(StoreError) -> Bool {
         try write { tx throws(StoreError) in
-            guard try tx.insert(record) else { return false }
+            guard let institution = try tx.institution(id: record.institutionId), try tx.insert(record) else { return false }
             var details = FactHistory.institution(institution)
             details.set("address", .string(record.address))
             try tx.append(HistoryEvent(accountId: record.accountId, at: record.firstSeen, kind: .grantGiven,

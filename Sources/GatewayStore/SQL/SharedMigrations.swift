@@ -174,7 +174,8 @@ extension SharedMigration {
         // Looked up by institution when one is changed or deleted.
         """
         CREATE TABLE institution_accounts (
-            account_id \(.key) NOT NULL REFERENCES accounts(id), institution_id \(.key) NOT NULL,
+            account_id \(.key) NOT NULL REFERENCES accounts(id),
+            institution_id \(.key) NOT NULL REFERENCES institutions(institution_id),
             first_seen \(.instant) NOT NULL, address \(.text) NOT NULL,
             PRIMARY KEY (account_id, institution_id)
         )\(.tableOptions);
