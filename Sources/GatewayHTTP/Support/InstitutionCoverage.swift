@@ -29,7 +29,7 @@ package struct InstitutionCoverage: Sendable {
     /// E30: the grant the institution covering this request gives `publicationId` (any of its
     /// publications when nil), or nil when none does. An account route adds it to the account's
     /// facts and then neither reads nor fills the account's cached answers, which hold its own
-    /// facts alone.
+    /// facts alone. Records nothing: for a route that gives no access (an explanation).
     package func grant(_ request: HTTPRequest, publicationId: String?) throws(APIError) -> Grant? {
         guard let institution = try covering(request) else { return nil }
         return Self.grant(institution, publicationId: publicationId)
