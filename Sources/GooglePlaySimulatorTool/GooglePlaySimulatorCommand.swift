@@ -10,7 +10,7 @@ import Wire
 enum GooglePlaySimulatorCommand {
     static let help = """
         usage: googleplay-simulator --listen HOST:PORT [--package NAME] [--key-file PATH]
-                                    [--push URL [--audience AUD]]
+                                    [--push URL [--audience AUD]] [--allow-remote]
 
         Serves Google's token endpoint at /token, the Developer and Orders API under
         /androidpublisher/v3/applications/NAME/ (default com.example.magazine) and the push
@@ -25,18 +25,26 @@ enum GooglePlaySimulatorCommand {
         --push, each step's notification is pushed to URL (the gateway's
         /v1/googleplay/notifications) with an OIDC token for AUD (default URL).
         Credentials follow the wall clock, the scenario follows the simulator's.
+
+        The control routes take no credentials and the simulator signs push tokens a gateway
+        trusts, so HOST must be a loopback address (127.0.0.1, ::1, localhost) unless
+        --allow-remote is given.
         """
 
     static let defaultKeyPath = "googleplay-service-account.json"
 
     static func run(_ words: ArraySlice<String>, _ console: Console) throws(CLIError) {
-        let arguments = try Arguments.parse(words, options: ["listen", "package", "key-file", "push", "audience"])
+        let arguments = try Arguments.parse(words, options: ["listen", "package", "key-file", "push", "audience"],
+                                            flags: ["allow-remote"])
         if arguments.wantsHelp { return console.out(help) }
         try arguments.expectPositionals(0, "")
         let listen: ListenAddress
         do { listen = try ListenAddress(parsing: try arguments.required("listen")) } catch let error as ListenAddress.Invalid {
             throw .usage("--listen: \(error.message)")
         } catch { throw .usage("\(error)") }
+        guard listen.isLoopback || arguments.flags.contains("allow-remote") else {
+            throw .usage("--listen: \(listen) is not a loopback address; the control routes take no credentials (--allow-remote to serve it anyway)")
+        }
         let keyPath = try arguments.optional("key-file") ?? defaultKeyPath
         let push = try pushTarget(arguments)
         // The gateway signs assertions and checks push tokens on the wall clock, whatever the
@@ -53,8 +61,7 @@ enum GooglePlaySimulatorCommand {
                       FileManager.default.createFile(atPath: keyPath, contents: Data(json.utf8),
                                                      attributes: [.posixPermissions: 0o600]) else {
                     failure = .failure("cannot write \(keyPath)")
-                    // Ends the serve loop as a signal would (stopping the server here left it
-                    // waiting for a signal forever).
+                    // `runUntilSignalled` returns only on a signal: raise one to end the serve loop.
                     raise(SIGTERM)
                     return
                 }

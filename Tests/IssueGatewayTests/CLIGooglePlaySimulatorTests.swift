@@ -10,6 +10,23 @@ import TestSupport
 @Suite struct CLIGooglePlaySimulatorTests {
     static let uuid = "6a2b4c8d-1e3f-4a5b-8c7d-9e0f1a2b3c4d"
 
+    /// The control routes take no credentials: a listener others can reach is refused (usage, 2)
+    /// unless asked for by name.
+    @Test func aNonLoopbackListenerIsRefusedWithoutAllowRemote() throws {
+        let binary = try #require(BuiltExecutable.googlePlaySimulator)
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["--listen", "0.0.0.0:0", "--key-file", "/nonexistent/key.json"]
+        let errors = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        try process.run()
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 2)
+        #expect(said.contains("not a loopback address"), "\(said)")
+    }
+
     @Test func stepsPostedToTheSimulatorProcessEntitleAReaderOnTheServeProcess() throws {
         let folder = TemporaryDatabase()
         try FileManager.default.createDirectory(at: folder.folder, withIntermediateDirectories: true)

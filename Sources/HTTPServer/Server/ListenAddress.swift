@@ -7,6 +7,14 @@ public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 
+    /// Reachable from this machine only: `localhost`, `::1` or an IPv4 address in 127.0.0.0/8
+    /// (RFC 1122 §3.2.1.3). Tools without credentials listen only there unless told otherwise.
+    public var isLoopback: Bool {
+        if host == "localhost" || host == "::1" { return true }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
+    }
+
     /// Why a `host:port` text is not one.
     public struct Invalid: Error, Sendable {
         public var message: String
