@@ -293,8 +293,12 @@ package final class GooglePlayIngestion: Sendable {
         let snapshot: PlaySnapshot
         let answer: [PlayOrder]?
 
-        /// The order ids of the token through its latest successful order.
-        var orderIds: [String] { purchase.line?.latestSuccessfulOrderId.flatMap(PlayOrder.idsThrough) ?? [] }
+        var orderIds: [String] { Self.orderIds(purchase) }
+
+        /// The order ids of a token through its latest successful order.
+        static func orderIds(_ purchase: PlaySubscriptionPurchase) -> [String] {
+            purchase.line?.latestSuccessfulOrderId.flatMap(PlayOrder.idsThrough) ?? []
+        }
 
         /// E25: the Orders API refused, or did not answer the latest order: what it lacks is built
         /// from the token's snapshots.
@@ -363,9 +367,8 @@ package final class GooglePlayIngestion: Sendable {
     /// order; unknown ones left out); nil when it refuses (E25, `GooglePlayError.isRefusal`). No
     /// answer at all is 503, as for every other call.
     private func answeredOrders(packageName: String, purchase: PlaySubscriptionPurchase) throws(APIError) -> [PlayOrder]? {
-        let ids = purchase.line?.latestSuccessfulOrderId.flatMap(PlayOrder.idsThrough) ?? []
         do {
-            return try services.client.orders(packageName: packageName, orderIds: ids)
+            return try services.client.orders(packageName: packageName, orderIds: FetchedToken.orderIds(purchase))
         } catch {
             if error.isRefusal { return nil }
             throw Self.apiError(error)
