@@ -16,6 +16,17 @@ import TestSupport
         (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? ["unreadable"]
     }
 
+    /// Descriptors this process holds on files in `folder`, as /proc/self/fd names them (a file
+    /// without a name shows as `folder/#inode (deleted)`).
+    static func openFiles(in folder: String) -> [Int32] {
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return descriptors.compactMap { name in
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(name)"),
+                  target.hasPrefix(folder + "/") else { return nil }
+            return Int32(name)
+        }
+    }
+
     /// `Bearer good` proceeds at once; `Bearer ask` is decided on the pool, after `decisions` opens,
     /// and passes; anything else is refused (401) at once or, for `Bearer refuse`, by the pool (403).
     static func router(decisions: Gate) -> Router {
@@ -128,6 +139,44 @@ import TestSupport
         let answer = try client.readResponse()
         #expect(answer.status == 503 && answer.header("Retry-After") != nil)
         #expect(eventually { server.server.spooledBytes == 0 })
+    }
+
+    @Test func bodiesGoNamelessAndCloseOnExecToTheFolderOpenedAtTheStart() throws {
+        let spool = Self.spoolPath(), moved = spool + "-moved", other = spool + "-other"
+        defer { [spool, moved, other].forEach { try? FileManager.default.removeItem(atPath: $0) } }
+        let server = try TestServer(router: Self.router(decisions: Gate())) { $0.bodySpoolDirectory = spool }
+        defer { server.stop() }
+        // What anyone who may write the parent folder could do once the server runs: move the
+        // folder away and put a link to a folder of theirs in its place.
+        try FileManager.default.moveItem(atPath: spool, toPath: moved)
+        try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: false,
+                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createSymbolicLink(atPath: spool, withDestinationPath: other)
+        let body = (0..<(256 << 10)).map { UInt8(truncatingIfNeeded: $0 &* 5) }
+        let client = try server.client()
+        client.send("PUT /lists/mine HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer good\r\nContent-Length: \(body.count)\r\n\r\n")
+        client.send(Array(body[..<1024]))
+        #expect(eventually { !Self.openFiles(in: moved).isEmpty }, "the body's file is in the folder opened at the start")
+        #expect(Self.openFiles(in: other).isEmpty)
+        for fd in Self.openFiles(in: moved) {
+            #expect(fcntl(fd, F_GETFD) & FD_CLOEXEC != 0, "a child process inherits no body")
+        }
+        #expect(Self.entries(moved).isEmpty && Self.entries(other).isEmpty, "no name is ever visible")
+        client.send(Array(body[1024...]))
+        let answer = try client.readResponse()
+        #expect(answer.status == 200 && answer.text == HTTPServerSpooledBodyTests.expected(body))
+    }
+
+    @Test func aSpoolFolderThatIsALinkStopsTheStart() throws {
+        let spool = Self.spoolPath(), real = spool + "-real"
+        defer { [spool, real].forEach { try? FileManager.default.removeItem(atPath: $0) } }
+        try FileManager.default.createDirectory(atPath: real, withIntermediateDirectories: false,
+                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createSymbolicLink(atPath: spool, withDestinationPath: real)
+        let router = Self.router(decisions: Gate())
+        #expect(throws: HTTPServerStartError.self) {
+            _ = try TestServer(router: router) { $0.bodySpoolDirectory = spool }
+        }
     }
 
     @Test func aSpoolFolderOthersMayEnterStopsTheStart() throws {

@@ -161,12 +161,17 @@ extension EventLoop {
     /// partial file gone.
     private func spool(_ bytes: [UInt8], of connection: Connection) -> Bool {
         do throws(SpooledBody.Failure) {
-            if connection.spool == nil {
-                connection.spool = try SpooledBody(directory: context.configuration.bodySpoolDirectory,
-                                                   budget: context.spoolBudget,
-                                                   expectedBytes: connection.announcedBodyBytes)
+            let file: SpooledBody
+            if let open = connection.spool {
+                file = open
+            } else {
+                // The server opens the folder at the start whenever a route spools.
+                guard let spoolDirectory else { throw SpooledBody.Failure(message: "no spool directory") }
+                file = try SpooledBody(directory: spoolDirectory, budget: context.spoolBudget,
+                                       expectedBytes: connection.announcedBodyBytes)
+                connection.spool = file
             }
-            try connection.spool?.append(bytes)
+            try file.append(bytes)
             return true
         } catch {
             connection.spool = nil

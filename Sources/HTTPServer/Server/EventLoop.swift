@@ -37,6 +37,8 @@ final class EventLoop: @unchecked Sendable {
     private(set) var listenFD: Int32
     private let inbox = Mutex(Inbox())
     let index: Int
+    /// The opened spool folder, when routes spool bodies (checked at the start).
+    let spoolDirectory: SpoolDirectory?
 
     var connections: [Connection?] = []
     var connectionCount = 0
@@ -51,8 +53,9 @@ final class EventLoop: @unchecked Sendable {
     private static let readable = UInt32(EPOLLIN.rawValue)
     static let writable = UInt32(EPOLLOUT.rawValue)
 
-    init(index: Int, context: ServerContext, listenFD: Int32) throws {
+    init(index: Int, context: ServerContext, listenFD: Int32, spoolDirectory: SpoolDirectory?) throws {
         self.index = index
+        self.spoolDirectory = spoolDirectory
         self.context = context
         self.listenFD = listenFD
         readBuffer = Array(repeating: 0, count: context.configuration.readBufferBytes)
