@@ -132,12 +132,29 @@ import TestSupport
             $0.maxSpooledBytes = 1 << 20
         }
         defer { server.stop() }
+        let chunkedHead = Array("PUT /lists/mine HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer good\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)
+        let piece = Array("80000\r\n".utf8) + [UInt8](repeating: 66, count: 0x80000) + Array("\r\n".utf8)
+
+        // Alone larger than the whole budget: it could never fit, so no Retry-After.
+        let huge = try server.client()
+        huge.send(chunkedHead + piece + piece + piece)
+        let tooLarge = try huge.readResponse()
+        #expect(tooLarge.status == 413 && tooLarge.header("Connection") == "close")
+        #expect(eventually { server.server.spooledBytes == 0 })
+
+        // It fits alone, not beside another body: busy, try again.
+        let size = 768 << 10
+        let holder = try server.client()
+        holder.send("PUT /lists/mine HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer good\r\nContent-Length: \(size)\r\n\r\n")
+        holder.send([UInt8](repeating: 67, count: 1024))
+        #expect(eventually { server.server.spooledBytes == size })
         let client = try server.client()
-        var chunked = Array("PUT /lists/mine HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer good\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)
-        for _ in 0..<3 { chunked += Array("80000\r\n".utf8) + [UInt8](repeating: 66, count: 0x80000) + Array("\r\n".utf8) }
-        client.send(chunked)
+        client.send(chunkedHead + piece)
         let answer = try client.readResponse()
         #expect(answer.status == 503 && answer.header("Retry-After") != nil)
+        #expect(eventually { server.server.spooledBytes == size }, "the refused body's file is dropped")
+        holder.send([UInt8](repeating: 67, count: size - 1024))
+        #expect(try holder.readResponse().status == 200)
         #expect(eventually { server.server.spooledBytes == 0 })
     }
 

@@ -26,13 +26,16 @@ public final class SpooledBody: @unchecked Sendable {
         public let message: String
         /// The budget had no room for the body: the server is busy, not broken.
         public var overBudget = false
+        /// The body alone would hold more than the whole budget: it can never fit.
+        public var neverFits = false
     }
 
     /// A new, empty, nameless file in `directory`, holding `expectedBytes` of `budget` (the
     /// announced length; 0 when chunked) before any is written.
     init(directory: SpoolDirectory, budget: SpoolBudget? = nil, expectedBytes: Int = 0) throws(Failure) {
         if let budget, !budget.reserve(expectedBytes) {
-            throw Failure(message: "the spool budget has no room for \(expectedBytes) bytes", overBudget: true)
+            throw Failure(message: "the spool budget has no room for \(expectedBytes) bytes", overBudget: true,
+                          neverFits: expectedBytes > budget.limit)
         }
         let fd = directory.newFile()
         guard fd >= 0 else {
@@ -55,7 +58,8 @@ public final class SpooledBody: @unchecked Sendable {
         if let budget, count + bytes.count > reserved {
             let more = count + bytes.count - reserved
             guard budget.reserve(more) else {
-                throw Failure(message: "the spool budget has no room for \(more) more bytes", overBudget: true)
+                throw Failure(message: "the spool budget has no room for \(more) more bytes", overBudget: true,
+                              neverFits: count + bytes.count > budget.limit)
             }
             reserved += more
         }

@@ -157,8 +157,8 @@ extension EventLoop {
     /// Moves body bytes of a spooling route to the connection's file (made on the first bytes,
     /// reserving the announced length from the spool budget); false when the file cannot take
     /// them: the request is answered (503 with `Retry-After` when the budget is spent, 413 when
-    /// the body was announced larger than the whole budget) and the connection closes, its
-    /// partial file gone.
+    /// the body alone, announced or as it arrives, would be larger than the whole budget) and the
+    /// connection closes, its partial file gone.
     private func spool(_ bytes: [UInt8], of connection: Connection) -> Bool {
         do throws(SpooledBody.Failure) {
             let file: SpooledBody
@@ -175,9 +175,8 @@ extension EventLoop {
             return true
         } catch {
             connection.spool = nil
-            let budget = context.spoolBudget.limit
-            if error.overBudget && connection.announcedBodyBytes > budget {
-                closeWithError(connection, .contentTooLarge(limit: budget))
+            if error.neverFits {
+                closeWithError(connection, .contentTooLarge(limit: context.spoolBudget.limit))
             } else if error.overBudget {
                 closeWithError(connection, HTTPServerError(.busy, "The server holds too many request bodies; try again."))
             } else {
