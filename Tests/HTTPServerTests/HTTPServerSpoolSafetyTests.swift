@@ -43,6 +43,19 @@ import TestSupport
         }
     }
 
+    @Test func aHeadCheckNeedsASpooledBodyOnAPool() async {
+        // On the loop a `decideOnPool` decision would block it; on a body in memory it checks
+        // nothing the handler does not.
+        await #expect(processExitsWith: .failure) {
+            RouterBuilder().add("PUT", "/lists/{id}", execution: .inline, spoolsBody: true,
+                                authorizeHead: { _ in .proceed }) { _ in .text(200, "taken") }
+        }
+        await #expect(processExitsWith: .failure) {
+            RouterBuilder().add("PUT", "/lists/{id}", execution: .worker,
+                                authorizeHead: { _ in .proceed }) { _ in .text(200, "taken") }
+        }
+    }
+
     @Test func anUnauthorizedUploadIsRefusedFromItsHeadWithNothingSpooled() throws {
         let spool = Self.spoolPath()
         defer { try? FileManager.default.removeItem(atPath: spool) }

@@ -89,8 +89,9 @@ extension EventLoop {
     }
 
     private func decideHead(_ connection: Connection, _ match: Router.Match) -> Bool {
+        // A route with a check runs on a pool (`RouterBuilder.add`): its decision never runs on the loop.
         guard let check = context.router.headCheck(match), case .found(let route, let parameters) = match,
-              let head = connection.checkedHead else {
+              case .pool(let pool) = route.execution, let head = connection.checkedHead else {
             connection.headCheck = .passed
             return true
         }
@@ -107,15 +108,6 @@ extension EventLoop {
             return false
         case .decideOnPool(let decision):
             decide = decision
-        }
-        guard case .pool(let pool) = route.execution else {
-            // An inline route runs on the loop anyway.
-            if let refusal = decide() {
-                closeWith(connection, refusal)
-                return false
-            }
-            connection.headCheck = .passed
-            return true
         }
         let fd = connection.fd, id = connection.id, client = connection.clientKey, shares = context.clientShares
         guard shares.admit(client, to: pool) else {
