@@ -27,15 +27,20 @@ import TestSupport
         }
     }
 
-    /// `Bearer good` proceeds at once; `Bearer ask` is decided on the pool, after `decisions` opens,
-    /// and passes; anything else is refused (401) at once or, for `Bearer refuse`, by the pool (403).
-    static func router(decisions: Gate) -> Router {
+    /// `Bearer good` proceeds at once; `Bearer ask` is decided on the pool (opening `asked` as it
+    /// starts), after `decisions` opens, and passes; anything else is refused (401) at once or, for
+    /// `Bearer refuse`, by the pool (403).
+    static func router(decisions: Gate, asked: Gate = Gate()) -> Router {
         TestServer.defaultRouter {
             $0.add("PUT", "/lists/{id}", execution: .worker, maxBodyBytes: 128 << 20, spoolsBody: true,
                    authorizeHead: { request in
                 switch request.header("Authorization") {
                 case "Bearer good" where request.pathParameters["id"] == "mine": return .proceed
-                case "Bearer ask": return .decideOnPool { decisions.wait() ? nil : .text(500, "no decision") }
+                case "Bearer ask":
+                    return .decideOnPool {
+                        asked.open()
+                        return decisions.wait() ? nil : .text(500, "no decision")
+                    }
                 case "Bearer refuse": return .decideOnPool { .text(403, "not yours") }
                 default: return .refuse(.text(401, "who are you"))
                 }
@@ -74,28 +79,32 @@ import TestSupport
             #expect(answer.status == status, "\(secret)")
             #expect(answer.header("Connection") == "close")
             #expect(server.server.spooledBytes == 0)
-            #expect(Self.entries(spool).isEmpty)
+            #expect(Self.openFiles(in: spool).isEmpty, "no body file was made")
         }
         var mode = stat()
         #expect(lstat(spool, &mode) == 0 && mode.st_mode & 0o777 == 0o700)
     }
 
     @Test func aBodyWhoseHeadThePoolPassesIsReadOnFromWhereItStopped() throws {
-        let decisions = Gate()
+        let decisions = Gate(), asked = Gate()
         let spool = Self.spoolPath()
         defer { try? FileManager.default.removeItem(atPath: spool) }
-        let server = try TestServer(router: Self.router(decisions: decisions)) { $0.bodySpoolDirectory = spool }
+        let server = try TestServer(router: Self.router(decisions: decisions, asked: asked)) { $0.bodySpoolDirectory = spool }
         defer { server.stop() }
         let body = (0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ $0 >> 9) }
         let client = try server.client()
         client.send("PUT /lists/mine HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ask\r\nContent-Length: \(body.count)\r\n\r\n")
         client.send(Array(body[..<(200 << 10)]))
+        #expect(asked.wait(), "the pool is deciding on the head")
         #expect(server.server.spooledBytes == 0, "nothing is kept before the decision")
+        #expect(server.server.bufferedBytes <= server.server.configuration.readBufferBytes,
+                "at most one read of the body waits in memory")
         decisions.open()
         client.send(Array(body[(200 << 10)...]))
         let answer = try client.readResponse()
         #expect(answer.status == 200 && answer.text == HTTPServerSpooledBodyTests.expected(body))
         #expect(eventually { server.server.spooledBytes == 0 })
+        #expect(eventually { Self.openFiles(in: spool).isEmpty }, "the body's file is closed once the request ended")
     }
 
     @Test func theSpoolBudgetRefusesTheSecondOfTwoConcurrentUploads() throws {
