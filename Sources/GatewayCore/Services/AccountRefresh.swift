@@ -6,7 +6,8 @@ import GatewayStore
 /// are asked is decided here, on the caller's thread, from one read of the account's
 /// subscriptions: a store without credentials, or without a subscription of the account, gets no
 /// job, so a pool full of other work (Stripe's webhooks) cannot fail a refresh that needs nothing
-/// from it.
+/// from it. A refresh of an account whose Stripe or Google call is still running joins that call
+/// (`RunningCalls`) rather than queueing the same work again.
 package final class AccountRefresh: Sendable {
     private let store: any GatewayStore
     private let appStore: AppStoreIngestion
@@ -15,6 +16,7 @@ package final class AccountRefresh: Sendable {
     private let stripeWork: WorkPool
     private let googlePlayWork: WorkPool
     private let storeWait: Duration
+    private let running = RunningCalls()
 
     /// `storeWait`: how long the caller waits for the Stripe and Google calls, from its start.
     package init(store: any GatewayStore, appStore: AppStoreIngestion, stripe: StripeIngestion,
@@ -29,14 +31,16 @@ package final class AccountRefresh: Sendable {
         let deadline = ContinuousClock.now + storeWait
         let subscriptions = try stored { () throws(StoreError) in try store.subscriptions(ofAccount: accountId) }
         let stripeKeys = stripe.refreshable(subscriptions)
-        let stripeCall = stripeKeys.isEmpty ? nil : PooledCall("Stripe", on: stripeWork) { [stripe] () throws(APIError) in
-            try stripe.refresh(stripeKeys)
+        let stripeCall = stripeKeys.isEmpty ? nil : running.join("stripe " + accountId, "Stripe", on: stripeWork) {
+            [stripe] () throws(APIError) in try stripe.refresh(stripeKeys)
         }
         var googleCall: PooledCall?
         if let googlePlay {
             let googleKeys = googlePlay.refreshable(subscriptions)
             if !googleKeys.isEmpty {
-                googleCall = PooledCall("Google Play", on: googlePlayWork) { () throws(APIError) in try googlePlay.refresh(googleKeys) }
+                googleCall = running.join("googlePlay " + accountId, "Google Play", on: googlePlayWork) {
+                    () throws(APIError) in try googlePlay.refresh(googleKeys)
+                }
             }
         }
         try appStore.refresh(subscriptions)
