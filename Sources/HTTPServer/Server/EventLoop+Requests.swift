@@ -109,18 +109,10 @@ extension EventLoop {
         case .decideOnPool(let decision):
             decide = decision
         }
-        let fd = connection.fd, id = connection.id, client = connection.clientKey, shares = context.clientShares
-        guard shares.admit(client, to: pool) else {
-            closeWith(connection, context.router.busy)
-            return false
-        }
-        let accepted = context.workers.submit(to: pool) { [self] in
-            let refusal = decide()
-            shares.release(client, from: pool)
-            self.post(HeadVerdict(fd: fd, connectionID: id, refusal: refusal))
-        }
-        guard accepted else {
-            shares.release(client, from: pool)
+        let fd = connection.fd, id = connection.id
+        guard run(decide, on: pool, for: connection, then: { [self] refusal in
+            post(HeadVerdict(fd: fd, connectionID: id, refusal: refusal))
+        }) else {
             closeWith(connection, context.router.busy)
             return false
         }
@@ -209,24 +201,29 @@ extension EventLoop {
         case .answered(let response):
             complete(connection, sequence: sequence, response: response)
         case .runOnPool(let pool, let handler, let routed):
-            let fd = connection.fd
-            let id = connection.id
-            let client = connection.clientKey
-            let shares = context.clientShares
-            guard shares.admit(client, to: pool) else {
-                complete(connection, sequence: sequence, response: context.router.busy)
-                return
-            }
-            let accepted = context.workers.submit(to: pool) { [self] in
-                let response = handler(routed)
-                shares.release(client, from: pool)
-                self.post(Completion(fd: fd, connectionID: id, sequence: sequence, response: response))
-            }
-            if !accepted {
-                shares.release(client, from: pool)
-                complete(connection, sequence: sequence, response: context.router.busy)
-            }
+            let fd = connection.fd, id = connection.id
+            let accepted = run({ handler(routed) }, on: pool, for: connection, then: { [self] response in
+                post(Completion(fd: fd, connectionID: id, sequence: sequence, response: response))
+            })
+            if !accepted { complete(connection, sequence: sequence, response: context.router.busy) }
         }
+    }
+
+    /// Runs `work` on `pool` within the connection's client's share of it, gives the share back,
+    /// then hands the result to `deliver` (on the worker). False when the share or the pool's
+    /// queue is full: nothing was queued.
+    private func run<Result: Sendable>(_ work: @escaping @Sendable () -> Result, on pool: WorkerPoolID,
+                                       for connection: Connection,
+                                       then deliver: @escaping @Sendable (Result) -> Void) -> Bool {
+        let client = connection.clientKey, shares = context.clientShares
+        guard shares.admit(client, to: pool) else { return false }
+        let accepted = context.workers.submit(to: pool) {
+            let result = work()
+            shares.release(client, from: pool)
+            deliver(result)
+        }
+        if !accepted { shares.release(client, from: pool) }
+        return accepted
     }
 
     /// A worker's response arrives: place it in its position and write what is now in order.
