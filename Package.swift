@@ -192,7 +192,7 @@ let package = Package(
                     dependencies: ["IssueGateway", "GatewayConfiguration", "GatewayCore", "GatewayHTTP", "GatewayStore",
                                    "SQLiteStore", "PostgresStore", "HTTPServer", "CommandLineSupport", "Lifecycle", "Wire",
                                    "Entitle", "DownloadTokens", "GatewayCrypto", "IssueCatalog", "TestSupport",
-                                   "AppStoreSimulator"]),
+                                   "AppStoreSimulator", "AppStoreKit"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -47,7 +47,8 @@ package struct HTTPAPI: Sendable {
         }
         let limits = settings.limits
         let coverage = InstitutionCoverage(institutions: Institutions(store: core.store, clock: core.clock),
-                                           addresses: ClientAddressResolver(trustedProxies: settings.trustedProxies))
+                                           addresses: ClientAddressResolver(trustedProxies: settings.trustedProxies),
+                                           accounts: InstitutionAccounts(store: core.store, clock: core.clock))
         let changes = CatalogChanges(catalog: core.catalog, announcements: core.announcements)
         accounts = AccountController(
             access: access, store: core.store, accounts: core.accounts, catalog: core.catalog, answers: answers,

@@ -42,7 +42,7 @@ import Testing
         #expect(listener.requests.allSatisfy { $0.headers["cookie"] == nil })
     }
 
-    @Test func anAnswerAfterItsDeadlineDoesNotReachTheNextCall() throws {
+    @Test func aCallAfterOneCancelledAtItsDeadlineIsAnswered() throws {
         let calls = CallCounter()
         let listener = try LocalHTTPListener(keepAlive: true) { request in
             calls.next() == 0 ? .silence : .respond(status: 200, body: Data(#"{"status":0}"#.utf8))
@@ -53,6 +53,28 @@ import Testing
             try transport.post(Data("{}".utf8), to: listener.url("/slow"), timeout: 0.3, maximumResponseBytes: 1 << 16)
         }
         #expect(try Self.post(transport, listener) == 200)
+    }
+
+    /// Calls in flight at once on one session: each answer reaches the call that asked for it
+    /// (the session's delegate routes callbacks by task), answered in another order than asked.
+    @Test func concurrentCallsEachGetTheirOwnAnswer() throws {
+        let listener = try LocalHTTPListener(keepAlive: true) { request in
+            let n = Int(request.path.dropFirst()) ?? 0
+            Thread.sleep(forTimeInterval: Double((8 - n) % 4) * 0.02)
+            return .respond(status: 200, body: Data(#"{"path":"\#(request.path)","pad":"\#(String(repeating: "x", count: n * 4096))"}"#.utf8))
+        }
+        defer { listener.stop() }
+        let transport = URLSessionVerifyReceiptTransport()
+        let answers = Mutex([Int: String]())
+        DispatchQueue.concurrentPerform(iterations: 8) { n in
+            let body = try? transport.post(Data("{}".utf8), to: listener.url("/\(n)"), timeout: 10, maximumResponseBytes: 1 << 20).body
+            answers.withLock { $0[n] = body.map { String(decoding: $0, as: UTF8.self) } ?? "failed" }
+        }
+        let got = answers.withLock { $0 }
+        for n in 0..<8 {
+            #expect(got[n]?.hasPrefix(#"{"path":"/\#(n)","#) == true, "call \(n) got \(got[n]?.prefix(40) ?? "nothing")")
+            #expect(got[n]?.count == #"{"path":"/\#(n)","pad":""}"#.count + n * 4096)
+        }
     }
 }
 

@@ -1,3 +1,4 @@
+import AppStoreKit
 import CommandLineSupport
 import Entitle
 import Foundation
@@ -147,5 +148,13 @@ import Wire
         #expect(second.configuration == first.configuration)
         configuration.adminKey = String(repeating: "x", count: 40)
         #expect(try GeneratedSecrets.resolve(configuration).configuration.adminKey == configuration.adminKey)
+    }
+}
+
+/// A pool may call one service from all its threads at once: the kept session must never hold
+/// calls back below that, or they would wait inside libcurl while their deadline runs.
+@Suite struct OutboundConnectionLimitTests {
+    @Test func theSessionAllowsAsManyConnectionsAsTheLargestPool() {
+        #expect(URLSessionExchange.defaultMaximumConnectionsPerHost >= ConfigurationLimits.poolThreads.upperBound)
     }
 }

@@ -10,19 +10,19 @@ import FoundationNetworking
 /// instead of after it has filled memory. Every transport to Apple, Google, Stripe and webhook
 /// receivers sends through one of these.
 ///
-/// Kept, not made per request: a session per request paid for a new session, its threads and a
-/// new TCP and TLS connection on every call (a third of the CPU of a Google Play notification,
-/// docs/benchmarks/googleplay.md). One session per service lets libcurl reuse connections to that
-/// service while no state crosses services. No cookies, cache or stored credentials: every answer
-/// must come from the service, and nothing one caller received is sent by another.
+/// Kept, so that libcurl reuses connections to the service between calls instead of opening a
+/// new TCP (and TLS) connection and session machinery for each; one per service, so no state
+/// crosses services. No cookies, cache or stored credentials: every answer must come from the
+/// service, and nothing one caller received is sent by another.
 public final class URLSessionExchange: Sendable {
     /// The deadline is kept here, not by URLSession: swift-corelibs-foundation truncates its
     /// timeouts to whole seconds (0.5 s fires at once), so URLSession gets the timeout rounded up
     /// plus this margin as a backstop, and the caller cancels the task at the exact deadline.
     static let sessionTimeoutMargin: TimeInterval = 1
-    /// Connections kept open to one host: at least the largest pool that calls one service, so a
-    /// busy pool never queues behind libcurl's own limit (6 by default).
-    public static let defaultMaximumConnectionsPerHost = 32
+    /// Connections open to one host at once: above any worker pool's thread count
+    /// (`ISSUE_GATEWAY_*_THREADS` ≤ 1024), so the calling pool is the bound and no call waits inside
+    /// libcurl (6 by default) while its deadline runs.
+    public static let defaultMaximumConnectionsPerHost = 1024
 
     private let session: URLSession
     private let tasks: TaskCollectors

@@ -52,7 +52,8 @@ package final class Institutions: Sendable {
     }
 
     /// Saves `institution` unless one of its networks is invalid or overlaps: then a 400
-    /// `invalid_network` naming the entry.
+    /// `invalid_network` naming the entry. The accounts it was given to get `grantChanged` when
+    /// it now gives other publications or another interval.
     package func save(_ institution: Institution) throws(APIError) {
         var ranges: [(String, NetworkRange)] = []
         for entry in institution.networks {
@@ -66,7 +67,7 @@ package final class Institutions: Sendable {
             }
         }
         let refusal = try stored { () throws(StoreError) in
-            try store.saveInstitution(institution) { others -> APIError? in
+            try store.saveInstitution(institution, at: clock.now()) { others -> APIError? in
                 for other in others {
                     for otherEntry in other.networks {
                         guard let otherRange = try? NetworkRange(parsing: otherEntry) else { continue }
@@ -82,9 +83,9 @@ package final class Institutions: Sendable {
         forget()
     }
 
-    /// False when there was no such institution.
+    /// False when there was no such institution. The accounts it was given to get `grantRevoked`.
     package func delete(_ institutionId: String) throws(APIError) -> Bool {
-        let deleted = try stored { () throws(StoreError) in try store.deleteInstitution(id: institutionId) }
+        let deleted = try stored { () throws(StoreError) in try store.deleteInstitution(id: institutionId, at: clock.now()) }
         forget()
         return deleted
     }
@@ -92,7 +93,7 @@ package final class Institutions: Sendable {
     /// E30: what an institution gives, as the rules take it: a grant over its interval for its
     /// publications, whose reason is `institution` (`GrantOrigin.institution`).
     package static func grant(_ institution: Institution) -> Grant {
-        Grant(grantId: "institution:" + institution.institutionId, accountId: subject(institution),
+        Grant(grantId: institution.grantId, accountId: subject(institution),
               source: "institution", externalId: institution.institutionId, publications: institution.publications,
               start: institution.start, end: institution.end, createdAt: institution.createdAt, origin: .institution)
     }

@@ -80,9 +80,10 @@ package struct AccountController: APIController {
             if let publicationId = key.publicationId, state.snapshot.publication(publicationId) == nil {
                 throw .notFound("no publication \(publicationId)")
             }
-            // E30: from a covered address the institution's issues are added; that answer is the
-            // request's, not the account's, so the account's kept answers are neither read nor filled.
-            if let institution = try coverage.grant(context.request, publicationId: key.publicationId) {
+            // E30: from a covered address the institution's issues are added (and, the first time,
+            // recorded in the account's history); that answer is the request's, not the account's,
+            // so the account's kept answers are neither read nor filled.
+            if let institution = try coverage.grant(context.request, publicationId: key.publicationId, givenTo: account) {
                 let answer = try answers.entitlements(of: accountId, adding: institution).issueListAnswer
                 return lists.listResponse(context.request, tag: issueListTag(answer, key, page, state)) {
                     issueListBody(answer, key, page, state)

@@ -28,7 +28,8 @@ package struct ExplanationController: APIController {
             // and admin keys, which support staff use, see it with the reason `scheduled` or
             // `retracted`.
             let readerOnly = account.principal.isReader
-            // E30: from a covered address the institution's issues are the account's too.
+            // E30: from a covered address the institution's issues are the account's too. An
+            // explanation gives no access, so it records nothing in the history it shows.
             let institution = try coverage.grant(context.request, publicationId: ref.publicationId)
             guard let explanation = try explanations.explain(ref, for: accountId, adding: institution),
                   !readerOnly || explanation.issue.state(at: now) == .published else {

@@ -38,8 +38,9 @@ package struct TokenController: APIController {
                    route: { [self] context throws(APIError) in
             let account = try access.requireAccount(&context), accountId = account.id
             let ref = Self.issueRef(context.request)
-            // E30: from a covered address the institution's issues are the account's too.
-            let institution = try coverage.grant(context.request, publicationId: ref.publicationId)
+            // E30: from a covered address the institution's issues are the account's too (and,
+            // the first time, recorded in its history).
+            let institution = try coverage.grant(context.request, publicationId: ref.publicationId, givenTo: account)
             return try tokenResponse(accountId, ref, try answers.entitlements(of: accountId, adding: institution))
         })
     }

@@ -2,8 +2,9 @@ import GatewayCore
 import Wire
 
 /// The window of a backfill route (`POST /v1/appstore/backfill`, `/v1/stripe/backfill`,
-/// `/v1/googleplay/backfill`): `start` before `end`, `start` not after now (nothing has happened
-/// there to replay), and not before what the store keeps; `end` is cut to now.
+/// `/v1/googleplay/backfill`): `start` before `end`, `start` before now (nothing has happened
+/// at or after now to replay: a window cut to `[now, now)` would be empty), and not before what
+/// the store keeps; `end` is cut to now.
 package struct BackfillWindow {
     package let start: Instant
     package let end: Instant
@@ -12,7 +13,7 @@ package struct BackfillWindow {
     package init(_ body: RequestBody, now: Instant, keptDays: Int64, kept: String) throws(APIError) {
         let start = try body.instant("start"), end = try body.instant("end")
         guard start < end else { throw .badRequest("start must be before end") }
-        guard start <= now else { throw .badRequest("start must not be later than now") }
+        guard start < now else { throw .badRequest("start must be earlier than now") }
         guard start >= now.adding(seconds: -keptDays * 86_400) else { throw .badRequest(kept) }
         self.start = start
         self.end = min(end, now)

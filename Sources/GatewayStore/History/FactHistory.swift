@@ -130,6 +130,43 @@ public enum FactHistory {
         return details
     }
 
+    /// What an institution gives (E30), for `grantGiven`, `grantChanged` and `grantRevoked` with
+    /// the source `institution`: the grant the rules take it as, the institution's id and name,
+    /// its publications and interval.
+    public static func institution(_ institution: Institution) -> JSONObject {
+        var details = JSONObject()
+        details.set("grantId", .string(institution.grantId))
+        details.set("institutionId", .string(institution.institutionId))
+        details.set("institutionName", .string(institution.name))
+        details.set("publications", .array(institution.publications.map(JSONValue.string)))
+        details.set("start", instant: institution.start)
+        details.set("end", instant: institution.end)
+        return details
+    }
+
+    /// An institution replaced (E30): its new terms with `changes` naming what it gives
+    /// differently (`publications`, `start`, `end`) and the previous values; nil when it gives
+    /// the same (a new name or networks say who it is and where, not what it gives).
+    public static func institution(_ old: Institution, changedTo new: Institution) -> JSONObject? {
+        var details = institution(new)
+        var changes: [String] = []
+        if Set(old.publications) != Set(new.publications) {
+            changes.append("publications")
+            details.set("previousPublications", .array(old.publications.map(JSONValue.string)))
+        }
+        if old.start != new.start {
+            changes.append("start")
+            details.set("previousStart", instant: old.start)
+        }
+        if old.end != new.end {
+            changes.append("end")
+            details.set("previousEnd", instant: old.end)
+        }
+        guard !changes.isEmpty else { return nil }
+        details.set("changes", .array(changes.map(JSONValue.string)))
+        return details
+    }
+
     /// Where a batch of App Store facts came from, when its caller did not say: the sources its
     /// descriptions name (a status poll's receipt reads as `receipt` unless the poller says `poll`).
     public static func source(of transactions: [Transaction], _ renewals: [RenewalInfo]) -> HistorySource {

@@ -1,6 +1,13 @@
+import Wire
+
 /// E30's institutions, one unit of work each. Whether their networks overlap is decided above the
 /// store, on the list `institutions()` gives, inside the same write (`saveInstitution`'s `check`),
 /// so two admins cannot each add one half of an overlap.
+///
+/// "History sources `print` and `institution` record what each gave" (E30): the accounts an
+/// institution's grant was given to are recorded once per pair (`recordInstitutionAccount`),
+/// with a `grantGiven` event; changing what the institution gives or deleting it writes
+/// `grantChanged` or `grantRevoked` on each of them, in the same unit of work.
 extension GatewayStore {
     public func institutions() throws(StoreError) -> [Institution] {
         try read { tx throws(StoreError) in try tx.institutions() }
@@ -11,19 +18,64 @@ extension GatewayStore {
     }
 
     /// Saves `institution` when `check` accepts it beside the others (every institution but
-    /// itself); `check`'s refusal is returned and nothing is written.
-    public func saveInstitution<Refusal: Sendable>(_ institution: Institution,
+    /// itself); `check`'s refusal is returned and nothing is written. When it replaces one that
+    /// gave other publications or another interval, each account it was given to gets
+    /// `grantChanged` (source `institution`) at `instant`, naming what changed and what it was.
+    public func saveInstitution<Refusal: Sendable>(_ institution: Institution, at instant: Instant,
                                                    check: ([Institution]) -> Refusal?) throws(StoreError) -> Refusal? {
         try write { tx throws(StoreError) in
-            let others = try tx.institutions().filter { $0.institutionId != institution.institutionId }
+            let all = try tx.institutions()
+            let others = all.filter { $0.institutionId != institution.institutionId }
             if let refusal = check(others) { return refusal }
             try tx.save(institution)
+            if let old = all.first(where: { $0.institutionId == institution.institutionId }),
+               let details = FactHistory.institution(old, changedTo: institution) {
+                try appendToAccounts(of: institution.institutionId, .grantChanged, details, at: instant, tx)
+            }
             return nil
         }
     }
 
-    /// False when there was no such institution.
-    public func deleteInstitution(id: String) throws(StoreError) -> Bool {
-        try write { tx throws(StoreError) in try tx.deleteInstitution(id: id) }
+    /// False when there was no such institution. Each account it was given to gets
+    /// `grantRevoked` (source `institution`) at `instant`, and the pairs go with it.
+    public func deleteInstitution(id: String, at instant: Instant) throws(StoreError) -> Bool {
+        try write { tx throws(StoreError) in
+            guard let old = try tx.institution(id: id) else { return false }
+            var details = FactHistory.institution(old)
+            details.set("revokedAt", instant: instant)
+            try appendToAccounts(of: id, .grantRevoked, details, at: instant, tx)
+            try tx.deleteInstitutionAccounts(ofInstitution: id)
+            return try tx.deleteInstitution(id: id)
+        }
+    }
+
+    /// Whether the institution's grant was recorded as given to the account (a read: the
+    /// caller writes only when it was not).
+    public func institutionAccount(accountId: String, institutionId: String) throws(StoreError) -> InstitutionAccount? {
+        try read { tx throws(StoreError) in try tx.institutionAccount(accountId: accountId, institutionId: institutionId) }
+    }
+
+    /// E30: records that the institution's grant was given to `record.accountId`, and, only when
+    /// the pair is new, appends its `grantGiven` event (source `institution`, the institution's
+    /// terms as stored and the client address) in the same unit of work; true when it was new.
+    /// Recording a pair again, here or in another process, writes nothing, and so does recording
+    /// one of an institution deleted meanwhile (the pair's row refers to the institution's).
+    public func recordInstitutionAccount(_ record: InstitutionAccount) throws(StoreError) -> Bool {
+        try write { tx throws(StoreError) in
+            guard let institution = try tx.institution(id: record.institutionId), try tx.insert(record) else { return false }
+            var details = FactHistory.institution(institution)
+            details.set("address", .string(record.address))
+            try tx.append(HistoryEvent(accountId: record.accountId, at: record.firstSeen, kind: .grantGiven,
+                                       source: .institution, details: details))
+            return true
+        }
+    }
+
+    private func appendToAccounts(of institutionId: String, _ kind: HistoryKind, _ details: JSONObject, at instant: Instant,
+                                  _ tx: any WriteTransaction) throws(StoreError) {
+        for record in try tx.institutionAccounts(ofInstitution: institutionId) {
+            try tx.append(HistoryEvent(accountId: record.accountId, at: instant, kind: kind, source: .institution,
+                                       details: details))
+        }
     }
 }

@@ -18,4 +18,8 @@ public struct Institution: Sendable, Equatable {
         self.institutionId = institutionId; self.name = name; self.publications = publications; self.networks = networks
         self.start = start; self.end = end; self.createdAt = createdAt
     }
+
+    /// The id of the grant the rules take it as (E30), which its history events and an
+    /// explanation's evidence name.
+    public var grantId: String { "institution:" + institutionId }
 }

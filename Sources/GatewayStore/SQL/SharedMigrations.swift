@@ -168,6 +168,19 @@ extension SharedMigration {
         """
         ALTER TABLE subscriber_imports ADD COLUMN refusal \(.text);
         """,
+        // Institutions (E30): the accounts an institution's grant was given to on an account
+        // route, one row per (account, institution), with when and from which client address it
+        // was first given; its history event is written with the row, so at most once per pair.
+        // Looked up by institution when one is changed or deleted.
+        """
+        CREATE TABLE institution_accounts (
+            account_id \(.key) NOT NULL REFERENCES accounts(id),
+            institution_id \(.key) NOT NULL REFERENCES institutions(institution_id),
+            first_seen \(.instant) NOT NULL, address \(.text) NOT NULL,
+            PRIMARY KEY (account_id, institution_id)
+        )\(.tableOptions);
+        CREATE INDEX institution_accounts_by_institution ON institution_accounts (institution_id);
+        """,
     ]
 
     /// Step 2's rebuild of a table keyed by subscription (its other columns as released, in

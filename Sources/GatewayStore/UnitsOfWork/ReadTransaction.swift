@@ -66,6 +66,10 @@ public protocol ReadTransaction {
     /// Every institution, the first created first.
     func institutions() throws(StoreError) -> [Institution]
     func institution(id: String) throws(StoreError) -> Institution?
+    /// Whether (and when, from where) the institution's grant was given to the account.
+    func institutionAccount(accountId: String, institutionId: String) throws(StoreError) -> InstitutionAccount?
+    /// The accounts the institution's grant was given to, the first given first.
+    func institutionAccounts(ofInstitution institutionId: String) throws(StoreError) -> [InstitutionAccount]
 
     // MARK: Access codes (E22)
 

@@ -64,6 +64,9 @@ public protocol WriteTransaction: ReadTransaction {
     func save(_ institution: Institution) throws(StoreError)
     /// False when there was no such institution.
     func deleteInstitution(id: String) throws(StoreError) -> Bool
+    /// Inserts the (account, institution) pair unless it is there; true when this inserted it.
+    func insert(_ record: InstitutionAccount) throws(StoreError) -> Bool
+    func deleteInstitutionAccounts(ofInstitution institutionId: String) throws(StoreError)
 
     // MARK: Access codes (E22)
 

@@ -79,7 +79,9 @@ import Wire
         #expect(try flow.post("/v1/appstore/backfill", json: ["start": "2026-03-21T00:00:00Z", "end": "2026-03-19T00:00:00Z"]).status == 400)
         #expect(try flow.post("/v1/appstore/backfill", json: ["start": "2025-01-01T00:00:00Z", "end": "2026-03-19T00:00:00Z"]).status == 400)
         let future = try flow.post("/v1/appstore/backfill", json: ["start": "2027-01-01T00:00:00Z", "end": "2027-02-01T00:00:00Z"])
-        #expect(future.status == 400 && future.text.contains("later than now"))
+        #expect(future.status == 400 && future.text.contains("earlier than now"))
+        let empty = try flow.post("/v1/appstore/backfill", json: ["start": flow.clock.now().rfc3339, "end": "2027-02-01T00:00:00Z"])
+        #expect(empty.status == 400 && empty.text.contains("earlier than now"), "a window cut to [now, now) replays nothing")
         #expect(try flow.post("/v1/appstore/backfill", json: ["start": "2026-03-19T00:00:00Z", "end": "2026-03-20T00:00:00Z"],
                               bearer: reader.token).status == 403)
     }

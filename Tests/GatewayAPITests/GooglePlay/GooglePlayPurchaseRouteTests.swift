@@ -216,7 +216,7 @@ import Wire
                                     json: #"{"start":"2026-01-01T00:00:00Z","end":"2026-03-10T00:00:00Z"}"#).status == 400)
         let future = try g.h.client.post("/v1/googleplay/backfill", as: GatewayHarness.adminKey,
                                          json: #"{"start":"2027-01-01T00:00:00Z","end":"2027-02-01T00:00:00Z"}"#)
-        #expect(future.status == 400 && future.text.contains("later than now"), "\(future.text)")
+        #expect(future.status == 400 && future.text.contains("earlier than now"), "\(future.text)")
         let answer = try g.h.client.post("/v1/googleplay/backfill", as: GatewayHarness.adminKey, json: window)
         #expect(answer.status == 202 && answer.json["purchases"] as? Int == 1, "\(answer.text)")
         #expect(try g.entitled(reader).isEmpty)

@@ -142,7 +142,7 @@ import Wire
         #expect(try post(#"{"start":"2026-01-01T00:00:00Z","end":"2026-02-01T00:00:00Z"}"#).status == 400)  // older than 30 days
         #expect(try post(#"{"start":"2026-02-20T00:00:00Z","end":"2026-02-10T00:00:00Z"}"#).status == 400)
         let future = try post(#"{"start":"2026-03-02T00:00:00Z","end":"2026-03-05T00:00:00Z"}"#)
-        #expect(future.status == 400 && future.text.contains("later than now"), "nothing has happened there to replay")
+        #expect(future.status == 400 && future.text.contains("earlier than now"), "nothing has happened there to replay")
         #expect(try flow.harness.client.post("/v1/stripe/backfill", json: #"{"start":"2026-02-20T00:00:00Z","end":"2026-02-21T00:00:00Z"}"#).status == 401)
         let withoutAPI = try StripeFlow(api: false)
         withoutAPI.harness.clock.set(Instant(rfc3339: "2026-03-01T00:00:00Z")!)
