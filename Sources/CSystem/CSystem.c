@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <sys/random.h>
 
 int csystem_errno(void) { return errno; }
 
@@ -261,4 +262,29 @@ int64_t csystem_wall_milliseconds(void) {
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int csystem_open_directory(const char *path) {
+    return open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+}
+
+int csystem_nameless_file(int dir_fd) {
+    int fd = openat(dir_fd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR)) return fd;
+    static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    char name[] = "issue-gateway-body-XXXXXXXXXXXX";
+    size_t start = sizeof name - 13;
+    for (int attempt = 0; attempt < 100; attempt++) {
+        unsigned char random[12];
+        if (getrandom(random, sizeof random, 0) != (ssize_t)sizeof random) return -1;
+        for (size_t i = 0; i < sizeof random; i++) name[start + i] = letters[random[i] % (sizeof letters - 1)];
+        fd = openat(dir_fd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (fd >= 0) {
+            unlinkat(dir_fd, name, 0);
+            return fd;
+        }
+        if (errno != EEXIST) return -1;
+    }
+    errno = EEXIST;
+    return -1;
 }

@@ -169,6 +169,13 @@ extension Configuration {
         }
         try configuration.push.check()
         try configuration.googlePlay.check()
+        if configuration.spoolMaxBytes < configuration.subscriberListMaxBytes {
+            // A list of the largest size taken could never be spooled: every such upload a 413.
+            throw ConfigurationError(setting: "ISSUE_GATEWAY_SPOOL_MAX",
+                                     message: "\(configuration.spoolMaxBytes) bytes is less than ISSUE_GATEWAY_SUBSCRIBER_LIST_MAX "
+                                         + "(\(configuration.subscriberListMaxBytes) bytes): the largest list could never be taken",
+                                     origin: values["ISSUE_GATEWAY_SPOOL_MAX"]?.origin)
+        }
         return configuration
     }
 }

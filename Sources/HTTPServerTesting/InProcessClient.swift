@@ -58,9 +58,11 @@ public final class InProcessClient: Sendable {
     }
 
     /// The route's `authorizeHead` on the request without its body, as the server runs it while a
-    /// body is still arriving: its refusal, or nil to go on.
+    /// body is still arriving (such routes spool their bodies and run on a pool, `RouterBuilder.add`):
+    /// its refusal, or nil to go on.
     private func headRefusal(_ request: HTTPRequest, match: Router.Match) -> HTTPResponse? {
-        guard let check = router.headCheck(match), case .found(let route, let parameters) = match else { return nil }
+        guard let check = router.headCheck(match), case .found(let route, let parameters) = match,
+              case .pool(let pool) = route.execution else { return nil }
         var head = request
         head.body = []
         head.pathParameters = parameters
@@ -68,7 +70,6 @@ public final class InProcessClient: Sendable {
         case .proceed: return nil
         case .refuse(let response): return response
         case .decideOnPool(let decide):
-            guard case .pool(let pool) = route.execution else { return decide() }
             let answer = Answer<HTTPResponse?>()
             guard pools.submit(to: pool, { answer.put(decide()) }) else { return router.busy }
             return answer.take()

@@ -16,19 +16,48 @@ import TestSupport
         (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? ["unreadable"]
     }
 
-    /// `Bearer good` proceeds at once; `Bearer ask` is decided on the pool, after `decisions` opens,
-    /// and passes; anything else is refused (401) at once or, for `Bearer refuse`, by the pool (403).
-    static func router(decisions: Gate) -> Router {
+    /// Descriptors this process holds on files in `folder`, as /proc/self/fd names them (a file
+    /// without a name shows as `folder/#inode (deleted)`).
+    static func openFiles(in folder: String) -> [Int32] {
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return descriptors.compactMap { name in
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(name)"),
+                  target.hasPrefix(folder + "/") else { return nil }
+            return Int32(name)
+        }
+    }
+
+    /// `Bearer good` proceeds at once; `Bearer ask` is decided on the pool (opening `asked` as it
+    /// starts), after `decisions` opens, and passes; anything else is refused (401) at once or, for
+    /// `Bearer refuse`, by the pool (403).
+    static func router(decisions: Gate, asked: Gate = Gate()) -> Router {
         TestServer.defaultRouter {
             $0.add("PUT", "/lists/{id}", execution: .worker, maxBodyBytes: 128 << 20, spoolsBody: true,
                    authorizeHead: { request in
                 switch request.header("Authorization") {
                 case "Bearer good" where request.pathParameters["id"] == "mine": return .proceed
-                case "Bearer ask": return .decideOnPool { decisions.wait() ? nil : .text(500, "no decision") }
+                case "Bearer ask":
+                    return .decideOnPool {
+                        asked.open()
+                        return decisions.wait() ? nil : .text(500, "no decision")
+                    }
                 case "Bearer refuse": return .decideOnPool { .text(403, "not yours") }
                 default: return .refuse(.text(401, "who are you"))
                 }
             }, handler: HTTPServerSpooledBodyTests.summary)
+        }
+    }
+
+    @Test func aHeadCheckNeedsASpooledBodyOnAPool() async {
+        // On the loop a `decideOnPool` decision would block it; on a body in memory it checks
+        // nothing the handler does not.
+        await #expect(processExitsWith: .failure) {
+            RouterBuilder().add("PUT", "/lists/{id}", execution: .inline, spoolsBody: true,
+                                authorizeHead: { _ in .proceed }) { _ in .text(200, "taken") }
+        }
+        await #expect(processExitsWith: .failure) {
+            RouterBuilder().add("PUT", "/lists/{id}", execution: .worker,
+                                authorizeHead: { _ in .proceed }) { _ in .text(200, "taken") }
         }
     }
 
@@ -50,28 +79,32 @@ import TestSupport
             #expect(answer.status == status, "\(secret)")
             #expect(answer.header("Connection") == "close")
             #expect(server.server.spooledBytes == 0)
-            #expect(Self.entries(spool).isEmpty)
+            #expect(Self.openFiles(in: spool).isEmpty, "no body file was made")
         }
         var mode = stat()
         #expect(lstat(spool, &mode) == 0 && mode.st_mode & 0o777 == 0o700)
     }
 
     @Test func aBodyWhoseHeadThePoolPassesIsReadOnFromWhereItStopped() throws {
-        let decisions = Gate()
+        let decisions = Gate(), asked = Gate()
         let spool = Self.spoolPath()
         defer { try? FileManager.default.removeItem(atPath: spool) }
-        let server = try TestServer(router: Self.router(decisions: decisions)) { $0.bodySpoolDirectory = spool }
+        let server = try TestServer(router: Self.router(decisions: decisions, asked: asked)) { $0.bodySpoolDirectory = spool }
         defer { server.stop() }
         let body = (0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ $0 >> 9) }
         let client = try server.client()
         client.send("PUT /lists/mine HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ask\r\nContent-Length: \(body.count)\r\n\r\n")
         client.send(Array(body[..<(200 << 10)]))
+        #expect(asked.wait(), "the pool is deciding on the head")
         #expect(server.server.spooledBytes == 0, "nothing is kept before the decision")
+        #expect(server.server.bufferedBytes <= server.server.configuration.readBufferBytes,
+                "at most one read of the body waits in memory")
         decisions.open()
         client.send(Array(body[(200 << 10)...]))
         let answer = try client.readResponse()
         #expect(answer.status == 200 && answer.text == HTTPServerSpooledBodyTests.expected(body))
         #expect(eventually { server.server.spooledBytes == 0 })
+        #expect(eventually { Self.openFiles(in: spool).isEmpty }, "the body's file is closed once the request ended")
     }
 
     @Test func theSpoolBudgetRefusesTheSecondOfTwoConcurrentUploads() throws {
@@ -121,13 +154,68 @@ import TestSupport
             $0.maxSpooledBytes = 1 << 20
         }
         defer { server.stop() }
+        let chunkedHead = Array("PUT /lists/mine HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer good\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)
+        let piece = Array("80000\r\n".utf8) + [UInt8](repeating: 66, count: 0x80000) + Array("\r\n".utf8)
+
+        // Alone larger than the whole budget: it could never fit, so no Retry-After.
+        let huge = try server.client()
+        huge.send(chunkedHead + piece + piece + piece)
+        let tooLarge = try huge.readResponse()
+        #expect(tooLarge.status == 413 && tooLarge.header("Connection") == "close")
+        #expect(eventually { server.server.spooledBytes == 0 })
+
+        // It fits alone, not beside another body: busy, try again.
+        let size = 768 << 10
+        let holder = try server.client()
+        holder.send("PUT /lists/mine HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer good\r\nContent-Length: \(size)\r\n\r\n")
+        holder.send([UInt8](repeating: 67, count: 1024))
+        #expect(eventually { server.server.spooledBytes == size })
         let client = try server.client()
-        var chunked = Array("PUT /lists/mine HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer good\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)
-        for _ in 0..<3 { chunked += Array("80000\r\n".utf8) + [UInt8](repeating: 66, count: 0x80000) + Array("\r\n".utf8) }
-        client.send(chunked)
+        client.send(chunkedHead + piece)
         let answer = try client.readResponse()
         #expect(answer.status == 503 && answer.header("Retry-After") != nil)
+        #expect(eventually { server.server.spooledBytes == size }, "the refused body's file is dropped")
+        holder.send([UInt8](repeating: 67, count: size - 1024))
+        #expect(try holder.readResponse().status == 200)
         #expect(eventually { server.server.spooledBytes == 0 })
+    }
+
+    @Test func bodiesGoNamelessAndCloseOnExecToTheFolderOpenedAtTheStart() throws {
+        let spool = Self.spoolPath(), moved = spool + "-moved", other = spool + "-other"
+        defer { [spool, moved, other].forEach { try? FileManager.default.removeItem(atPath: $0) } }
+        let server = try TestServer(router: Self.router(decisions: Gate())) { $0.bodySpoolDirectory = spool }
+        defer { server.stop() }
+        // What anyone who may write the parent folder could do once the server runs: move the
+        // folder away and put a link to a folder of theirs in its place.
+        try FileManager.default.moveItem(atPath: spool, toPath: moved)
+        try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: false,
+                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createSymbolicLink(atPath: spool, withDestinationPath: other)
+        let body = (0..<(256 << 10)).map { UInt8(truncatingIfNeeded: $0 &* 5) }
+        let client = try server.client()
+        client.send("PUT /lists/mine HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer good\r\nContent-Length: \(body.count)\r\n\r\n")
+        client.send(Array(body[..<1024]))
+        #expect(eventually { !Self.openFiles(in: moved).isEmpty }, "the body's file is in the folder opened at the start")
+        #expect(Self.openFiles(in: other).isEmpty)
+        for fd in Self.openFiles(in: moved) {
+            #expect(fcntl(fd, F_GETFD) & FD_CLOEXEC != 0, "a child process inherits no body")
+        }
+        #expect(Self.entries(moved).isEmpty && Self.entries(other).isEmpty, "no name is ever visible")
+        client.send(Array(body[1024...]))
+        let answer = try client.readResponse()
+        #expect(answer.status == 200 && answer.text == HTTPServerSpooledBodyTests.expected(body))
+    }
+
+    @Test func aSpoolFolderThatIsALinkStopsTheStart() throws {
+        let spool = Self.spoolPath(), real = spool + "-real"
+        defer { [spool, real].forEach { try? FileManager.default.removeItem(atPath: $0) } }
+        try FileManager.default.createDirectory(atPath: real, withIntermediateDirectories: false,
+                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createSymbolicLink(atPath: spool, withDestinationPath: real)
+        let router = Self.router(decisions: Gate())
+        #expect(throws: HTTPServerStartError.self) {
+            _ = try TestServer(router: router) { $0.bodySpoolDirectory = spool }
+        }
     }
 
     @Test func aSpoolFolderOthersMayEnterStopsTheStart() throws {

@@ -27,6 +27,21 @@ import Wire
         #expect(c.threads == ProcessInfo.processInfo.activeProcessorCount)
     }
 
+    @Test func aSpoolBudgetBelowTheLargestListIsRefused() throws {
+        #expect(throws: ConfigurationError.self) {
+            try Configuration.load(environment: ["ISSUE_GATEWAY_SPOOL_MAX": "512MiB"])
+        }
+        do {
+            _ = try Configuration.load(environment: ["ISSUE_GATEWAY_SUBSCRIBER_LIST_MAX": "8GiB"])
+            Issue.record("a list larger than the default spool budget was taken")
+        } catch {
+            #expect(error.setting == "ISSUE_GATEWAY_SPOOL_MAX" && error.message.contains("ISSUE_GATEWAY_SUBSCRIBER_LIST_MAX"))
+        }
+        let fits = try Configuration.load(environment: ["ISSUE_GATEWAY_SPOOL_MAX": "512MiB",
+                                                        "ISSUE_GATEWAY_SUBSCRIBER_LIST_MAX": "512MiB"])
+        #expect(fits.spoolMaxBytes == 512 << 20)
+    }
+
     @Test func everyVariableIsRead() throws {
         let secret = Base64URL.encode(Array(repeating: 7, count: 32))
         let c = try Configuration.load(environment: [

@@ -64,4 +64,14 @@ void csystem_ignore_sigpipe(void);
 int64_t csystem_monotonic_ns(void);
 int64_t csystem_wall_seconds(void);
 int64_t csystem_wall_milliseconds(void);
+
+// A directory opened without following a symbolic link at its last component, close-on-exec
+// (O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC): the spool folder, kept open so that its name is never
+// looked up again.
+int csystem_open_directory(const char *path);
+// A new nameless file (mode 0600, read-write, close-on-exec) in the directory `dir_fd`:
+// O_TMPFILE; when the filesystem refuses it (EOPNOTSUPP, EISDIR), a randomly named file made with
+// O_CREAT | O_EXCL | O_NOFOLLOW relative to `dir_fd` (mkostemp's way, without a path) and
+// unlinked at once. -1 with errno on failure.
+int csystem_nameless_file(int dir_fd);
 #endif

@@ -89,13 +89,13 @@ extension AppStoreIngestion {
         return facts
     }
 
-    /// `POST /v1/accounts/{id}/refresh`: statuses and history of every subscription the account
-    /// owns, asked now. Stored for nobody, as a poll's facts (E4: they go to whoever owns them
+    /// `POST /v1/accounts/{id}/refresh`: statuses and history of every App Store subscription among
+    /// the account's `subscriptions`, asked now. Stored for nobody, as a poll's facts (E4: they go to whoever owns them
     /// when stored; the account read before the slow calls may have lost one since).
     /// Without Server API credentials the stored latest receipts are re-verified instead, as the
     /// status poller does.
-    package func refresh(_ accountId: String) throws(APIError) {
-        let subscriptions = try stored { () throws(StoreError) in try store.subscriptions(ofAccount: accountId) }.filter { $0.store == .appStore }
+    package func refresh(_ accountSubscriptions: [SubscriptionKey]) throws(APIError) {
+        let subscriptions = accountSubscriptions.filter { $0.store == .appStore }
         var facts = VerifiedFacts()
         if serverAPI == nil {
             var receipts: Set<String> = []

@@ -112,12 +112,16 @@ package final class GooglePlayIngestion: Sendable {
         return !result.duplicateNotification
     }
 
+    /// What a refresh asks Google about among an account's `subscriptions`.
+    package func refreshable(_ subscriptions: [SubscriptionKey]) -> [SubscriptionKey] {
+        subscriptions.filter { $0.store == .googlePlay }
+    }
+
     /// `POST /v1/accounts/{id}/refresh` (http-api.md: every store with credentials and facts for
-    /// the account): each Google Play subscription the account owns, asked again from its newest
-    /// token (an order `REFUNDED` is a refund found).
-    package func refresh(_ accountId: String) throws(APIError) {
+    /// the account): each of the account's Google Play subscriptions (`refreshable`), asked again
+    /// from its newest token (an order `REFUNDED` is a refund found).
+    package func refresh(_ keys: [SubscriptionKey]) throws(APIError) {
         let store = facts.store
-        let keys = try stored { () throws(StoreError) in try store.subscriptions(ofAccount: accountId) }.filter { $0.store == .googlePlay }
         var found: [FetchedFacts] = []
         for key in keys {
             guard let kept = try stored({ () throws(StoreError) in try store.latestReceipt(for: key) }),

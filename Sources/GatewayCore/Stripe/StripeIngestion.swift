@@ -38,14 +38,18 @@ package final class StripeIngestion: Sendable {
         try take(event)
     }
 
-    /// `POST /v1/accounts/{id}/refresh`: every Stripe subscription the account owns, as Stripe's
-    /// API answers now. Without an API key there is nothing to ask. Refunds and disputes come
-    /// from their events (and a backfill), not from a refresh.
-    package func refresh(_ accountId: String) throws(APIError) {
-        guard api != nil else { return }
-        let keys = try stored { () throws(StoreError) in try store.subscriptions(ofAccount: accountId) }
-            .filter { $0.store == .stripe && $0.originalTransactionId.hasPrefix("sub_") }
-        guard !keys.isEmpty else { return }
+    /// What a refresh asks Stripe about among an account's `subscriptions`: its Stripe
+    /// subscriptions, none without an API key (nothing to ask).
+    package func refreshable(_ subscriptions: [SubscriptionKey]) -> [SubscriptionKey] {
+        guard api != nil else { return [] }
+        return subscriptions.filter { $0.store == .stripe && $0.originalTransactionId.hasPrefix("sub_") }
+    }
+
+    /// `POST /v1/accounts/{id}/refresh`: the account's Stripe subscriptions (`refreshable`), as
+    /// Stripe's API answers now. Refunds and disputes come from their events (and a backfill),
+    /// not from a refresh.
+    package func refresh(_ keys: [SubscriptionKey]) throws(APIError) {
+        guard api != nil, !keys.isEmpty else { return }
         let reader = StripeEventFacts(api: api, store: store, accountKey: accountKey, now: now)
         var facts = VerifiedFacts()
         do {

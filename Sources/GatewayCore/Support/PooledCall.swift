@@ -3,27 +3,38 @@ import Lifecycle
 /// A call to an outside service started on that service's own pool by work running elsewhere (a
 /// reader's refresh, on the App Store pool, asking Stripe and Google too): each service keeps its
 /// bulkhead, the calls run at the same time, and the caller waits for each within its deadline.
+/// Any number of callers may wait for one call (`RunningCalls`).
 package final class PooledCall: Sendable {
     private let service: String
     private let outcome = Condition<Result<Void, APIError>?>(nil)
 
     /// Queues `job` on `pool`; a full queue is reported by `wait` as the service being unavailable.
-    package init(_ service: String, on pool: WorkPool, _ job: @escaping @Sendable () throws(APIError) -> Void) {
-        self.service = service
-        let queued = pool.submit { [outcome] in
-            let result: Result<Void, APIError>
+    package convenience init(_ service: String, on pool: WorkPool, _ job: @escaping @Sendable () throws(APIError) -> Void) {
+        self.init(service)
+        start(on: pool, job)
+    }
+
+    /// A call not started yet: `start` queues its job.
+    init(_ service: String) { self.service = service }
+
+    /// Queues `job` on `pool`; false when the queue was full (the call then ended as unavailable).
+    @discardableResult
+    func start(on pool: WorkPool, _ job: @escaping @Sendable () throws(APIError) -> Void) -> Bool {
+        let queued = pool.submit { [self] in
             do throws(APIError) {
                 try job()
-                result = .success(())
+                end(.success(()))
             } catch {
-                result = .failure(error)
+                end(.failure(error))
             }
-            outcome.withLock { $0 = result }
-            outcome.broadcast()
         }
-        if !queued {
-            outcome.withLock { $0 = .failure(.storeUnavailable("\(service) is busy with other calls; try again")) }
-        }
+        if !queued { end(.failure(.storeUnavailable("\(service) is busy with other calls; try again"))) }
+        return queued
+    }
+
+    private func end(_ result: Result<Void, APIError>) {
+        outcome.withLock { $0 = result }
+        outcome.broadcast()
     }
 
     /// The call's own error, or 503 `store_unavailable` (with `Retry-After`) when its pool was full

@@ -16,25 +16,21 @@ package struct AppStoreController: APIController {
     private let store: any GatewayStore
     private let accounts: AccountFactsCache
     private let appStore: AppStoreIngestion
-    private let stripe: StripeIngestion
-    /// Asked too by a reader's refresh, when configured.
-    private let googlePlay: GooglePlayIngestion?
+    /// A reader's refresh: Apple here, Stripe and Google on their own pools.
+    private let refresh: AccountRefresh
     private let backfill: NotificationBackfill?
     private let answers: EntitlementAnswers
     private let refreshLimit: KeyedRateLimiter<String>
     private let limits: APILimits
     private let clock: any GatewayClock
-    /// Stripe's and Google's own pools: a refresh asks them there, not on the App Store pool.
-    private let stripeWork: WorkPool
-    private let googlePlayWork: WorkPool
 
     package init(access: Access, store: any GatewayStore, accounts: AccountFactsCache, appStore: AppStoreIngestion,
                  stripe: StripeIngestion, backfill: NotificationBackfill?, answers: EntitlementAnswers,
                  refreshLimit: KeyedRateLimiter<String>, limits: APILimits, clock: any GatewayClock,
                  googlePlay: GooglePlayIngestion? = nil, stripeWork: WorkPool = .inline, googlePlayWork: WorkPool = .inline) {
-        self.googlePlay = googlePlay
-        self.stripeWork = stripeWork; self.googlePlayWork = googlePlayWork
-        self.access = access; self.store = store; self.accounts = accounts; self.appStore = appStore; self.stripe = stripe
+        refresh = AccountRefresh(store: store, appStore: appStore, stripe: stripe, googlePlay: googlePlay,
+                                 stripeWork: stripeWork, googlePlayWork: googlePlayWork, storeWait: limits.refreshStoreWait)
+        self.access = access; self.store = store; self.accounts = accounts; self.appStore = appStore
         self.backfill = backfill; self.answers = answers; self.refreshLimit = refreshLimit; self.limits = limits
         self.clock = clock
     }
@@ -57,14 +53,7 @@ package struct AppStoreController: APIController {
             }
             // http-api.md: every store with credentials and facts for the account, each on its
             // own pool (a stalled Google cannot take the threads that call Apple), at once.
-            let deadline = ContinuousClock.now + limits.refreshStoreWait
-            let stripeCall = PooledCall("Stripe", on: stripeWork) { [stripe] () throws(APIError) in try stripe.refresh(accountId) }
-            let googleCall = googlePlay.map { googlePlay in
-                PooledCall("Google Play", on: googlePlayWork) { () throws(APIError) in try googlePlay.refresh(accountId) }
-            }
-            try appStore.refresh(accountId)
-            try stripeCall.wait(until: deadline)
-            try googleCall?.wait(until: deadline)
+            try refresh.refresh(accountId)
             return try answers.entitlementsResponse(accountId)
         })
         router.add("POST", "/v1/appstore/test-notification", execution: .appStore, route: { [self] context throws(APIError) in

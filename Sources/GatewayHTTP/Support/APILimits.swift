@@ -16,8 +16,11 @@ package struct APILimits: Sendable {
     package var refreshesPerMinute = 6
     package var refreshBurst = 3
     /// How long a refresh waits for its calls to Stripe and Google, each on its own pool, counted
-    /// from its start (Apple's call runs meanwhile): longer than their clients' own deadlines (10 s, 30 s), so that only a stalled
-    /// pool makes it answer 503 `store_unavailable`.
+    /// from its start (Apple's call runs meanwhile). The clients' deadlines (Stripe 10 s, Google
+    /// 25 s by default) bound one HTTP call each, and a refresh makes one or more per subscription,
+    /// so a slow but healthy store can outlast this: the reader then gets 503 `store_unavailable`
+    /// with `Retry-After` while the call goes on and stores what it finds, and a retry joins that
+    /// call (`RunningCalls`) instead of starting another refresh of the account.
     package var refreshStoreWait: Duration = .seconds(45)
 
     package static let standard = APILimits()

@@ -1,10 +1,11 @@
+import CSystem
 import Glibc
 
 /// A request body kept in a temporary file instead of memory, for routes that take bodies larger
 /// than the server's buffer budget (a publisher's list of a million subscribers): the event loop
-/// appends what arrives, and the handler reads it back in pieces. The file (mode 0600, `mkstemp`)
-/// is unlinked as soon as it is made, so it vanishes with its descriptor however the process
-/// ends; the bytes it holds are reserved from the server's `SpoolBudget` and given back when it
+/// appends what arrives, and the handler reads it back in pieces. The file (mode 0600,
+/// close-on-exec) never has a name (`SpoolDirectory.newFile`), so it vanishes with its descriptor
+/// however the process ends; the bytes it holds are reserved from the server's `SpoolBudget` and given back when it
 /// closes.
 ///
 /// The appends run on the event loop: each is at most one read of the socket
@@ -25,22 +26,23 @@ public final class SpooledBody: @unchecked Sendable {
         public let message: String
         /// The budget had no room for the body: the server is busy, not broken.
         public var overBudget = false
+        /// The body alone would hold more than the whole budget: it can never fit.
+        public var neverFits = false
     }
 
-    /// A new, empty, already unlinked file in `directory`, holding `expectedBytes` of `budget`
-    /// (the announced length; 0 when chunked) before any is written.
-    public init(directory: String, budget: SpoolBudget? = nil, expectedBytes: Int = 0) throws(Failure) {
+    /// A new, empty, nameless file in `directory`, holding `expectedBytes` of `budget` (the
+    /// announced length; 0 when chunked) before any is written.
+    init(directory: SpoolDirectory, budget: SpoolBudget? = nil, expectedBytes: Int = 0) throws(Failure) {
         if let budget, !budget.reserve(expectedBytes) {
-            throw Failure(message: "the spool budget has no room for \(expectedBytes) bytes", overBudget: true)
+            throw Failure(message: "the spool budget has no room for \(expectedBytes) bytes", overBudget: true,
+                          neverFits: expectedBytes > budget.limit)
         }
-        var template = Array((directory.hasSuffix("/") ? directory : directory + "/").utf8CString.dropLast())
-            + Array("issue-gateway-body-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        let fd = directory.newFile()
         guard fd >= 0 else {
+            let error = csystem_errno()
             budget?.release(expectedBytes)
-            throw Failure(message: "cannot make a body file in \(directory): errno \(errno)")
+            throw Failure(message: "cannot make a body file in \(directory.path): errno \(error)")
         }
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         self.fd = fd
         self.budget = budget
         reserved = budget == nil ? 0 : expectedBytes
@@ -56,7 +58,8 @@ public final class SpooledBody: @unchecked Sendable {
         if let budget, count + bytes.count > reserved {
             let more = count + bytes.count - reserved
             guard budget.reserve(more) else {
-                throw Failure(message: "the spool budget has no room for \(more) more bytes", overBudget: true)
+                throw Failure(message: "the spool budget has no room for \(more) more bytes", overBudget: true,
+                              neverFits: count + bytes.count > budget.limit)
             }
             reserved += more
         }

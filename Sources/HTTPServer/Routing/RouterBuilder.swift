@@ -27,11 +27,18 @@ public final class RouterBuilder {
     /// of its answer to the route's pool (`FastPathPlan.finishOnPool`), or declines (nil) and
     /// `handler` runs on `execution`. `maxBodyBytes` overrides the server's body limit;
     /// `spoolsBody` keeps the body in a temporary file instead of memory (`HTTPRequest.spooledBody`);
-    /// `authorizeHead` may refuse a request from its head before its body is read (`HeadDecision`).
+    /// `authorizeHead` may refuse a request from its head before its body is read (`HeadDecision`):
+    /// only on a route that spools its body (a body kept in memory has no disk to protect) and runs
+    /// on a pool (where a `decideOnPool` decision runs; the event loop never waits on one).
     public func add(_ method: String, _ pattern: String, execution: Execution = .inline, maxBodyBytes: Int? = nil,
                     spoolsBody: Bool = false, authorizeHead: HTTPHeadCheck? = nil, fastPlan: HTTPPlanningFastPath? = nil,
                     handler: @escaping HTTPHandler) {
         let pattern = RoutePattern(pattern)
+        if authorizeHead != nil {
+            var onPool = false
+            if case .pool = execution { onPool = true }
+            precondition(spoolsBody && onPool, "authorizeHead needs spoolsBody and a pool execution: \(method) \(pattern.text)")
+        }
         var node = root
         for segment in pattern.segments {
             switch segment {

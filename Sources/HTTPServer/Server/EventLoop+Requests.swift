@@ -89,8 +89,9 @@ extension EventLoop {
     }
 
     private func decideHead(_ connection: Connection, _ match: Router.Match) -> Bool {
+        // A route with a check runs on a pool (`RouterBuilder.add`): its decision never runs on the loop.
         guard let check = context.router.headCheck(match), case .found(let route, let parameters) = match,
-              let head = connection.checkedHead else {
+              case .pool(let pool) = route.execution, let head = connection.checkedHead else {
             connection.headCheck = .passed
             return true
         }
@@ -108,27 +109,10 @@ extension EventLoop {
         case .decideOnPool(let decision):
             decide = decision
         }
-        guard case .pool(let pool) = route.execution else {
-            // An inline route runs on the loop anyway.
-            if let refusal = decide() {
-                closeWith(connection, refusal)
-                return false
-            }
-            connection.headCheck = .passed
-            return true
-        }
-        let fd = connection.fd, id = connection.id, client = connection.clientKey, shares = context.clientShares
-        guard shares.admit(client, to: pool) else {
-            closeWith(connection, context.router.busy)
-            return false
-        }
-        let accepted = context.workers.submit(to: pool) { [self] in
-            let refusal = decide()
-            shares.release(client, from: pool)
-            self.post(HeadVerdict(fd: fd, connectionID: id, refusal: refusal))
-        }
-        guard accepted else {
-            shares.release(client, from: pool)
+        let fd = connection.fd, id = connection.id
+        guard run(decide, on: pool, for: connection, then: { [self] refusal in
+            post(HeadVerdict(fd: fd, connectionID: id, refusal: refusal))
+        }) else {
             closeWith(connection, context.router.busy)
             return false
         }
@@ -157,22 +141,26 @@ extension EventLoop {
     /// Moves body bytes of a spooling route to the connection's file (made on the first bytes,
     /// reserving the announced length from the spool budget); false when the file cannot take
     /// them: the request is answered (503 with `Retry-After` when the budget is spent, 413 when
-    /// the body was announced larger than the whole budget) and the connection closes, its
-    /// partial file gone.
+    /// the body alone, announced or as it arrives, would be larger than the whole budget) and the
+    /// connection closes, its partial file gone.
     private func spool(_ bytes: [UInt8], of connection: Connection) -> Bool {
         do throws(SpooledBody.Failure) {
-            if connection.spool == nil {
-                connection.spool = try SpooledBody(directory: context.configuration.bodySpoolDirectory,
-                                                   budget: context.spoolBudget,
-                                                   expectedBytes: connection.announcedBodyBytes)
+            let file: SpooledBody
+            if let open = connection.spool {
+                file = open
+            } else {
+                // The server opens the folder at the start whenever a route spools.
+                guard let spoolDirectory else { throw SpooledBody.Failure(message: "no spool directory") }
+                file = try SpooledBody(directory: spoolDirectory, budget: context.spoolBudget,
+                                       expectedBytes: connection.announcedBodyBytes)
+                connection.spool = file
             }
-            try connection.spool?.append(bytes)
+            try file.append(bytes)
             return true
         } catch {
             connection.spool = nil
-            let budget = context.spoolBudget.limit
-            if error.overBudget && connection.announcedBodyBytes > budget {
-                closeWithError(connection, .contentTooLarge(limit: budget))
+            if error.neverFits {
+                closeWithError(connection, .contentTooLarge(limit: context.spoolBudget.limit))
             } else if error.overBudget {
                 closeWithError(connection, HTTPServerError(.busy, "The server holds too many request bodies; try again."))
             } else {
@@ -213,24 +201,29 @@ extension EventLoop {
         case .answered(let response):
             complete(connection, sequence: sequence, response: response)
         case .runOnPool(let pool, let handler, let routed):
-            let fd = connection.fd
-            let id = connection.id
-            let client = connection.clientKey
-            let shares = context.clientShares
-            guard shares.admit(client, to: pool) else {
-                complete(connection, sequence: sequence, response: context.router.busy)
-                return
-            }
-            let accepted = context.workers.submit(to: pool) { [self] in
-                let response = handler(routed)
-                shares.release(client, from: pool)
-                self.post(Completion(fd: fd, connectionID: id, sequence: sequence, response: response))
-            }
-            if !accepted {
-                shares.release(client, from: pool)
-                complete(connection, sequence: sequence, response: context.router.busy)
-            }
+            let fd = connection.fd, id = connection.id
+            let accepted = run({ handler(routed) }, on: pool, for: connection, then: { [self] response in
+                post(Completion(fd: fd, connectionID: id, sequence: sequence, response: response))
+            })
+            if !accepted { complete(connection, sequence: sequence, response: context.router.busy) }
         }
+    }
+
+    /// Runs `work` on `pool` within the connection's client's share of it, gives the share back,
+    /// then hands the result to `deliver` (on the worker). False when the share or the pool's
+    /// queue is full: nothing was queued.
+    private func run<Result: Sendable>(_ work: @escaping @Sendable () -> Result, on pool: WorkerPoolID,
+                                       for connection: Connection,
+                                       then deliver: @escaping @Sendable (Result) -> Void) -> Bool {
+        let client = connection.clientKey, shares = context.clientShares
+        guard shares.admit(client, to: pool) else { return false }
+        let accepted = context.workers.submit(to: pool) {
+            let result = work()
+            shares.release(client, from: pool)
+            deliver(result)
+        }
+        if !accepted { shares.release(client, from: pool) }
+        return accepted
     }
 
     /// A worker's response arrives: place it in its position and write what is now in order.

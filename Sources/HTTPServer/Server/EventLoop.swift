@@ -37,6 +37,8 @@ final class EventLoop: @unchecked Sendable {
     private(set) var listenFD: Int32
     private let inbox = Mutex(Inbox())
     let index: Int
+    /// The opened spool folder, when routes spool bodies (checked at the start).
+    let spoolDirectory: SpoolDirectory?
 
     var connections: [Connection?] = []
     var connectionCount = 0
@@ -51,8 +53,9 @@ final class EventLoop: @unchecked Sendable {
     private static let readable = UInt32(EPOLLIN.rawValue)
     static let writable = UInt32(EPOLLOUT.rawValue)
 
-    init(index: Int, context: ServerContext, listenFD: Int32) throws {
+    init(index: Int, context: ServerContext, listenFD: Int32, spoolDirectory: SpoolDirectory?) throws {
         self.index = index
+        self.spoolDirectory = spoolDirectory
         self.context = context
         self.listenFD = listenFD
         readBuffer = Array(repeating: 0, count: context.configuration.readBufferBytes)
@@ -72,21 +75,18 @@ final class EventLoop: @unchecked Sendable {
     // MARK: Called from other threads
 
     /// Hands a worker's response to the loop. Dropped when the loop has already ended.
-    func post(_ completion: Completion) {
+    func post(_ completion: Completion) { deliver { $0.completions.append(completion) } }
+
+    /// Hands a pool's decision on a head to the loop. Dropped when the loop has already ended.
+    func post(_ verdict: HeadVerdict) { deliver { $0.verdicts.append(verdict) } }
+
+    /// Adds to the inbox and wakes the loop when it was empty.
+    private func deliver(_ add: (inout Inbox) -> Void) {
         // The wake-up is written under the lock that `finish` closes the eventfd under: a worker
         // finishing after the loop ended must never write into a reused descriptor number.
         inbox.withLock { inbox in
             guard !inbox.closed else { return }
-            inbox.completions.append(completion)
-            if inbox.completions.count + inbox.verdicts.count == 1 { signalWake() }
-        }
-    }
-
-    /// Hands a pool's decision on a head to the loop. Dropped when the loop has already ended.
-    func post(_ verdict: HeadVerdict) {
-        inbox.withLock { inbox in
-            guard !inbox.closed else { return }
-            inbox.verdicts.append(verdict)
+            add(&inbox)
             if inbox.completions.count + inbox.verdicts.count == 1 { signalWake() }
         }
     }

@@ -44,8 +44,9 @@ public final class HTTPServer: Sendable {
             if let pool = context.workers.unknownPool(in: context.router) {
                 throw HTTPServerStartError.unknownWorkerPool(pool.name)
             }
+            var spool: SpoolDirectory?
             if context.router.routes.contains(where: \.spoolsBody) {
-                do throws(SpoolDirectory.Unsafe) { try SpoolDirectory.prepare(configuration.bodySpoolDirectory) } catch {
+                do throws(SpoolDirectory.Unsafe) { spool = try SpoolDirectory(configuration.bodySpoolDirectory) } catch {
                     throw HTTPServerStartError.unsafeSpoolDirectory(error.description)
                 }
             }
@@ -62,7 +63,7 @@ public final class HTTPServer: Sendable {
                     listeners.append(fd)
                     port = Int(csystem_local_port(fd))  // later listeners join the first one's port
                 }
-                let loops = try listeners.enumerated().map { try EventLoop(index: $0.offset, context: context, listenFD: $0.element) }
+                let loops = try listeners.enumerated().map { try EventLoop(index: $0.offset, context: context, listenFD: $0.element, spoolDirectory: spool) }
                 let threads = loops.map { loop in JoinableThread(name: "http-loop-\(loop.index)") { loop.run() } }
                 state = .running(loops: loops, threads: threads)
                 let shared = context

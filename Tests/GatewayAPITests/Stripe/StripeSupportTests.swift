@@ -2,6 +2,7 @@ import Foundation
 import StripeKit
 import StripeSimulator
 import Testing
+import TestSupport
 import Wire
 
 /// Support sees Stripe: lookup by `stripeSubscriptionId` and `stripeCustomerId`, the history's sources (`stripeEvent`,
@@ -89,6 +90,23 @@ import Wire
         #expect(try flow.entitledIssues(reader) == ["2026-01", "2026-02", "2026-03"])
         #expect(!api.seen.isEmpty)
         #expect(api.seen.allSatisfy { $0.hasPrefix("http-stripe-") }, "\(api.seen)")
+    }
+
+    @Test func aStalledStripePoolFailsOnlyRefreshesThatNeedStripe() throws {
+        let flow = try StripeFlow()
+        let (subscriber, _) = try flow.subscribedReader()
+        let appStoreOnly = try flow.reader()
+        try flow.harness.subscribe(appStoreOnly.id)
+        // Stripe's threads all busy and its queue full (as a burst of webhooks would leave it).
+        let release = Gate()
+        var stalled = 0
+        while stalled < 100_000, flow.harness.runtime.core.stripeWork.submit({ release.wait(seconds: 60) }) { stalled += 1 }
+        defer { for _ in 0..<stalled { release.open() } }
+        #expect(stalled > 0 && stalled < 100_000)
+        let refreshed = try flow.harness.client.post("/v1/accounts/\(appStoreOnly.id)/refresh", as: appStoreOnly.token)
+        #expect(refreshed.status == 200, "nothing to ask Stripe: no job on its pool")
+        let busy = try flow.harness.client.post("/v1/accounts/\(subscriber.id)/refresh", as: subscriber.token)
+        #expect(busy.status == 503 && busy.errorCode == "store_unavailable")
     }
 }
 
