@@ -213,9 +213,12 @@ import TestSupport
                                                 attributes: [.posixPermissions: 0o700])
         try FileManager.default.createSymbolicLink(atPath: spool, withDestinationPath: real)
         let router = Self.router(decisions: Gate())
-        #expect(throws: HTTPServerStartError.self) {
+        let refusal = #expect(throws: HTTPServerStartError.self) {
             _ = try TestServer(router: router) { $0.bodySpoolDirectory = spool }
         }
+        // What the operator reads is a sentence, not the error's Swift spelling.
+        let said = refusal.map { "\($0)" } ?? ""
+        #expect(said.hasPrefix("the folder for streamed request bodies cannot be used: "), "\(said)")
     }
 
     @Test func aSpoolFolderOthersMayEnterStopsTheStart() throws {

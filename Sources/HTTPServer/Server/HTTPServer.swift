@@ -122,10 +122,19 @@ public final class HTTPServer: Sendable {
     var queuedJobs: Int { context.workers.queued }
 }
 
-public enum HTTPServerStartError: Error, Equatable {
+public enum HTTPServerStartError: Error, Equatable, CustomStringConvertible {
     case alreadyStarted
     /// A route runs on a pool the configuration does not size.
     case unknownWorkerPool(String)
     /// Routes spool bodies, and their folder is missing and cannot be made, or others may use it.
     case unsafeSpoolDirectory(String)
+
+    /// A sentence for the operator who started the server.
+    public var description: String {
+        switch self {
+        case .alreadyStarted: "the server was started already"
+        case .unknownWorkerPool(let pool): "a route runs on the worker pool \(pool), which the configuration does not size"
+        case .unsafeSpoolDirectory(let why): "the folder for streamed request bodies cannot be used: \(why)"
+        }
+    }
 }
