@@ -15,8 +15,11 @@ import Wire
 ///   lost to a tie); remaining ties are broken by the values themselves, so the result never
 ///   depends on argument order.
 /// - E25: a period the store reported wins over one the gateway built (`periodBuilt`) whichever is
-///   newer: the purchase and expiry dates come from the newest reported description when there is
-///   one (a max over another total order, so still a join).
+///   newer: the purchase and expiry dates come from a reported description when there is one. The
+///   merged description keeps the newer `observedAt`, not the reported dates' own, so with two
+///   reported descriptions of different dates and a built one between them in time, the dates can
+///   depend on the order they arrived in (an order's reported period does not change, so both
+///   reported descriptions normally carry the same dates).
 /// - `isUpgraded` only ever becomes true: an upgrade is not undone (appstore.md).
 /// - Facts that never change for one purchase but that some sources leave out (web order line item,
 ///   subscription group, original purchase date, account token, offer) are filled in from whichever

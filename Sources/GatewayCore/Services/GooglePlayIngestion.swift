@@ -51,8 +51,10 @@ package final class GooglePlayIngestion: Sendable {
         let found = try fetch(packageName: packageName, productId: productId, token: token, subscription: subscription,
                               source: .googlePlayApi)
         let outcome = try facts.save(building: found.build, for: accountId)
-        count(found)
-        if case .stored = outcome { acknowledge(found, packageName: packageName) }
+        if case .stored = outcome {
+            count(found)
+            acknowledge(found, packageName: packageName)
+        }
         return outcome
     }
 
@@ -134,6 +136,8 @@ package final class GooglePlayIngestion: Sendable {
                 continue
             }
         }
+        // Nothing Google still keeps: no write unit of work to open.
+        guard !found.isEmpty else { return }
         try facts.saveForOwners(building: { tx throws(StoreError) in
             var all = VerifiedFacts()
             for fetched in found { all.append(try fetched.build(tx)) }
