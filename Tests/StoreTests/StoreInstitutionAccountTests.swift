@@ -114,5 +114,8 @@ import Wire
         #expect(try events(f, "alice").count == 2, "deleting nothing writes nothing")
         #expect(!(try record(f, "bob", Self.library)), "a request that saw it before it was deleted records nothing")
         #expect(try events(f, "bob").isEmpty && f.store.institutionAccount(accountId: "bob", institutionId: "inst-1") == nil)
+        // A replacement read before the delete and written after it: refused, nothing brought back.
+        #expect(try f.store.saveInstitution(Self.library, at: deletedAt, unlessGone: "gone") { _ -> String? in nil } == "gone")
+        #expect(try f.store.institution(id: "inst-1") == nil)
     }
 }

@@ -53,8 +53,9 @@ package final class Institutions: Sendable {
 
     /// Saves `institution` unless one of its networks is invalid or overlaps: then a 400
     /// `invalid_network` naming the entry. The accounts it was given to get `grantChanged` when
-    /// it now gives other publications or another interval.
-    package func save(_ institution: Institution) throws(APIError) {
+    /// it now gives other publications or another interval. `replacing`: an institution deleted
+    /// since the caller read it is a 404 and nothing is written.
+    package func save(_ institution: Institution, replacing: Bool = false) throws(APIError) {
         var ranges: [(String, NetworkRange)] = []
         for entry in institution.networks {
             do { ranges.append((entry, try NetworkRange(parsing: entry))) } catch {
@@ -67,7 +68,8 @@ package final class Institutions: Sendable {
             }
         }
         let refusal = try stored { () throws(StoreError) in
-            try store.saveInstitution(institution, at: clock.now()) { others -> APIError? in
+            try store.saveInstitution(institution, at: clock.now(),
+                                      unlessGone: replacing ? APIError.notFound("no institution \(institution.institutionId)") : nil) { others -> APIError? in
                 for other in others {
                     for otherEntry in other.networks {
                         guard let otherRange = try? NetworkRange(parsing: otherEntry) else { continue }

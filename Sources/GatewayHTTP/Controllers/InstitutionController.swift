@@ -61,7 +61,8 @@ package struct InstitutionController: APIController {
             try access.requireAdmin(&context)
             let old = try existing(context.parameter("institutionId"))
             let institution = try institutionBody(RequestBody(context.request), id: old.institutionId, createdAt: old.createdAt)
-            try institutions.save(institution)
+            // Deleted since `existing` read it: 404, not the institution brought back.
+            try institutions.save(institution, replacing: true)
             return .json(200) { w in w.institution(institution) }
         })
         router.add("DELETE", one, execution: .store, route: { [self] context throws(APIError) in

@@ -21,10 +21,13 @@ extension GatewayStore {
     /// itself); `check`'s refusal is returned and nothing is written. When it replaces one that
     /// gave other publications or another interval, each account it was given to gets
     /// `grantChanged` (source `institution`) at `instant`, naming what changed and what it was.
-    public func saveInstitution<Refusal: Sendable>(_ institution: Institution, at instant: Instant,
+    /// `unlessGone`: a replacement's refusal when the institution is no longer there (deleted
+    /// since the caller read it), so a replacement never brings a deleted one back.
+    public func saveInstitution<Refusal: Sendable>(_ institution: Institution, at instant: Instant, unlessGone: Refusal? = nil,
                                                    check: ([Institution]) -> Refusal?) throws(StoreError) -> Refusal? {
         try write { tx throws(StoreError) in
             let all = try tx.institutions()
+            if let unlessGone, !all.contains(where: { $0.institutionId == institution.institutionId }) { return unlessGone }
             let others = all.filter { $0.institutionId != institution.institutionId }
             if let refusal = check(others) { return refusal }
             try tx.save(institution)
