@@ -64,21 +64,14 @@ package struct AppStoreController: APIController {
         })
         router.add("POST", "/v1/appstore/backfill", execution: .store, route: { [self] context throws(APIError) in
             try access.requireAdmin(&context)
-            let window = try backfillWindow(RequestBody(context.request))
+            let (replay, window) = try backfillWindow(RequestBody(context.request))
             _ = try appStore.requireServerAPI()
             guard let backfill else { throw .appStoreUnavailable("the notification backfill is not running") }
-            guard backfill.request(window) else {
+            guard backfill.request(replay) else {
                 throw APIError(status: 429, code: "rate_limited", message: "backfill windows are already being replayed; ask again later",
                                headers: [("Retry-After", "60")])
             }
-            return .json(202) { w in
-                w.object { w in
-                    w.field("status", "accepted")
-                    w.field("start", window.start.rfc3339)
-                    w.field("end", window.end.rfc3339)
-                    w.field("onlyFailures", window.onlyFailures)
-                }
-            }
+            return window.accepted { w in w.field("onlyFailures", replay.onlyFailures) }
         })
         router.add("POST", "/v1/appstore/subscriptions/{originalTransactionId}/extend", execution: .appStore,
                    route: { [self] context throws(APIError) in
@@ -124,9 +117,11 @@ package struct AppStoreController: APIController {
     }
 
     /// `{"start", "end", "onlyFailures"}`: a window Apple still keeps (180 days), start before end.
-    private func backfillWindow(_ body: RequestBody) throws(APIError) -> NotificationBackfill.Window {
+    private func backfillWindow(_ body: RequestBody) throws(APIError) -> (NotificationBackfill.Window, BackfillWindow) {
         let window = try BackfillWindow(body, now: clock.now(), keptDays: 180, kept: "Apple keeps 180 days of notification history")
-        return NotificationBackfill.Window(start: window.start, end: window.end, onlyFailures: try body.optionalBool("onlyFailures") ?? false)
+        let replay = NotificationBackfill.Window(start: window.start, end: window.end,
+                                                 onlyFailures: try body.optionalBool("onlyFailures") ?? false)
+        return (replay, window)
     }
 
     /// `{"days": 1–90, "reasonCode": 0–3, "note"}`; the request identifier is the gateway's.

@@ -41,14 +41,7 @@ package struct GooglePlayController: APIController {
             guard let googlePlay else { throw .badRequest("Google Play is not configured") }
             let window = try BackfillWindow(body, now: googlePlay.now, keptDays: 30, kept: "Google keeps 30 days of voided purchases")
             let replayed = try googlePlay.replayVoided(start: window.start, end: window.end)
-            return .json(202) { w in
-                w.object { w in
-                    w.field("status", "accepted")
-                    w.field("start", window.start.rfc3339)
-                    w.field("end", window.end.rfc3339)
-                    w.field("purchases", replayed)
-                }
-            }
+            return window.accepted { w in w.field("purchases", replayed) }
         })
         // Pub/Sub's own bearer token (OIDC), not a gateway secret: checked by the ingestion.
         router.add("POST", "/v1/googleplay/notifications", execution: .googlePlay,

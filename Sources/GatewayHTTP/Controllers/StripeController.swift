@@ -30,14 +30,7 @@ package struct StripeController: APIController {
             let window = try BackfillWindow(body, now: clock.now(), keptDays: StripeIngestion.backfillDays,
                                             kept: "Stripe keeps \(StripeIngestion.backfillDays) days of events")
             let replayed = try stripe.backfill(start: window.start, end: window.end)
-            return .json(202) { w in
-                w.object { w in
-                    w.field("status", "accepted")
-                    w.field("start", window.start.rfc3339)
-                    w.field("end", window.end.rfc3339)
-                    w.field("events", replayed)
-                }
-            }
+            return window.accepted { w in w.field("events", replayed) }
         })
     }
 }

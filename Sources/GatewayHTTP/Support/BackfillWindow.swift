@@ -1,4 +1,5 @@
 import GatewayCore
+import HTTPServer
 import Wire
 
 /// The window of a backfill route (`POST /v1/appstore/backfill`, `/v1/stripe/backfill`,
@@ -17,5 +18,18 @@ package struct BackfillWindow {
         guard start >= now.adding(seconds: -keptDays * 86_400) else { throw .badRequest(kept) }
         self.start = start
         self.end = min(end, now)
+    }
+
+    /// The 202 every backfill answers: the window it replays and what the route adds (what it
+    /// counted, or how it replays).
+    package func accepted(_ more: (inout JSONWriter) -> Void) -> HTTPResponse {
+        .json(202) { w in
+            w.object { w in
+                w.field("status", "accepted")
+                w.field("start", start.rfc3339)
+                w.field("end", end.rfc3339)
+                more(&w)
+            }
+        }
     }
 }
