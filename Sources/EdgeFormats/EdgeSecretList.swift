@@ -12,9 +12,6 @@ public struct EdgeSecretList: Equatable, Sendable {
     public static let maximumKidLength = 32
     public let entries: [Entry]
 
-    /// The signing entry.
-    public var first: Entry { entries[0] }
-
     /// Blanks around entries are ignored. A kid is 1–32 of `A-Z a-z 0-9 _ -`: it travels in
     /// URLs as it is and names a line of the CDN's key map.
     public init(parsing text: String) throws(EdgeFormatError) {

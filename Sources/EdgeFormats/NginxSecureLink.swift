@@ -7,14 +7,9 @@ import Wire
 /// padding. The edge's `secure_link_md5 "$secure_link_expires$uri $edge_secret"` hashes the same
 /// bytes, `$uri` being the decoded path. Query only: nginx reads the hash from the URL.
 public struct NginxSecureLink: Equatable, Sendable {
-    public struct Key: Equatable, Sendable {
-        public let kid: String
-        public let secret: String
-    }
-
     public static let minimumSecretLength = 32
     /// The first signs; the others are listed for rotation only (the edge's key map holds them).
-    public let keys: [Key]
+    public let keys: [EdgeSecretList.Entry]
 
     /// Secrets: at least 32 of `A-Z a-z 0-9 _ -`, used as text (tokens.md, Configuration).
     public init(secrets: EdgeSecretList) throws(EdgeFormatError) {
@@ -23,7 +18,7 @@ public struct NginxSecureLink: Equatable, Sendable {
                   entry.secret.utf8.allSatisfy(EdgeSecretList.isTokenCharacter) else {
                 throw .invalidSecrets("kid \(entry.kid): an nginx secret is at least \(Self.minimumSecretLength) of A-Z a-z 0-9 _ -")
             }
-            return Key(kid: entry.kid, secret: entry.secret)
+            return entry
         }
     }
 

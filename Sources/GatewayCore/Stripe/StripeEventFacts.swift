@@ -46,10 +46,10 @@ struct StripeEventFacts {
         if invoice.linesHaveMore { invoice = try call { (api) throws(StripeAPIError) in try api.invoice(invoice.id) } }
         var facts = VerifiedFacts(transactions: StripeFacts.transactions(of: invoice, source: .stripeEvent, paidAtFallback: event.created))
         let environment = StripeFacts.environment(livemode: invoice.livemode)
-        let owned = SubscriptionKey(store: .stripe, environment: environment, originalTransactionId: invoice.subscription ?? invoice.id)
-        if let customer = invoice.customer { facts.customers[owned] = customer }
+        // A subscription's invoice is owned with the subscription; a one-off one by itself (E4).
+        let key = SubscriptionKey(store: .stripe, environment: environment, originalTransactionId: invoice.subscription ?? invoice.id)
+        if let customer = invoice.customer { facts.customers[key] = customer }
         if let subscription = invoice.subscription {
-            let key = owned
             if let named = StripeFacts.namedAccount(metadata: invoice.subscriptionMetadata, key: accountKey) {
                 facts.namedOwners[key] = named
             }
@@ -61,8 +61,7 @@ struct StripeEventFacts {
                                                    alsoPaid: facts.transactions))
             }
         } else if let customer = invoice.customer {
-            try nameOwner(SubscriptionKey(store: .stripe, environment: environment, originalTransactionId: invoice.id),
-                          customer: customer, into: &facts)
+            try nameOwner(key, customer: customer, into: &facts)
         }
         return facts
     }
