@@ -1,3 +1,4 @@
+import AppStoreKit
 import Foundation
 import GatewayCore
 import GatewayPush
@@ -14,10 +15,11 @@ package enum PushServices {
             settings.concurrency = configuration.webhookConcurrency
             do {
                 // Each deliverer leases lane heads under its own name: one account's failing
-                // receiver holds one of them at most.
+                // receiver holds one of them at most. They share one kept session: one receiver.
+                let transport = URLSessionVerifyReceiptTransport()
                 for _ in 0..<settings.concurrency {
                     services.append(try WebhookDeliverer(settings: settings, store: core.store, clock: core.clock,
-                                                         counters: core.pushCounters))
+                                                         transport: transport, counters: core.pushCounters))
                 }
             } catch {
                 throw StartError(description: "the webhook secret cannot be used: \(error)")

@@ -10,9 +10,6 @@ public struct PrintSubscriberTerms: Hashable, Sendable {
 
     public init(start: Instant, end: Instant?) { self.start = start; self.end = end }
 
-    /// What the claimed grant entitles (E21): `[start, end)`.
-    public var period: ActivePeriod { ActivePeriod(start: start, end: end ?? .distantFuture) }
-
     /// Whether these terms have ended by `instant`.
     public func hasEnded(by instant: Instant) -> Bool { end.map { $0 <= instant } ?? false }
 

@@ -94,8 +94,7 @@ async function loadEntitlements() {
       cells: [
         s.store,
         { cell: s.productId, class: 'mono' },
-        { cell: s.originalTransactionId + (s.store && s.store !== 'appStore' ? ' (' + s.store + ')' : '')
-            + (s.environment === 'sandbox' ? ' (sandbox)' : ''), class: 'mono' },
+        { cell: s.originalTransactionId + (s.environment === 'sandbox' ? ' (sandbox)' : ''), class: 'mono' },
         badge(s.state, stateKind(s.state)),
         { cell: String(s.entitlementCode), class: 'num' },
         when(s.expiresAt),
