@@ -68,7 +68,7 @@ package final class GooglePlayIngestion: Sendable {
             throw .unauthorized("Google Play pushes are not accepted: ISSUE_GATEWAY_GOOGLE_PUSH_AUDIENCE and _EMAIL are not set")
         }
         do { try verifier.verify(authorization: authorization, now: clock.now()) } catch {
-            if case .keysUnavailable = error { throw Self.unavailable(error.description) }
+            if case .keysUnavailable = error { throw .storeUnavailable(error.description) }
             throw .unauthorized("the push token was refused: \(error.description)")
         }
         let envelope: PushEnvelope
@@ -412,10 +412,6 @@ package final class GooglePlayIngestion: Sendable {
         }
     }
 
-    static func unavailable(_ message: String) -> APIError {
-        APIError(status: 503, code: "store_unavailable", message: message, headers: [("Retry-After", "30")])
-    }
-
     /// googleplay.md's decisions: 404 `purchase_not_found`, 410 `purchase_expired`, anything else
     /// that gave no answer 503 `store_unavailable` (Pub/Sub redelivers a push answered so).
     private func answered<T>(_ call: () throws(GooglePlayError) -> T) throws(APIError) -> T {
@@ -426,7 +422,7 @@ package final class GooglePlayIngestion: Sendable {
         switch error {
         case .notFound: APIError(status: 404, code: "purchase_not_found", message: "Google Play does not know this purchase")
         case .gone: APIError(status: 410, code: "purchase_expired", message: "Google Play no longer keeps this purchase")
-        default: unavailable("Google Play could not be asked now: \(error.description)")
+        default: .storeUnavailable("Google Play could not be asked now: \(error.description)")
         }
     }
 }
