@@ -10,7 +10,7 @@ import Wire
 
 /// `issue-gateway store copy --to postgresql://…` (moving up): what a SQLite database
 /// holds reads back the same from PostgreSQL, verified per table; a destination with data is refused.
-@Suite(.postgresCluster)
+@Suite(.tags(.postgres), .postgresCluster)
 struct StoreCopyTests {
     static let t0 = Instant(rfc3339: "2026-01-01T00:00:00Z")!
 

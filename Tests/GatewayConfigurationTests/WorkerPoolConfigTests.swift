@@ -1,0 +1,52 @@
+import DownloadTokens
+import Entitle
+import Foundation
+@testable import GatewayConfiguration
+import HTTPServer
+import SQLiteStore
+import TestSupport
+import Testing
+import GatewayTesting
+
+/// `ISSUE_GATEWAY_STORE_*`, `ISSUE_GATEWAY_APPSTORE_*` and `ISSUE_GATEWAY_GOOGLE_THREADS`/`_QUEUE`:
+/// the API's worker pools (bulkheads), beside the Stripe pool (its size a constant).
+@Suite struct WorkerPoolConfigTests {
+    @Test func defaultsSizeTheStoreForCoresAndAppleForWaiting() throws {
+        let c = try Configuration.load(environment: [:])
+        #expect(c.workerPools == [
+            .store: WorkerPoolSize(threads: ProcessInfo.processInfo.activeProcessorCount, queueLimit: 1024),
+            .appStore: WorkerPoolSize(threads: 32, queueLimit: 256),
+            .stripe: WorkerPoolSize(threads: 16, queueLimit: 256),
+            .googlePlay: WorkerPoolSize(threads: 16, queueLimit: 256),
+        ])
+    }
+
+    @Test func everyPoolVariableIsRead() throws {
+        let c = try Configuration.load(environment: [
+            "ISSUE_GATEWAY_STORE_THREADS": "3", "ISSUE_GATEWAY_STORE_QUEUE": "50",
+            "ISSUE_GATEWAY_APPSTORE_THREADS": "64", "ISSUE_GATEWAY_APPSTORE_QUEUE": "10",
+            "ISSUE_GATEWAY_GOOGLE_THREADS": "7", "ISSUE_GATEWAY_GOOGLE_QUEUE": "20",
+        ])
+        #expect(c.workerPools == [.store: WorkerPoolSize(threads: 3, queueLimit: 50),
+                                  .appStore: WorkerPoolSize(threads: 64, queueLimit: 10),
+                                  .stripe: WorkerPoolSize(threads: 16, queueLimit: 256),
+                                  .googlePlay: WorkerPoolSize(threads: 7, queueLimit: 20)])
+    }
+
+    /// The runtime hands the pools to the server: the receipts route (which calls Apple) and the
+    /// store routes find theirs.
+    @Test func theServerGetsThePools() throws {
+        var configuration = Configuration(threads: 1)
+        configuration.appStoreThreads = 5
+        #expect(configuration.workerPools[.appStore]?.threads == 5)
+        let database = TemporaryDatabase()
+        configuration.catalogFolder = nil
+        configuration.adminKey = GatewayHarness.adminKey
+        configuration.tokenKeys = try TokenKeySet(keys: [TokenKey(kid: GatewayHarness.tokenKid, secret: GatewayHarness.tokenSecret)])
+        let runtime = try GatewayRuntime.make(configuration: configuration, store: try database.open(), pollerSettings: nil)
+        defer { runtime.server.waitUntilStopped() }
+        #expect(runtime.server.configuration.workerPools == configuration.workerPools)
+        let receipts = runtime.api.makeRouter().routes.first { $0.pattern.text == "/v1/accounts/{accountId}/receipts" }
+        #expect(receipts?.execution == .appStore)
+    }
+}
