@@ -1,6 +1,6 @@
-/// What becomes of a request once it is routed: the one place where a match turns into an answer,
-/// shared by the event loop and `InProcessClient`, so both run fast paths, inline and pool
-/// handlers and the server's own answers alike.
+/// What becomes of a request once it is routed: the one place where a match turns into an answer
+/// (`RequestPipeline.outcome`), so the event loop and `InProcessClient` run fast paths, inline and
+/// pool handlers and the server's own answers alike.
 public enum RouteOutcome {
     /// Answered without a thread hop: a fast path, an inline handler, or no route (404, 405, 400).
     case answered(HTTPResponse)

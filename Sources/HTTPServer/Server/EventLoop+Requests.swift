@@ -1,14 +1,16 @@
 import CSystem
 
-/// Turning parsed requests into responses: routing (once per request), fast paths, inline and
-/// pool execution, ordering, metrics and the access log.
+/// Turning parsed requests into responses by the steps of `RequestPipeline` (routing once per
+/// request, body admission, the head's decision, the route's outcome), with what only a
+/// connection has: spooling, waiting for pools through the inbox, ordering, metrics and the
+/// access log.
 extension EventLoop {
     /// Parses and dispatches every complete request in the buffer, as far as the pipelining and
     /// output limits allow, then writes.
     func processInput(_ connection: Connection) {
         connection.heldBack = false
         let router = context.router
-        let defaultLimit = context.configuration.maxBodyBytes
+        let pipeline = context.pipeline
         while connection.machine.isOpen && connection.headCheck != .waiting {
             guard connection.machine.canTakeRequest(pendingOutput: connection.pendingOutput) else {
                 connection.heldBack = connection.unparsedInput > 0
@@ -18,13 +20,13 @@ extension EventLoop {
             let (consumed, event) = connection.inbound.withUnsafeBufferPointer { buffer in
                 connection.parser.parse(UnsafeBufferPointer(rebasing: buffer[connection.inboundStart...])) { head in
                     // The head's one match: its body limit now, its dispatch when the body is in.
-                    let match = router.match(method: head.method, path: EventLoop.path(of: head.target))
+                    let match = pipeline.match(method: head.method, path: EventLoop.path(of: head.target))
                     connection.routedHead = match
                     if router.spoolsBody(match) {
                         connection.checkedHead = router.headCheck(match) == nil ? nil : head
                         if case .length(let length) = head.framing { connection.announcedBodyBytes = length }
                     }
-                    return router.bodyLimit(match, default: defaultLimit)
+                    return pipeline.bodyLimit(match)
                 }
             }
             connection.consumeInbound(consumed)
@@ -89,31 +91,32 @@ extension EventLoop {
     }
 
     private func decideHead(_ connection: Connection, _ match: Router.Match) -> Bool {
-        // A route with a check runs on a pool (`RouterBuilder.add`): its decision never runs on the loop.
-        guard let check = context.router.headCheck(match), case .found(let route, let parameters) = match,
-              case .pool(let pool) = route.execution, let head = connection.checkedHead else {
-            connection.headCheck = .passed
-            return true
+        let step: HeadStep
+        if let head = connection.checkedHead {
+            step = context.pipeline.decideHead(
+                HTTPRequest(method: head.method, target: head.target, headers: head.headers, version: head.version,
+                            sourceAddress: connection.sourceAddress),
+                match)
+        } else {
+            step = .proceed
         }
-        var request = HTTPRequest(method: head.method, target: head.target, headers: head.headers,
-                                  version: head.version, sourceAddress: connection.sourceAddress)
-        request.pathParameters = parameters
-        let decide: @Sendable () -> HTTPResponse?
-        switch check(request) {
+        let pool: WorkerPoolID, decide: @Sendable () -> HTTPResponse?
+        switch step {
         case .proceed:
             connection.headCheck = .passed
             return true
         case .refuse(let response):
             closeWith(connection, response)
             return false
-        case .decideOnPool(let decision):
+        case .decideOnPool(let decisionPool, let decision):
+            pool = decisionPool
             decide = decision
         }
         let fd = connection.fd, id = connection.id
         guard run(decide, on: pool, for: connection, then: { [self] refusal in
             post(HeadVerdict(fd: fd, connectionID: id, refusal: refusal))
         }) else {
-            closeWith(connection, context.router.busy)
+            closeWith(connection, context.pipeline.busy)
             return false
         }
         connection.headCheck = .waiting
@@ -175,7 +178,7 @@ extension EventLoop {
                                   version: head.version, sourceAddress: connection.sourceAddress)
         request.spooledBody = spooled
         let keepAlive = request.wantsKeepAlive && !draining
-        let match = connection.routedHead ?? context.router.match(method: request.method, path: request.path)
+        let match = connection.routedHead ?? context.pipeline.match(method: request.method, path: request.path)
         connection.routedHead = nil
         connection.headCheck = .unasked
         connection.checkedHead = nil
@@ -194,10 +197,10 @@ extension EventLoop {
         if context.overBufferBudget(for: connection.clientKey) {
             // Past the buffer budget, or the client's share of it, no handler runs (its answer
             // could be large): a short 503.
-            complete(connection, sequence: sequence, response: context.router.busy)
+            complete(connection, sequence: sequence, response: context.pipeline.busy)
             return
         }
-        switch context.router.outcome(of: request, match: match) {
+        switch context.pipeline.outcome(of: request, match: match) {
         case .answered(let response):
             complete(connection, sequence: sequence, response: response)
         case .runOnPool(let pool, let handler, let routed):
@@ -205,7 +208,7 @@ extension EventLoop {
             let accepted = run({ handler(routed) }, on: pool, for: connection, then: { [self] response in
                 post(Completion(fd: fd, connectionID: id, sequence: sequence, response: response))
             })
-            if !accepted { complete(connection, sequence: sequence, response: context.router.busy) }
+            if !accepted { complete(connection, sequence: sequence, response: context.pipeline.busy) }
         }
     }
 

@@ -13,20 +13,13 @@ enum ResponseSerializer {
         var announceKeepAlive: Bool
     }
 
-    /// Appends the response to `out`; a handler header that is not a token name or whose value
-    /// holds CR, LF or another control character turns the response into a 500, because sending it
-    /// would let the value split the response.
-    /// The 500 is rendered by `errors`; should that answer be invalid too, by the plain-text renderer.
-    /// Every 429 and 503 leaves with `Retry-After` (RFC 9110 §10.2.3), whichever renderer or
-    /// handler made it: the server adds the fallback where none was written, and leaves a written
-    /// one to its author.
+    /// Appends the response to `out` as `RequestPipeline.finish` leaves it: a 429 or 503 with its
+    /// `Retry-After`, an unsendable answer replaced by `errors`' 500, the content left out where
+    /// the status or a HEAD request says so.
     static func write(_ response: HTTPResponse, framing: Framing, date: [UInt8], errors: HTTPErrorRenderer,
                       into out: inout [UInt8]) {
-        let response = response.withRetryAfter(clamping: false)
-        guard response.isSendable else {
-            let replacement = errors(.invalidResponse)
-            return write(replacement, framing: framing, date: date, errors: HTTPServerError.plainText, into: &out)
-        }
+        let finished = RequestPipeline.finish(response, headOnly: framing.headOnly, errors: errors)
+        let response = finished.response
         out.append(contentsOf: statusLine(response.status))
         for (name, value) in response.headers where !isServerOwned(name) {
             out.append(contentsOf: name.utf8)
@@ -34,8 +27,7 @@ enum ResponseSerializer {
             out.append(contentsOf: value.utf8)
             out.append(contentsOf: "\r\n".utf8)
         }
-        let bodyAllowed = !HTTPStatus.forbidsBody(response.status)
-        if bodyAllowed {
+        if finished.hasContent {
             out.append(contentsOf: "Content-Length: ".utf8)
             out.append(contentsOf: String(response.body.count).utf8)
             out.append(contentsOf: "\r\n".utf8)
@@ -47,7 +39,7 @@ enum ResponseSerializer {
             out.append(contentsOf: "Connection: keep-alive\r\n".utf8)
         }
         out.append(contentsOf: "\r\n".utf8)
-        if bodyAllowed && !framing.headOnly { out.append(contentsOf: response.body) }
+        if finished.sendsBody { out.append(contentsOf: response.body) }
     }
 
     static let continueLine = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
@@ -66,13 +58,5 @@ enum ResponseSerializer {
 
     private static func isServerOwned(_ name: String) -> Bool {
         serverOwned.contains { $0.equalsIgnoringASCIICase(name) }
-    }
-}
-
-extension HTTPResponse {
-    /// Every header name is a token and no value holds CR, LF or another control character: sent
-    /// otherwise, a value could split the response (RFC 9110 §5.5). The server answers 500 instead.
-    public var isSendable: Bool {
-        headers.allSatisfy { HTTPSyntax.isToken($0.0) && HTTPSyntax.isValidFieldValue($0.1) }
     }
 }

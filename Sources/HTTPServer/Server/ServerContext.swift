@@ -7,6 +7,8 @@ final class ServerContext: Sendable {
     let configuration: HTTPServerConfiguration
     let limits: HTTPParserLimits
     let router: Router
+    /// The steps every request goes through, shared with `InProcessClient`.
+    let pipeline: RequestPipeline
     let metrics: Metrics
     let accessLog: AccessLog?
     let workers: WorkerPools
@@ -35,6 +37,7 @@ final class ServerContext: Sendable {
                                   maxHeaderFields: configuration.maxHeaderFields,
                                   singletonFields: configuration.singletonFields)
         self.router = router
+        pipeline = RequestPipeline(router: router, maxBodyBytes: configuration.maxBodyBytes)
         self.metrics = metrics
         self.accessLog = accessLog
         self.workers = workers
