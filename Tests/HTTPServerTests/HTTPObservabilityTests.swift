@@ -31,6 +31,23 @@ import Testing
         #expect(text.contains("# TYPE issue_gateway_tokens_issued_total counter\nissue_gateway_tokens_issued_total 3"))
     }
 
+    /// An answer the server could not send as written (a header value with CR LF) leaves as a 500;
+    /// the metrics count the 500 the client received, not the handler's status.
+    @Test func metricsCountTheStatusSentNotTheOneAHandlerMade() throws {
+        let router = TestServer.defaultRouter { router in
+            router.add("GET", "/split") { _ in HTTPResponse(status: 200, headers: [("X-Bad", "a\r\nSet-Cookie: x=1")], body: []) }
+        }
+        let server = try TestServer(router: router)
+        defer { server.stop() }
+        let client = try server.client()
+        client.send("GET /split HTTP/1.1\r\nHost: x\r\n\r\n")
+        let response = try client.readResponse()
+        #expect(response.status == 500)
+        let text = server.metrics.render()
+        #expect(text.contains(#"http_requests_total{method="GET",route="/split",status="500"} 1"#))
+        #expect(!text.contains(#"route="/split",status="200""#))
+    }
+
     /// Labels come from a fixed set whatever clients send: invented methods share `other`,
     /// invented paths `unmatched`, so /metrics does not grow with them.
     @Test func inventedMethodsAndPathsDoNotGrowTheMetrics() throws {

@@ -245,26 +245,29 @@ extension EventLoop {
                                                  announceKeepAlive: info.announceKeepAlive)
         let errors = context.router.errors
         let byteCount: Int
+        // What was written, which is the handler's status unless its answer could not be sent.
+        let status: Int
         switch connection.machine.responseReady(sequence: sequence) {
         case .drop:
             return
         case .writeNow:
             let before = connection.outbound.count
-            ResponseSerializer.write(response, framing: framing, date: dateCache.headerLine, errors: errors,
-                                     into: &connection.outbound)
+            status = ResponseSerializer.write(response, framing: framing, date: dateCache.headerLine, errors: errors,
+                                              into: &connection.outbound)
             byteCount = connection.outbound.count - before
         case .hold:
             var bytes: [UInt8] = []
             bytes.reserveCapacity(160 + response.body.count)
-            ResponseSerializer.write(response, framing: framing, date: dateCache.headerLine, errors: errors, into: &bytes)
+            status = ResponseSerializer.write(response, framing: framing, date: dateCache.headerLine, errors: errors,
+                                              into: &bytes)
             byteCount = bytes.count
             connection.machine.hold(sequence: sequence, serialized: bytes)
         }
         let seconds = Double(csystem_monotonic_ns() - info.startedAt) / 1e9
-        stats.record(method: info.summary.method, route: info.summary.route, status: response.status, seconds: seconds)
+        stats.record(method: info.summary.method, route: info.summary.route, status: status, seconds: seconds)
         if let log = context.accessLog {
             log.record(AccessLog.Entry(unixMilliseconds: csystem_wall_milliseconds(), request: info.summary,
-                                       status: response.status, responseBytes: byteCount, durationSeconds: seconds,
+                                       status: status, responseBytes: byteCount, durationSeconds: seconds,
                                        remoteAddress: connection.remoteAddress))
         }
     }

@@ -16,8 +16,11 @@ enum ResponseSerializer {
     /// Appends the response to `out` as `RequestPipeline.finish` leaves it: a 429 or 503 with its
     /// `Retry-After`, an unsendable answer replaced by `errors`' 500, the content left out where
     /// the status or a HEAD request says so.
+    /// Returns the status written: the handler's, or the 500 that replaced an unsendable answer,
+    /// so that metrics and the access log count what the client received.
+    @discardableResult
     static func write(_ response: HTTPResponse, framing: Framing, date: [UInt8], errors: HTTPErrorRenderer,
-                      into out: inout [UInt8]) {
+                      into out: inout [UInt8]) -> Int {
         let finished = RequestPipeline.finish(response, headOnly: framing.headOnly, errors: errors)
         let response = finished.response
         out.append(contentsOf: statusLine(response.status))
@@ -40,6 +43,7 @@ enum ResponseSerializer {
         }
         out.append(contentsOf: "\r\n".utf8)
         if finished.sendsBody { out.append(contentsOf: response.body) }
+        return response.status
     }
 
     static let continueLine = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
