@@ -187,6 +187,11 @@ extension SharedMigration {
         """
         ALTER TABLE transactions ADD COLUMN period_built \(.boolean) NOT NULL DEFAULT FALSE;
         """,
+        // Google Play (http-api.md, `GET /v1/lookup?purchaseToken=`): a token's snapshots found
+        // by the token alone (the lookup names no package), to walk its `linkedPurchaseToken` chain.
+        """
+        CREATE INDEX googleplay_snapshots_by_token ON googleplay_snapshots (purchase_token);
+        """,
     ]
 
     /// Step 2's rebuild of a table keyed by subscription (its other columns as released, in
