@@ -192,6 +192,13 @@ extension SharedMigration {
         """
         CREATE INDEX googleplay_snapshots_by_token ON googleplay_snapshots (purchase_token);
         """,
+        // Print subscriber lists (E29): the list of a publication being applied, one at a time
+        // across processes, held until a time its batches renew (a process that dies lets go).
+        """
+        CREATE TABLE subscriber_list_locks (
+            publication_id \(.key) PRIMARY KEY, list_id \(.key) NOT NULL, held_until \(.instant) NOT NULL
+        )\(.tableOptions);
+        """,
     ]
 
     /// Step 2's rebuild of a table keyed by subscription (its other columns as released, in
