@@ -46,9 +46,26 @@ public enum TransactionMerge {
     /// billing-retry description before a plain one, then by value) — except the grace-period
     /// expiry, which is a fact once the App Store has granted it: the latest one seen is kept, so
     /// that issues published in grace stay entitled when the retry later fails (E8).
+    ///
+    /// The latest state still wins: when the newer description is in billing retry, the grace ran
+    /// at most until that description was observed, unless it carries a later grace itself. So a
+    /// subscription seen on hold (Google's `ON_HOLD`: billing retry without grace, googleplay.md's
+    /// state table, E9) before its last grace expiry is in billing retry from then, not in grace,
+    /// and serves nothing more; issues published while the grace ran stay entitled. The cut is
+    /// taken from the newer description's own observation, so merging a result again with what
+    /// it came from changes nothing (an older grace is cut again at the same instant). A grace
+    /// description arriving after both a hold and a later one that ended the retry is not cut;
+    /// Google's descriptions are fetched as they are observed, so that order does not arise there.
     public static func merge(_ stored: RenewalInfo, _ incoming: RenewalInfo) -> RenewalInfo {
         var result = renewalKey(stored).lexicographicallyPrecedes(renewalKey(incoming)) ? incoming : stored
-        result.gracePeriodExpiresDate = greater(stored.gracePeriodExpiresDate, incoming.gracePeriodExpiresDate)
+        var grace = greater(stored.gracePeriodExpiresDate, incoming.gracePeriodExpiresDate)
+        if result.isInBillingRetry, let seen = result.observedAt, let latest = grace {
+            // E8/E9: the newest state says how long the grace ran; a grace it carries itself (of
+            // either description observed at that instant, so argument order never matters) stands.
+            let own = [stored, incoming].filter { $0.observedAt == seen }.compactMap(\.gracePeriodExpiresDate).max()
+            grace = min(latest, max(seen, own ?? seen))
+        }
+        result.gracePeriodExpiresDate = grace
         return result
     }
 

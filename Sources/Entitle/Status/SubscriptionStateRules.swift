@@ -45,7 +45,12 @@ enum SubscriptionStateRules {
         } else {
             state = expiredState(renewal: renewal, productDiscontinued: product?.isDiscontinued(at: now) ?? false)
         }
-        let willRenew = autoRenewOn && [.active, .gracePeriod, .billingRetry].contains(state)
+        // E19 "whether it renews": an active one renews when auto-renew is on; a lapsed one only
+        // while the store still retries the charge (E8/E9). One that expired for billing without
+        // billing retry (expiration intent 2) has been given up by the store, even while the
+        // gateway's own grace (E8) still serves it and a stale auto-renew status says on.
+        let storeRetries = renewal?.isInBillingRetry == true
+        let willRenew = autoRenewOn && (state == .active || ([.gracePeriod, .billingRetry].contains(state) && storeRetries))
         let group = latest.subscriptionGroup ?? product?.subscriptionGroup
         let showsGrace = state == .gracePeriod || state == .billingRetry
         return SubscriptionStatus(

@@ -5,7 +5,8 @@ import Synchronization
 import Wire
 
 /// E30's institutions: the admin's changes, refused when a network is not a CIDR range or overlaps
-/// another institution's (or the same one's), and which institution covers a client address.
+/// another of the same institution (another institution's may overlap), and which institution
+/// covers a client address (the one created first where several do).
 /// Institutions are few and change rarely, so their parsed ranges are kept in memory and read
 /// again from the store after a local change or `refreshSeconds` (another process's change).
 package final class Institutions: Sendable {
@@ -51,8 +52,8 @@ package final class Institutions: Sendable {
         }
     }
 
-    /// Saves `institution` unless one of its networks is invalid or overlaps: then a 400
-    /// `invalid_network` naming the entry. The accounts it was given to get `grantChanged` when
+    /// Saves `institution` unless one of its networks is invalid or overlaps another of its own:
+    /// then a 400 `invalid_network` naming the entry. The accounts it was given to get `grantChanged` when
     /// it now gives other publications or another interval. `replacing`: an institution deleted
     /// since the caller read it is a 404 and nothing is written.
     package func save(_ institution: Institution, replacing: Bool = false) throws(APIError) {
@@ -67,19 +68,11 @@ package final class Institutions: Sendable {
                 throw Self.invalidNetwork(entry, "overlaps \(other) of the same institution")
             }
         }
+        // E30: another institution's ranges may overlap these (libraries share networks): where
+        // several cover an address, the one created first serves it (`CoveredNetworks`).
         let refusal = try stored { () throws(StoreError) in
             try store.saveInstitution(institution, at: clock.now(),
-                                      unlessGone: replacing ? APIError.notFound("no institution \(institution.institutionId)") : nil) { others -> APIError? in
-                for other in others {
-                    for otherEntry in other.networks {
-                        guard let otherRange = try? NetworkRange(parsing: otherEntry) else { continue }
-                        if let (entry, _) = ranges.first(where: { $0.1.overlaps(otherRange) }) {
-                            return Self.invalidNetwork(entry, "overlaps \(otherEntry) of institution \(other.institutionId)")
-                        }
-                    }
-                }
-                return nil
-            }
+                                      unlessGone: replacing ? APIError.notFound("no institution \(institution.institutionId)") : nil)
         }
         if let refusal { throw refusal }
         forget()
@@ -140,9 +133,8 @@ package enum Coverage: Sendable {
 
 /// E30: institutions with their ranges parsed, and which one covers an address. Ranges are kept
 /// sorted by their first address, per family, so a lookup is a binary search whatever the number
-/// of institutions (a token request pays it); ranges never overlap (`Institutions.save` refuses
-/// it), so at most one holds an address, and where stored ranges did overlap the first created
-/// still wins: of the candidates at or before the address, the earliest created that holds it.
+/// of institutions (a token request pays it). Ranges of different institutions may overlap (E30):
+/// of the candidates at or before the address, the earliest created that holds it wins.
 package struct CoveredNetworks: Sendable {
     private struct Span: Sendable {
         let bounds: ClosedRange<UInt128>

@@ -6,7 +6,8 @@ import Wire
 /// list is read as it arrives and applied in batches of `batchSize` rows, so a list of a million
 /// rows holds one batch in memory and the store's writer for one batch at a time. Verification
 /// values are hashed before anything is stored. A whole list then ends the subscribers it did not
-/// name, at its time.
+/// name, at its time. A publication's lists are applied one at a time, in every process
+/// (`SubscriberListLock`); a list's time is when its turn came.
 package struct SubscriberLists: Sendable {
     /// Rows per unit of work: large enough that a commit's cost is shared, small enough that other
     /// writers wait at most a fraction of a second.
@@ -22,19 +23,23 @@ package struct SubscriberLists: Sendable {
     private let identifiers: Identifiers
     private let events: EventPolicy
     private let clock: any GatewayClock
+    private let lock: SubscriberListLock
 
     package init(store: any GatewayStore, accounts: AccountFactsCache, hasher: VerificationHasher, identifiers: Identifiers,
                  events: EventPolicy, clock: any GatewayClock) {
         self.store = store; self.accounts = accounts; self.hasher = hasher; self.identifiers = identifiers
         self.events = events; self.clock = clock
+        lock = SubscriberListLock(store: store, clock: clock)
     }
 
     /// Reads and applies one list. `body` hands the list's bytes to its argument piece by piece.
     package func receive(_ kind: SubscriberListKind, publicationId: String, format: SubscriberListFormat,
                          body: ((UnsafeRawBufferPointer) throws(APIError) -> Void) throws(APIError) -> Void)
         throws(APIError) -> SubscriberListCounts {
-        var list = SubscriberImport(listId: "list-" + (try identifiers.newIdentifier()), publicationId: publicationId,
-                                    kind: kind, receivedAt: clock.now())
+        let listId = "list-" + (try identifiers.newIdentifier())
+        try lock.take(publicationId: publicationId, listId: listId)
+        defer { lock.release(publicationId: publicationId, listId: listId) }
+        var list = SubscriberImport(listId: listId, publicationId: publicationId, kind: kind, receivedAt: clock.now())
         try stored { () throws(StoreError) in try store.record(list) }
         var counts = SubscriberListCounts()
         do throws(APIError) {
@@ -91,7 +96,7 @@ package struct SubscriberLists: Sendable {
         if kind == .whole && applied.rejectedCount == 0 {
             while true {
                 let step = try stored { () throws(StoreError) in
-                    try store.endMissing(from: list, limit: Self.endingBatchSize, events: events)
+                    try store.endMissing(from: list, limit: Self.endingBatchSize, holding: lock.lease(), events: events)
                 }
                 accounts.invalidate(step.touchedAccounts)
                 applied.add(step.counts)
@@ -104,7 +109,8 @@ package struct SubscriberLists: Sendable {
                        into counts: inout SubscriberListCounts) throws(APIError) {
         guard !batch.isEmpty else { return }
         let rows = batch
-        let step = try stored { () throws(StoreError) in try store.apply(rows, of: list, events: events) }
+        let lease = lock.lease()
+        let step = try stored { () throws(StoreError) in try store.apply(rows, of: list, holding: lease, events: events) }
         batch.removeAll(keepingCapacity: true)
         accounts.invalidate(step.touchedAccounts)
         counts.add(step.counts)

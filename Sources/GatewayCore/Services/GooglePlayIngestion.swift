@@ -50,7 +50,11 @@ package final class GooglePlayIngestion: Sendable {
         let subscription = product.kind != .issue
         let found = try fetch(packageName: packageName, productId: productId, token: token, subscription: subscription,
                               source: .googlePlayApi)
-        let outcome = try facts.save(building: found.build, for: accountId)
+        var build = found.build
+        if let pending = found.pending {
+            build = { tx throws(StoreError) in try pending.bind(try found.build(tx), poster: accountId, tx) }
+        }
+        let outcome = try facts.save(building: build, for: accountId)
         if case .stored = outcome {
             count(found)
             acknowledge(found, packageName: packageName)
@@ -207,6 +211,8 @@ package final class GooglePlayIngestion: Sendable {
         let periodsBuilt = BuiltPeriods()
         /// A verified purchase Google has not seen acknowledged (E28): its product and token.
         var unacknowledged: (productId: String, token: String, subscription: Bool)?
+        /// A purchase still pending: a reader's post binds its token (googleplay.md).
+        var pending: PlayPendingBinding?
     }
 
     /// E25's metric, once the facts are stored.
@@ -271,6 +277,10 @@ package final class GooglePlayIngestion: Sendable {
                 periodsBuilt.count = built.periodsBuilt
                 return built.facts
             }
+            if let newest = chain.first, newest.purchase.state == .pending, let root = chain.last?.token {
+                found.pending = PlayPendingBinding(token: root, isTest: newest.purchase.isTest,
+                                                   accountToken: newest.purchase.obfuscatedExternalAccountId)
+            }
             if let newest = chain.first, !newest.purchase.acknowledged, newest.purchase.state.serves,
                let line = newest.purchase.line {
                 found.unacknowledged = (line.productId, newest.token, true)
@@ -285,6 +295,9 @@ package final class GooglePlayIngestion: Sendable {
                 found.build = { _ throws(StoreError) in VerifiedFacts(transactions: [t]) }
             }
             if !purchase.acknowledged, purchase.state == .purchased { found.unacknowledged = (productId, token, false) }
+            if purchase.state == .pending {
+                found.pending = PlayPendingBinding(token: token, isTest: purchase.isTest, accountToken: purchase.obfuscatedExternalAccountId)
+            }
         }
         return found
     }

@@ -37,8 +37,8 @@ package struct LookupController: APIController {
                 case "stripeSubscriptionId":
                     return try store.lookup(originalTransactionId: value, environment: environment, store: .stripe)
                 case "stripeCustomerId": return try store.lookup(customerId: value, store: .stripe, environment: environment)
-                // Google Play (E23): a token roots its chain's subscription, an order is a transaction.
-                case "purchaseToken": return try store.lookup(originalTransactionId: value, environment: environment, store: .googlePlay)
+                // Google Play (E23): a token is one of its chain's (any, not only the root), an order a transaction.
+                case "purchaseToken": return try store.lookup(purchaseToken: value, environment: environment)
                 case "orderId": return try store.lookup(transactionId: value, environment: environment, store: .googlePlay)
                 default: return try store.lookup(account: .id(value))
                 }

@@ -1,8 +1,8 @@
 import Wire
 
-/// E30's institutions, one unit of work each. Whether their networks overlap is decided above the
-/// store, on the list `institutions()` gives, inside the same write (`saveInstitution`'s `check`),
-/// so two admins cannot each add one half of an overlap.
+/// E30's institutions, one unit of work each. A check of the others made above the store
+/// (`saveInstitution`'s `check`) runs on the list `institutions()` gives inside the same write, so
+/// two admins cannot each pass it with one half of what it refuses.
 ///
 /// "History sources `print` and `institution` record what each gave" (E30): the accounts an
 /// institution's grant was given to are recorded once per pair (`recordInstitutionAccount`),
@@ -17,19 +17,19 @@ extension GatewayStore {
         try read { tx throws(StoreError) in try tx.institution(id: id) }
     }
 
-    /// Saves `institution` when `check` accepts it beside the others (every institution but
+    /// Saves `institution` when `check`, if given, accepts it beside the others (every institution but
     /// itself); `check`'s refusal is returned and nothing is written. When it replaces one that
     /// gave other publications or another interval, each account it was given to gets
     /// `grantChanged` (source `institution`) at `instant`, naming what changed and what it was.
     /// `unlessGone`: a replacement's refusal when the institution is no longer there (deleted
     /// since the caller read it), so a replacement never brings a deleted one back.
     public func saveInstitution<Refusal: Sendable>(_ institution: Institution, at instant: Instant, unlessGone: Refusal? = nil,
-                                                   check: ([Institution]) -> Refusal?) throws(StoreError) -> Refusal? {
+                                                   check: (([Institution]) -> Refusal?)? = nil) throws(StoreError) -> Refusal? {
         try write { tx throws(StoreError) in
             let all = try tx.institutions()
             if let unlessGone, !all.contains(where: { $0.institutionId == institution.institutionId }) { return unlessGone }
             let others = all.filter { $0.institutionId != institution.institutionId }
-            if let refusal = check(others) { return refusal }
+            if let refusal = check?(others) { return refusal }
             try tx.save(institution)
             if let old = all.first(where: { $0.institutionId == institution.institutionId }),
                let details = FactHistory.institution(old, changedTo: institution) {

@@ -34,6 +34,29 @@ extension GatewayStore {
         }
     }
 
+    /// The owner of what a Google Play purchase token names (http-api.md, Support): the
+    /// subscription whose `linkedPurchaseToken` chain holds it, any token of the chain and not only
+    /// its root (E23: the root is the subscription's `originalTransactionId`), or the one-time
+    /// purchase it names (the token is its own `originalTransactionId`). The chain is walked back,
+    /// nearest token first, through the links the kept snapshots record (E25), each token once.
+    public func lookup(purchaseToken: String, environment: StoreEnvironment?) throws(StoreError) -> OwnerLookup? {
+        try read { tx throws(StoreError) in
+            var chain = [purchaseToken], seen: Set<String> = [purchaseToken], next = 0
+            while next < chain.count {
+                let token = chain[next]
+                next += 1
+                for env in Self.environments(environment) {
+                    let key = SubscriptionKey(store: .googlePlay, environment: env, originalTransactionId: token)
+                    if let owner = try tx.owner(of: key) {
+                        return OwnerLookup(accountId: owner, store: .googlePlay, environment: env, originalTransactionId: token)
+                    }
+                }
+                for linked in try tx.linkedPurchaseTokens(of: token) where seen.insert(linked).inserted { chain.append(linked) }
+            }
+            return nil
+        }
+    }
+
     /// The owner of a store customer's subscriptions or purchases (Stripe's `cus_…`), production
     /// first (or only `environment`): the first one somebody owns, in key order.
     public func lookup(customerId: String, store: Store, environment: StoreEnvironment?) throws(StoreError) -> OwnerLookup? {

@@ -29,9 +29,12 @@ public enum ClaimOutcome: Sendable, Equatable {
 extension GatewayStore {
     /// Applies `rows` of `list`: each row adds a subscriber or moves its terms (E29's rule in
     /// `PrintSubscriberTerms.following`); a claimed grant follows its subscriber.
-    public func apply(_ rows: [ListedSubscriber], of list: SubscriberImport, events: EventPolicy = .off)
-        throws(StoreError) -> SubscriberListStep {
+    /// With `lease`, the list's hold on its publication's lock is renewed in the same unit of work
+    /// (`.conflict`, nothing applied, when another list took it over).
+    public func apply(_ rows: [ListedSubscriber], of list: SubscriberImport, holding lease: SubscriberListLease? = nil,
+                      events: EventPolicy = .off) throws(StoreError) -> SubscriberListStep {
         try write { tx throws(StoreError) in
+            try Self.renew(lease, of: list, tx)
             var step = SubscriberListStep()
             for row in rows {
                 let listed = PrintSubscriber(publicationId: list.publicationId, customerNumber: row.customerNumber,
@@ -69,9 +72,11 @@ extension GatewayStore {
 
     /// E29: after a whole list, ends up to `limit` of the publication's subscribers it did not
     /// name, at the list's time or their own earlier end; call again until `ended` is 0.
-    public func endMissing(from list: SubscriberImport, limit: Int, events: EventPolicy = .off)
-        throws(StoreError) -> SubscriberListStep {
+    /// `lease` as for `apply`.
+    public func endMissing(from list: SubscriberImport, limit: Int, holding lease: SubscriberListLease? = nil,
+                           events: EventPolicy = .off) throws(StoreError) -> SubscriberListStep {
         try write { tx throws(StoreError) in
+            try Self.renew(lease, of: list, tx)
             var step = SubscriberListStep()
             let missing = try tx.subscribers(of: list.publicationId, notInList: list.listId, runningAt: list.receivedAt,
                                              limit: limit)

@@ -16,6 +16,14 @@ extension SQLReading {
             """) { row in Self.playSnapshot(row, packageName: packageName, purchaseToken: purchaseToken) }
     }
 
+    public func linkedPurchaseTokens(of purchaseToken: String) throws(StoreError) -> [String] {
+        try connection.query("""
+            SELECT DISTINCT linked_purchase_token FROM googleplay_snapshots
+            WHERE purchase_token = \(purchaseToken) AND linked_purchase_token IS NOT NULL
+            ORDER BY linked_purchase_token
+            """) { row in row.text(0) }
+    }
+
     /// The columns `playSnapshot` maps, the number in the order kept last.
     static var playSnapshotColumns: SQL {
         """

@@ -187,6 +187,18 @@ extension SharedMigration {
         """
         ALTER TABLE transactions ADD COLUMN period_built \(.boolean) NOT NULL DEFAULT FALSE;
         """,
+        // Google Play (http-api.md, `GET /v1/lookup?purchaseToken=`): a token's snapshots found
+        // by the token alone (the lookup names no package), to walk its `linkedPurchaseToken` chain.
+        """
+        CREATE INDEX googleplay_snapshots_by_token ON googleplay_snapshots (purchase_token);
+        """,
+        // Print subscriber lists (E29): the list of a publication being applied, one at a time
+        // across processes, held until a time its batches renew (a process that dies lets go).
+        """
+        CREATE TABLE subscriber_list_locks (
+            publication_id \(.key) PRIMARY KEY, list_id \(.key) NOT NULL, held_until \(.instant) NOT NULL
+        )\(.tableOptions);
+        """,
     ]
 
     /// Step 2's rebuild of a table keyed by subscription (its other columns as released, in

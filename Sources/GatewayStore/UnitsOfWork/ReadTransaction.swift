@@ -119,6 +119,9 @@ public protocol ReadTransaction {
 
     /// The newest `limit` snapshots kept of a token, in the order they were kept.
     func playSnapshots(packageName: String, purchaseToken: String, limit: Int) throws(StoreError) -> [PlaySnapshotRecord]
+    /// The tokens a token's kept snapshots name as its `linkedPurchaseToken` (in any package), in
+    /// order: the token it replaced, one step back along its chain.
+    func linkedPurchaseTokens(of purchaseToken: String) throws(StoreError) -> [String]
 
     // MARK: Devices (push)
 

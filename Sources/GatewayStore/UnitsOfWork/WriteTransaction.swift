@@ -57,6 +57,11 @@ public protocol WriteTransaction: ReadTransaction {
     /// Changes a grant's account, interval and revocation in place (E29: a claimed grant follows
     /// its subscriber and serves one account at a time).
     func update(_ grant: Grant) throws(StoreError)
+    /// E29: takes, or renews, the lock under which one list of `publicationId` at a time is
+    /// applied, for list `listId`, until `until`; false when another list holds it beyond `now`.
+    func holdSubscriberListLock(publicationId: String, listId: String, now: Instant, until: Instant) throws(StoreError) -> Bool
+    /// Lets the lock go if list `listId` holds it.
+    func releaseSubscriberListLock(publicationId: String, listId: String) throws(StoreError)
 
     // MARK: Institutions (E30)
 

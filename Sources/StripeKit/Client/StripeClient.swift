@@ -46,8 +46,7 @@ public struct StripeClient: StripeAPI {
 
     /// Stripe lists events newest first; answered oldest first.
     public func events(createdFrom start: Instant, before end: Instant) throws(StripeAPIError) -> [StripeEvent] {
-        let listed = try list("/v1/events", [("created[gte]", String(start.secondsSinceEpoch)),
-                                             ("created[lt]", String(end.secondsSinceEpoch))])
+        let listed = try list("/v1/events", StripeCreatedWindow.query(from: start, before: end))
         var out: [StripeEvent] = []
         for fields in listed.reversed() { out.append(try parse(StripeEvent.init, fields)) }
         return out
