@@ -1,6 +1,7 @@
 import Foundation
 import GooglePlaySimulator
 import Testing
+import GatewayTesting
 
 /// googleplay.md's state table: `ON_HOLD` is billing retry with no access (E9), also when Google
 /// puts the subscription on hold before the end of a grace it reported earlier: the latest state wins.

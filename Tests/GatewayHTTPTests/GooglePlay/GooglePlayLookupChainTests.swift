@@ -1,6 +1,7 @@
 import Foundation
 import GooglePlaySimulator
 import Testing
+import GatewayTesting
 
 /// http-api.md, Support: `GET /v1/lookup?purchaseToken=` finds the owner of the subscription whose
 /// `linkedPurchaseToken` chain holds the token, any token of the chain, not only the root.

@@ -1,6 +1,7 @@
 import Foundation
 import GooglePlaySimulator
 import Testing
+import GatewayTesting
 
 /// googleplay.md: a pending purchase posted answers 200 with nothing entitled, and binds its token
 /// to the posting account (E4; an `obfuscatedExternalAccountId` naming an account still wins), so

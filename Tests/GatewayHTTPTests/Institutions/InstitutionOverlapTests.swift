@@ -1,6 +1,7 @@
 import Foundation
 import GatewayConfiguration
 import Testing
+import GatewayTesting
 
 /// E30: institutions' ranges may overlap (library networks often do); where several institutions
 /// cover an address, the one created first serves it.

@@ -4,6 +4,7 @@ import GatewayStore
 import Synchronization
 import TestSupport
 import Testing
+import GatewayTesting
 
 /// E29: a whole list (`PUT /v1/publications/{p}/subscribers`) ends the subscribers it did not name,
 /// so two whole lists of one publication sent at once are applied one after the other, as if sent

@@ -3,6 +3,7 @@ import Foundation
 import StripeKit
 import StripeSimulator
 import Testing
+import GatewayTesting
 import Wire
 
 /// stripe.md (list events): Stripe's `created` is whole seconds, so the gateway lists a window

@@ -25,3 +25,9 @@ package final class TwoGateways {
         }
     }
 }
+
+/// Whether `condition` comes to hold within `limit` (it may throw: that counts as not yet): what
+/// another gateway's change must do within a second.
+package func within(_ limit: Duration = .seconds(1), _ condition: () throws -> Bool) -> Bool {
+    eventually(seconds: Double(limit.components.seconds)) { (try? condition()) ?? false }
+}

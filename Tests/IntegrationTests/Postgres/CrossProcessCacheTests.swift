@@ -19,23 +19,16 @@ final class CrossProcessCacheTests {
 
     init() throws { gateways = try TwoGateways() }
 
-    private func entitled(_ h: H, _ reader: (id: String, token: String)) throws -> Set<String> {
-        let list = try h.client.get("/v1/accounts/\(reader.id)/issues?entitled=true", as: reader.token)
-        // A plain error, not `#require`: polls call this until it holds.
-        guard list.status == 200 else { throw HarnessError.unexpected("\(list.status): \(list.text)") }
-        return Set(list.objects("issues").map { "\($0["publicationId"] as? String ?? "")/\($0["id"] as? String ?? "")" })
-    }
-
     @Test func aCatalogChangeAndAGrantThroughAShowInBsCachedListWithinOneSecond() throws {
         try a.seedCatalog()  // B built its catalog before: it hears of the change through the feed
         #expect(within { try b.client.get("/v1/publications/monthly/issues").status == 200 })
         let reader = try a.createAccount()
-        let before = try entitled(b, reader)  // cached in B now
-        #expect(try entitled(b, reader) == before)
+        let before = try b.entitledIssueKeys(reader)  // cached in B now
+        #expect(try b.entitledIssueKeys(reader) == before)
         #expect(!before.contains("monthly/2026-01"))
         let grant = #"{"source":"print","externalId":"sub-1","publications":["monthly"],"start":"2026-01-10T00:00:00Z","end":"2026-02-10T00:00:00Z"}"#
         #expect(try a.client.post("/v1/accounts/\(reader.id)/grants", as: H.adminKey, json: grant).status == 201)
-        let took = within { try entitled(b, reader).contains("monthly/2026-01") }
+        let took = within { try b.entitledIssueKeys(reader).contains("monthly/2026-01") }
         #expect(took, "B still serves the list from before the grant")
     }
 
@@ -57,7 +50,7 @@ final class CrossProcessCacheTests {
         try a.seedCatalog()
         let reader = try a.createAccount()
         _ = within { try b.client.get("/v1/publications/monthly/issues").status == 200 }
-        let before = try entitled(b, reader)
+        let before = try b.entitledIssueKeys(reader)
         #expect(!before.contains("monthly/2026-01"))
         try schema.cutOff()
         #expect(within(.seconds(5)) {
@@ -71,12 +64,6 @@ final class CrossProcessCacheTests {
         try schema.restore()
         // Once B serves from its caches again, they hold nothing from before the grant.
         #expect(within(.seconds(5)) { b.runtime.core.coherence.isTrusted })
-        #expect(try entitled(b, reader).contains("monthly/2026-01"), "B did not catch up with the grant given while it was away")
+        #expect(try b.entitledIssueKeys(reader).contains("monthly/2026-01"), "B did not catch up with the grant given while it was away")
     }
-}
-
-/// Whether `condition` comes to hold within `limit` (it may throw: that counts as not yet): what
-/// another gateway's change must do within a second.
-func within(_ limit: Duration = .seconds(1), _ condition: () throws -> Bool) -> Bool {
-    eventually(seconds: Double(limit.components.seconds)) { (try? condition()) ?? false }
 }
