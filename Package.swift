@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "GatewayStore", targets: ["GatewayStore"]),
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
         .library(name: "PostgresStore", targets: ["PostgresStore"]),
+        .library(name: "OutboundHTTP", targets: ["OutboundHTTP"]),
         .library(name: "AppStoreKit", targets: ["AppStoreKit"]),
         .library(name: "AppStoreSimulator", targets: ["AppStoreSimulator"]),
         .library(name: "StripeKit", targets: ["StripeKit"]),
@@ -89,19 +90,25 @@ let package = Package(
         // Drives a frozen router without sockets, as the server would (tests).
         .target(name: "HTTPServerTesting", dependencies: ["HTTPServer", "Lifecycle"]),
 
+        // What every client of an outside service (Apple, Google, Stripe, webhook receivers) shares:
+        // the kept URLSession per service with a bounded body and an exact deadline, the exchange's
+        // values, the transport protocol tests fake, retries and deadlines, Retry-After as services
+        // send it, the outbound log. Knows no service.
+        .target(name: "OutboundHTTP", dependencies: ["Wire", "Lifecycle"]),
+
         // App Store verification (X.509 chains, ES256, V2 signed data), the App Store's bodies into
         // store-neutral facts, and the verifyReceipt and Server API clients.
-        .target(name: "AppStoreKit", dependencies: ["Wire", "IssueCatalog", "Entitle", "Lifecycle", "CCrypto"]),
+        .target(name: "AppStoreKit", dependencies: ["Wire", "IssueCatalog", "Entitle", "GatewayCrypto", "OutboundHTTP", "CCrypto"]),
         // The App Store simulator and its test CA: tests and developers only, never the product.
         .target(name: "AppStoreSimulator",
-                dependencies: ["Wire", "IssueCatalog", "Entitle", "AppStoreKit", "HTTPServer", "Metrics", "Lifecycle",
-                               "CCrypto"]),
+                dependencies: ["Wire", "IssueCatalog", "Entitle", "AppStoreKit", "OutboundHTTP", "HTTPServer", "Metrics",
+                               "Lifecycle", "CCrypto"]),
         .executableTarget(name: "AppStoreSimulatorTool",
-                          dependencies: ["AppStoreSimulator", "AppStoreKit", "HTTPServer", "CommandLineSupport"]),
+                          dependencies: ["AppStoreSimulator", "AppStoreKit", "OutboundHTTP", "HTTPServer", "CommandLineSupport"]),
 
         // Stripe (web sales): webhook signatures (HMAC-SHA256), both API shapes of its objects into
         // store-neutral facts (E23, E26), and the API client on its own pool.
-        .target(name: "StripeKit", dependencies: ["Wire", "IssueCatalog", "Entitle", "GatewayCrypto", "Lifecycle"]),
+        .target(name: "StripeKit", dependencies: ["Wire", "IssueCatalog", "Entitle", "GatewayCrypto", "OutboundHTTP"]),
 
         // Stripe played from scenario steps for tests and developers: never the product.
         .target(name: "StripeSimulator", dependencies: ["Wire", "IssueCatalog", "StripeKit", "HTTPServer", "Metrics"]),
@@ -110,13 +117,12 @@ let package = Package(
 
         // Google Play (googleplay.md): the service account's OAuth assertion (RS256), the Developer and
         // Orders API client, Google's bodies into store-neutral facts (E23, E25), real-time developer
-        // notifications and the Pub/Sub push token's OIDC verification. It sends through the App
-        // Store kit's transport (bounded body, exact deadline) rather than a second copy of it.
-        .target(name: "GooglePlayKit", dependencies: ["Wire", "IssueCatalog", "Entitle", "GatewayCrypto", "AppStoreKit"]),
+        // notifications and the Pub/Sub push token's OIDC verification.
+        .target(name: "GooglePlayKit", dependencies: ["Wire", "IssueCatalog", "Entitle", "GatewayCrypto", "OutboundHTTP"]),
         // The Google Play simulator: token endpoint, Developer and Orders API, JWKS and OIDC push
         // tokens it signs, scenario steps. Tests and developers only, never the product.
         .target(name: "GooglePlaySimulator",
-                dependencies: ["Wire", "GooglePlayKit", "GatewayCrypto", "AppStoreKit", "HTTPServer", "Metrics", "Lifecycle"]),
+                dependencies: ["Wire", "GooglePlayKit", "GatewayCrypto", "OutboundHTTP", "HTTPServer", "Metrics", "Lifecycle"]),
         .executableTarget(name: "GooglePlaySimulatorTool",
                           dependencies: ["GooglePlaySimulator", "GooglePlayKit", "HTTPServer", "CommandLineSupport", "Wire"]),
 
@@ -127,16 +133,17 @@ let package = Package(
         // explanations, the status poller, the notification backfill, caches and catalog state.
         .target(name: "GatewayCore",
                 dependencies: ["Wire", "IssueCatalog", "Entitle", "GatewayCrypto", "DownloadTokens", "GatewayStore",
-                               "AppStoreKit", "StripeKit", "GooglePlayKit", "Lifecycle", "Metrics"]),
+                               "AppStoreKit", "StripeKit", "GooglePlayKit", "OutboundHTTP", "Lifecycle", "Metrics"]),
         // Pushes to reader devices (APNs over libcurl) and webhooks: the only target that links curl.
         .target(name: "GatewayPush",
-                dependencies: ["GatewayCore", "Wire", "IssueCatalog", "Entitle", "GatewayCrypto", "GatewayStore", "AppStoreKit",
+                dependencies: ["GatewayCore", "Wire", "IssueCatalog", "Entitle", "GatewayCrypto", "GatewayStore", "OutboundHTTP",
                                "Lifecycle", "CCurl"]),
         // The API of http-api.md on the HTTP server: one controller per area, request rendering,
         // OpenAPI, the web console and gzip.
         .target(name: "GatewayHTTP",
                 dependencies: ["GatewayCore", "Wire", "IssueCatalog", "Entitle", "GatewayCrypto", "DownloadTokens", "EdgeFormats",
-                               "GatewayStore", "AppStoreKit", "StripeKit", "GooglePlayKit", "HTTPServer", "Lifecycle", "Metrics", "CZlib"],
+                               "GatewayStore", "AppStoreKit", "StripeKit", "GooglePlayKit", "OutboundHTTP", "HTTPServer", "Lifecycle", "Metrics",
+                               "CZlib"],
                 // The web console's files and the OpenAPI document, compiled in: no files to ship
                 // beside the binary.
                 resources: [.embedInCode("Console/Assets"), .embedInCode("OpenAPI/openapi.json")]),
@@ -145,7 +152,7 @@ let package = Package(
         .target(name: "GatewayConfiguration",
                 dependencies: ["GatewayCore", "GatewayPush", "GatewayHTTP", "Wire", "IssueCatalog", "Entitle", "GatewayCrypto",
                                "DownloadTokens", "EdgeFormats", "GatewayStore", "SQLiteStore", "PostgresStore", "HTTPServer",
-                               "AppStoreKit", "StripeKit", "GooglePlayKit", "Lifecycle", "Metrics"]),
+                               "AppStoreKit", "StripeKit", "GooglePlayKit", "OutboundHTTP", "Lifecycle", "Metrics"]),
 
         // The `issue-gateway` executable: the command line only.
         .executableTarget(name: "IssueGateway",
@@ -174,13 +181,14 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "Metrics", "HTTPServerTesting", "Lifecycle", "Wire",
                                                      "CSystem", "TestSupport"]),
         .testTarget(name: "AppStoreKitTests",
-                    dependencies: ["AppStoreKit", "AppStoreSimulator", "AppStoreSimulatorTool", "CommandLineSupport", "Wire",
-                                   "Entitle", "IssueCatalog", "TestSupport"]),
-        .testTarget(name: "StripeKitTests", dependencies: ["StripeKit", "Wire", "Entitle", "IssueCatalog", "GatewayCrypto"]),
+                    dependencies: ["AppStoreKit", "AppStoreSimulator", "AppStoreSimulatorTool", "CommandLineSupport", "OutboundHTTP",
+                                   "Wire", "Entitle", "IssueCatalog", "TestSupport"]),
+        .testTarget(name: "StripeKitTests", dependencies: ["StripeKit", "OutboundHTTP", "Wire", "Entitle", "IssueCatalog", "GatewayCrypto"]),
         .testTarget(name: "GooglePlayKitTests",
-                    dependencies: ["GooglePlayKit", "GooglePlaySimulator", "AppStoreKit", "GatewayCrypto", "Wire", "Entitle",
+                    dependencies: ["GooglePlayKit", "GooglePlaySimulator", "OutboundHTTP", "GatewayCrypto", "Wire", "Entitle",
                                    "IssueCatalog", "TestSupport"]),
         .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle"]),
+        .testTarget(name: "OutboundHTTPTests", dependencies: ["OutboundHTTP", "Wire"]),
         // The gateway's scenario fixtures, one copy for every test target above the core: a whole
         // gateway in process or on a socket (`GatewayHarness`), the App Store, Stripe and Google Play
         // flows against their simulators, the test clock, fake APNs, real nginx, the Pub/Sub
@@ -207,8 +215,8 @@ let package = Package(
                     dependencies: ["GatewayTesting", "GatewayCore", "GatewayPush", "GatewayHTTP", "GatewayConfiguration",
                                    "Metrics", "GatewayStore", "SQLiteStore", "PostgresStore", "HTTPServer", "HTTPServerTesting",
                                    "AppStoreKit", "AppStoreSimulator", "StripeKit", "StripeSimulator", "GooglePlayKit",
-                                   "GooglePlaySimulator", "Lifecycle", "Wire", "Entitle", "DownloadTokens", "GatewayCrypto",
-                                   "IssueCatalog", "CSystem", "CZlib", "TestSupport"]),
+                                   "GooglePlaySimulator", "OutboundHTTP", "Lifecycle", "Wire", "Entitle", "DownloadTokens",
+                                   "GatewayCrypto", "IssueCatalog", "CSystem", "CZlib", "TestSupport"]),
         .testTarget(name: "IntegrationTests",
                     dependencies: ["GatewayTesting", "IssueGateway", "GatewayCore", "GatewayPush", "GatewayHTTP", "GatewayConfiguration",
                                    "GatewayStore", "SQLiteStore", "PostgresStore", "HTTPServer", "AppStoreKit",
@@ -218,7 +226,7 @@ let package = Package(
                     dependencies: ["IssueGateway", "GatewayConfiguration", "GatewayCore", "GatewayHTTP", "GatewayStore",
                                    "SQLiteStore", "PostgresStore", "HTTPServer", "CommandLineSupport", "Lifecycle", "Wire",
                                    "Entitle", "DownloadTokens", "GatewayCrypto", "IssueCatalog", "TestSupport",
-                                   "AppStoreSimulator", "AppStoreKit"]),
+                                   "AppStoreSimulator", "AppStoreKit", "OutboundHTTP"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,6 +3,7 @@ import Entitle
 import Foundation
 import IssueCatalog
 import Lifecycle
+import OutboundHTTP
 import Synchronization
 import Wire
 

@@ -1,5 +1,6 @@
 import AppStoreKit
 import Foundation
+import OutboundHTTP
 
 /// POSTs a JSON body and waits for the answer: how the simulator delivers notifications to a
 /// gateway and how the CLI talks to a running simulator. It goes through the verifyReceipt
@@ -22,8 +23,8 @@ public enum NotificationPoster {
 
     public static func post(_ body: Data, to url: URL, timeout: TimeInterval = timeout) throws(Failure) -> Answer {
         do {
-            let exchange = try URLSessionVerifyReceiptTransport().post(body, to: url, timeout: timeout,
-                                                                       maximumResponseBytes: maximumAnswerBytes)
+            let exchange = try URLSessionExchange().postJSON(body, to: url, timeout: timeout,
+                                                             maximumResponseBytes: maximumAnswerBytes)
             return Answer(status: exchange.statusCode, body: exchange.body)
         } catch {
             throw Failure(description: "\(error)")

@@ -4,6 +4,7 @@ import CommandLineSupport
 import Foundation
 import HTTPServer
 import IssueCatalog
+import OutboundHTTP
 
 /// `appstore-simulator`: plays the App Store for a gateway, or asks a
 /// running simulator to post a notification to a gateway. Format and routes:

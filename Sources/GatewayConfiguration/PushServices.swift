@@ -1,8 +1,8 @@
-import AppStoreKit
 import Foundation
 import GatewayCore
 import GatewayPush
 import Lifecycle
+import OutboundHTTP
 
 /// The background services for pushes and webhooks, built from the configuration: none without
 /// APNs or webhook settings.
@@ -16,7 +16,7 @@ package enum PushServices {
             do {
                 // Each deliverer leases lane heads under its own name: one account's failing
                 // receiver holds one of them at most. They share one kept session: one receiver.
-                let transport = URLSessionVerifyReceiptTransport()
+                let transport = URLSessionExchange()
                 for _ in 0..<settings.concurrency {
                     services.append(try WebhookDeliverer(settings: settings, store: core.store, clock: core.clock,
                                                          transport: transport, counters: core.pushCounters))

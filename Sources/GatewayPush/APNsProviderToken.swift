@@ -1,6 +1,6 @@
-import AppStoreKit
 import Foundation
 import GatewayCore
+import GatewayCrypto
 import Synchronization
 import Wire
 
@@ -11,7 +11,7 @@ import Wire
 package final class APNsProviderToken: Sendable {
     package static let refreshAfterSeconds: Int64 = 50 * 60
 
-    private let key: SigningKey
+    private let key: SigningPrivateKey
     private let keyId: String
     private let teamId: String
     private let current = Mutex<(token: String, issuedAt: Int64)?>(nil)
@@ -21,7 +21,7 @@ package final class APNsProviderToken: Sendable {
     }
 
     package init(keyPEM: String, keyId: String, teamId: String) throws(LoadError) {
-        guard let key = try? SigningKey(pkcs8PEM: keyPEM) else {
+        guard let key = try? SigningPrivateKey(pem: keyPEM), key.kind == .ecP256 else {
             throw LoadError(description: "the APNs key is not a PKCS#8 PEM P-256 private key (.p8)")
         }
         self.key = key; self.keyId = keyId; self.teamId = teamId
@@ -50,6 +50,6 @@ package final class APNsProviderToken: Sendable {
             w.field("iss", teamId)
             w.field("iat", Int(issuedAt))
         }
-        return key.compactES256(header: header.bytes, claims: claims.bytes)
+        return key.compactES256(header: header.bytes, payload: claims.bytes)
     }
 }

@@ -1,10 +1,10 @@
-import AppStoreKit
 import Entitle
 import Foundation
 import GatewayCore
 import GatewayCrypto
 import GatewayStore
 import Lifecycle
+import OutboundHTTP
 import Wire
 
 /// How webhooks go out: where, signed with what, and the named limits of each attempt.
@@ -44,7 +44,8 @@ package final class WebhookDeliverer: ThreadBackedService {
     private let key: HMACSHA256.PreparedKey
     private let store: any GatewayStore
     private let clock: any GatewayClock
-    private let transport: any WebhookTransport
+    /// The receiver's kept session; tests may put a scripted receiver behind it.
+    private let transport: any HTTPTransport
     private let counters: PushCounters
     /// This process's name on leases, so two processes never deliver one event at once.
     private let owner: String
@@ -54,7 +55,7 @@ package final class WebhookDeliverer: ThreadBackedService {
 
     /// `jitter` gives a fraction in 0..<1 for the backoff (tests may fix it).
     package init(settings: WebhookSettings, store: any GatewayStore, clock: any GatewayClock,
-         transport: any WebhookTransport = URLSessionVerifyReceiptTransport(), counters: PushCounters,
+         transport: any HTTPTransport = URLSessionExchange(), counters: PushCounters,
          jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) throws(CryptoError) {
         self.settings = settings
         key = try HMACSHA256.PreparedKey(key: Array(settings.secret.utf8))
@@ -106,8 +107,8 @@ package final class WebhookDeliverer: ThreadBackedService {
             return "not signed"
         }
         do {
-            let answer = try transport.post(Data(body), to: settings.url, headers: [(WebhookSignature.headerName, signature)],
-                                            timeout: settings.timeout, maximumResponseBytes: settings.maximumResponseBytes)
+            let answer = try transport.postJSON(Data(body), to: settings.url, headers: [WebhookSignature.headerName: signature],
+                                                timeout: settings.timeout, maximumResponseBytes: settings.maximumResponseBytes)
             return (200...299).contains(answer.statusCode) ? nil : "HTTP \(answer.statusCode)"
         } catch {
             return "no answer"

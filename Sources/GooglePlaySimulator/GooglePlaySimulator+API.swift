@@ -105,7 +105,7 @@ extension GooglePlaySimulator {
 
     /// One API call for `packageName` with `authorization` (`Bearer <access token>`).
     public func answer(_ call: SimulatedCall, packageName: String, authorization: String?) -> SimulatedAnswer {
-        let forced: Int? = state.withLock { state in
+        let forced: (status: Int, retryAfter: String?)? = state.withLock { state in
             state.apiRequests.append("\(call)")
             return state.forcedStatuses.isEmpty ? nil : state.forcedStatuses.removeFirst()
         }
@@ -114,7 +114,12 @@ extension GooglePlaySimulator {
               state.withLock({ state in state.accessTokens[String(authorization.dropFirst(7))].map { at < $0 } ?? false }) else {
             return .error(401, reason: "authError", "Request had invalid authentication credentials.")
         }
-        if let forced { return .error(forced, reason: forced == 429 ? "rateLimitExceeded" : "backendError", "forced by the script") }
+        if let forced {
+            var answer = SimulatedAnswer.error(forced.status, reason: forced.status == 429 ? "rateLimitExceeded" : "backendError",
+                                               "forced by the script")
+            if let retryAfter = forced.retryAfter { answer.headers["Retry-After"] = retryAfter }
+            return answer
+        }
         guard packageName == self.packageName else {
             return .error(404, reason: "applicationNotFound", "No application was found for the given package name.")
         }

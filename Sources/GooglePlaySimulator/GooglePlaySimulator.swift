@@ -1,4 +1,3 @@
-import AppStoreKit
 import Foundation
 import GatewayCrypto
 import GooglePlayKit
@@ -18,8 +17,9 @@ public final class GooglePlaySimulator: Sendable {
         var products: [String: SimulatedProductPurchase] = [:]
         var voided: [SimulatedVoidedPurchase] = []
         var accessTokens: [String: Instant] = [:]
-        /// Answers forced on the next API calls (a status each), for retries and outages.
-        var forcedStatuses: [Int] = []
+        /// Answers forced on the next API calls (a status each, and the `Retry-After` it carries),
+        /// for retries and outages.
+        var forcedStatuses: [(status: Int, retryAfter: String?)] = []
         /// Answers forced on the next Orders API calls only (`orders.get`, `orders:batchGet`).
         var forcedOrderStatuses: [Int] = []
         /// Acknowledgements answered 503 before Google takes them (E28 retries).
@@ -101,10 +101,10 @@ public final class GooglePlaySimulator: Sendable {
         ServiceAccountKey(clientEmail: serviceAccountEmail, privateKey: serviceAccountKey, tokenURI: tokenURL)
     }
 
-    /// The next `count` API calls answer `status` (after the access-token check), then normal
-    /// answers resume.
-    public func failNextCalls(_ count: Int, status: Int) {
-        state.withLock { $0.forcedStatuses += Array(repeating: status, count: count) }
+    /// The next `count` API calls answer `status` (after the access-token check), with a
+    /// `Retry-After` field when `retryAfter` is given, then normal answers resume.
+    public func failNextCalls(_ count: Int, status: Int, retryAfter: String? = nil) {
+        state.withLock { $0.forcedStatuses += Array(repeating: (status, retryAfter), count: count) }
     }
 
     /// The next `count` Orders API calls answer `status` (the Developer API answers on): the Orders

@@ -1,6 +1,6 @@
 /// Exponential backoff between attempts: `base`, twice that, four times, … up to `maximum`. Pure,
 /// the one used everywhere: webhook deliveries, APNs retries, the statuses fetched after a post,
-/// and the store clients' retries (`RetryPolicy` for Apple and Google, Stripe's client).
+/// and the store clients' retries (`OutboundHTTP.RetryPolicy`).
 public struct RetryBackoff: Sendable, Equatable {
     public var base: Duration
     public var maximum: Duration

@@ -17,7 +17,8 @@ public final class StripeSimulatorServer: Sendable {
 
     /// Answers to fail and requests served, shared with the routes.
     private final class Control: Sendable {
-        let injected = Mutex<[Int]>([])
+        /// Each with the `Retry-After` it carries (429s carry `0` unless told otherwise).
+        let injected = Mutex<[(status: Int, retryAfter: String?)]>([])
         let served = Mutex(0)
     }
 
@@ -53,7 +54,9 @@ public final class StripeSimulatorServer: Sendable {
     }
 
     /// The next answers have these statuses instead (503, 429), one each.
-    public func failNext(_ statuses: [Int]) { control.injected.withLock { $0 += statuses } }
+    public func failNext(_ statuses: [Int], retryAfter: String? = nil) {
+        control.injected.withLock { $0 += statuses.map { ($0, retryAfter ?? ($0 == 429 ? "0" : nil)) } }
+    }
 
     /// Requests answered so far (failed ones included).
     public var requests: Int { control.served.withLock { $0 } }
@@ -64,8 +67,8 @@ public final class StripeSimulatorServer: Sendable {
     private static func respond(_ request: HTTPRequest, _ answer: Answer, simulator: StripeSimulator, apiKey: String,
                                 control: Control) -> HTTPResponse {
         control.served.withLock { $0 += 1 }
-        if let status = control.injected.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
-            return Self.error(status, "simulated failure", retryAfter: status == 429 ? "0" : nil)
+        if let injected = control.injected.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
+            return Self.error(injected.status, "simulated failure", retryAfter: injected.retryAfter)
         }
         guard request.header("Authorization") == "Bearer \(apiKey)" else { return Self.error(401, "Invalid API Key provided") }
         let shape = StripeShape(version: request.header("Stripe-Version"))

@@ -1,10 +1,11 @@
 import Foundation
+import OutboundHTTP
 import Synchronization
 @testable import AppStoreKit
 
 /// A verifyReceipt transport that answers from a script, one entry per request, and records
 /// what it was asked. Running past the script's end is a test failure (answered as a hang-up).
-final class ScriptedAppStore: VerifyReceiptTransport, Sendable {
+final class ScriptedAppStore: HTTPTransport, Sendable {
     enum Answer {
         case status(Int, extra: String = "")
         case http(Int, body: String)
@@ -24,8 +25,9 @@ final class ScriptedAppStore: VerifyReceiptTransport, Sendable {
     var requests: [Request] { queue.requests }
     var hosts: [String] { requests.map { $0.url.host ?? "" } }
 
-    func post(_ body: Data, to url: URL, timeout: TimeInterval,
+    func send(method: String, url: URL, headers: [String: String], body: Data?, timeout: TimeInterval,
               maximumResponseBytes: Int) throws(TransportFailure) -> HTTPExchangeResult {
+        let body = body ?? Data()
         let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:]
         let answer = queue.next(for: Request(url: url, fields: object.mapValues { "\($0)" }, body: String(decoding: body, as: UTF8.self)),
                                 exhausted: .failure(.connection("script exhausted")))

@@ -1,12 +1,13 @@
 import Foundation
 import Synchronization
 import IssueCatalog
+import OutboundHTTP
 import Wire
 @testable import AppStoreKit
 
 /// A Server API transport that answers from a script, one entry per request, and records what it
 /// was asked. Running past the script's end is answered as a hang-up (a test failure).
-final class ScriptedServerAPI: ServerAPITransport, Sendable {
+final class ScriptedServerAPI: HTTPTransport, Sendable {
     enum Answer {
         case ok(String)
         case http(Int, body: String = "", headers: [String: String] = [:])

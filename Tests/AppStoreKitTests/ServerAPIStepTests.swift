@@ -1,6 +1,7 @@
 import Entitle
 import Foundation
 import IssueCatalog
+import OutboundHTTP
 import Testing
 import Wire
 @testable import AppStoreKit

@@ -1,6 +1,7 @@
 import Entitle
 import Foundation
 import IssueCatalog
+import OutboundHTTP
 import Testing
 import TestSupport
 import Wire
@@ -73,7 +74,7 @@ import Wire
         let world = try World(receipts: ["r": Self.months("5", count: 2)])
         #expect(throws: ServerAPIError.unauthorized) { try world.client(key: SigningKey()!).transactionHistory("50") }
         #expect(throws: ServerAPIError.unauthorized) { try world.client(keyId: "OTHER").transactionHistory("50") }
-        let raw = try URLSessionServerAPITransport().send(
+        let raw = try URLSessionExchange().send(
             method: "GET", url: world.server.serverAPIProductionURL.appendingPathComponent("inApps/v1/transactions/50"),
             headers: [:], body: nil, timeout: 5, maximumResponseBytes: 1 << 16)
         #expect(raw.statusCode == 401)

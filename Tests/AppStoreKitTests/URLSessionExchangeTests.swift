@@ -1,4 +1,5 @@
 import Foundation
+import OutboundHTTP
 import TestSupport
 import Synchronization
 import Testing
@@ -7,14 +8,14 @@ import Testing
 /// One kept session per outside service: connections are reused between its calls, never shared
 /// with another service's session, and nothing one answer set (a cookie) is sent with the next.
 @Suite struct URLSessionExchangeTests {
-    static func post(_ transport: URLSessionVerifyReceiptTransport, _ listener: LocalHTTPListener) throws -> Int {
-        try transport.post(Data("{}".utf8), to: listener.url("/verifyReceipt"), timeout: 10, maximumResponseBytes: 1 << 16).statusCode
+    static func post(_ transport: URLSessionExchange, _ listener: LocalHTTPListener) throws -> Int {
+        try transport.postJSON(Data("{}".utf8), to: listener.url("/verifyReceipt"), timeout: 10, maximumResponseBytes: 1 << 16).statusCode
     }
 
     @Test func callsThroughOneTransportReuseOneConnection() throws {
         let listener = try LocalHTTPListener(keepAlive: true) { _ in .respond(status: 200, body: Data(#"{"status":0}"#.utf8)) }
         defer { listener.stop() }
-        let transport = URLSessionVerifyReceiptTransport()
+        let transport = URLSessionExchange()
         for _ in 0..<5 { #expect(try Self.post(transport, listener) == 200) }
         #expect(listener.requests.count == 5)
         #expect(listener.acceptedConnections == 1)
@@ -23,7 +24,7 @@ import Testing
     @Test func twoServicesNeverShareAConnection() throws {
         let listener = try LocalHTTPListener(keepAlive: true) { _ in .respond(status: 200, body: Data(#"{"status":0}"#.utf8)) }
         defer { listener.stop() }
-        let apple = URLSessionVerifyReceiptTransport(), webhooks = URLSessionVerifyReceiptTransport()
+        let apple = URLSessionExchange(), webhooks = URLSessionExchange()
         for _ in 0..<2 {
             #expect(try Self.post(apple, listener) == 200)
             #expect(try Self.post(webhooks, listener) == 200)
@@ -36,7 +37,7 @@ import Testing
             .respond(status: 200, body: Data(#"{"status":0}"#.utf8), headers: [("Set-Cookie", "session=abc; Path=/")])
         }
         defer { listener.stop() }
-        let transport = URLSessionVerifyReceiptTransport()
+        let transport = URLSessionExchange()
         for _ in 0..<2 { #expect(try Self.post(transport, listener) == 200) }
         #expect(listener.requests.count == 2)
         #expect(listener.requests.allSatisfy { $0.headers["cookie"] == nil })
@@ -48,9 +49,9 @@ import Testing
             calls.next() == 0 ? .silence : .respond(status: 200, body: Data(#"{"status":0}"#.utf8))
         }
         defer { listener.stop() }
-        let transport = URLSessionVerifyReceiptTransport()
+        let transport = URLSessionExchange()
         #expect(throws: TransportFailure.timedOut) {
-            try transport.post(Data("{}".utf8), to: listener.url("/slow"), timeout: 0.3, maximumResponseBytes: 1 << 16)
+            try transport.postJSON(Data("{}".utf8), to: listener.url("/slow"), timeout: 0.3, maximumResponseBytes: 1 << 16)
         }
         #expect(try Self.post(transport, listener) == 200)
     }
@@ -64,10 +65,10 @@ import Testing
             return .respond(status: 200, body: Data(#"{"path":"\#(request.path)","pad":"\#(String(repeating: "x", count: n * 4096))"}"#.utf8))
         }
         defer { listener.stop() }
-        let transport = URLSessionVerifyReceiptTransport()
+        let transport = URLSessionExchange()
         let answers = Mutex([Int: String]())
         DispatchQueue.concurrentPerform(iterations: 8) { n in
-            let body = try? transport.post(Data("{}".utf8), to: listener.url("/\(n)"), timeout: 10, maximumResponseBytes: 1 << 20).body
+            let body = try? transport.postJSON(Data("{}".utf8), to: listener.url("/\(n)"), timeout: 10, maximumResponseBytes: 1 << 20).body
             answers.withLock { $0[n] = body.map { String(decoding: $0, as: UTF8.self) } ?? "failed" }
         }
         let got = answers.withLock { $0 }

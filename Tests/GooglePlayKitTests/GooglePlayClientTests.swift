@@ -1,12 +1,12 @@
-@testable import GooglePlayKit
-import AppStoreKit
 import Foundation
 import GatewayCrypto
 import GooglePlaySimulator
-import Testing
-import TestSupport
+import OutboundHTTP
 import Synchronization
+import TestSupport
+import Testing
 import Wire
+@testable import GooglePlayKit
 
 /// The client against the simulator over real sockets: the service account's assertion, the cached
 /// access token, each endpoint of googleplay.md's table, and retries.
@@ -79,19 +79,21 @@ import Wire
         #expect(try play.client.orders(packageName: play.packageName, orderIds: [id]).map(\.orderId) == [id])
     }
 
-    @Test func serverErrorsAreRetriedWithBackoffUntilGoogleAnswers() throws {
+    /// The simulator's server gives every 429 and 503 a `Retry-After` (1 s unless told): a wait
+    /// that short is honoured between retries (docs/decisions/70).
+    @Test func serverErrorsAreRetriedAfterGooglesWaitUntilGoogleAnswers() throws {
         let play = try PlayFixture()
         try play.simulator.buy(token: "tok-1", productId: "monthly")
-        play.simulator.failNextCalls(2, status: 503)
+        play.simulator.failNextCalls(2, status: 503, retryAfter: "2")
         #expect(try play.client.subscription(packageName: play.packageName, token: "tok-1").state == .active)
-        #expect(play.pauses.values.withLock { $0 } == [0.25, 0.5])
+        #expect(play.pauses.values.withLock { $0 } == [2, 2])
     }
 
     @Test func rateLimitsThatOutlastTheRetriesLeaveGoogleUnavailable() throws {
         let play = try PlayFixture()
         try play.simulator.buy(token: "tok-1", productId: "monthly")
         play.simulator.failNextCalls(10, status: 429)
-        #expect(throws: GooglePlayError.unavailable("HTTP 429")) {
+        #expect(throws: GooglePlayError.unavailable("HTTP 429", retryAfterSeconds: 1)) {
             try play.client.subscription(packageName: play.packageName, token: "tok-1")
         }
         #expect(play.pauses.values.withLock { $0.count } == 3)
@@ -185,10 +187,10 @@ import Wire
 }
 
 /// The real transport, except that the token endpoint's first answer is 408 Request Timeout.
-final class TokenEndpointTimingOutOnce: ServerAPITransport {
+final class TokenEndpointTimingOutOnce: HTTPTransport {
     let tokenURL: URL
     let timedOut = Mutex(false)
-    private let real = URLSessionServerAPITransport()
+    private let real = URLSessionExchange()
 
     init(tokenURL: URL) { self.tokenURL = tokenURL }
 

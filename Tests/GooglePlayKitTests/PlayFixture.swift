@@ -1,7 +1,7 @@
-import AppStoreKit
 import Foundation
 import GooglePlayKit
 import GooglePlaySimulator
+import OutboundHTTP
 import Synchronization
 import Testing
 import Wire

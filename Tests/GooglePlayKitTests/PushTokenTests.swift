@@ -1,11 +1,11 @@
-@testable import GooglePlayKit
-import AppStoreKit
 import Foundation
 import GatewayCrypto
 import GooglePlaySimulator
+import OutboundHTTP
 import TestSupport
 import Testing
 import Wire
+@testable import GooglePlayKit
 
 /// A Pub/Sub push's OIDC token (googleplay.md "Push auth"): RS256 against the JWKS fetched from
 /// the configured URL; `iss`, `aud`, `email`, `email_verified`, `exp` checked; `kid` only a lookup.

@@ -4,6 +4,7 @@ import Entitle
 import Foundation
 @testable import GatewayConfiguration
 import HTTPServer
+import OutboundHTTP
 @testable import IssueGateway
 import TestSupport
 import Testing

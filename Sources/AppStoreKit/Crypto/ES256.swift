@@ -1,11 +1,12 @@
 import CCrypto
 import Foundation
+import GatewayCrypto
 
 /// ES256 (RFC 7518 §3.4): ECDSA on P-256 with SHA-256. A JWS carries the signature as the fixed
 /// 64-byte concatenation r‖s; libcrypto speaks DER `ECDSA-Sig-Value`, so both directions convert.
 enum ES256 {
-    static let rawSignatureLength = 64
-    static let scalarLength = 32
+    static let rawSignatureLength = ECDSARawSignature.length
+    static let scalarLength = ECDSARawSignature.scalarLength
 
     /// Whether `key` is an EC key on P-256: an ES256 signature from any other key is refused even
     /// when it would verify (RFC 7518 §3.4 fixes the curve).
@@ -30,23 +31,6 @@ enum ES256 {
         guard let s = BN_bin2bn(Array(bytes[scalarLength...]), Int32(scalarLength), nil) else { BN_free(r); return nil }
         guard ECDSA_SIG_set0(signature, r, s) == 1 else { BN_free(r); BN_free(s); return nil }
         return DEREncoding.encode { i2d_ECDSA_SIG(signature, $0) }
-    }
-
-    /// DER → r‖s (each scalar left-padded to 32 bytes), or nil when the DER is not a signature.
-    static func rawSignature(fromDER der: Data) -> Data? {
-        let parsed: OpaquePointer? = der.withUnsafeBytes { raw in
-            var cursor = raw.bindMemory(to: UInt8.self).baseAddress
-            return d2i_ECDSA_SIG(nil, &cursor, raw.count)
-        }
-        guard let parsed else { return nil }
-        defer { ECDSA_SIG_free(parsed) }
-        var out = [UInt8](repeating: 0, count: rawSignatureLength)
-        let ok = out.withUnsafeMutableBufferPointer { buffer -> Bool in
-            guard let base = buffer.baseAddress else { return false }
-            return BN_bn2binpad(ECDSA_SIG_get0_r(parsed), base, Int32(scalarLength)) == scalarLength
-                && BN_bn2binpad(ECDSA_SIG_get0_s(parsed), base + scalarLength, Int32(scalarLength)) == scalarLength
-        }
-        return ok ? Data(out) : nil
     }
 
     /// Verifies a raw r‖s signature over `message` (hashed with SHA-256 here) with `publicKey`.
@@ -74,7 +58,7 @@ enum ES256 {
             guard EVP_DigestSign(context, nil, &length, base, tbs.count) == 1 else { return nil }
             var der = [UInt8](repeating: 0, count: length)
             guard EVP_DigestSign(context, &der, &length, base, tbs.count) == 1 else { return nil }
-            return rawSignature(fromDER: Data(der.prefix(length)))
+            return ECDSARawSignature.fromDER(Array(der.prefix(length))).map { Data($0) }
         }
     }
 }

@@ -36,8 +36,6 @@ public final class SigningKey: @unchecked Sendable {
     /// BASE64URL(r‖s)`, for the bearer tokens the gateway sends Apple (Server API, APNs); nil when
     /// libcrypto could not sign.
     public func compactES256(header: [UInt8], claims: [UInt8]) -> String? {
-        let input = Base64URL.encode(header) + "." + Base64URL.encode(claims)
-        guard let signature = signES256(Data(input.utf8)) else { return nil }
-        return input + "." + Base64URL.encode(signature)
+        CompactJWS.serialize(header: header, payload: claims) { input in signES256(Data(input)).map { Array($0) } }
     }
 }

@@ -18,9 +18,9 @@ public enum AppStoreParsers {
     /// `is-retryable` in either spelling, environment); the transactions are left unread.
     public static func verifyReceiptStatus(_ body: Data) throws -> VerifyReceiptStatusFields {
         let o = try FieldReader.parse(body)
-        guard let status = try o.int("status") else { throw AppStoreParseError.missingField(o.name("status")) }
+        guard let status = try o.integerOrDigits("status") else { throw AppStoreParseError.missingField(o.name("status")) }
         return VerifyReceiptStatusFields(status: Int(clamping: status),
-                                         isRetryable: try o.bool("is-retryable") ?? o.bool("is_retryable") ?? false,
+                                         isRetryable: try o.boolOrSpelled("is-retryable") ?? o.boolOrSpelled("is_retryable") ?? false,
                                          environment: try? o.oneOf("environment", ReceiptFields.environments))
     }
 
@@ -32,7 +32,7 @@ public enum AppStoreParsers {
             notificationType: try o.requiredString("notification_type"),
             password: try o.string("password"),
             environment: environment,
-            autoRenewStatus: try o.bool("auto_renew_status"),
+            autoRenewStatus: try o.boolOrSpelled("auto_renew_status"),
             autoRenewProductId: try o.string("auto_renew_product_id"),
             bundleId: try o.string("bid"),
             unifiedReceipt: try o.object("unified_receipt").map {
@@ -55,9 +55,9 @@ public enum AppStoreParsers {
         let o = try FieldReader.parse(payload)
         let data = try o.object("data").map { d in
             NotificationV2.Payload(
-                bundleId: try d.string("bundleId"), appAppleId: try d.int("appAppleId"),
+                bundleId: try d.string("bundleId"), appAppleId: try d.integerOrDigits("appAppleId"),
                 environment: try d.oneOf("environment", SignedPayloadFields.environments),
-                status: try d.int("status").map { Int(clamping: $0) },
+                status: try d.integerOrDigits("status").map { Int(clamping: $0) },
                 signedTransactionInfo: try d.string("signedTransactionInfo"),
                 signedRenewalInfo: try d.string("signedRenewalInfo"))
         }
@@ -65,21 +65,21 @@ public enum AppStoreParsers {
             notificationUUID: try o.requiredString("notificationUUID"),
             notificationType: try o.requiredString("notificationType"),
             subtype: try o.string("subtype"), version: try o.string("version"),
-            signedDate: try o.instant("signedDate"), data: data)
+            signedDate: try o.milliseconds("signedDate"), data: data)
     }
 
     private static func receipt(_ o: FieldReader, observedAt: Instant, fallbackEnvironment: StoreEnvironment?,
                                 source: TransactionSource) throws -> VerifyReceiptResponse {
-        guard let status = try o.int("status") else { throw AppStoreParseError.missingField(o.name("status")) }
+        guard let status = try o.integerOrDigits("status") else { throw AppStoreParseError.missingField(o.name("status")) }
         let environment = try o.oneOf("environment", ReceiptFields.environments) ?? fallbackEnvironment
         let receiptObject = try o.object("receipt")
         var response = VerifyReceiptResponse(
             status: Int(clamping: status), environment: environment,
             bundleId: try receiptObject?.string("bundle_id"), latestReceipt: try o.string("latest_receipt"),
             transactions: [], renewals: [])
-        let transactionObjects = try o.objects("latest_receipt_info", allowSingle: true)
-            + (receiptObject?.objects("in_app") ?? [])
-        let renewalObjects = try o.objects("pending_renewal_info")
+        let transactionObjects = try o.entries("latest_receipt_info", allowSingle: true)
+            + (receiptObject?.entries("in_app") ?? [])
+        let renewalObjects = try o.entries("pending_renewal_info")
         // E2: only a receipt the App Store accepted proves anything; a refused one yields no facts.
         guard response.isValid, !transactionObjects.isEmpty || !renewalObjects.isEmpty else { return response }
         // Transactions cannot be keyed (E1, E3) without knowing their environment.

@@ -8,13 +8,13 @@ enum SignedPayloadFields {
 
     static func transaction(_ o: FieldReader) throws -> Transaction {
         try o.transaction(.signed, environment: try requiredEnvironment(o), offer: offer, source: .signedTransaction,
-                          observedAt: { try o.instant("signedDate") })
+                          observedAt: { try o.milliseconds("signedDate") })
     }
 
     /// `offerType` 1 introductory (a free trial when `offerDiscountType` is `FREE_TRIAL`),
     /// 2 promotional, 3 offer code, 4 win-back.
     private static func offer(_ o: FieldReader) throws -> OfferKind? {
-        guard let type = try o.int("offerType") else { return nil }
+        guard let type = try o.integerOrDigits("offerType") else { return nil }
         switch type {
         case 1: return try o.string("offerDiscountType") == "FREE_TRIAL" ? .freeTrial : .introductory
         case 2: return .promotional
@@ -29,14 +29,14 @@ enum SignedPayloadFields {
             environment: try requiredEnvironment(o),
             originalTransactionId: try o.requiredString("originalTransactionId"),
             productId: try o.string("productId"),
-            autoRenewStatus: try o.bool("autoRenewStatus") ?? false,
+            autoRenewStatus: try o.boolOrSpelled("autoRenewStatus") ?? false,
             autoRenewProductId: try o.string("autoRenewProductId"),
             expirationIntent: try ReceiptFields.intent(o, "expirationIntent"),
-            isInBillingRetry: try o.bool("isInBillingRetryPeriod") ?? false,
-            gracePeriodExpiresDate: try o.instant("gracePeriodExpiresDate"),
-            priceConsentStatus: try o.int("priceIncreaseStatus").map { Int(clamping: $0) },
+            isInBillingRetry: try o.boolOrSpelled("isInBillingRetryPeriod") ?? false,
+            gracePeriodExpiresDate: try o.milliseconds("gracePeriodExpiresDate"),
+            priceConsentStatus: try o.integerOrDigits("priceIncreaseStatus").map { Int(clamping: $0) },
             appTransactionId: try o.string("appTransactionId"), offerPeriod: try o.duration("offerPeriod"),
-            source: .signedTransaction, observedAt: try o.instant("signedDate"))
+            source: .signedTransaction, observedAt: try o.milliseconds("signedDate"))
     }
 
     static func requiredEnvironment(_ o: FieldReader) throws -> StoreEnvironment {

@@ -49,13 +49,13 @@ extension FieldReader {
             originalTransactionId: try requiredString(keys.originalTransactionId),
             productId: try requiredString(keys.productId),
             purchaseDate: try requiredInstant(keys.purchaseDate),
-            originalPurchaseDate: try instant(keys.originalPurchaseDate),
-            expiresDate: try instant(keys.expiresDate),
-            revocationDate: try instant(keys.revocationDate),
-            revocationReason: try int(keys.revocationReason).map { Int(clamping: $0) },
+            originalPurchaseDate: try milliseconds(keys.originalPurchaseDate),
+            expiresDate: try milliseconds(keys.expiresDate),
+            revocationDate: try milliseconds(keys.revocationDate),
+            revocationReason: try integerOrDigits(keys.revocationReason).map { Int(clamping: $0) },
             revocationKind: try keys.revocationType.flatMap { try oneOf($0, TransactionKeys.revocationTypes) },
             revocationPercentage: try keys.revocationPercentage.flatMap(revocationPercentage),
-            isUpgraded: try bool(keys.isUpgraded) ?? false,
+            isUpgraded: try boolOrSpelled(keys.isUpgraded) ?? false,
             offer: try offer(self),
             ownership: try oneOf(keys.ownership, TransactionKeys.ownershipTypes) ?? .purchased,
             webOrderLineItemId: try string(keys.webOrderLineItemId),
@@ -77,7 +77,7 @@ extension FieldReader {
 
     /// E24: Apple's `revocationPercentage`, in thousandths of a percent.
     private func revocationPercentage(_ key: String) throws -> Int? {
-        guard let value = try int(key) else { return nil }
+        guard let value = try integerOrDigits(key) else { return nil }
         guard TransactionKeys.revocationPercentages.contains(value) else {
             throw AppStoreParseError.invalidField(name(key), expected: "thousandths of a percent, 0 to 100000")
         }

@@ -1,6 +1,7 @@
 import Entitle
 import Foundation
 import IssueCatalog
+import OutboundHTTP
 import Wire
 
 /// Calls the App Store Server API (appstore.md "App Store Server API"): a fresh ES256
@@ -12,7 +13,7 @@ public final class ServerAPIClient: Sendable {
     public let configuration: ServerAPIConfiguration
     let credentials: ServerAPICredentials
     let verifier: SignedDataVerifier
-    private let transport: any ServerAPITransport
+    private let transport: any HTTPTransport
     private let clock: @Sendable () -> Instant
     private let pause: @Sendable (TimeInterval) -> Void
     private let observe: @Sendable (ServerAPIAttempt) -> Void
@@ -20,7 +21,7 @@ public final class ServerAPIClient: Sendable {
     /// `clock` dates tokens and keeps the deadline; `pause` waits between retries (tests record
     /// instead of sleeping); `observe` sees every request, for `/metrics`.
     public init(configuration: ServerAPIConfiguration, credentials: ServerAPICredentials, verifier: SignedDataVerifier,
-                transport: any ServerAPITransport = URLSessionServerAPITransport(),
+                transport: any HTTPTransport = URLSessionExchange(),
                 clock: @escaping @Sendable () -> Instant = SystemTime.now,
                 pause: @escaping @Sendable (TimeInterval) -> Void = { Thread.sleep(forTimeInterval: $0) },
                 observe: @escaping @Sendable (ServerAPIAttempt) -> Void = { _ in }) {
@@ -40,8 +41,7 @@ public final class ServerAPIClient: Sendable {
     /// Sends `request` and returns the body of Apple's 2xx answer and the environment that gave it.
     public func send(_ request: ServerAPIRequest, in environment: EnvironmentChoice = nil)
         throws(ServerAPIError) -> (body: Data, environment: StoreEnvironment) {
-        let started = clock()
-        let deadline = started.adding(milliseconds: Int64(configuration.deadline * 1000))
+        let deadline = CallDeadline(seconds: configuration.deadline, from: clock())
         var current = environment ?? .production
         var failedAttempts = 0
         while true {
@@ -63,16 +63,16 @@ public final class ServerAPIClient: Sendable {
                 if case .rateLimited(let retryAfter?) = reason {
                     wait = max(wait, Double(retryAfter.millisecondsSinceEpoch - now.millisecondsSinceEpoch) / 1000)
                 }
-                guard now.adding(milliseconds: Int64(wait * 1000)) < deadline else { throw .unavailable(reason) }
+                guard wait < deadline.remaining(at: now) else { throw .unavailable(reason) }
                 pause(wait)
             }
         }
     }
 
     /// One request and what it means for the loop.
-    private func exchange(_ request: ServerAPIRequest, in environment: StoreEnvironment, deadline: Instant) -> ServerAPIStep {
+    private func exchange(_ request: ServerAPIRequest, in environment: StoreEnvironment, deadline: CallDeadline) -> ServerAPIStep {
         let now = clock()
-        let remaining = Double(deadline.millisecondsSinceEpoch - now.millisecondsSinceEpoch) / 1000
+        let remaining = deadline.remaining(at: now)
         guard remaining > 0 else { return .failure(.unavailable(.timedOut)) }
         guard let token = ServerAPIToken.make(credentials, issuedAt: now) else { return .failure(.signing) }
         guard let url = request.url(base: configuration.baseURL(for: environment)) else {

@@ -1,5 +1,6 @@
 import Entitle
 import Foundation
+import OutboundHTTP
 
 /// Where and how the gateway calls the App Store Server API (http-api.md Configuration,
 /// `ISSUE_GATEWAY_APPSTORE_API_*`). Timeouts, retries and limits are named here, never literals

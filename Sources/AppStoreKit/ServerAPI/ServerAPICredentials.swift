@@ -1,4 +1,5 @@
 import Foundation
+import OutboundHTTP
 
 /// What signs the gateway's requests to the App Store Server API (appstore.md "App Store Server
 /// API"; http-api.md `ISSUE_GATEWAY_APPSTORE_API_*`): the In-App Purchase key's id, the team's

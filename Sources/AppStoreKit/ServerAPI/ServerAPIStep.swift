@@ -1,6 +1,7 @@
 import Entitle
 import Foundation
 import IssueCatalog
+import OutboundHTTP
 import Wire
 
 /// What one Server API answer leads to: the client's loop is a state machine over these, so

@@ -1,6 +1,7 @@
 import Entitle
 import Foundation
 import IssueCatalog
+import OutboundHTTP
 import Wire
 
 /// Verifies App Store V2 signed data (appstore.md "Version 2 and signed transactions"; E2).

@@ -50,9 +50,9 @@ struct SignedPayloadClaims: Equatable {
             signedDate = try envelope.number("signedDate")
             let (data, summary) = (try envelope.object("data"), try envelope.object("summary"))
             if let data {
-                fields = try Fields(data, path: "data.")
+                fields = try Fields(data.object, path: "data.")
             } else if let summary {
-                fields = try Fields(summary, path: "summary.")
+                fields = try Fields(summary.object, path: "summary.")
             } else {
                 fields = Fields()
             }

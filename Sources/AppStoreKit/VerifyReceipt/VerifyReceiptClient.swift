@@ -1,12 +1,13 @@
 import Entitle
 import Foundation
+import OutboundHTTP
 
 /// Calls Apple's verifyReceipt (appstore.md "verifyReceipt"): production first, 21007 →
 /// sandbox, 21008 → production, bounded retries with exponential backoff, the outcome table as
 /// `VerifyReceiptOutcome`. Blocking: call it from a worker thread, never from an event loop.
 public final class VerifyReceiptClient: Sendable {
     public let configuration: VerifyReceiptConfiguration
-    private let transport: any VerifyReceiptTransport
+    private let transport: any HTTPTransport
     private let pause: @Sendable (TimeInterval) -> Void
     private let log: @Sendable (String) -> Void
     private let observe: @Sendable (VerifyReceiptAttempt) -> Void
@@ -14,19 +15,15 @@ public final class VerifyReceiptClient: Sendable {
     /// `pause` waits between retries (tests record instead of sleeping); `log` receives the loud
     /// 21004 message; `observe` sees every request, for the App Store counters in `/metrics`.
     public init(configuration: VerifyReceiptConfiguration,
-                transport: any VerifyReceiptTransport = URLSessionVerifyReceiptTransport(),
+                transport: any HTTPTransport = URLSessionExchange(),
                 pause: @escaping @Sendable (TimeInterval) -> Void = { Thread.sleep(forTimeInterval: $0) },
-                log: @escaping @Sendable (String) -> Void = VerifyReceiptClient.logToStandardError,
+                log: @escaping @Sendable (String) -> Void = OutboundLog.standardError,
                 observe: @escaping @Sendable (VerifyReceiptAttempt) -> Void = { _ in }) {
         self.configuration = configuration
         self.transport = transport
         self.pause = pause
         self.log = log
         self.observe = observe
-    }
-
-    public static let logToStandardError: @Sendable (String) -> Void = { message in
-        FileHandle.standardError.write(Data("issue-gateway: \(message)\n".utf8))
     }
 
     /// Verifies `receiptData` (the app's base64 receipt, passed through as given).
@@ -67,8 +64,8 @@ public final class VerifyReceiptClient: Sendable {
     private func exchange(_ body: Data, endpoint: VerifyReceiptEndpoint) -> VerifyReceiptStep {
         let answer: HTTPExchangeResult
         do {
-            answer = try transport.post(body, to: configuration.url(for: endpoint), timeout: configuration.requestTimeout,
-                                        maximumResponseBytes: configuration.maximumResponseBytes)
+            answer = try transport.postJSON(body, to: configuration.url(for: endpoint), timeout: configuration.requestTimeout,
+                                            maximumResponseBytes: configuration.maximumResponseBytes)
         } catch {
             switch error {
             case .timedOut: return .retry(.timedOut)

@@ -1,5 +1,6 @@
 import Entitle
 import Foundation
+import OutboundHTTP
 
 /// Where and how the gateway calls verifyReceipt (appstore.md "verifyReceipt"; http-api.md
 /// Configuration). Timeouts and retry bounds are named here, never literals at the call site.

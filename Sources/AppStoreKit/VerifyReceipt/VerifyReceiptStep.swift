@@ -1,5 +1,6 @@
 import Entitle
 import Foundation
+import OutboundHTTP
 
 /// What one verifyReceipt request leads to: the client's loop is a state machine over these.
 public enum VerifyReceiptStep: Sendable, Equatable {

@@ -2,6 +2,7 @@ import AppStoreKit
 import Entitle
 import Foundation
 import GatewayStore
+import OutboundHTTP
 import Wire
 
 /// What the gateway asks the App Store Server API and how the answers become facts:
@@ -42,7 +43,7 @@ extension AppStoreIngestion {
                 counters.historiesFetched.increment()
             } catch {
                 counters.serverAPIFailures.increment()
-                VerifyReceiptClient.logToStandardError("the App Store Server API gave no history for \(key.originalTransactionId): \(error.message)")
+                OutboundLog.standardError("the App Store Server API gave no history for \(key.originalTransactionId): \(error.message)")
             }
         }
         return out
@@ -191,7 +192,7 @@ extension AppStoreIngestion {
         // error whose retry extends again; the status arrives with RENEWAL_EXTENDED or the poller.
         let saved: IngestResult
         do { saved = try saveForOwners(facts, source: .serverApi) } catch {
-            VerifyReceiptClient.logToStandardError("the extended status of \(originalTransactionId) was not stored: \(error.message)")
+            OutboundLog.standardError("the extended status of \(originalTransactionId) was not stored: \(error.message)")
             saved = IngestResult(owners: [:], previousOwners: [])
         }
         let key = SubscriptionKey(environment: environment, originalTransactionId: originalTransactionId)

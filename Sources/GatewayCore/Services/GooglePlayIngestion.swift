@@ -435,7 +435,8 @@ package final class GooglePlayIngestion: Sendable {
         switch error {
         case .notFound: APIError(status: 404, code: "purchase_not_found", message: "Google Play does not know this purchase")
         case .gone: APIError(status: 410, code: "purchase_expired", message: "Google Play no longer keeps this purchase")
-        default: .storeUnavailable("Google Play could not be asked now: \(error.description)")
+        default: .storeUnavailable("Google Play could not be asked now: \(error.description)",
+                                   retryAfterSeconds: error.retryAfterSeconds)
         }
     }
 }

@@ -3,6 +3,7 @@ import Dispatch
 import Entitle
 import GatewayStore
 import Lifecycle
+import OutboundHTTP
 import Wire
 
 /// How the statuses of a posted signed transaction's subscription are fetched (http-api.md,
@@ -83,7 +84,7 @@ package final class PostedTransactionStatuses: Sendable {
             ingestion.counters.serverAPIFailures.increment()
             // A 404 (Apple knows no such transaction), 409 or 502 will not change by asking again.
             guard error.status == 503, failures < settings.retries else {
-                VerifyReceiptClient.logToStandardError("the statuses of a posted transaction were not fetched: \(error.message)")
+                OutboundLog.standardError("the statuses of a posted transaction were not fetched: \(error.message)")
                 return
             }
             let delay = settings.backoff.delay(afterFailures: failures + 1, jitter: jitter())

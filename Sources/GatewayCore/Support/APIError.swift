@@ -37,6 +37,16 @@ package struct APIError: Error, Sendable {
     /// Apple's outages and retry budgets are seconds long (the clients retry within a deadline
     /// of a few seconds before giving up): asking again sooner would find the same answer.
     package static let appStoreRetryAfterSeconds = 5
+    /// 503 `store_unavailable` while Google Play or Stripe cannot answer (or their pool is full):
+    /// `retryAfterSeconds` is the wait the store asked for when it named one (its `Retry-After`,
+    /// passed on as http-api.md asks), else `storeRetryAfterSeconds`.
+    package static func storeUnavailable(_ message: String, retryAfterSeconds: Int? = nil) -> APIError {
+        APIError(status: 503, code: "store_unavailable", message: message,
+                 headers: [("Retry-After", String(retryAfterSeconds ?? storeRetryAfterSeconds))])
+    }
+    /// A minute: Stripe and Pub/Sub retry on their own schedules, and a pool full of calls waiting
+    /// on a store does not empty sooner.
+    package static let storeRetryAfterSeconds = 60
     /// E4 under the `keep` policy: the purchase is another account's (`IngestOutcome.refused`).
     package static let ownedByOtherAccount = APIError(status: 409, code: "owned_by_other_account",
                                                       message: "this purchase belongs to another account")

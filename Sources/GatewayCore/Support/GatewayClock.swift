@@ -1,6 +1,6 @@
-import AppStoreKit
 import Foundation
 import IssueCatalog
+import OutboundHTTP
 import Wire
 
 /// "Now" for the gateway. The pure modules never read a clock; the executable reads this one, and

@@ -62,12 +62,8 @@ package struct RequestBody {
     /// http-api.md's field rule, once for every type: absent or null is nil, a value `read` cannot
     /// take is a 400 naming the field and what it must be.
     private func optional<T>(_ name: String, mustBe expected: String, _ read: (JSONValue) -> T?) throws(APIError) -> T? {
-        switch object[name] {
-        case nil, .null?: return nil
-        case let value?:
-            guard let taken = read(value) else { throw .badRequest("\(name) must be \(expected)") }
-            return taken
-        }
+        let reader = JSONFieldReader<APIError>(object) { field, expected in .badRequest("\(field) must be \(expected)") }
+        return try reader.typed(name, expected: expected, read)
     }
 
     /// An array whose every item `read` takes; nil for anything else (one bad item spoils it).

@@ -5,6 +5,7 @@ import GatewayCore
 import GatewayStore
 import HTTPServer
 import IssueCatalog
+import OutboundHTTP
 import Wire
 
 /// The App Store (http-api.md, App Store; Support, grants and Apple's current API): V1 and V2
@@ -83,7 +84,7 @@ package struct AppStoreController: APIController {
             // Apple has extended: recording it must not turn that into an error a retry would
             // repeat (the history is best effort once Apple said yes).
             do throws(APIError) { try recordExtension(outcome, asked) } catch {
-                VerifyReceiptClient.logToStandardError("the extension of \(outcome.originalTransactionId) is not in the history: \(error.message)")
+                OutboundLog.standardError("the extension of \(outcome.originalTransactionId) is not in the history: \(error.message)")
             }
             return .json(200) { w in
                 w.object { w in

@@ -1,5 +1,5 @@
-import AppStoreKit
 import Foundation
+import OutboundHTTP
 import Synchronization
 import Wire
 
@@ -34,7 +34,7 @@ final class AccessTokens: Sendable {
 
     /// One exchange with the token endpoint: the step the client's loop takes, and the token kept
     /// on success.
-    func fetch(at now: Instant, transport: any ServerAPITransport, timeout: TimeInterval) -> Result<String, TokenFailure> {
+    func fetch(at now: Instant, transport: any HTTPTransport, timeout: TimeInterval) -> Result<String, TokenFailure> {
         guard let assertion = OAuthAssertion.make(key, issuedAt: now, scope: scope) else { return .failure(.final(.signing)) }
         let answer: HTTPExchangeResult
         do {
@@ -56,7 +56,7 @@ final class AccessTokens: Sendable {
         do {
             let fields = try PlayFields.parse(answer.body, limit: Self.maximumAnswerBytes)
             let token = try fields.requiredString("access_token")
-            let lifetime = try fields.integer("expires_in") ?? 3600
+            let lifetime = try fields.integerOrDigits("expires_in") ?? 3600
             let usable = now.adding(milliseconds: max(0, (lifetime - Int64(refreshMargin))) * 1000)
             cached.withLock { $0 = Cached(token: token, usableUntil: usable) }
             return .success(token)

@@ -1,5 +1,5 @@
-import AppStoreKit
 import Foundation
+import OutboundHTTP
 import Wire
 
 /// One request to Google, reported to the client's observer (metrics).
@@ -16,7 +16,7 @@ public final class GooglePlayClient: Sendable {
     public let configuration: GooglePlayConfiguration
     public let clientEmail: String
     private let tokens: AccessTokens
-    private let transport: any ServerAPITransport
+    private let transport: any HTTPTransport
     private let clock: @Sendable () -> Instant
     private let pause: @Sendable (TimeInterval) -> Void
     private let observe: @Sendable (GooglePlayAttempt) -> Void
@@ -24,7 +24,7 @@ public final class GooglePlayClient: Sendable {
     /// `clock` dates assertions and keeps the deadline; `pause` waits between retries (tests record
     /// instead of sleeping); `observe` sees every request.
     public init(configuration: GooglePlayConfiguration, key: ServiceAccountKey,
-                transport: any ServerAPITransport = URLSessionServerAPITransport(),
+                transport: any HTTPTransport = URLSessionExchange(),
                 clock: @escaping @Sendable () -> Instant = SystemTime.now,
                 pause: @escaping @Sendable (TimeInterval) -> Void = { Thread.sleep(forTimeInterval: $0) },
                 observe: @escaping @Sendable (GooglePlayAttempt) -> Void = { _ in }) {
@@ -42,7 +42,7 @@ public final class GooglePlayClient: Sendable {
         guard let url = request.url(base: configuration.apiBaseURL, packageName: packageName) else {
             throw .malformedResponse("no URL for \(request.name)")
         }
-        let deadline = clock().adding(milliseconds: Int64(configuration.deadline * 1000))
+        let deadline = CallDeadline(seconds: configuration.deadline, from: clock())
         var failedAttempts = 0
         var refreshed = false
         while true {
@@ -57,20 +57,23 @@ public final class GooglePlayClient: Sendable {
                 tokens.forget()
                 guard !refreshed else { throw .unauthorized("HTTP 401 with a fresh access token") }
                 refreshed = true
-            case .retry(let reason):
+            case .retry(let reason, let retryAfter):
                 failedAttempts += 1
-                guard configuration.retry.allowsRetry(after: failedAttempts) else { throw .unavailable(reason) }
-                let wait = configuration.retry.backoff(beforeRetry: failedAttempts)
-                guard clock().adding(milliseconds: Int64(wait * 1000)) < deadline else { throw .unavailable(reason) }
+                let now = clock()
+                let asked = RetryAfterField.seconds(retryAfter, now: now)
+                guard let wait = configuration.retry.pause(afterFailures: failedAttempts, serviceWait: asked,
+                                                           remaining: deadline.remaining(at: now)) else {
+                    throw .unavailable(reason, retryAfterSeconds: asked)
+                }
                 pause(wait)
             }
         }
     }
 
     /// One request (after an access token, fetched when none is kept) and what it means.
-    private func exchange(_ request: GooglePlayRequest, url: URL, deadline: Instant) -> GooglePlayStep {
+    private func exchange(_ request: GooglePlayRequest, url: URL, deadline: CallDeadline) -> GooglePlayStep {
         let now = clock()
-        let remaining = Double(deadline.millisecondsSinceEpoch - now.millisecondsSinceEpoch) / 1000
+        let remaining = deadline.remaining(at: now)
         guard remaining > 0 else { return .failure(.unavailable("the deadline passed")) }
         let timeout = min(configuration.requestTimeout, remaining)
         let token: String

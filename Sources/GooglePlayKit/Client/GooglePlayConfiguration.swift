@@ -1,5 +1,5 @@
-import AppStoreKit
 import Foundation
+import OutboundHTTP
 
 /// Where and how patiently the gateway calls Google. The limits are named here so that each has
 /// its reason beside it.

@@ -13,8 +13,9 @@ public enum GooglePlayError: Error, Equatable, Sendable, CustomStringConvertible
     case tokenRefused(String)
     /// Another refusal for good: Google's status and reason.
     case rejected(httpStatus: Int, reason: String?)
-    /// Retries and the deadline ran out (429, 5xx, network); the last reason.
-    case unavailable(String)
+    /// Retries and the deadline ran out (429, 5xx, network); the last reason, and the wait in
+    /// seconds Google's last answer named (`Retry-After`), passed on to the gateway's caller.
+    case unavailable(String, retryAfterSeconds: Int? = nil)
     case malformedResponse(String)
     /// libcrypto could not sign the assertion.
     case signing
@@ -33,6 +34,11 @@ public enum GooglePlayError: Error, Equatable, Sendable, CustomStringConvertible
         }
     }
 
+    /// The wait Google asked for before it is asked again, when it named one.
+    public var retryAfterSeconds: Int? {
+        if case .unavailable(_, let seconds) = self { seconds } else { nil }
+    }
+
     /// Google's reasons for a 403 that says "not now" rather than "not you".
     static let throttlingReasons: Set<String> = [
         "rateLimitExceeded", "userRateLimitExceeded", "dailyLimitExceeded", "quotaExceeded", "RESOURCE_EXHAUSTED",
@@ -45,7 +51,7 @@ public enum GooglePlayError: Error, Equatable, Sendable, CustomStringConvertible
         case .unauthorized(let why): "Google refused the service account: \(why)"
         case .tokenRefused(let why): "Google's token endpoint refused the service account: \(why)"
         case .rejected(let status, let reason): "Google refused the call (HTTP \(status)\(reason.map { ", \($0)" } ?? ""))"
-        case .unavailable(let why): "Google could not be asked: \(why)"
+        case .unavailable(let why, _): "Google could not be asked: \(why)"
         case .malformedResponse(let why): "Google's answer could not be read: \(why)"
         case .signing: "the service account's assertion could not be signed"
         }

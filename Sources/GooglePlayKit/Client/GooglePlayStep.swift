@@ -1,5 +1,5 @@
-import AppStoreKit
 import Foundation
+import OutboundHTTP
 import Wire
 
 /// What one answer of Google's leads to: the client's loop is a state machine over these, so
@@ -8,7 +8,9 @@ public enum GooglePlayStep: Equatable, Sendable {
     case success(Data)
     /// 401: the access token was refused; fetch a fresh one and try once more.
     case refreshToken
-    case retry(String)
+    /// 408, 429, 5xx or no answer: worth another try, after the wait Google named (its
+    /// `Retry-After`, read by the client against its clock) when it named one.
+    case retry(String, retryAfter: String? = nil)
     case failure(GooglePlayError)
 
     /// Google's error bodies are small; a larger one is not read for its reason.
@@ -26,7 +28,7 @@ public enum GooglePlayStep: Equatable, Sendable {
         // googleplay.md: Google also answers an unknown token with a 400 naming it invalid.
         case 400 where reason == "purchaseTokenInvalid" || (reason == "invalid" && message.lowercased().contains("token")):
             self = .failure(.notFound)
-        case 408, 429, 500...599: self = .retry("HTTP \(status)")
+        case 408, 429, 500...599: self = .retry("HTTP \(status)", retryAfter: answer.headers["retry-after"])
         default: self = .failure(.rejected(httpStatus: status, reason: reason))
         }
     }

@@ -37,15 +37,15 @@ public struct DeveloperNotification: Sendable, Equatable {
         guard let eventTime = try fields.milliseconds("eventTimeMillis") else { throw .missingField("eventTimeMillis") }
         let kind: Kind
         if let sub = try fields.object("subscriptionNotification") {
-            guard let type = try sub.integer("notificationType") else { throw .missingField(sub.name("notificationType")) }
+            guard let type = try sub.integerOrDigits("notificationType") else { throw .missingField(sub.name("notificationType")) }
             kind = .subscription(type: type, purchaseToken: try sub.requiredString("purchaseToken"))
         } else if let one = try fields.object("oneTimeProductNotification") {
-            guard let type = try one.integer("notificationType") else { throw .missingField(one.name("notificationType")) }
+            guard let type = try one.integerOrDigits("notificationType") else { throw .missingField(one.name("notificationType")) }
             kind = .oneTimeProduct(type: type, purchaseToken: try one.requiredString("purchaseToken"),
                                    sku: try one.requiredString("sku"))
         } else if let voided = try fields.object("voidedPurchaseNotification") {
             kind = .voided(purchaseToken: try voided.requiredString("purchaseToken"), orderId: try voided.string("orderId"),
-                           productType: try voided.integer("productType"), refundType: try voided.integer("refundType"))
+                           productType: try voided.integerOrDigits("productType"), refundType: try voided.integerOrDigits("refundType"))
         } else if fields.has("testNotification") {
             kind = .test
         } else {

@@ -39,13 +39,13 @@ public struct PlayOrder: Sendable, Equatable {
         return PlayOrder(
             orderId: try fields.requiredString("orderId"), purchaseToken: try fields.string("purchaseToken"),
             state: PlayOrderState(rawValue: try fields.string("state") ?? "") ?? .unspecified,
-            createTime: try fields.instant("createTime"), productId: try line?.string("productId"),
-            servicePeriodStart: try details?.instant("servicePeriodStartTime"),
-            servicePeriodEnd: try details?.instant("servicePeriodEndTime"),
+            createTime: try fields.rfc3339("createTime"), productId: try line?.string("productId"),
+            servicePeriodStart: try details?.rfc3339("servicePeriodStartTime"),
+            servicePeriodEnd: try details?.rfc3339("servicePeriodEndTime"),
             offerPhase: phases.flatMap { phases in
                 [PlayOfferPhase.freeTrial, .introductory, .proration, .base].first { phases.has($0.rawValue) }
             },
-            refundTime: try refund?.instant("eventTime"),
+            refundTime: try refund?.rfc3339("eventTime"),
             refundIsChargeback: try refund?.string("refundReason") == "CHARGEBACK")
     }
 

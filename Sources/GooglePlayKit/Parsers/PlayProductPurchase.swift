@@ -16,13 +16,13 @@ public struct PlayProductPurchase: Sendable, Equatable {
 
     public static func parse(_ body: some Collection<UInt8>) throws(PlayParseError) -> PlayProductPurchase {
         let fields = try PlayFields.parse(body)
-        guard let state = State(rawValue: try fields.integer("purchaseState") ?? 0) else {
+        guard let state = State(rawValue: try fields.integerOrDigits("purchaseState") ?? 0) else {
             throw .invalidField("purchaseState", expected: "0, 1 or 2")
         }
         guard let time = try fields.milliseconds("purchaseTimeMillis") else { throw .missingField("purchaseTimeMillis") }
         return PlayProductPurchase(orderId: try fields.string("orderId"), state: state,
-                                   acknowledged: try fields.integer("acknowledgementState") == 1, purchaseTime: time,
-                                   isTest: try fields.integer("purchaseType") == 0,
+                                   acknowledged: try fields.integerOrDigits("acknowledgementState") == 1, purchaseTime: time,
+                                   isTest: try fields.integerOrDigits("purchaseType") == 0,
                                    obfuscatedExternalAccountId: try fields.string("obfuscatedExternalAccountId"))
     }
 }

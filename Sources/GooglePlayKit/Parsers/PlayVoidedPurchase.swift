@@ -24,7 +24,7 @@ public struct PlayVoidedPurchase: Sendable, Equatable {
             }
             purchases.append(PlayVoidedPurchase(purchaseToken: try entry.requiredString("purchaseToken"),
                                                 orderId: try entry.string("orderId"), voidedTime: voided,
-                                                voidedReason: try entry.integer("voidedReason")))
+                                                voidedReason: try entry.integerOrDigits("voidedReason")))
         }
         return Page(purchases: purchases, nextPageToken: try fields.object("tokenPagination")?.string("nextPageToken"))
     }

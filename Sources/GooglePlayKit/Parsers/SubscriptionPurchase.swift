@@ -71,7 +71,7 @@ public struct PlaySubscriptionPurchase: Sendable, Equatable {
             var autoRenew: Bool?
             if let plan = try line.object("autoRenewingPlan") { autoRenew = try plan.bool("autoRenewEnabled") ?? false }
             lines.append(PlaySubscriptionLine(
-                productId: try line.requiredString("productId"), expiryTime: try line.instant("expiryTime"),
+                productId: try line.requiredString("productId"), expiryTime: try line.rfc3339("expiryTime"),
                 latestSuccessfulOrderId: try line.string("latestSuccessfulOrderId"),
                 autoRenewEnabled: autoRenew,
                 basePlanId: try offer?.string("basePlanId"), offerId: try offer?.string("offerId")))
@@ -83,11 +83,11 @@ public struct PlaySubscriptionPurchase: Sendable, Equatable {
         }
         let identifiers = try fields.object("externalAccountIdentifiers")
         return PlaySubscriptionPurchase(
-            startTime: try fields.instant("startTime"), state: state,
+            startTime: try fields.rfc3339("startTime"), state: state,
             linkedPurchaseToken: try fields.string("linkedPurchaseToken"),
             acknowledged: try fields.string("acknowledgementState") == "ACKNOWLEDGEMENT_STATE_ACKNOWLEDGED",
             obfuscatedExternalAccountId: try identifiers?.string("obfuscatedExternalAccountId"),
             isTest: fields.has("testPurchase"), cancellation: cancellation,
-            autoResumeTime: try fields.object("pausedStateContext")?.instant("autoResumeTime"), lines: lines)
+            autoResumeTime: try fields.object("pausedStateContext")?.rfc3339("autoResumeTime"), lines: lines)
     }
 }

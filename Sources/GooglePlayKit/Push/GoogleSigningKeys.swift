@@ -1,6 +1,6 @@
-import AppStoreKit
 import Foundation
 import GatewayCrypto
+import OutboundHTTP
 import Synchronization
 import Wire
 
@@ -22,10 +22,10 @@ public final class GoogleSigningKeys: Sendable {
     static let requestTimeout: TimeInterval = 10
 
     private let url: URL
-    private let transport: any ServerAPITransport
+    private let transport: any HTTPTransport
     private let kept = Mutex(Kept())
 
-    public init(url: URL = defaultURL, transport: any ServerAPITransport = URLSessionServerAPITransport()) {
+    public init(url: URL = defaultURL, transport: any HTTPTransport = URLSessionExchange()) {
         self.url = url; self.transport = transport
     }
 

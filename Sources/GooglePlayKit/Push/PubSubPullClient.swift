@@ -1,5 +1,5 @@
-import AppStoreKit
 import Foundation
+import OutboundHTTP
 import Wire
 
 /// Pub/Sub's pull API (REST v1) on one subscription, for gateways no public endpoint reaches:
@@ -24,12 +24,12 @@ public final class PubSubPullClient: Sendable {
     public let subscription: String
     private let baseURL: URL
     private let tokens: AccessTokens?
-    private let transport: any ServerAPITransport
+    private let transport: any HTTPTransport
     private let clock: @Sendable () -> Instant
 
     /// `subscription`: `projects/P/subscriptions/S`; `key` nil: no credentials (the emulator).
     public init(subscription: String, baseURL: URL = defaultBaseURL, key: ServiceAccountKey?,
-                transport: any ServerAPITransport = URLSessionServerAPITransport(),
+                transport: any HTTPTransport = URLSessionExchange(),
                 clock: @escaping @Sendable () -> Instant = SystemTime.now) {
         self.subscription = subscription; self.baseURL = baseURL; self.transport = transport; self.clock = clock
         tokens = key.map { AccessTokens(key: $0, refreshMargin: 300, scope: Self.pubSubScope) }
@@ -88,7 +88,7 @@ public final class PubSubPullClient: Sendable {
         switch GooglePlayStep(answer: answer) {
         case .success(let data): return data
         case .refreshToken: tokens?.forget(); throw .unauthorized("Pub/Sub answered 401")
-        case .retry(let why): throw .unavailable("Pub/Sub: \(why)")
+        case .retry(let why, _): throw .unavailable("Pub/Sub: \(why)")
         case .failure(let error): throw error
         }
     }

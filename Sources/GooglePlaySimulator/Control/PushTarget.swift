@@ -1,5 +1,5 @@
-import AppStoreKit
 import Foundation
+import OutboundHTTP
 import Wire
 
 /// Where the simulator pushes the notifications of its steps, as a Pub/Sub push subscription
@@ -13,7 +13,7 @@ public struct PushTarget: Sendable {
     /// `subscription` of the push body.
     public var subscription: String
     /// One kept session for every push to the gateway (connections reused).
-    let transport = URLSessionVerifyReceiptTransport()
+    let transport = URLSessionExchange()
 
     public init(url: URL, audience: String? = nil, subscription: String = "projects/issue-gateway/subscriptions/rtdn") {
         self.url = url
@@ -36,8 +36,8 @@ public struct PushTarget: Sendable {
     /// Blocking: control routes run it on their own worker pool, never on the event loop.
     func push(_ notification: SimulatedNotification, from simulator: GooglePlaySimulator) throws(TransportFailure) -> Answer {
         let token = simulator.pushToken(audience: audience)
-        let answer = try transport.post(
-            Data(notification.pushBody(subscription: subscription)), to: url, headers: [("Authorization", "Bearer " + token)],
+        let answer = try transport.postJSON(
+            Data(notification.pushBody(subscription: subscription)), to: url, headers: ["Authorization": "Bearer " + token],
             timeout: Self.timeout, maximumResponseBytes: Self.maximumAnswerBytes)
         return Answer(status: answer.statusCode, body: Array(answer.body))
     }

@@ -3,8 +3,9 @@ import Wire
 /// Why a call to Stripe's API gave no answer the gateway can use.
 public enum StripeAPIError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Not reachable, too slow, 429 or 5xx after the retries, or an answer that could not be read:
-    /// trying again later may help (the webhook answers 503 so that Stripe retries).
-    case unavailable(String)
+    /// trying again later may help (the webhook answers 503 so that Stripe retries); with the wait
+    /// in seconds Stripe's last answer named (`Retry-After`), passed on to the gateway's caller.
+    case unavailable(String, retryAfterSeconds: Int? = nil)
     /// 404: Stripe does not know the object.
     case notFound(String)
     /// 401/403 or another 4xx: the gateway's key or request is wrong; retrying will not help.
@@ -12,10 +13,15 @@ public enum StripeAPIError: Error, Equatable, Sendable, CustomStringConvertible 
 
     public var description: String {
         switch self {
-        case .unavailable(let why): "Stripe could not be asked: \(why)"
+        case .unavailable(let why, _): "Stripe could not be asked: \(why)"
         case .notFound(let what): "Stripe does not know \(what)"
         case .refused(let status, let message): "Stripe refused the call (\(status)): \(message)"
         }
+    }
+
+    /// The wait Stripe asked for before it is asked again, when it named one.
+    public var retryAfterSeconds: Int? {
+        if case .unavailable(_, let seconds) = self { seconds } else { nil }
     }
 }
 

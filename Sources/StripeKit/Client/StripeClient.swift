@@ -1,18 +1,23 @@
 import Foundation
-import Lifecycle
+import OutboundHTTP
 import Wire
 
 /// Stripe's API over HTTP (stripe.md, Calling Stripe): `Authorization: Bearer <key>`, the pinned
 /// `Stripe-Version`, lists paged with `starting_after`, 429/5xx/network failures tried again with
-/// backoff inside one deadline, 404 as `notFound`, other 4xx as `refused`.
+/// backoff inside one deadline (or after Stripe's `Retry-After`), 404 as `notFound`, other 4xx as
+/// `refused`. Blocking: it runs on the Stripe pool, never on an event loop.
 public struct StripeClient: StripeAPI {
     public let configuration: StripeClientConfiguration
-    private let transport: any StripeTransport
+    private let transport: any HTTPTransport
+    private let clock: @Sendable () -> Instant
     private let pause: @Sendable (TimeInterval) -> Void
 
-    public init(configuration: StripeClientConfiguration, transport: any StripeTransport,
+    /// `transport`: Stripe's own kept session; `clock` keeps the deadline and reads an HTTP-date
+    /// `Retry-After`; `pause` waits between retries (tests record instead of sleeping).
+    public init(configuration: StripeClientConfiguration, transport: any HTTPTransport = URLSessionExchange(),
+                clock: @escaping @Sendable () -> Instant = SystemTime.now,
                 pause: @escaping @Sendable (TimeInterval) -> Void = { Thread.sleep(forTimeInterval: $0) }) {
-        self.configuration = configuration; self.transport = transport; self.pause = pause
+        self.configuration = configuration; self.transport = transport; self.clock = clock; self.pause = pause
     }
 
     public func subscription(_ id: String) throws(StripeAPIError) -> StripeSubscription {
@@ -88,45 +93,51 @@ public struct StripeClient: StripeAPI {
         let url = try url(path, query)
         let headers = ["Authorization": "Bearer \(configuration.apiKey)", "Stripe-Version": configuration.apiVersion,
                        "Accept": "application/json"]
-        let deadline = Date().addingTimeInterval(configuration.deadline)
+        let deadline = CallDeadline(seconds: configuration.deadline, from: clock())
         var attempt = 0
-        var last = "no attempt"
-        while attempt < max(1, configuration.maximumAttempts) {
+        while true {
             attempt += 1
-            let left = deadline.timeIntervalSinceNow
-            guard left > 0 else { break }
-            let answer: StripeHTTPAnswer
-            do {
-                answer = try transport.get(url, headers: headers, timeout: min(configuration.requestTimeout, left),
-                                           maximumResponseBytes: StripeParserLimits.maximumBodyBytes)
-            } catch {
-                last = "\(error)"
-                backOff(attempt, retryAfter: nil, deadline: deadline)
-                continue
-            }
-            switch answer.status {
-            case 200..<300:
-                do { return try StripeFields.parse(answer.body) } catch { throw .unavailable("an unreadable answer from \(path): \(error)") }
-            case 404:
-                throw .notFound(path)
-            case 429, 500...:
-                last = "HTTP \(answer.status)"
-                backOff(attempt, retryAfter: answer.retryAfterSeconds, deadline: deadline)
-            default:
-                throw .refused(status: answer.status, message: Self.errorMessage(answer.body))
+            let left = deadline.remaining(at: clock())
+            guard left > 0 else { throw .unavailable("\(path): the deadline passed after \(attempt - 1) attempt(s)") }
+            switch try exchange(url, path, headers: headers, timeout: min(configuration.requestTimeout, left)) {
+            case .answered(let fields):
+                return fields
+            case .retry(let why, let asked):
+                guard let wait = configuration.retry.pause(afterFailures: attempt, serviceWait: asked,
+                                                           remaining: deadline.remaining(at: clock())) else {
+                    throw .unavailable("\(path): \(why) after \(attempt) attempt(s)", retryAfterSeconds: asked)
+                }
+                if wait > 0 { pause(wait) }
             }
         }
-        throw .unavailable("\(path): \(last) after \(attempt) attempt(s)")
     }
 
-    /// Waits before the next attempt: `Retry-After` when Stripe gave one, else doubling backoff,
-    /// never past the deadline.
-    private func backOff(_ attempt: Int, retryAfter: Int?, deadline: Date) {
-        guard attempt < configuration.maximumAttempts else { return }
-        let doubling = RetryBackoff(base: .seconds(configuration.initialBackoff), maximum: .seconds(configuration.maximumBackoff))
-        let wanted = retryAfter.map(TimeInterval.init) ?? doubling.seconds(afterFailures: attempt)
-        let wait = min(wanted, max(0, deadline.timeIntervalSinceNow))
-        if wait > 0 { pause(wait) }
+    /// What one request leads to when it is not a failure for good.
+    private enum Attempt {
+        case answered(StripeFields)
+        /// 429, 5xx or no answer; `asked` is Stripe's `Retry-After` in seconds.
+        case retry(String, asked: Int?)
+    }
+
+    private func exchange(_ url: URL, _ path: String, headers: [String: String], timeout: TimeInterval) throws(StripeAPIError) -> Attempt {
+        let answer: HTTPExchangeResult
+        do {
+            answer = try transport.send(method: "GET", url: url, headers: headers, body: nil, timeout: timeout,
+                                        maximumResponseBytes: StripeParserLimits.maximumBodyBytes)
+        } catch {
+            return .retry("\(error)", asked: nil)
+        }
+        let body = [UInt8](answer.body)
+        switch answer.statusCode {
+        case 200..<300:
+            do { return .answered(try StripeFields.parse(body)) } catch { throw .unavailable("an unreadable answer from \(path): \(error)") }
+        case 404:
+            throw .notFound(path)
+        case 429, 500...:
+            return .retry("HTTP \(answer.statusCode)", asked: RetryAfterField.seconds(answer.headers["retry-after"], now: clock()))
+        default:
+            throw .refused(status: answer.statusCode, message: Self.errorMessage(body))
+        }
     }
 
     private func url(_ path: String, _ query: [(String, String)]) throws(StripeAPIError) -> URL {

@@ -1,4 +1,5 @@
 import Foundation
+import OutboundHTTP
 
 /// How the gateway calls Stripe (stripe.md, Calling Stripe; http-api.md configuration).
 public struct StripeClientConfiguration: Sendable {
@@ -16,6 +17,10 @@ public struct StripeClientConfiguration: Sendable {
     public var maximumAttempts = 3
     public var initialBackoff: TimeInterval = 0.25
     public var maximumBackoff: TimeInterval = 2
+    /// The three above as the store clients' retry policy.
+    public var retry: RetryPolicy {
+        RetryPolicy(maximumAttempts: maximumAttempts, initialBackoff: initialBackoff, maximumBackoff: maximumBackoff)
+    }
     /// Objects per list page (Stripe's largest).
     public var pageSize = 100
     /// Pages one list call may read before it gives up (100 pages of 100: a subscription's

@@ -11,47 +11,26 @@ public struct StripeFields: Sendable {
     /// A body that must be a JSON object (the strict parser: RFC 8259, no duplicate names), within
     /// the parsers' size limit.
     public static func parse(_ body: [UInt8], limit: Int = StripeParserLimits.maximumBodyBytes) throws(StripeParseError) -> StripeFields {
-        guard body.count <= limit else { throw .tooLarge(bytes: body.count, limit: limit) }
-        let value: JSONValue
-        do {
-            value = try JSONParser(limits: JSONLimits(maxBytes: limit, maxDepth: JSONLimits.standard.maxDepth)).parse(bytes: body)
-        } catch {
-            throw .notJSON("malformed JSON: \(error)")
-        }
-        guard case .object(let fields) = value else { throw .notJSON("the top level is not an object") }
-        return StripeFields(fields)
+        let limits = JSONLimits(maxBytes: limit, maxDepth: JSONLimits.standard.maxDepth)
+        return StripeFields(try JSONFieldReader<StripeParseError>.parse(body, limits: limits).object)
     }
 
-    func name(_ key: String) -> String { path.isEmpty ? key : path + "." + key }
+    func name(_ key: String) -> String { reader.name(key) }
 
-    private var reader: JSONFieldReader<StripeParseError> {
-        JSONFieldReader(object) { [path] key in
-            .invalidField(path.isEmpty ? key : path + "." + key, expected: "another JSON type")
-        }
-    }
+    /// Wire's reader of this object, which every typed read goes through.
+    private var reader: JSONFieldReader<StripeParseError> { JSONFieldReader(object, path: path) }
 
-    public func string(_ key: String) throws(StripeParseError) -> String? {
-        guard let value = reader.value(key) else { return nil }
-        guard case .string(let s) = value else { throw .invalidField(name(key), expected: "a string") }
-        return s
-    }
+    public func string(_ key: String) throws(StripeParseError) -> String? { try reader.string(key) }
 
+    /// A string that must be present; an empty one counts as missing.
     public func requiredString(_ key: String) throws(StripeParseError) -> String {
         guard let s = try string(key), !s.isEmpty else { throw .missingField(name(key)) }
         return s
     }
 
-    public func integer(_ key: String) throws(StripeParseError) -> Int64? {
-        guard let value = reader.value(key) else { return nil }
-        guard case .integer(let i) = value else { throw .invalidField(name(key), expected: "an integer") }
-        return i
-    }
+    public func integer(_ key: String) throws(StripeParseError) -> Int64? { try reader.integer(key) }
 
-    public func bool(_ key: String) throws(StripeParseError) -> Bool? {
-        guard let value = reader.value(key) else { return nil }
-        guard case .bool(let b) = value else { throw .invalidField(name(key), expected: "a boolean") }
-        return b
-    }
+    public func bool(_ key: String) throws(StripeParseError) -> Bool? { try reader.bool(key) }
 
     /// Unix seconds (Stripe's timestamps), as an instant.
     public func instant(_ key: String) throws(StripeParseError) -> Instant? {
@@ -60,15 +39,10 @@ public struct StripeFields: Sendable {
         return Instant(secondsSinceEpoch: seconds)
     }
 
-    public func requiredInstant(_ key: String) throws(StripeParseError) -> Instant {
-        guard let t = try instant(key) else { throw .missingField(name(key)) }
-        return t
-    }
+    public func requiredInstant(_ key: String) throws(StripeParseError) -> Instant { try reader.required(key, instant) }
 
     public func fields(_ key: String) throws(StripeParseError) -> StripeFields? {
-        guard let value = reader.value(key) else { return nil }
-        guard case .object(let o) = value else { throw .invalidField(name(key), expected: "an object") }
-        return StripeFields(o, path: name(key))
+        try reader.object(key).map { StripeFields($0.object, path: $0.path) }
     }
 
     /// An id field that Stripe sends as the id or, when expanded, as the object holding it.
@@ -83,17 +57,10 @@ public struct StripeFields: Sendable {
 
     /// The objects of an array field (absent: none).
     public func objects(_ key: String) throws(StripeParseError) -> [StripeFields] {
-        guard let value = reader.value(key) else { return [] }
-        guard case .array(let items) = value else { throw .invalidField(name(key), expected: "an array of objects") }
-        guard items.count <= StripeParserLimits.maximumEntries else {
+        guard (reader.value(key)?.arrayValue?.count ?? 0) <= StripeParserLimits.maximumEntries else {
             throw .invalidField(name(key), expected: "at most \(StripeParserLimits.maximumEntries) entries")
         }
-        var out: [StripeFields] = []
-        for (i, item) in items.enumerated() {
-            guard case .object(let o) = item else { throw .invalidField("\(name(key))[\(i)]", expected: "an object") }
-            out.append(StripeFields(o, path: "\(name(key))[\(i)]"))
-        }
-        return out
+        return try reader.objects(key).map { StripeFields($0.object, path: $0.path) }
     }
 
     /// A list object `{"data": [...], "has_more"}` (Stripe's lists and embedded lists).

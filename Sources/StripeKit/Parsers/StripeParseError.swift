@@ -1,3 +1,5 @@
+import Wire
+
 /// Why a Stripe body could not be read. Each names the field by its full path.
 public enum StripeParseError: Error, Equatable, Sendable, CustomStringConvertible {
     case notJSON(String)
@@ -22,3 +24,5 @@ public enum StripeParserLimits {
     /// Lines of one invoice, items of one subscription, objects of one list page.
     public static let maximumEntries = 1000
 }
+
+extension StripeParseError: JSONFieldFailure {}

@@ -25,15 +25,10 @@ import GatewayTesting
     @Test func retriesThenUnreachableIs503AndStoresNothing() throws {
         let flow = try StripeFlow(overHTTP: true)
         let server = try #require(flow.server)
-        let reader = try flow.reader()
-        let subscription = flow.stripe.checkout(account: reader.id, price: "price_monthly", product: "prod_mag", amount: 990)
-        try flow.deliver()
-        let dispute = try #require(flow.stripe.openDispute(subscription))
-        flow.stripe.closeDispute(dispute, won: false)
-        let lost = try #require(flow.allEvents.last)
+        let (reader, subscription) = try flow.checkedOut()
+        let lost = try flow.lostDispute(subscription)
         // Two failures, then an answer: within one call's attempts.
         server.failNext([503, 429])
-        flow.dropPending()
         let stored = try flow.storedTransactions(reader)
         #expect(try flow.post(lost).status == 200)
         #expect(try flow.entitledIssues(reader).isEmpty)
@@ -62,14 +57,13 @@ import GatewayTesting
         var configuration = StripeClientConfiguration(baseURL: url, apiKey: "rk_right", apiVersion: StripeShape.basil.apiVersion)
         configuration.pageSize = 2
         configuration.initialBackoff = 0.01
-        let client = StripeClient(configuration: configuration, transport: URLSessionStripeTransport())
+        let client = StripeClient(configuration: configuration)
         let invoices = try client.paidInvoices(subscription: subscription)
         #expect(invoices.count == 5 && Set(invoices.map(\.id)).count == 5)
         let events = try client.events(createdFrom: StripeFlow.start, before: stripe.now.adding(seconds: 1))
         #expect(events.count == stripe.events.count && events.map(\.id) == stripe.events.map(\.id))
         #expect(throws: StripeAPIError.notFound("/v1/subscriptions/sub_missing")) { try client.subscription("sub_missing") }
-        let wrongKey = StripeClient(configuration: StripeClientConfiguration(baseURL: url, apiKey: "rk_wrong", apiVersion: "2025-03-31.basil"),
-                                    transport: URLSessionStripeTransport())
+        let wrongKey = StripeClient(configuration: StripeClientConfiguration(baseURL: url, apiKey: "rk_wrong", apiVersion: "2025-03-31.basil"))
         #expect(throws: StripeAPIError.refused(status: 401, message: "Invalid API Key provided")) { try wrongKey.subscription(subscription) }
     }
 }

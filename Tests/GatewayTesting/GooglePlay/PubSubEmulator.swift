@@ -1,8 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import AppStoreKit
 import Foundation
+import OutboundHTTP
 
 /// Google's Pub/Sub emulator (`gcloud beta emulators pubsub start`) in its own process group on a
 /// free port, and the few REST calls a test needs (topics, push and pull subscriptions, publish).
@@ -67,7 +67,7 @@ package final class PubSubEmulator: @unchecked Sendable {
 
     @discardableResult
     private func call(_ method: String, _ path: String, body: String? = nil) throws -> Data {
-        let answer = try URLSessionServerAPITransport().send(
+        let answer = try URLSessionExchange().send(
             method: method, url: URL(string: url + path)!, headers: body == nil ? [:] : ["Content-Type": "application/json"],
             body: body.map { Data($0.utf8) }, timeout: 10, maximumResponseBytes: 1 << 20)
         guard (200...299).contains(answer.statusCode) else { throw EmulatorError("\(method) \(path): HTTP \(answer.statusCode)") }

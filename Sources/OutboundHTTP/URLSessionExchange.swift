@@ -7,14 +7,14 @@ import FoundationNetworking
 
 /// One kept `URLSession` for one outside service, its requests waited for with an exact deadline
 /// and their bodies read through a delegate, so an oversized answer is cut off while it arrives
-/// instead of after it has filled memory. Every transport to Apple, Google, Stripe and webhook
-/// receivers sends through one of these.
+/// instead of after it has filled memory. Every client of Apple, Google, Stripe and webhook
+/// receivers sends through one of these (`HTTPTransport`).
 ///
 /// Kept, so that libcurl reuses connections to the service between calls instead of opening a
 /// new TCP (and TLS) connection and session machinery for each; one per service, so no state
 /// crosses services. No cookies, cache or stored credentials: every answer must come from the
 /// service, and nothing one caller received is sent by another.
-public final class URLSessionExchange: Sendable {
+public final class URLSessionExchange: HTTPTransport {
     /// The deadline is kept here, not by URLSession: swift-corelibs-foundation truncates its
     /// timeouts to whole seconds (0.5 s fires at once), so URLSession gets the timeout rounded up
     /// plus this margin as a backstop, and the caller cancels the task at the exact deadline.
@@ -41,6 +41,15 @@ public final class URLSessionExchange: Sendable {
     }
 
     deinit { session.invalidateAndCancel() }
+
+    public func send(method: String, url: URL, headers: [String: String], body: Data?, timeout: TimeInterval,
+                     maximumResponseBytes: Int) throws(TransportFailure) -> HTTPExchangeResult {
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        request.httpBody = body
+        return try perform(request, timeout: timeout, maximumResponseBytes: maximumResponseBytes)
+    }
 
     public func perform(_ request: URLRequest, timeout: TimeInterval,
                         maximumResponseBytes: Int) throws(TransportFailure) -> HTTPExchangeResult {

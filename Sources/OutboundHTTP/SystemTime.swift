@@ -1,5 +1,4 @@
 import Foundation
-import IssueCatalog
 import Wire
 
 /// The wall clock, for the runtime layers only: the pure modules take instants as arguments and
