@@ -17,8 +17,7 @@ import Wire
         _ = stripe.checkout(account: "a", price: "price_monthly", product: "prod_mag", amount: 990)
         let lastId = try #require(stripe.events.last?.id)
         let client = StripeClient(configuration: StripeClientConfiguration(baseURL: url, apiKey: "rk_window",
-                                                                           apiVersion: StripeShape.basil.apiVersion),
-                                  transport: URLSessionStripeTransport())
+                                                                           apiVersion: StripeShape.basil.apiVersion))
         // The window ends half a second into the second its last event was created in.
         let events = try client.events(createdFrom: StripeFlow.start, before: stripe.now.adding(milliseconds: 500))
         #expect(events.map(\.id).contains(lastId))
