@@ -28,7 +28,7 @@ package struct Explanations: Sendable {
     /// The engine's answer for one issue with its evidence; nil for an issue the catalog lacks.
     /// `institution`: the grant of the institution covering the request's address (E30), added to
     /// the account's own facts for this answer only.
-    package func explain(_ ref: IssueRef, for accountId: String, adding institution: Grant? = nil) throws(APIError) -> IssueExplanation? {
+    package func explain(_ ref: IssueRef, for accountId: String, adding institution: Grant? = nil) throws(GatewayError) -> IssueExplanation? {
         var facts = try stored { () throws(StoreError) in try accounts.facts(of: accountId) }
         if let institution { facts.grants.append(institution) }
         let state = catalog.state
@@ -39,7 +39,7 @@ package struct Explanations: Sendable {
     /// The history events behind the evidence: how the entitling and the refunded transactions
     /// arrived and changed, how their subscriptions came to the account, and the entitling grant's
     /// events (empty for facts older than the history).
-    package func evidenceHistory(_ e: IssueExplanation, of accountId: String) throws(APIError) -> [HistoryEvent] {
+    package func evidenceHistory(_ e: IssueExplanation, of accountId: String) throws(GatewayError) -> [HistoryEvent] {
         let evidence = [e.transaction, e.refunded].compactMap { $0 }
         guard !evidence.isEmpty || e.grant != nil else { return [] }
         return try stored { () throws(StoreError) in

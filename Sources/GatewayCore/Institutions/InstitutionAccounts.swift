@@ -28,7 +28,7 @@ package final class InstitutionAccounts: Sendable {
 
     /// Records that `institution`'s grant was given to `accountId`'s answer for a client at
     /// `address` (4 or 16 bytes), unless that pair was recorded before.
-    package func record(_ institution: Institution, givenTo accountId: String, address: [UInt8]) throws(APIError) {
+    package func record(_ institution: Institution, givenTo accountId: String, address: [UInt8]) throws(GatewayError) {
         let pair = Pair(accountId: accountId, institutionId: institution.institutionId)
         if remembered.withLock({ $0.value(for: pair) }) != nil { return }
         try stored { () throws(StoreError) in

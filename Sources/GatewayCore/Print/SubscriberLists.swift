@@ -31,13 +31,13 @@ package struct SubscriberLists: Sendable {
 
     /// Reads and applies one list. `body` hands the list's bytes to its argument piece by piece.
     package func receive(_ kind: SubscriberListKind, publicationId: String, format: SubscriberListFormat,
-                         body: ((UnsafeRawBufferPointer) throws(APIError) -> Void) throws(APIError) -> Void)
-        throws(APIError) -> SubscriberListCounts {
+                         body: ((UnsafeRawBufferPointer) throws(GatewayError) -> Void) throws(GatewayError) -> Void)
+        throws(GatewayError) -> SubscriberListCounts {
         var list = SubscriberImport(listId: "list-" + (try identifiers.newIdentifier()), publicationId: publicationId,
                                     kind: kind, receivedAt: clock.now())
         try stored { () throws(StoreError) in try store.record(list) }
         var counts = SubscriberListCounts()
-        do throws(APIError) {
+        do throws(GatewayError) {
             try readAndApply(kind, body: body, format: format, to: list, into: &counts)
         } catch {
             // Refused part way: its end is recorded with what it applied and why, so that the
@@ -57,9 +57,9 @@ package struct SubscriberLists: Sendable {
 
     /// Reads the list and applies its batches, then (a whole list) ends whom it did not name.
     private func readAndApply(_ kind: SubscriberListKind,
-                              body: ((UnsafeRawBufferPointer) throws(APIError) -> Void) throws(APIError) -> Void,
+                              body: ((UnsafeRawBufferPointer) throws(GatewayError) -> Void) throws(GatewayError) -> Void,
                               format: SubscriberListFormat, to list: SubscriberImport,
-                              into counts: inout SubscriberListCounts) throws(APIError) {
+                              into counts: inout SubscriberListCounts) throws(GatewayError) {
         let publicationId = list.publicationId
         // Handed back however it ends: a refusal records what was applied before it.
         var applied = SubscriberListCounts()
@@ -67,23 +67,23 @@ package struct SubscriberLists: Sendable {
         var reader = SubscriberListReader(format: format)
         var batch: [ListedSubscriber] = []
         batch.reserveCapacity(Self.batchSize)
-        let take = { (line: ListLine) throws(APIError) in
+        let take = { (line: ListLine) throws(GatewayError) in
             switch line {
             case .rejected(let number, let error): applied.reject(line: number, error.message)
             case .row(let row):
                 let hash: String
                 do { hash = try hasher.hash(publicationId: publicationId, customerNumber: row.customerNumber,
-                                            verification: row.verification) } catch { throw .internalError("hashing failed") }
+                                            verification: row.verification) } catch { throw .failed("hashing failed") }
                 batch.append(ListedSubscriber(customerNumber: row.customerNumber, verificationHash: hash, terms: row.terms,
                                               line: row.line))
                 if batch.count >= Self.batchSize { try apply(&batch, of: list, into: &applied) }
             }
         }
-        try body { (bytes) throws(APIError) in
+        try body { (bytes) throws(GatewayError) in
             try Self.feed(&reader, bytes, take)
         }
         try Self.finish(&reader, take)
-        if let header = reader.headerError { throw .badRequest(header) }
+        if let header = reader.headerError { throw .invalid(header) }
         try apply(&batch, of: list, into: &applied)
         // A rejected line rejects that line and nothing else (http-api.md): its subscriber, whose
         // number may not even be readable, must not be ended as "missing", so a whole list with a
@@ -101,7 +101,7 @@ package struct SubscriberLists: Sendable {
     }
 
     private func apply(_ batch: inout [ListedSubscriber], of list: SubscriberImport,
-                       into counts: inout SubscriberListCounts) throws(APIError) {
+                       into counts: inout SubscriberListCounts) throws(GatewayError) {
         guard !batch.isEmpty else { return }
         let rows = batch
         let step = try stored { () throws(StoreError) in try store.apply(rows, of: list, events: events) }
@@ -111,16 +111,16 @@ package struct SubscriberLists: Sendable {
     }
 
     private static func feed(_ reader: inout SubscriberListReader, _ bytes: UnsafeRawBufferPointer,
-                             _ take: (ListLine) throws(APIError) -> Void) throws(APIError) {
-        do { try reader.feed(bytes) { line in try take(line) } } catch let error as APIError { throw error } catch {
-            throw .internalError("reading the list failed")
+                             _ take: (ListLine) throws(GatewayError) -> Void) throws(GatewayError) {
+        do { try reader.feed(bytes) { line in try take(line) } } catch let error as GatewayError { throw error } catch {
+            throw .failed("reading the list failed")
         }
     }
 
     private static func finish(_ reader: inout SubscriberListReader,
-                               _ take: (ListLine) throws(APIError) -> Void) throws(APIError) {
-        do { try reader.finish { line in try take(line) } } catch let error as APIError { throw error } catch {
-            throw .internalError("reading the list failed")
+                               _ take: (ListLine) throws(GatewayError) -> Void) throws(GatewayError) {
+        do { try reader.finish { line in try take(line) } } catch let error as GatewayError { throw error } catch {
+            throw .failed("reading the list failed")
         }
     }
 }

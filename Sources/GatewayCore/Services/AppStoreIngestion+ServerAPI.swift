@@ -10,12 +10,11 @@ import Wire
 extension AppStoreIngestion {
     package var serverAPI: ServerAPIClient? { services.serverAPI }
 
-    /// The client, or 409 `not_configured` for a route that needs the Server API on a gateway
-    /// without credentials: no retry will help (a 503 would invite one), only an operator.
-    package func requireServerAPI() throws(APIError) -> ServerAPIClient {
+    /// The client, or `notConfigured` for a route that needs the Server API on a gateway
+    /// without credentials: no retry will help (`appStoreUnavailable` would invite one), only an operator.
+    package func requireServerAPI() throws(GatewayError) -> ServerAPIClient {
         guard let serverAPI else {
-            throw APIError(status: 409, code: "not_configured",
-                           message: "the App Store Server API is not configured (ISSUE_GATEWAY_APPSTORE_API_*)")
+            throw .notConfigured("the App Store Server API is not configured (ISSUE_GATEWAY_APPSTORE_API_*)")
         }
         return serverAPI
     }
@@ -32,7 +31,7 @@ extension AppStoreIngestion {
         // One customer's history holds all their subscriptions: one call may cover several.
         for key in missing where !out.historyFetched.contains(key) {
             guard let transactionId = facts.transactions.first(where: { $0.subscriptionKey == key })?.transactionId else { continue }
-            do throws(APIError) {
+            do throws(GatewayError) {
                 // Apple answers the customer's whole history; only the subscriptions these facts
                 // prove are kept (E4 binds them to who proved them, never one they did not).
                 var history = try historyFacts(transactionId, in: key.environment)
@@ -50,7 +49,7 @@ extension AppStoreIngestion {
 
     /// The latest transaction and renewal info of every subscription in the customer's groups
     /// (Get All Subscription Statuses), as facts.
-    package func statusFacts(_ transactionId: String, in environment: StoreEnvironment?) throws(APIError) -> VerifiedFacts {
+    package func statusFacts(_ transactionId: String, in environment: StoreEnvironment?) throws(GatewayError) -> VerifiedFacts {
         let serverAPI = try requireServerAPI()
         let found = try Self.answered(now: clock.now()) { () throws(ServerAPIError) in try serverAPI.subscriptionStatuses(transactionId, in: environment) }
         return try Self.facts(transactions: found.statuses.compactMap(\.transaction), renewals: found.statuses.compactMap(\.renewalInfo))
@@ -58,7 +57,7 @@ extension AppStoreIngestion {
 
     /// The whole transaction history of a customer, as facts, every subscription in it marked
     /// fetched whole.
-    package func historyFacts(_ transactionId: String, in environment: StoreEnvironment?) throws(APIError) -> VerifiedFacts {
+    package func historyFacts(_ transactionId: String, in environment: StoreEnvironment?) throws(GatewayError) -> VerifiedFacts {
         let serverAPI = try requireServerAPI()
         let history = try Self.answered(now: clock.now()) { () throws(ServerAPIError) in try serverAPI.transactionHistory(transactionId, in: environment) }
         var facts = try Self.facts(transactions: history.transactions, renewals: [])
@@ -68,7 +67,7 @@ extension AppStoreIngestion {
 
     /// The customer's refunded transactions Apple knows (Refund History v2), as facts: a refund
     /// that no notification reported is found with one lookup, not a history walk.
-    package func refundFacts(_ transactionId: String, in environment: StoreEnvironment?) throws(APIError) -> VerifiedFacts {
+    package func refundFacts(_ transactionId: String, in environment: StoreEnvironment?) throws(GatewayError) -> VerifiedFacts {
         let serverAPI = try requireServerAPI()
         let refunds = try Self.answered(now: clock.now()) { () throws(ServerAPIError) in
             try serverAPI.refundHistory(transactionId, in: environment)
@@ -77,8 +76,8 @@ extension AppStoreIngestion {
     }
 
     /// Payloads the client verified (E2), through the Entitle parsers; one that does not parse
-    /// makes Apple's answer unusable (503).
-    private static func facts(transactions: [VerifiedPayload], renewals: [VerifiedPayload]) throws(APIError) -> VerifiedFacts {
+    /// makes Apple's answer unusable (`appStoreUnavailable`).
+    private static func facts(transactions: [VerifiedPayload], renewals: [VerifiedPayload]) throws(GatewayError) -> VerifiedFacts {
         var facts = VerifiedFacts()
         do {
             facts.transactions = try transactions.map { try AppStoreParsers.signedTransaction(payload: $0.payload) }
@@ -94,7 +93,7 @@ extension AppStoreIngestion {
     /// when stored; the account read before the slow calls may have lost one since).
     /// Without Server API credentials the stored latest receipts are re-verified instead, as the
     /// status poller does.
-    package func refresh(_ accountSubscriptions: [SubscriptionKey]) throws(APIError) {
+    package func refresh(_ accountSubscriptions: [SubscriptionKey]) throws(GatewayError) {
         let subscriptions = accountSubscriptions.filter { $0.store == .appStore }
         var facts = VerifiedFacts()
         if serverAPI == nil {
@@ -133,19 +132,17 @@ extension AppStoreIngestion {
     }
 
     /// A Server API failure as the API's answer: Apple unreachable, or refusing the gateway's
-    /// credentials (only an operator fixes them), is a 503; Apple refusing the request itself a
-    /// 502 `app_store_refused`; an unknown transaction a 404. Apple's rate limit passes its wait
+    /// credentials (only an operator fixes them), is `appStoreUnavailable`; Apple refusing the request itself
+    /// `appStoreRefused`; an unknown transaction `notFound`. Apple's rate limit passes its wait
     /// on as `Retry-After` in seconds from `now` (Apple gives a UNIX time in milliseconds).
-    package static func answered<T>(now: Instant, _ call: () throws(ServerAPIError) -> T) throws(APIError) -> T {
+    package static func answered<T>(now: Instant, _ call: () throws(ServerAPIError) -> T) throws(GatewayError) -> T {
         do { return try call() } catch {
             switch error {
             case .notFound: throw .notFound("the App Store knows no such transaction")
             case .unauthorized:
                 throw .appStoreUnavailable("the App Store Server API refused the gateway's credentials (ISSUE_GATEWAY_APPSTORE_API_*)")
             case .rejected(let status, let code):
-                var refused = APIError(status: 502, code: "app_store_refused", message: "the App Store refused the request (HTTP \(status))")
-                if let code { refused.extra = [("appStoreErrorCode", .int(code))] }
-                throw refused
+                throw .appStoreRefused(status: status, appStoreErrorCode: code)
             case .unavailable(.rateLimited(let until?)):
                 throw .appStoreUnavailable("the App Store Server API is rate limiting the gateway",
                                            retryAfterSeconds: RetryAfter.seconds(until: until, now: now))
@@ -172,7 +169,7 @@ extension AppStoreIngestion {
     /// Extends a subscription's renewal date (compensating readers for a missed issue), then
     /// stores its new status, so the longer period counts before Apple's RENEWAL_EXTENDED arrives.
     package func extendRenewalDate(_ originalTransactionId: String, _ extension: ServerAPIExtension,
-                           note: String?) throws(APIError) -> ExtensionOutcome {
+                           note: String?) throws(GatewayError) -> ExtensionOutcome {
         let serverAPI = try requireServerAPI()
         // The environment the gateway knows the subscription in; unknown: production, then sandbox.
         let known = try stored { () throws(StoreError) -> StoreEnvironment? in

@@ -57,9 +57,9 @@ package final class AppStoreIngestion: Sendable {
 
     // MARK: Verification
 
-    /// verifyReceipt's outcome table (appstore.md): 422 for a receipt Apple refuses, 503 when Apple
-    /// cannot be reached or the shared secret is wrong.
-    package func verifyReceipt(_ receiptData: String) throws(APIError) -> VerifiedFacts {
+    /// verifyReceipt's outcome table (appstore.md): `receiptRejected` for a receipt Apple refuses,
+    /// `appStoreUnavailable` when Apple cannot be reached or the shared secret is wrong.
+    package func verifyReceipt(_ receiptData: String) throws(GatewayError) -> VerifiedFacts {
         switch services.receipts.verify(receiptData: receiptData) {
         case .valid(let body, _):
             let response: VerifyReceiptResponse
@@ -67,12 +67,12 @@ package final class AppStoreIngestion: Sendable {
                 throw .appStoreUnavailable("the App Store's answer could not be read: \(error)")
             }
             if let expected = services.bundleId, let bundleId = response.bundleId, bundleId != expected {
-                throw Self.rejected(status: nil, "the receipt belongs to another app (\(bundleId))")
+                throw .receiptRejected("the receipt belongs to another app (\(bundleId))")
             }
             return VerifiedFacts(transactions: response.transactions, renewals: response.renewals,
                                  receiptData: response.latestReceipt ?? receiptData)
         case .rejected(let status):
-            throw Self.rejected(status: status, "the App Store refused the receipt (status \(status))")
+            throw .receiptRejected("the App Store refused the receipt (status \(status))", appStoreStatus: status)
         case .misconfigured(let status):
             throw .appStoreUnavailable("the gateway's App Store shared secret is wrong (status \(status))")
         case .unavailable(let reason):
@@ -81,9 +81,9 @@ package final class AppStoreIngestion: Sendable {
     }
 
     /// StoreKit 2 signed transactions (JWS, x5c to a configured root).
-    package func verifySignedTransactions(_ compacts: [String]) throws(APIError) -> VerifiedFacts {
+    package func verifySignedTransactions(_ compacts: [String]) throws(GatewayError) -> VerifiedFacts {
         guard let verifier = services.signedData else {
-            throw Self.rejected(status: nil, "signed transactions are not accepted: no Apple root certificates or bundle id are configured")
+            throw .receiptRejected("signed transactions are not accepted: no Apple root certificates or bundle id are configured")
         }
         var facts = VerifiedFacts()
         for (index, compact) in compacts.enumerated() {
@@ -91,7 +91,7 @@ package final class AppStoreIngestion: Sendable {
                 let verified = try verifier.verify(compact, as: .transaction)
                 facts.transactions.append(try AppStoreParsers.signedTransaction(payload: verified.payload))
             } catch {
-                throw Self.rejected(status: nil, "signedTransactions[\(index)] was refused: \(Self.clientText(error))")
+                throw .receiptRejected("signedTransactions[\(index)] was refused: \(Self.clientText(error))")
             }
         }
         return facts
@@ -103,17 +103,11 @@ package final class AppStoreIngestion: Sendable {
         (error as? SignedDataVerificationError)?.clientDescription ?? "\(error)"
     }
 
-    package static func rejected(status: Int?, _ message: String) -> APIError {
-        var error = APIError(status: 422, code: "receipt_rejected", message: message)
-        if let status { error.extra = [("appStoreStatus", .int(status))] }
-        return error
-    }
-
     // MARK: Storing
 
     /// Stores the facts an account brought (its receipt, its signed transactions) all-or-nothing:
     /// `.refused` when E4 under `keep` leaves them with another account, and then nothing changed.
-    package func save(_ facts: VerifiedFacts, for accountId: String) throws(APIError) -> IngestOutcome {
+    package func save(_ facts: VerifiedFacts, for accountId: String) throws(GatewayError) -> IngestOutcome {
         guard !Self.carriesNothing(facts, notificationUUID: nil) else { return .stored(IngestResult(owners: [:], previousOwners: [])) }
         return try ingest({ _ throws(StoreError) in facts }, accountId: accountId, notificationUUID: nil, source: nil)
     }
@@ -123,7 +117,7 @@ package final class AppStoreIngestion: Sendable {
     /// and runs again whenever that unit of work does, so it never builds from a state another
     /// writer changed meanwhile.
     package func save(building build: (any ReadTransaction) throws(StoreError) -> VerifiedFacts,
-                      for accountId: String) throws(APIError) -> IngestOutcome {
+                      for accountId: String) throws(GatewayError) -> IngestOutcome {
         try ingest(build, accountId: accountId, notificationUUID: nil, source: nil)
     }
 
@@ -132,7 +126,7 @@ package final class AppStoreIngestion: Sendable {
     /// not (a status poll).
     @discardableResult
     package func saveForOwners(_ facts: VerifiedFacts, notificationUUID: String? = nil,
-                               source: HistorySource? = nil) throws(APIError) -> IngestResult {
+                               source: HistorySource? = nil) throws(GatewayError) -> IngestResult {
         guard !Self.carriesNothing(facts, notificationUUID: notificationUUID) else { return IngestResult(owners: [:], previousOwners: []) }
         return try saveForOwners(building: { _ throws(StoreError) in facts }, notificationUUID: notificationUUID, source: source)
     }
@@ -146,7 +140,7 @@ package final class AppStoreIngestion: Sendable {
     /// `saveForOwners` with facts built in the unit of work that stores them (`save(building:for:)`).
     @discardableResult
     package func saveForOwners(building build: (any ReadTransaction) throws(StoreError) -> VerifiedFacts,
-                               notificationUUID: String? = nil, source: HistorySource? = nil) throws(APIError) -> IngestResult {
+                               notificationUUID: String? = nil, source: HistorySource? = nil) throws(GatewayError) -> IngestResult {
         switch try ingest(build, accountId: nil, notificationUUID: notificationUUID, source: source) {
         case .stored(let result): return result
         // E4 hands facts without a requester to their owner, so `keep` has nothing to refuse;
@@ -158,7 +152,7 @@ package final class AppStoreIngestion: Sendable {
     /// Ingests one batch and forgets the cached facts of every account whose entitlements it
     /// changed (none when refused: nothing changed).
     private func ingest(_ build: (any ReadTransaction) throws(StoreError) -> VerifiedFacts, accountId: String?,
-                        notificationUUID: String?, source: HistorySource?) throws(APIError) -> IngestOutcome {
+                        notificationUUID: String?, source: HistorySource?) throws(GatewayError) -> IngestOutcome {
         let at = clock.now(), ingestor = FactIngestor(policy: ownership, events: events)
         let outcome = try stored { () throws(StoreError) in
             try store.write { tx throws(StoreError) in
@@ -186,21 +180,11 @@ package final class AppStoreIngestion: Sendable {
 
     // MARK: Notifications
 
-    /// `POST /v1/appstore/notifications`: V2 (`signedPayload`) or V1 (`notification_type`).
-    package func takeNotification(_ body: RequestBody, raw: [UInt8]) throws(APIError) {
-        if let signedPayload = try body.optionalString("signedPayload") {
-            try takeV2(signedPayload)
-        } else if try body.optionalString("notification_type") != nil {
-            try takeV1(raw)
-        } else {
-            throw .badRequest("neither a V2 signedPayload nor a V1 notification_type")
-        }
-    }
-
-    private func takeV1(_ raw: [UInt8]) throws(APIError) {
+    /// A V1 notification's raw body (`notification_type`), proved by the shared secret (E2).
+    package func takeV1(_ raw: [UInt8]) throws(GatewayError) {
         let notification: NotificationV1
         do { notification = try AppStoreParsers.notificationV1(Data(raw), observedAt: clock.now()) } catch {
-            throw .badRequest("malformed V1 notification: \(error)")
+            throw .invalid("malformed V1 notification: \(error)")
         }
         // E2: a V1 notification proves itself only by the shared secret, compared in constant time.
         guard let expected = services.sharedSecret, let sent = notification.password,
@@ -218,14 +202,14 @@ package final class AppStoreIngestion: Sendable {
     /// history: verified (E2), its facts stored for their owner, deduplicated by UUID. Returns
     /// what it was and what it changed (for the account history's recorder).
     @discardableResult
-    package func takeV2(_ signedPayload: String) throws(APIError) -> NotificationV2Outcome {
+    package func takeV2(_ signedPayload: String) throws(GatewayError) -> NotificationV2Outcome {
         guard let verifier = services.signedData else { throw .unauthorized("V2 notifications are not accepted: no Apple root certificates or bundle id are configured") }
         let verified: VerifiedNotification
         do { verified = try verifier.verifyNotification(signedPayload) } catch {
-            // http-api.md: 400 for what is not a notification at all, 401 for a refused signature.
+            // http-api.md: `invalid` for what is not a notification at all, `unauthorized` for a refused signature.
             switch error {
             case .tooLarge, .malformedCompactSerialization, .malformedHeader, .malformedPayload:
-                throw .badRequest("malformed V2 notification: \(error.clientDescription)")
+                throw .invalid("malformed V2 notification: \(error.clientDescription)")
             default:
                 throw .unauthorized("the notification's signature was refused: \(error.clientDescription)")
             }
@@ -241,13 +225,13 @@ package final class AppStoreIngestion: Sendable {
                 facts.renewals.append(try AppStoreParsers.signedRenewalInfo(payload: renewal.payload))
             }
         } catch {
-            throw .badRequest("malformed V2 notification: \(error)")
+            throw .invalid("malformed V2 notification: \(error)")
         }
         // A subscription the gateway has not seen whole brings its whole history
         // (Server API configured; best effort), stored in the same unit of work.
         facts = withFullHistories(facts)
         // The UUID is recorded in the unit of work that stores the facts: a failure that may pass
-        // (storage busy: 503) leaves it unrecorded, so Apple's retry is taken; a duplicate
+        // (storage busy) leaves it unrecorded, so Apple's retry is taken; a duplicate
         // changes nothing.
         // Its facts are signed payloads (`.signedTransaction`); the history names the notification.
         let result = try saveForOwners(facts, notificationUUID: notification.notificationUUID, source: .notificationV2)

@@ -59,7 +59,7 @@ extension AppStoreIngestion {
             report.alreadyMigrated += 1
             return
         }
-        do throws(APIError) {
+        do throws(GatewayError) {
             var facts = try ingestion.historyFacts(originalTransactionId, in: nil)
             let environment = facts.transactions.first { $0.originalTransactionId == originalTransactionId }?.environment
             facts.append(try ingestion.statusFacts(originalTransactionId, in: environment))

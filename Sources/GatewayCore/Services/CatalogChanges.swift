@@ -11,7 +11,7 @@ package struct CatalogChanges: Sendable {
     }
 
     @discardableResult
-    package func change<T>(_ change: () throws(StoreError) -> T) throws(APIError) -> T {
+    package func change<T>(_ change: () throws(StoreError) -> T) throws(GatewayError) -> T {
         let result = try stored(change)
         try stored { () throws(StoreError) in try catalog.reload() }
         announcements.announceDue()

@@ -70,7 +70,7 @@ package final class PostedTransactionStatuses: Sendable {
 
     /// One attempt; on failure the next is scheduled after the backoff, on the pool again.
     private func attempt(_ subscriptions: [(SubscriptionKey, String)], failures: Int, stored: @escaping @Sendable () -> Void) {
-        do throws(APIError) {
+        do throws(GatewayError) {
             var facts = VerifiedFacts()
             for (key, transactionId) in subscriptions
             where !facts.transactions.contains(where: { $0.subscriptionKey == key }) {
@@ -81,8 +81,9 @@ package final class PostedTransactionStatuses: Sendable {
             stored()
         } catch {
             ingestion.counters.serverAPIFailures.increment()
-            // A 404 (Apple knows no such transaction), 409 or 502 will not change by asking again.
-            guard error.status == 503, failures < settings.retries else {
+            // Apple knowing no such transaction, no Server API configured or Apple refusing the
+            // request will not change by asking again.
+            guard error.isTransient, failures < settings.retries else {
                 VerifyReceiptClient.logToStandardError("the statuses of a posted transaction were not fetched: \(error.message)")
                 return
             }

@@ -36,12 +36,12 @@ package struct AccountController: APIController {
     }
 
     package func register(_ router: APIRouterBuilder) {
-        router.add("POST", "/v1/accounts", execution: .store, route: { [self] context throws(APIError) in
+        router.add("POST", "/v1/accounts", execution: .store, route: { [self] context throws(GatewayError) in
             try limitAccountCreation(context.request)
             let body = try RequestBody(context.request, optional: true)
             var appAccountToken: String?
             if let text = try body.optionalString("appAccountToken") {
-                guard let uuid = UUID(uuidString: text) else { throw .badRequest("appAccountToken must be a UUID") }
+                guard let uuid = UUID(uuidString: text) else { throw .invalid("appAccountToken must be a UUID") }
                 appAccountToken = uuid.uuidString.lowercased()
             }
             let token = try identifiers.newSecret()
@@ -57,7 +57,7 @@ package struct AccountController: APIController {
         })
         // Calls Apple (verifyReceipt): on the pool sized for waiting.
         router.add("POST", "/v1/accounts/{accountId}/receipts", execution: .appStore,
-                   maxBodyBytes: limits.receiptBodyBytes, route: { [self] context throws(APIError) in
+                   maxBodyBytes: limits.receiptBodyBytes, route: { [self] context throws(GatewayError) in
             let account = try access.requireAccount(&context), accountId = account.id
             let (facts, signed) = try receiptFacts(RequestBody(context.request))
             guard case .stored = try appStore.save(facts, for: accountId) else { throw .ownedByOtherAccount }
@@ -66,13 +66,13 @@ package struct AccountController: APIController {
             postedStatuses.fetch(after: signed)
             return try answers.entitlementsResponse(accountId)
         })
-        router.add("GET", "/v1/accounts/{accountId}/entitlements", execution: .store, route: { [self] context throws(APIError) in
+        router.add("GET", "/v1/accounts/{accountId}/entitlements", execution: .store, route: { [self] context throws(GatewayError) in
             try answers.entitlementsResponse(try access.requireAccount(&context).id)
         })
         // A list kept in memory for a known principal is answered on the event loop (no thread hop).
         router.add("GET", "/v1/accounts/{accountId}/issues", execution: .store,
                    fastPlan: { [self] request in issueListPlan(&request) },
-                   route: { [self] context throws(APIError) in
+                   route: { [self] context throws(GatewayError) in
             let account = try access.requireAccount(&context), accountId = account.id
             let query = context.query
             let key = try IssueListKey(query), page = try ListPage(query)
@@ -107,7 +107,7 @@ package struct AccountController: APIController {
     /// Anyone may create an account, so creation is rate-limited per client (`ClientKey`: an
     /// IPv4 address or an IPv6 /64); a request that came over no socket has no address and is
     /// not limited.
-    private func limitAccountCreation(_ request: HTTPRequest) throws(APIError) {
+    private func limitAccountCreation(_ request: HTTPRequest) throws(GatewayError) {
         guard let source = request.sourceAddress else { return }
         if case .limited(let seconds) = accountCreationLimit.take(ClientKey.of(source), now: clock.now()) {
             throw .rateLimited(retryAfterSeconds: seconds)
@@ -190,22 +190,22 @@ package struct AccountController: APIController {
     /// `receiptData` and/or `signedTransactions`, each proved to come from Apple (E2). Nothing is
     /// stored until both are verified.
     /// Returns the facts and, apart, the signed transactions the app posted.
-    private func receiptFacts(_ body: RequestBody) throws(APIError) -> (VerifiedFacts, [Transaction]) {
+    private func receiptFacts(_ body: RequestBody) throws(GatewayError) -> (VerifiedFacts, [Transaction]) {
         let receiptData = try body.optionalString("receiptData")
         let signed = try body.optionalStrings("signedTransactions") ?? []
         guard receiptData != nil || !signed.isEmpty else {
-            throw .badRequest("send receiptData and/or signedTransactions")
+            throw .invalid("send receiptData and/or signedTransactions")
         }
         guard signed.count <= limits.signedTransactionsPerRequest else {
-            throw .payloadTooLarge("at most \(limits.signedTransactionsPerRequest) signed transactions per request")
+            throw .tooLarge("at most \(limits.signedTransactionsPerRequest) signed transactions per request")
         }
         var facts = VerifiedFacts()
         if let receiptData {
-            guard !receiptData.isEmpty else { throw .badRequest("receiptData is empty") }
+            guard !receiptData.isEmpty else { throw .invalid("receiptData is empty") }
             guard receiptData.utf8.count <= limits.receiptDataBytes else {
-                throw .badRequest("receiptData is larger than \(limits.receiptDataBytes) bytes")
+                throw .invalid("receiptData is larger than \(limits.receiptDataBytes) bytes")
             }
-            guard Data(base64Encoded: receiptData) != nil else { throw .badRequest("receiptData is not base64") }
+            guard Data(base64Encoded: receiptData) != nil else { throw .invalid("receiptData is not base64") }
             facts.append(try appStore.verifyReceipt(receiptData))
         }
         // With the Server API configured, one signed transaction brings its
@@ -225,7 +225,7 @@ extension IssueListKey {
     /// 400 for a malformed `entitled` flag (the fast path then leaves the request to the handler).
     /// `query` is parsed once per request: it is read on every issue-list request, the fast
     /// path's included.
-    package init(_ query: [(String, String)]) throws(APIError) {
+    package init(_ query: [(String, String)]) throws(GatewayError) {
         self.init(publicationId: query.first { $0.0 == "publication" }?.1,
                   entitledOnly: try QueryFlag.value(of: "entitled", in: query))
     }

@@ -35,13 +35,13 @@ package struct CatalogController: APIController {
                 return w.bytes
             }
         }
-        router.add("PUT", "/v1/publications/{publicationId}", execution: .store, route: { [self] context throws(APIError) in
+        router.add("PUT", "/v1/publications/{publicationId}", execution: .store, route: { [self] context throws(GatewayError) in
             try access.requireAdmin(&context)
             let publication = try CatalogBodies.publication(try RequestBody(context.request), id: context.parameter("publicationId"))
             let outcome = try changes.change { () throws(StoreError) in try store.upsertPublication(publication) }
             return .json(outcome == .created ? 201 : 200) { w in w.publication(publication) }
         })
-        router.add("GET", "/v1/products", route: { [self] context throws(APIError) in
+        router.add("GET", "/v1/products", route: { [self] context throws(GatewayError) in
             let all = try context.flag("all")
             let now = clock.now()
             let state = catalog.state
@@ -62,7 +62,7 @@ package struct CatalogController: APIController {
                 return w.bytes
             }
         })
-        router.add("PUT", "/v1/products/{productId}", execution: .store, route: { [self] context throws(APIError) in
+        router.add("PUT", "/v1/products/{productId}", execution: .store, route: { [self] context throws(GatewayError) in
             try access.requireAdmin(&context)
             let product = try CatalogBodies.product(try RequestBody(context.request), id: context.parameter("productId"),
                                                     catalog: catalog.state.snapshot)
@@ -74,14 +74,14 @@ package struct CatalogController: APIController {
 
     private func registerIssueRoutes(_ router: APIRouterBuilder) {
         let issues = "/v1/publications/{publicationId}/issues"
-        router.add("GET", issues, execution: .store, route: { [self] context throws(APIError) in
+        router.add("GET", issues, execution: .store, route: { [self] context throws(GatewayError) in
             let publicationId = context.parameter("publicationId")
             let state = catalog.state
             guard state.snapshot.publication(publicationId) != nil else { throw .notFound("no publication \(publicationId)") }
             // E16: scheduled and retracted issues are listed to editors of the publication only.
             var includeAll = false
             let include = context.queryParameter("include")
-            guard include == nil || include == "all" else { throw .badRequest("include takes the value all") }
+            guard include == nil || include == "all" else { throw .invalid("include takes the value all") }
             if include == "all" {
                 guard try context.principal().mayEdit(publication: publicationId) else { throw .forbidden() }
                 includeAll = true
@@ -112,7 +112,7 @@ package struct CatalogController: APIController {
                 return w.bytes
             }
         })
-        router.add("POST", issues, execution: .store, route: { [self] context throws(APIError) in
+        router.add("POST", issues, execution: .store, route: { [self] context throws(GatewayError) in
             let publicationId = try access.requireEditor(&context)
             let issue = try CatalogBodies.issue(try RequestBody(context.request), publicationId: publicationId)
             try changes.change { () throws(StoreError) in try store.insertIssue(issue) }
@@ -120,17 +120,17 @@ package struct CatalogController: APIController {
             return .json(201) { w in w.catalogIssue(issue, now: now) }
         })
         let oneIssue = issues + "/{issueId}"
-        router.add("PUT", oneIssue, execution: .store, route: { [self] context throws(APIError) in
+        router.add("PUT", oneIssue, execution: .store, route: { [self] context throws(GatewayError) in
             let publicationId = try access.requireEditor(&context)
             let issue = try CatalogBodies.issue(try RequestBody(context.request), publicationId: publicationId)
             guard issue.id == context.parameter("issueId") else {
-                throw .badRequest("id in the body (\(issue.id)) differs from the issue in the path")
+                throw .invalid("id in the body (\(issue.id)) differs from the issue in the path")
             }
             let updated = try changes.change { () throws(StoreError) in try store.updateIssue(issue) }
             let now = clock.now()
             return .json(200) { w in w.catalogIssue(updated, now: now) }
         })
-        router.add("DELETE", oneIssue, execution: .store, route: { [self] context throws(APIError) in
+        router.add("DELETE", oneIssue, execution: .store, route: { [self] context throws(GatewayError) in
             let publicationId = try access.requireEditor(&context)
             let ref = IssueRef(publicationId: publicationId, issueId: context.parameter("issueId"))
             let now = clock.now()

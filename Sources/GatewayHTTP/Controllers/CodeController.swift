@@ -23,9 +23,12 @@ package struct CodeController: APIController {
 
     package func register(_ router: APIRouterBuilder) {
         let batches = "/v1/publications/{publicationId}/codes"
-        router.add("POST", batches, execution: .store, route: { [self] context throws(APIError) in
+        router.add("POST", batches, execution: .store, route: { [self] context throws(GatewayError) in
             let publicationId = try access.requireEditor(&context)
-            let (batch, codes) = try self.codes.createBatch(RequestBody(context.request), publicationId: publicationId)
+            let body = try RequestBody(context.request)
+            let order = try CodeBatchOrder(count: body.optionalInteger("count"), issueId: body.optionalString("issueId"),
+                                           duration: body.optionalString("duration"), expiresAt: body.optionalInstant("expiresAt"))
+            let (batch, codes) = try self.codes.createBatch(order, publicationId: publicationId)
             return .json(201) { w in
                 w.object { w in
                     w.field("batchId", batch.batchId)
@@ -34,7 +37,7 @@ package struct CodeController: APIController {
                 }
             }
         })
-        router.add("GET", batches + "/{batchId}", execution: .store, route: { [self] context throws(APIError) in
+        router.add("GET", batches + "/{batchId}", execution: .store, route: { [self] context throws(GatewayError) in
             let publicationId = try access.requireEditor(&context)
             let batchId = context.parameter("batchId")
             guard let (batch, codes) = try stored({ () throws(StoreError) in try store.codeBatch(batchId, of: publicationId) }) else {
@@ -42,7 +45,7 @@ package struct CodeController: APIController {
             }
             return .json(200) { w in w.codeBatch(batch, codes: codes) }
         })
-        router.add("DELETE", batches + "/{batchId}", execution: .store, route: { [self] context throws(APIError) in
+        router.add("DELETE", batches + "/{batchId}", execution: .store, route: { [self] context throws(GatewayError) in
             let publicationId = try access.requireEditor(&context)
             let batchId = context.parameter("batchId")
             guard let batch = try stored({ () throws(StoreError) in
@@ -51,7 +54,7 @@ package struct CodeController: APIController {
             let codes = try stored { () throws(StoreError) in try store.codeBatch(batchId, of: publicationId)?.1 ?? [] }
             return .json(200) { w in w.codeBatch(batch, codes: codes) }
         })
-        router.add("POST", "/v1/accounts/{accountId}/codes/redeem", execution: .store, route: { [self] context throws(APIError) in
+        router.add("POST", "/v1/accounts/{accountId}/codes/redeem", execution: .store, route: { [self] context throws(GatewayError) in
             let account = try access.requireAccount(&context), accountId = account.id
             // A service key is a publisher's backend redeeming for all its readers from one
             // address: limiting that address would let ten readers' typos lock out every other
@@ -69,7 +72,7 @@ package struct CodeController: APIController {
                 return try answers.entitlementsResponse(accountId)
             case .notFound:
                 for key in keys { _ = redemptionFailures.take(key, now: now) }
-                throw APIError(status: 404, code: "code_not_found", message: "no such code, or it was used, has expired or was withdrawn")
+                throw .codeNotFound
             case .issueRetracted:
                 throw .conflict("the code's issue has been withdrawn by the publisher; the code is still unused")
             }

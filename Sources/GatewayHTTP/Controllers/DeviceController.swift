@@ -24,7 +24,7 @@ package struct DeviceController: APIController {
     package static let apnsTokenHexDigits = 64...200
 
     package func register(_ router: APIRouterBuilder) {
-        router.add("POST", "/v1/accounts/{accountId}/devices", execution: .store, route: { [self] context throws(APIError) in
+        router.add("POST", "/v1/accounts/{accountId}/devices", execution: .store, route: { [self] context throws(GatewayError) in
             let account = try access.requireAccount(&context), accountId = account.id
             let device = try deviceBody(RequestBody(context.request), accountId: accountId)
             let outcome = try stored { () throws(StoreError) in
@@ -37,7 +37,7 @@ package struct DeviceController: APIController {
                 throw .conflict("the account has \(limit) devices, the most it may have; remove one first")
             }
         })
-        router.add("DELETE", "/v1/accounts/{accountId}/devices/{apnsToken}", execution: .store, route: { [self] context throws(APIError) in
+        router.add("DELETE", "/v1/accounts/{accountId}/devices/{apnsToken}", execution: .store, route: { [self] context throws(GatewayError) in
             let account = try access.requireAccount(&context), accountId = account.id
             guard let token = Self.apnsToken(context.parameter("apnsToken")),
                   try stored({ () throws(StoreError) in try store.removeDevice(token, ofAccount: accountId) }) else {
@@ -51,15 +51,15 @@ package struct DeviceController: APIController {
 
     /// `{"platform": "ios", "apnsToken": "hex", "environment": "production"|"sandbox"}`;
     /// `environment` defaults to production (a store build's token).
-    private func deviceBody(_ body: RequestBody, accountId: String) throws(APIError) -> Device {
+    private func deviceBody(_ body: RequestBody, accountId: String) throws(GatewayError) -> Device {
         let platform = try body.optionalString("platform") ?? "ios"
-        guard platform == "ios" else { throw .badRequest("platform must be ios") }
+        guard platform == "ios" else { throw .invalid("platform must be ios") }
         guard let token = Self.apnsToken(try body.string("apnsToken")) else {
-            throw .badRequest("apnsToken must be \(Self.apnsTokenHexDigits.lowerBound) to \(Self.apnsTokenHexDigits.upperBound) hex digits, an even number")
+            throw .invalid("apnsToken must be \(Self.apnsTokenHexDigits.lowerBound) to \(Self.apnsTokenHexDigits.upperBound) hex digits, an even number")
         }
         let environmentText = try body.optionalString("environment") ?? PushEnvironment.production.rawValue
         guard let environment = PushEnvironment(rawValue: environmentText) else {
-            throw .badRequest("environment must be production or sandbox")
+            throw .invalid("environment must be production or sandbox")
         }
         return Device(accountId: accountId, apnsToken: token, environment: environment, platform: platform,
                       registeredAt: clock.now())

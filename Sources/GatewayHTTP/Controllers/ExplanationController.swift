@@ -19,7 +19,7 @@ package struct ExplanationController: APIController {
 
     package func register(_ router: APIRouterBuilder) {
         router.add("GET", "/v1/accounts/{accountId}/publications/{publicationId}/issues/{issueId}/explanation",
-                   execution: .store, route: { [self] context throws(APIError) in
+                   execution: .store, route: { [self] context throws(GatewayError) in
             let account = try access.requireAccount(&context), accountId = account.id
             let ref = IssueRef(publicationId: context.parameter("publicationId"), issueId: context.parameter("issueId"))
             let now = clock.now()

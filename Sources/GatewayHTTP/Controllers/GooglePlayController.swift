@@ -21,11 +21,11 @@ package struct GooglePlayController: APIController {
 
     package func register(_ router: APIRouterBuilder) {
         router.add("POST", "/v1/accounts/{accountId}/googleplay/purchases", execution: .googlePlay,
-                   maxBodyBytes: Self.purchaseBodyBytes, route: { [self] context throws(APIError) in
+                   maxBodyBytes: Self.purchaseBodyBytes, route: { [self] context throws(GatewayError) in
             let accountId = try access.requireAccount(&context).id
             let body = try RequestBody(context.request)
             guard let googlePlay else {
-                throw .badRequest("packageName \(try body.string("packageName")) is not a configured Google Play package")
+                throw .invalid("packageName \(try body.string("packageName")) is not a configured Google Play package")
             }
             let outcome = try googlePlay.purchase(accountId: accountId, packageName: try body.string("packageName"),
                                                   productId: try body.string("productId"),
@@ -35,17 +35,17 @@ package struct GooglePlayController: APIController {
         })
         // googleplay.md: Google lists voided purchases 30 days back; the replay runs before the 202,
         // on the Google Play pool (a window is a few pages).
-        router.add("POST", "/v1/googleplay/backfill", execution: .googlePlay, route: { [self] context throws(APIError) in
+        router.add("POST", "/v1/googleplay/backfill", execution: .googlePlay, route: { [self] context throws(GatewayError) in
             try access.requireAdmin(&context)
             let body = try RequestBody(context.request)
-            guard let googlePlay else { throw .badRequest("Google Play is not configured") }
+            guard let googlePlay else { throw .invalid("Google Play is not configured") }
             let window = try BackfillWindow(body, now: googlePlay.now, keptDays: 30, kept: "Google keeps 30 days of voided purchases")
             let replayed = try googlePlay.replayVoided(start: window.start, end: window.end)
             return window.accepted { w in w.field("purchases", replayed) }
         })
         // Pub/Sub's own bearer token (OIDC), not a gateway secret: checked by the ingestion.
         router.add("POST", "/v1/googleplay/notifications", execution: .googlePlay,
-                   maxBodyBytes: PushEnvelope.maximumBodyBytes, route: { [googlePlay] context throws(APIError) in
+                   maxBodyBytes: PushEnvelope.maximumBodyBytes, route: { [googlePlay] context throws(GatewayError) in
             guard let googlePlay else { throw .unauthorized("Google Play pushes are not accepted: Google Play is not configured") }
             let taken = try googlePlay.takePush(context.request.body, authorization: context.request.header("Authorization"))
             return .json(200) { w in w.object { w in w.field("status", taken ? "taken" : "duplicate") } }

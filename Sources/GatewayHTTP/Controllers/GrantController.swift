@@ -28,7 +28,7 @@ package struct GrantController: APIController {
     package static let grantNoteLimit = 1000
 
     package func register(_ router: APIRouterBuilder) {
-        router.add("POST", "/v1/accounts/{accountId}/grants", execution: .store, route: { [self] context throws(APIError) in
+        router.add("POST", "/v1/accounts/{accountId}/grants", execution: .store, route: { [self] context throws(GatewayError) in
             let accountId = context.parameter("accountId")
             let actor = try access.requireServiceOrAdmin(&context).actor
             let grant = try grantBody(RequestBody(context.request), accountId: accountId)
@@ -45,7 +45,7 @@ package struct GrantController: APIController {
                 throw .conflict("a grant \(grant.source)/\(grant.externalId) with other terms exists; revoke it and give a new one")
             }
         })
-        router.add("DELETE", "/v1/accounts/{accountId}/grants/{grantId}", execution: .store, route: { [self] context throws(APIError) in
+        router.add("DELETE", "/v1/accounts/{accountId}/grants/{grantId}", execution: .store, route: { [self] context throws(GatewayError) in
             let accountId = context.parameter("accountId")
             let actor = try access.requireServiceOrAdmin(&context).actor
             let grantId = context.parameter("grantId")
@@ -58,25 +58,25 @@ package struct GrantController: APIController {
     }
 
     /// E21's body, checked before anything is stored: known publications, a non-empty interval.
-    private func grantBody(_ body: RequestBody, accountId: String) throws(APIError) -> Grant {
+    private func grantBody(_ body: RequestBody, accountId: String) throws(GatewayError) -> Grant {
         let source = try body.string("source"), externalId = try body.string("externalId")
         for (name, value) in [("source", source), ("externalId", externalId)] {
             guard !value.isEmpty, value.utf8.count <= Self.grantTextLimit else {
-                throw .badRequest("\(name) must be 1 to \(Self.grantTextLimit) bytes")
+                throw .invalid("\(name) must be 1 to \(Self.grantTextLimit) bytes")
             }
         }
         guard let publications = try body.optionalStrings("publications"), !publications.isEmpty else {
-            throw .badRequest("publications must name at least one publication")
+            throw .invalid("publications must name at least one publication")
         }
         let snapshot = catalog.state.snapshot
         for publicationId in publications where snapshot.publication(publicationId) == nil {
-            throw .badRequest("no publication \(publicationId)")
+            throw .invalid("no publication \(publicationId)")
         }
         let start = try body.instant("start")
         let end = try body.optionalInstant("end")
-        if let end, end <= start { throw .badRequest("end must be after start") }
+        if let end, end <= start { throw .invalid("end must be after start") }
         let note = try body.optionalString("note")
-        if let note, note.utf8.count > Self.grantNoteLimit { throw .badRequest("note is longer than \(Self.grantNoteLimit) bytes") }
+        if let note, note.utf8.count > Self.grantNoteLimit { throw .invalid("note is longer than \(Self.grantNoteLimit) bytes") }
         return Grant(grantId: "grant-" + (try identifiers.newIdentifier()), accountId: accountId, source: source, externalId: externalId,
                      publications: Array(Set(publications)).sorted(), start: start, end: end, note: note,
                      createdAt: clock.now())

@@ -15,7 +15,7 @@ package struct HistoryController: APIController {
     }
 
     package func register(_ router: APIRouterBuilder) {
-        router.add("GET", "/v1/accounts/{accountId}/history", execution: .store, route: { [self] context throws(APIError) in
+        router.add("GET", "/v1/accounts/{accountId}/history", execution: .store, route: { [self] context throws(GatewayError) in
             let account = try access.requireAccount(&context), accountId = account.id
             let body: [UInt8]?
             let view: HistoryView = account.principal.isReader ? .reader : .staff
@@ -23,8 +23,8 @@ package struct HistoryController: APIController {
                 body = try HistoryJSON.body(ofAccount: accountId, query: context.query, store: store, view: view)
             } catch {
                 switch error {
-                case .badPage(let message): throw .badRequest(message)
-                case .storage(let failure): throw APIError(failure)
+                case .badPage(let message): throw .invalid(message)
+                case .storage(let failure): throw GatewayError(failure)
                 }
             }
             guard let body else { throw .notFound("no account \(accountId)") }
@@ -43,12 +43,12 @@ package struct HistoryRequest: Sendable, Equatable {
 
     package init(limit: Int = Self.defaultLimit, after: Int64? = nil) { self.limit = limit; self.after = after }
 
-    package init(_ query: [(String, String)]) throws(APIError) {
+    package init(_ query: [(String, String)]) throws(GatewayError) {
         let (limit, after) = try ListPage.parameters(query)
         self.limit = limit ?? Self.defaultLimit
         if let after {
             guard let sequence = Self.sequence(token: after) else {
-                throw .badRequest("after must be a cursor from the history's next member")
+                throw .invalid("after must be a cursor from the history's next member")
             }
             self.after = sequence
         }

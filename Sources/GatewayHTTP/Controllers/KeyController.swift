@@ -21,7 +21,7 @@ package struct KeyController: APIController {
     }
 
     package func register(_ router: APIRouterBuilder) {
-        router.add("POST", "/v1/keys", execution: .store, route: { [self] context throws(APIError) in
+        router.add("POST", "/v1/keys", execution: .store, route: { [self] context throws(GatewayError) in
             try access.requireAdmin(&context)
             let body = try RequestBody(context.request)
             let roleText = try body.string("role")
@@ -30,16 +30,16 @@ package struct KeyController: APIController {
             switch roleText {
             case "editor":
                 role = .editor
-                guard !publications.isEmpty else { throw .badRequest("an editor key needs publications") }
+                guard !publications.isEmpty else { throw .invalid("an editor key needs publications") }
                 let snapshot = catalog.state.snapshot
                 for id in publications where snapshot.publication(id) == nil {
-                    throw .badRequest("publications names unknown publication \(id)")
+                    throw .invalid("publications names unknown publication \(id)")
                 }
             case "service":
                 role = .service
-                guard publications.isEmpty else { throw .badRequest("a service key acts for any account; it takes no publications") }
+                guard publications.isEmpty else { throw .invalid("a service key acts for any account; it takes no publications") }
             default:
-                throw .badRequest("role must be editor or service")
+                throw .invalid("role must be editor or service")
             }
             let secret = try identifiers.newSecret()
             let key = APIKey(keyId: "key-" + (try identifiers.newIdentifier()), role: role, publications: Array(Set(publications)).sorted(),
@@ -55,7 +55,7 @@ package struct KeyController: APIController {
                 }
             }
         })
-        router.add("DELETE", "/v1/keys/{keyId}", execution: .store, route: { [self] context throws(APIError) in
+        router.add("DELETE", "/v1/keys/{keyId}", execution: .store, route: { [self] context throws(GatewayError) in
             try access.requireAdmin(&context)
             let keyId = context.parameter("keyId")
             try stored { () throws(StoreError) in try store.deleteAPIKey(keyId: keyId) }

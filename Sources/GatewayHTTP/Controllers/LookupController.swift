@@ -20,13 +20,13 @@ package struct LookupController: APIController {
                                      "stripeCustomerId", "purchaseToken", "orderId"]
 
     package func register(_ router: APIRouterBuilder) {
-        router.add("GET", "/v1/lookup", execution: .store, route: { [self] context throws(APIError) in
+        router.add("GET", "/v1/lookup", execution: .store, route: { [self] context throws(GatewayError) in
             try access.requireServiceOrAdmin(&context)
             let query = context.query
             if let found = try printSubscriberLookup(query) { return .json(200) { w in w.lookup(found) } }
             let given = query.filter { Self.lookupKeys.contains($0.0) }
             guard given.count == 1, let (name, value) = given.first, !value.isEmpty else {
-                throw .badRequest("give exactly one of \(Self.lookupKeys.joined(separator: ", "))")
+                throw .invalid("give exactly one of \(Self.lookupKeys.joined(separator: ", "))")
             }
             let environment = try Self.lookupEnvironment(query)
             let found = try stored { () throws(StoreError) -> OwnerLookup? in
@@ -50,12 +50,12 @@ package struct LookupController: APIController {
 
     /// E29: `?publicationId=…&customerNumber=…` finds the account holding a print subscriber's
     /// claim; nil when the query is another lookup.
-    private func printSubscriberLookup(_ query: [(String, String)]) throws(APIError) -> OwnerLookup? {
+    private func printSubscriberLookup(_ query: [(String, String)]) throws(GatewayError) -> OwnerLookup? {
         let publicationId = query.first { $0.0 == "publicationId" }?.1, customerNumber = query.first { $0.0 == "customerNumber" }?.1
         guard publicationId != nil || customerNumber != nil else { return nil }
         guard let publicationId, let customerNumber, !publicationId.isEmpty, !customerNumber.isEmpty,
               !query.contains(where: { Self.lookupKeys.contains($0.0) }) else {
-            throw .badRequest("give publicationId with customerNumber, and no other lookup")
+            throw .invalid("give publicationId with customerNumber, and no other lookup")
         }
         guard let found = try stored({ () throws(StoreError) in
             try store.lookup(publicationId: publicationId, customerNumber: customerNumber)
@@ -64,10 +64,10 @@ package struct LookupController: APIController {
     }
 
     /// `?environment=production|sandbox` narrows a transaction lookup; absent, production first.
-    private static func lookupEnvironment(_ query: [(String, String)]) throws(APIError) -> StoreEnvironment? {
+    private static func lookupEnvironment(_ query: [(String, String)]) throws(GatewayError) -> StoreEnvironment? {
         guard let text = query.first(where: { $0.0 == "environment" })?.1 else { return nil }
         guard let environment = StoreEnvironment(rawValue: text) else {
-            throw .badRequest("environment is production or sandbox")
+            throw .invalid("environment is production or sandbox")
         }
         return environment
     }

@@ -35,7 +35,7 @@ package struct TokenController: APIController {
         // per asset) declines, so that its work runs on the pool.
         router.add("POST", "/v1/accounts/{accountId}/publications/{publicationId}/issues/{issueId}/token",
                    execution: .store, fastPlan: { [self] request in cachedTokenResponse(&request).map(FastPathPlan.answer) },
-                   route: { [self] context throws(APIError) in
+                   route: { [self] context throws(GatewayError) in
             let account = try access.requireAccount(&context), accountId = account.id
             let ref = Self.issueRef(context.request)
             // E30: from a covered address the institution's issues are the account's too (and,
@@ -58,7 +58,7 @@ package struct TokenController: APIController {
         guard settings.edge.signsQuickly, let principal = access.authenticator.cachedPrincipal(&request), principal.mayActFor(account: accountId),
               coverage.answersFromAccountAlone(request, publicationId: ref.publicationId),
               let facts = accounts.cachedFacts(accountId) else { return nil }
-        do throws(APIError) {
+        do throws(GatewayError) {
             return try tokenResponse(accountId, ref, answers.engine.evaluate(facts, catalog.state, clock.now()))
         } catch {
             return error.response
@@ -69,14 +69,13 @@ package struct TokenController: APIController {
     /// E30); 404 for an issue the reader cannot see, 403 `not_entitled` with the nearest reason
     /// (E20) otherwise.
     package func tokenResponse(_ accountId: String, _ ref: IssueRef,
-                               _ answer: AccountEntitlements) throws(APIError) -> HTTPResponse {
+                               _ answer: AccountEntitlements) throws(GatewayError) -> HTTPResponse {
         guard let entitlement = answer.entitlement(for: ref) else {
             throw .notFound("no issue \(ref.issueId) in \(ref.publicationId)")
         }
         guard entitlement.entitled else {
-            var error = APIError(status: 403, code: "not_entitled", message: "this account may not download \(ref.issueId)")
-            error.extra = [("reason", .string(entitlement.reasons.first?.rawValue ?? EntitlementReason.noPurchase.rawValue))]
-            throw error
+            throw .notEntitled(issueId: ref.issueId,
+                               reason: (entitlement.reasons.first ?? EntitlementReason.noPurchase).rawValue)
         }
         let paths = entitlement.issue.assets.map(\.path)
         let signed: SignedDownloadToken
@@ -88,7 +87,7 @@ package struct TokenController: APIController {
             grant = try settings.edge.grant(paths: paths, issuedAt: signed.claims.issuedAt, expires: signed.claims.expiresAt,
                                             jwsToken: signed.token)
         } catch {
-            throw .internalError("the token could not be signed")
+            throw .failed("the token could not be signed")
         }
         counters.tokensIssued.increment()
         return .json(200) { w in

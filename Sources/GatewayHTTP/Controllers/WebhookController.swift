@@ -19,7 +19,7 @@ package struct WebhookController: APIController {
     package static let listLimit = 500
 
     package func register(_ router: APIRouterBuilder) {
-        router.add("GET", "/v1/webhooks/dead-letters", execution: .store, route: { [self] context throws(APIError) in
+        router.add("GET", "/v1/webhooks/dead-letters", execution: .store, route: { [self] context throws(GatewayError) in
             try access.requireAdmin(&context)
             let events = try stored { () throws(StoreError) in try store.deadLetters(limit: Self.listLimit) }
             return .json(200) { w in
@@ -29,10 +29,10 @@ package struct WebhookController: APIController {
                 }
             }
         })
-        router.add("POST", "/v1/webhooks/dead-letters/{seq}/replay", execution: .store, route: { [self] context throws(APIError) in
+        router.add("POST", "/v1/webhooks/dead-letters/{seq}/replay", execution: .store, route: { [self] context throws(GatewayError) in
             try access.requireAdmin(&context)
             let text = context.request.parameter("seq")
-            guard let seq = Int64(text), seq > 0 else { throw .badRequest("seq is a positive integer") }
+            guard let seq = Int64(text), seq > 0 else { throw .invalid("seq is a positive integer") }
             let now = clock.now()
             guard let event = try stored({ () throws(StoreError) in try store.replayDeadLetter(seq: seq, now: now) }) else {
                 throw .notFound("no dead-lettered webhook event \(text)")

@@ -18,7 +18,7 @@ package struct EntitlementAnswers: Sendable {
 
     /// `institution`: the grant of the institution covering the request's address (E30), added to
     /// the account's own facts for this answer only.
-    package func entitlements(of accountId: String, adding institution: Grant? = nil) throws(APIError) -> AccountEntitlements {
+    package func entitlements(of accountId: String, adding institution: Grant? = nil) throws(GatewayError) -> AccountEntitlements {
         var facts = try stored { () throws(StoreError) in try accounts.facts(of: accountId) }
         if let institution { facts.grants.append(institution) }
         return engine.evaluate(facts, catalog.state, clock.now())
@@ -26,7 +26,7 @@ package struct EntitlementAnswers: Sendable {
 
     /// The account's entitlements; the issue-list answer evaluated with them is kept too, so the
     /// list a reader app fetches right after posting a receipt is served from memory.
-    package func entitlementsResponse(_ accountId: String) throws(APIError) -> HTTPResponse {
+    package func entitlementsResponse(_ accountId: String) throws(GatewayError) -> HTTPResponse {
         let loaded = try stored { () throws(StoreError) in try accounts.load(accountId) }
         let state = catalog.state
         let answer = engine.evaluate(loaded.facts, state, clock.now())

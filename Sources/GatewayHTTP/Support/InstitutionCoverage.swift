@@ -16,7 +16,7 @@ package struct InstitutionCoverage: Sendable {
 
     /// The institution covering the request's client address (the first created where several
     /// do), or nil. May read the store: not for the event loop.
-    package func covering(_ request: HTTPRequest) throws(APIError) -> Institution? {
+    package func covering(_ request: HTTPRequest) throws(GatewayError) -> Institution? {
         guard let address = clientAddress(request) else { return nil }
         return try institutions.covering(address)
     }
@@ -30,7 +30,7 @@ package struct InstitutionCoverage: Sendable {
     /// publications when nil), or nil when none does. An account route adds it to the account's
     /// facts and then neither reads nor fills the account's cached answers, which hold its own
     /// facts alone. Records nothing: for a route that gives no access (an explanation).
-    package func grant(_ request: HTTPRequest, publicationId: String?) throws(APIError) -> Grant? {
+    package func grant(_ request: HTTPRequest, publicationId: String?) throws(GatewayError) -> Grant? {
         guard let institution = try covering(request) else { return nil }
         return Self.grant(institution, publicationId: publicationId)
     }
@@ -40,7 +40,7 @@ package struct InstitutionCoverage: Sendable {
     /// the institution gave and to which address (E30, `InstitutionAccounts`). An admin's request
     /// records nothing: an operator's address says nothing of where the reader reads. May read
     /// and write the store: not for the event loop.
-    package func grant(_ request: HTTPRequest, publicationId: String?, givenTo account: ActingAccount) throws(APIError) -> Grant? {
+    package func grant(_ request: HTTPRequest, publicationId: String?, givenTo account: ActingAccount) throws(GatewayError) -> Grant? {
         guard let address = clientAddress(request), let institution = try institutions.covering(address),
               let grant = Self.grant(institution, publicationId: publicationId) else { return nil }
         if !account.principal.isAdmin { try accounts.record(institution, givenTo: account.id, address: address) }

@@ -44,7 +44,7 @@ enum AccountCommand {
             explanation = try explanations.explain(ref, for: accountId)
         } catch let error as CLIError {
             throw error
-        } catch let error as APIError {
+        } catch let error as GatewayError {
             throw .failure("the database could not be read: \(error.message)")
         } catch {
             throw .failure("the database could not be read: \(error)")

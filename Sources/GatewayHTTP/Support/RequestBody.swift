@@ -1,4 +1,6 @@
 import Entitle
+import GatewayCore
+import HTTPServer
 import IssueCatalog
 import Wire
 
@@ -9,63 +11,81 @@ package struct RequestBody {
 
     package init(object: JSONObject) { self.object = object }
 
+    /// `optional`: an empty body stands for `{}` (e.g. `POST /v1/accounts`).
+    package init(_ request: HTTPRequest, optional: Bool = false) throws(GatewayError) {
+        if request.body.isEmpty {
+            guard optional else { throw .invalid("the request needs a JSON body") }
+            self.init(object: JSONObject())
+            return
+        }
+        let value: JSONValue
+        // The route's body limit already bounds the size (receipts allow more than the parser's
+        // default); only the depth limit is the parser's to keep.
+        let limits = JSONLimits(maxBytes: request.body.count, maxDepth: JSONLimits.standard.maxDepth)
+        do { value = try JSONParser(limits: limits).parse(bytes: request.body) } catch {
+            throw .invalid("the body is not valid JSON: \(error)")
+        }
+        guard let object = value.objectValue else { throw .invalid("the body must be a JSON object") }
+        self.init(object: object)
+    }
+
     /// Instants the API can answer in RFC 3339 UTC (four-digit years, RFC 3339 §5.6). A request
     /// instant whose offset carries it outside (`0000-01-01T00:00:00+01:00`) would be stored and
     /// then rendered as no valid timestamp at all, so it is refused.
     package static let answerableInstants = Instant(rfc3339: "0000-01-01T00:00:00Z")!...Instant(rfc3339: "9999-12-31T23:59:59.999Z")!
 
-    package func string(_ name: String) throws(APIError) -> String {
-        guard let value = try optionalString(name) else { throw .badRequest("\(name) is required") }
+    package func string(_ name: String) throws(GatewayError) -> String {
+        guard let value = try optionalString(name) else { throw .invalid("\(name) is required") }
         return value
     }
 
-    package func optionalString(_ name: String) throws(APIError) -> String? {
+    package func optionalString(_ name: String) throws(GatewayError) -> String? {
         try optional(name, mustBe: "a string", \.stringValue)
     }
 
-    package func optionalBool(_ name: String) throws(APIError) -> Bool? {
+    package func optionalBool(_ name: String) throws(GatewayError) -> Bool? {
         try optional(name, mustBe: "true or false", \.boolValue)
     }
 
-    package func optionalInteger(_ name: String) throws(APIError) -> Int64? {
+    package func optionalInteger(_ name: String) throws(GatewayError) -> Int64? {
         try optional(name, mustBe: "an integer", \.integerValue)
     }
 
-    package func optionalInstant(_ name: String) throws(APIError) -> Instant? {
+    package func optionalInstant(_ name: String) throws(GatewayError) -> Instant? {
         guard let text = try optionalString(name) else { return nil }
         guard let instant = Instant(rfc3339: text) else {
-            throw .badRequest("\(name) must be an RFC 3339 timestamp with its offset")
+            throw .invalid("\(name) must be an RFC 3339 timestamp with its offset")
         }
         guard Self.answerableInstants.contains(instant) else {
-            throw .badRequest("\(name) must fall in the years 0000 to 9999 in UTC")
+            throw .invalid("\(name) must fall in the years 0000 to 9999 in UTC")
         }
         return instant
     }
 
-    package func instant(_ name: String) throws(APIError) -> Instant {
-        guard let value = try optionalInstant(name) else { throw .badRequest("\(name) is required") }
+    package func instant(_ name: String) throws(GatewayError) -> Instant {
+        guard let value = try optionalInstant(name) else { throw .invalid("\(name) is required") }
         return value
     }
 
-    package func optionalStrings(_ name: String) throws(APIError) -> [String]? {
+    package func optionalStrings(_ name: String) throws(GatewayError) -> [String]? {
         try optional(name, mustBe: "an array of strings") { Self.each($0, \.stringValue) }
     }
 
-    package func optionalObjects(_ name: String) throws(APIError) -> [RequestBody]? {
+    package func optionalObjects(_ name: String) throws(GatewayError) -> [RequestBody]? {
         try optional(name, mustBe: "an array of objects") { Self.each($0) { $0.objectValue.map(RequestBody.init(object:)) } }
     }
 
-    package func optionalObject(_ name: String) throws(APIError) -> RequestBody? {
+    package func optionalObject(_ name: String) throws(GatewayError) -> RequestBody? {
         try optional(name, mustBe: "an object") { $0.objectValue.map(RequestBody.init(object:)) }
     }
 
     /// http-api.md's field rule, once for every type: absent or null is nil, a value `read` cannot
     /// take is a 400 naming the field and what it must be.
-    private func optional<T>(_ name: String, mustBe expected: String, _ read: (JSONValue) -> T?) throws(APIError) -> T? {
+    private func optional<T>(_ name: String, mustBe expected: String, _ read: (JSONValue) -> T?) throws(GatewayError) -> T? {
         switch object[name] {
         case nil, .null?: return nil
         case let value?:
-            guard let taken = read(value) else { throw .badRequest("\(name) must be \(expected)") }
+            guard let taken = read(value) else { throw .invalid("\(name) must be \(expected)") }
             return taken
         }
     }
