@@ -10,10 +10,10 @@ import Wire
 package struct AccessCodes: Sendable {
     package static let maxCodesPerBatch = 10_000
 
-    private let store: any GatewayStore
+    let store: any GatewayStore
     private let catalog: CatalogCache
     private let accounts: AccountFactsCache
-    private let clock: any GatewayClock
+    let clock: any GatewayClock
     private let identifiers: Identifiers
     private let events: EventPolicy
 

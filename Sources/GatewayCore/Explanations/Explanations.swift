@@ -11,11 +11,13 @@ package struct Explanations: Sendable {
     private let catalog: CatalogCache
     private let entitlements: EntitlementEvaluator
     private let clock: any GatewayClock
+    /// E30's queued records, waited for before the evidence's history is read.
+    private let given: InstitutionAccounts?
 
     package init(store: any GatewayStore, accounts: AccountFactsCache, catalog: CatalogCache,
-                 entitlements: EntitlementEvaluator, clock: any GatewayClock) {
+                 entitlements: EntitlementEvaluator, clock: any GatewayClock, given: InstitutionAccounts? = nil) {
         self.store = store; self.accounts = accounts; self.catalog = catalog
-        self.entitlements = entitlements; self.clock = clock
+        self.entitlements = entitlements; self.clock = clock; self.given = given
     }
 
     /// Over the store alone, for a one-shot reader (`issue-gateway account explain`): the catalog
@@ -42,6 +44,7 @@ package struct Explanations: Sendable {
     package func evidenceHistory(_ e: IssueExplanation, of accountId: String) throws(GatewayError) -> [HistoryEvent] {
         let evidence = [e.transaction, e.refunded].compactMap { $0 }
         guard !evidence.isEmpty || e.grant != nil else { return [] }
+        given?.settle(accountId)
         return try stored { () throws(StoreError) in
             try store.historyEvents(ofAccount: accountId, transactions: Set(evidence.map(\.transactionId)),
                                     subscriptions: Set(evidence.map(\.originalTransactionId)),

@@ -16,7 +16,7 @@ package struct SubscriberLists: Sendable {
     /// Lists the console shows.
     package static let recentImports = 50
 
-    private let store: any GatewayStore
+    let store: any GatewayStore
     private let accounts: AccountFactsCache
     private let hasher: VerificationHasher
     private let identifiers: Identifiers

@@ -128,7 +128,7 @@ extension AppStoreIngestion {
             }
         }
         // Without the Server API the facts are receipts' and say so themselves.
-        try saveForOwners(facts, source: serverAPI == nil ? nil : .serverApi)
+        try intake.saveForOwners(facts, source: serverAPI == nil ? nil : .serverApi)
     }
 
     /// A Server API failure as the API's answer: Apple unreachable, or refusing the gateway's
@@ -167,7 +167,8 @@ package struct ExtensionOutcome: Sendable {
 
 extension AppStoreIngestion {
     /// Extends a subscription's renewal date (compensating readers for a missed issue), then
-    /// stores its new status, so the longer period counts before Apple's RENEWAL_EXTENDED arrives.
+    /// stores its new status, so the longer period counts before Apple's RENEWAL_EXTENDED arrives,
+    /// and records the extension in the owner's history.
     package func extendRenewalDate(_ originalTransactionId: String, _ extension: ServerAPIExtension,
                            note: String?) throws(GatewayError) -> ExtensionOutcome {
         let serverAPI = try requireServerAPI()
@@ -187,14 +188,38 @@ extension AppStoreIngestion {
         // Apple has answered: a failure to store the new status (storage busy) must not become an
         // error whose retry extends again; the status arrives with RENEWAL_EXTENDED or the poller.
         let saved: IngestResult
-        do { saved = try saveForOwners(facts, source: .serverApi) } catch {
+        do { saved = try intake.saveForOwners(facts, source: .serverApi) } catch {
             VerifyReceiptClient.logToStandardError("the extended status of \(originalTransactionId) was not stored: \(error.message)")
             saved = IngestResult(owners: [:], previousOwners: [])
         }
         let key = SubscriptionKey(environment: environment, originalTransactionId: originalTransactionId)
         let stillOwned = try stored { () throws(StoreError) in try store.owner(of: key) }
         let owner = saved.owners[key] ?? stillOwned
-        return ExtensionOutcome(originalTransactionId: originalTransactionId, note: note, environment: environment, result: result,
-                                accountId: owner, facts: facts)
+        let outcome = ExtensionOutcome(originalTransactionId: originalTransactionId, note: note, environment: environment,
+                                       result: result, accountId: owner, facts: facts)
+        // Apple has extended: recording it must not turn that into an error a retry would
+        // repeat (the history is best effort once Apple said yes).
+        do throws(GatewayError) { try record(outcome, `extension`) } catch {
+            VerifyReceiptClient.logToStandardError("the extension of \(originalTransactionId) is not in the history: \(error.message)")
+        }
+        return outcome
+    }
+
+    /// http-api.md: an extension is "recorded in the account's history", as an operator action on
+    /// the account that owns the subscription (none: nobody's history to record it in).
+    private func record(_ outcome: ExtensionOutcome, _ asked: ServerAPIExtension) throws(GatewayError) {
+        guard let accountId = outcome.accountId else { return }
+        var details = JSONObject()
+        details.set("originalTransactionId", .string(outcome.originalTransactionId))
+        details.set("environment", .string(outcome.environment.rawValue))
+        details.set("days", .integer(Int64(asked.days)))
+        details.set("reasonCode", .integer(Int64(asked.reasonCode)))
+        details.set("success", .bool(outcome.result.success))
+        if let effective = outcome.result.effectiveDate { details.set("effectiveDate", .string(effective.rfc3339)) }
+        if let note = outcome.note { details.set("note", .string(note)) }
+        let now = clock.now()
+        try stored { () throws(StoreError) in
+            try store.recordOperatorAction("extendRenewalDate", on: accountId, details: details, at: now)
+        }
     }
 }

@@ -8,18 +8,18 @@ import Wire
 
 /// Google Play purchases into stored facts (E2, E23–E25, E28): a reader's post and Google's
 /// notifications only name a token; the facts are what Google answers the gateway's own call.
-/// Blocking (it calls Google): the Google Play pool only. Facts are stored through the same unit
-/// of work as the App Store's (`AppStoreIngestion.save`), so E1 and E4 are written once.
+/// Blocking (it calls Google): the Google Play pool only. Facts are stored through the one fact
+/// intake (`FactIntake`), so E1 and E4 are written once.
 package final class GooglePlayIngestion: Sendable {
     package let services: GooglePlayServices
-    private let facts: AppStoreIngestion
+    private let facts: FactIntake
     private let catalog: CatalogCache
     private let clock: any GatewayClock
     /// E25: order periods built from subscription snapshots (the Orders API did not answer them),
     /// counted at every fetch that builds them.
     private let periodsFromSnapshots: Counter
 
-    package init(services: GooglePlayServices, facts: AppStoreIngestion, catalog: CatalogCache, clock: any GatewayClock,
+    package init(services: GooglePlayServices, facts: FactIntake, catalog: CatalogCache, clock: any GatewayClock,
                  metrics: Metrics) {
         self.services = services; self.facts = facts; self.catalog = catalog; self.clock = clock
         periodsFromSnapshots = metrics.counter("issue_gateway_googleplay_snapshot_periods_total",

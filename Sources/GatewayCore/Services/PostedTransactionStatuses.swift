@@ -76,7 +76,7 @@ package final class PostedTransactionStatuses: Sendable {
             where !facts.transactions.contains(where: { $0.subscriptionKey == key }) {
                 facts.append(try ingestion.statusFacts(transactionId, in: key.environment))
             }
-            try ingestion.saveForOwners(facts, source: .serverApi)
+            try ingestion.intake.saveForOwners(facts, source: .serverApi)
             ingestion.counters.postedStatusesFetched.increment()
             stored()
         } catch {

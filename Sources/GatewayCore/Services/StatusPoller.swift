@@ -102,7 +102,7 @@ public final class StatusPoller: ThreadBackedService {
                     case .statuses(let key): try ingestion.statusFacts(key.originalTransactionId, in: key.environment)
                     case .receipt(let receipt): try ingestion.verifyReceipt(receipt)
                     }
-                    try ingestion.saveForOwners(facts, source: .poll)
+                    try ingestion.intake.saveForOwners(facts, source: .poll)
                 } catch {
                     counters.pollFailures.increment()
                     if error.isTransient { progress.withLock { $0.unreachable += 1 } }

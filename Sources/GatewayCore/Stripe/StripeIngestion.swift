@@ -12,17 +12,17 @@ package final class StripeIngestion: Sendable {
     private let verifier: StripeSignatureVerifier
     package let api: (any StripeAPI)?
     private let accountKey: String
-    private let storing: AppStoreIngestion
+    private let intake: FactIntake
     private let counters: StripeCounters
 
-    package init(settings: StripeSettings, api: (any StripeAPI)?, storing: AppStoreIngestion, counters: StripeCounters)
+    package init(settings: StripeSettings, api: (any StripeAPI)?, intake: FactIntake, counters: StripeCounters)
         throws(CryptoError) {
         verifier = try StripeSignatureVerifier(secrets: settings.webhookSecrets)
-        self.api = api; accountKey = settings.accountKey; self.storing = storing; self.counters = counters
+        self.api = api; accountKey = settings.accountKey; self.intake = intake; self.counters = counters
     }
 
-    private var store: any GatewayStore { storing.store }
-    private var now: Instant { storing.clock.now() }
+    private var store: any GatewayStore { intake.store }
+    private var now: Instant { intake.clock.now() }
 
     /// The event id as the dedupe table holds it: apart from Apple's notification UUIDs.
     static func dedupeKey(_ eventId: String) -> String { "stripe:" + eventId }
@@ -57,7 +57,7 @@ package final class StripeIngestion: Sendable {
         } catch {
             throw error.gatewayError
         }
-        try storing.saveForOwners(facts, source: .stripeApi)
+        try intake.saveForOwners(facts, source: .stripeApi)
     }
 
     /// Stripe keeps 30 days of events (stripe.md, Calling Stripe).
@@ -89,7 +89,7 @@ package final class StripeIngestion: Sendable {
             counters.ignored.increment()
             return
         }
-        let result = try storing.saveForOwners(facts, notificationUUID: Self.dedupeKey(event.id), source: .stripeEvent)
+        let result = try intake.saveForOwners(facts, notificationUUID: Self.dedupeKey(event.id), source: .stripeEvent)
         (result.duplicateNotification ? counters.duplicate : counters.taken).increment()
     }
 }

@@ -11,27 +11,25 @@ import Wire
 /// receipts also calls Apple, so it runs on the App Store pool.
 package struct AccountController: APIController {
     private let access: Access
-    private let store: any GatewayStore
-    private let accounts: AccountFactsCache
+    private let readers: ReaderAccounts
     private let catalog: CatalogCache
-    private let answers: EntitlementAnswers
-    private let coverage: InstitutionCoverage
+    private let entitlements: EntitlementsNow
+    private let requesters: Requesters
     private let appStore: AppStoreIngestion
+    private let facts: FactIntake
     private let postedStatuses: PostedTransactionStatuses
-    private let identifiers: Identifiers
     private let lists: ListResponder
     private let accountCreationLimit: KeyedRateLimiter<String>
     private let limits: APILimits
     private let clock: any GatewayClock
 
-    package init(access: Access, store: any GatewayStore, accounts: AccountFactsCache, catalog: CatalogCache,
-                 answers: EntitlementAnswers, coverage: InstitutionCoverage, appStore: AppStoreIngestion, postedStatuses: PostedTransactionStatuses,
-                 identifiers: Identifiers,
+    package init(access: Access, readers: ReaderAccounts, catalog: CatalogCache, entitlements: EntitlementsNow,
+                 requesters: Requesters, appStore: AppStoreIngestion, facts: FactIntake, postedStatuses: PostedTransactionStatuses,
                  lists: ListResponder, accountCreationLimit: KeyedRateLimiter<String>, limits: APILimits,
                  clock: any GatewayClock) {
-        self.access = access; self.store = store; self.accounts = accounts; self.catalog = catalog
-        self.answers = answers; self.coverage = coverage; self.appStore = appStore; self.postedStatuses = postedStatuses
-        self.identifiers = identifiers; self.lists = lists
+        self.access = access; self.readers = readers; self.catalog = catalog
+        self.entitlements = entitlements; self.requesters = requesters; self.appStore = appStore; self.facts = facts; self.postedStatuses = postedStatuses
+        self.lists = lists
         self.accountCreationLimit = accountCreationLimit; self.limits = limits; self.clock = clock
     }
 
@@ -44,10 +42,7 @@ package struct AccountController: APIController {
                 guard let uuid = UUID(uuidString: text) else { throw .invalid("appAccountToken must be a UUID") }
                 appAccountToken = uuid.uuidString.lowercased()
             }
-            let token = try identifiers.newSecret()
-            let account = Account(id: "acct-" + (try identifiers.newIdentifier()), tokenHash: try identifiers.hash(token),
-                                  appAccountToken: appAccountToken, createdAt: clock.now())
-            try stored { () throws(StoreError) in try store.createAccount(account) }
+            let (account, token) = try readers.create(appAccountToken: appAccountToken)
             return .json(201) { w in
                 w.object { w in
                     w.field("accountId", account.id)
@@ -60,14 +55,15 @@ package struct AccountController: APIController {
                    maxBodyBytes: limits.receiptBodyBytes, route: { [self] context throws(GatewayError) in
             let account = try access.requireAccount(&context), accountId = account.id
             let (facts, signed) = try receiptFacts(RequestBody(context.request))
-            guard case .stored = try appStore.save(facts, for: accountId) else { throw .ownedByOtherAccount }
+            guard case .stored = try self.facts.save(facts, for: accountId) else { throw .ownedByOtherAccount }
             // Renewal info is not in a signed transaction: Apple's statuses bring it, in this
             // answer when Apple is quick, else stored in the background (http-api.md).
             postedStatuses.fetch(after: signed)
-            return try answers.entitlementsResponse(accountId)
+            return .entitlements(accountId, try entitlements.answer(of: accountId))
         })
         router.add("GET", "/v1/accounts/{accountId}/entitlements", execution: .store, route: { [self] context throws(GatewayError) in
-            try answers.entitlementsResponse(try access.requireAccount(&context).id)
+            let accountId = try access.requireAccount(&context).id
+            return .entitlements(accountId, try entitlements.answer(of: accountId))
         })
         // A list kept in memory for a known principal is answered on the event loop (no thread hop).
         router.add("GET", "/v1/accounts/{accountId}/issues", execution: .store,
@@ -81,23 +77,9 @@ package struct AccountController: APIController {
                 throw .notFound("no publication \(publicationId)")
             }
             // E30: from a covered address the institution's issues are added (and, the first time,
-            // recorded in the account's history); that answer is the request's, not the account's,
-            // so the account's kept answers are neither read nor filled.
-            if let institution = try coverage.grant(context.request, publicationId: key.publicationId, givenTo: account) {
-                let answer = try answers.entitlements(of: accountId, adding: institution).issueListAnswer
-                return lists.listResponse(context.request, tag: issueListTag(answer, key, page, state)) {
-                    issueListBody(answer, key, page, state)
-                }
-            }
-            let now = clock.now()
-            if let kept = accounts.answer(accountId, key, catalogRevision: state.revision, now: now) {
-                return lists.listResponse(context.request, tag: issueListTag(kept, key, page, state)) {
-                    issueListBody(kept, key, page, state)
-                }
-            }
-            let loaded = try stored { () throws(StoreError) in try accounts.load(accountId) }
-            let answer = answers.engine.evaluate(loaded.facts, state, now).issueListAnswer
-            accounts.remember(answer, catalogRevision: state.revision, accountId, ticket: loaded.ticket)
+            // recorded in the account's history).
+            let answer = try entitlements.issueList(of: accountId, key, for: requesters.requester(context.request, actingFor: account),
+                                                    in: state)
             return lists.listResponse(context.request, tag: issueListTag(answer, key, page, state)) {
                 issueListBody(answer, key, page, state)
             }
@@ -131,8 +113,9 @@ package struct AccountController: APIController {
         let state = catalog.state
         if let publicationId = key.publicationId, state.snapshot.publication(publicationId) == nil { return nil }
         // E30: an institution covering the address adds its issues; the handler answers that.
-        guard coverage.answersFromAccountAlone(request, publicationId: key.publicationId),
-              let answer = accounts.answer(accountId, key, catalogRevision: state.revision, now: clock.now()) else {
+        // Nothing is recorded from memory: only the handler gives an institution's issues.
+        guard let answer = entitlements.keptIssueList(of: accountId, key, for: requesters.requester(request, records: false),
+                                                      in: state) else {
             return nil
         }
         return lists.listPlan(request, tag: issueListTag(answer, key, page, state)) {

@@ -13,25 +13,20 @@ import Wire
 /// Apple run on the App Store pool.
 package struct AppStoreController: APIController {
     private let access: Access
-    private let store: any GatewayStore
-    private let accounts: AccountFactsCache
     private let appStore: AppStoreIngestion
     /// A reader's refresh: Apple here, Stripe and Google on their own pools.
     private let refresh: AccountRefresh
     private let backfill: NotificationBackfill?
-    private let answers: EntitlementAnswers
+    private let entitlements: EntitlementsNow
     private let refreshLimit: KeyedRateLimiter<String>
     private let limits: APILimits
     private let clock: any GatewayClock
 
-    package init(access: Access, store: any GatewayStore, accounts: AccountFactsCache, appStore: AppStoreIngestion,
-                 stripe: StripeIngestion, backfill: NotificationBackfill?, answers: EntitlementAnswers,
-                 refreshLimit: KeyedRateLimiter<String>, limits: APILimits, clock: any GatewayClock,
-                 googlePlay: GooglePlayIngestion? = nil, stripeWork: WorkPool = .inline, googlePlayWork: WorkPool = .inline) {
-        refresh = AccountRefresh(store: store, appStore: appStore, stripe: stripe, googlePlay: googlePlay,
-                                 stripeWork: stripeWork, googlePlayWork: googlePlayWork, storeWait: limits.refreshStoreWait)
-        self.access = access; self.store = store; self.accounts = accounts; self.appStore = appStore
-        self.backfill = backfill; self.answers = answers; self.refreshLimit = refreshLimit; self.limits = limits
+    package init(access: Access, appStore: AppStoreIngestion, refresh: AccountRefresh, backfill: NotificationBackfill?,
+                 entitlements: EntitlementsNow, refreshLimit: KeyedRateLimiter<String>, limits: APILimits, clock: any GatewayClock) {
+        self.refresh = refresh
+        self.access = access; self.appStore = appStore
+        self.backfill = backfill; self.entitlements = entitlements; self.refreshLimit = refreshLimit; self.limits = limits
         self.clock = clock
     }
 
@@ -62,7 +57,7 @@ package struct AppStoreController: APIController {
             // http-api.md: every store with credentials and facts for the account, each on its
             // own pool (a stalled Google cannot take the threads that call Apple), at once.
             try refresh.refresh(accountId)
-            return try answers.entitlementsResponse(accountId)
+            return .entitlements(accountId, try entitlements.answer(of: accountId))
         })
         router.add("POST", "/v1/appstore/test-notification", execution: .appStore, route: { [self] context throws(GatewayError) in
             try access.requireAdmin(&context)
@@ -87,11 +82,6 @@ package struct AppStoreController: APIController {
             let asked = try extensionBody(body)
             let outcome = try appStore.extendRenewalDate(context.parameter("originalTransactionId"), asked,
                                                          note: try body.optionalString("note"))
-            // Apple has extended: recording it must not turn that into an error a retry would
-            // repeat (the history is best effort once Apple said yes).
-            do throws(GatewayError) { try recordExtension(outcome, asked) } catch {
-                VerifyReceiptClient.logToStandardError("the extension of \(outcome.originalTransactionId) is not in the history: \(error.message)")
-            }
             return .json(200) { w in
                 w.object { w in
                     w.field("originalTransactionId", outcome.originalTransactionId)
@@ -103,24 +93,6 @@ package struct AppStoreController: APIController {
                 }
             }
         })
-    }
-
-    /// http-api.md: an extension is "recorded in the account's history", as an operator action on
-    /// the account that owns the subscription (none: nobody's history to record it in).
-    private func recordExtension(_ outcome: ExtensionOutcome, _ asked: ServerAPIExtension) throws(GatewayError) {
-        guard let accountId = outcome.accountId else { return }
-        var details = JSONObject()
-        details.set("originalTransactionId", .string(outcome.originalTransactionId))
-        details.set("environment", .string(outcome.environment.rawValue))
-        details.set("days", .integer(Int64(asked.days)))
-        details.set("reasonCode", .integer(Int64(asked.reasonCode)))
-        details.set("success", .bool(outcome.result.success))
-        if let effective = outcome.result.effectiveDate { details.set("effectiveDate", .string(effective.rfc3339)) }
-        if let note = outcome.note { details.set("note", .string(note)) }
-        let now = clock.now()
-        try stored { () throws(StoreError) in
-            try store.recordOperatorAction("extendRenewalDate", on: accountId, details: details, at: now)
-        }
     }
 
     /// `{"start", "end", "onlyFailures"}`: a window Apple still keeps (180 days), start before end.

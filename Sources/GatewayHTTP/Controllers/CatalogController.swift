@@ -8,15 +8,13 @@ import Wire
 /// the database) and swap the shared catalog state, so the next request on every loop sees them.
 package struct CatalogController: APIController {
     private let access: Access
-    private let store: any GatewayStore
     private let catalog: CatalogCache
     private let changes: CatalogChanges
     private let lists: ListResponder
     private let clock: any GatewayClock
 
-    package init(access: Access, store: any GatewayStore, catalog: CatalogCache, changes: CatalogChanges,
-                 lists: ListResponder, clock: any GatewayClock) {
-        self.access = access; self.store = store; self.catalog = catalog; self.changes = changes; self.lists = lists
+    package init(access: Access, catalog: CatalogCache, changes: CatalogChanges, lists: ListResponder, clock: any GatewayClock) {
+        self.access = access; self.catalog = catalog; self.changes = changes; self.lists = lists
         self.clock = clock
     }
 
@@ -38,7 +36,7 @@ package struct CatalogController: APIController {
         router.add("PUT", "/v1/publications/{publicationId}", execution: .store, route: { [self] context throws(GatewayError) in
             try access.requireAdmin(&context)
             let publication = try CatalogBodies.publication(try RequestBody(context.request), id: context.parameter("publicationId"))
-            let outcome = try changes.change { () throws(StoreError) in try store.upsertPublication(publication) }
+            let outcome = try changes.save(publication)
             return .json(outcome == .created ? 201 : 200) { w in w.publication(publication) }
         })
         router.add("GET", "/v1/products", route: { [self] context throws(GatewayError) in
@@ -66,7 +64,7 @@ package struct CatalogController: APIController {
             try access.requireAdmin(&context)
             let product = try CatalogBodies.product(try RequestBody(context.request), id: context.parameter("productId"),
                                                     catalog: catalog.state.snapshot)
-            let outcome = try changes.change { () throws(StoreError) in try store.upsertProduct(product) }
+            let outcome = try changes.save(product)
             return .json(outcome == .created ? 201 : 200) { w in w.product(product) }
         })
         registerIssueRoutes(router)
@@ -115,7 +113,7 @@ package struct CatalogController: APIController {
         router.add("POST", issues, execution: .store, route: { [self] context throws(GatewayError) in
             let publicationId = try access.requireEditor(&context)
             let issue = try CatalogBodies.issue(try RequestBody(context.request), publicationId: publicationId)
-            try changes.change { () throws(StoreError) in try store.insertIssue(issue) }
+            try changes.add(issue)
             let now = clock.now()
             return .json(201) { w in w.catalogIssue(issue, now: now) }
         })
@@ -126,7 +124,7 @@ package struct CatalogController: APIController {
             guard issue.id == context.parameter("issueId") else {
                 throw .invalid("id in the body (\(issue.id)) differs from the issue in the path")
             }
-            let updated = try changes.change { () throws(StoreError) in try store.updateIssue(issue) }
+            let updated = try changes.update(issue)
             let now = clock.now()
             return .json(200) { w in w.catalogIssue(updated, now: now) }
         })
@@ -134,7 +132,7 @@ package struct CatalogController: APIController {
             let publicationId = try access.requireEditor(&context)
             let ref = IssueRef(publicationId: publicationId, issueId: context.parameter("issueId"))
             let now = clock.now()
-            let retracted = try changes.change { () throws(StoreError) in try store.retractIssue(ref, at: now) }
+            let retracted = try changes.retract(ref, at: now)
             return .json(200) { w in w.catalogIssue(retracted, now: now) }
         })
     }

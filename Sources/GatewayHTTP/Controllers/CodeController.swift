@@ -9,15 +9,14 @@ import Wire
 /// `AccessCodes`, with redemption failures limited per account and per client.
 package struct CodeController: APIController {
     private let access: Access
-    private let store: any GatewayStore
     private let codes: AccessCodes
-    private let answers: EntitlementAnswers
+    private let entitlements: EntitlementsNow
     private let redemptionFailures: KeyedRateLimiter<String>
     private let clock: any GatewayClock
 
-    package init(access: Access, store: any GatewayStore, codes: AccessCodes, answers: EntitlementAnswers,
+    package init(access: Access, codes: AccessCodes, entitlements: EntitlementsNow,
                  redemptionFailures: KeyedRateLimiter<String>, clock: any GatewayClock) {
-        self.access = access; self.store = store; self.codes = codes; self.answers = answers
+        self.access = access; self.codes = codes; self.entitlements = entitlements
         self.redemptionFailures = redemptionFailures; self.clock = clock
     }
 
@@ -40,7 +39,7 @@ package struct CodeController: APIController {
         router.add("GET", batches + "/{batchId}", execution: .store, route: { [self] context throws(GatewayError) in
             let publicationId = try access.requireEditor(&context)
             let batchId = context.parameter("batchId")
-            guard let (batch, codes) = try stored({ () throws(StoreError) in try store.codeBatch(batchId, of: publicationId) }) else {
+            guard let (batch, codes) = try codes.batch(batchId, of: publicationId) else {
                 throw .notFound("no batch \(batchId) for \(publicationId)")
             }
             return .json(200) { w in w.codeBatch(batch, codes: codes) }
@@ -48,10 +47,9 @@ package struct CodeController: APIController {
         router.add("DELETE", batches + "/{batchId}", execution: .store, route: { [self] context throws(GatewayError) in
             let publicationId = try access.requireEditor(&context)
             let batchId = context.parameter("batchId")
-            guard let batch = try stored({ () throws(StoreError) in
-                try store.revokeCodeBatch(batchId, of: publicationId, at: clock.now())
-            }) else { throw .notFound("no batch \(batchId) for \(publicationId)") }
-            let codes = try stored { () throws(StoreError) in try store.codeBatch(batchId, of: publicationId)?.1 ?? [] }
+            guard let (batch, codes) = try codes.revoke(batchId, of: publicationId) else {
+                throw .notFound("no batch \(batchId) for \(publicationId)")
+            }
             return .json(200) { w in w.codeBatch(batch, codes: codes) }
         })
         router.add("POST", "/v1/accounts/{accountId}/codes/redeem", execution: .store, route: { [self] context throws(GatewayError) in
@@ -69,7 +67,7 @@ package struct CodeController: APIController {
             let text = try RequestBody(context.request).string("code")
             switch try codes.redeem(text, for: accountId, at: now) {
             case .redeemed:
-                return try answers.entitlementsResponse(accountId)
+                return .entitlements(accountId, try entitlements.answer(of: accountId))
             case .notFound:
                 for key in keys { _ = redemptionFailures.take(key, now: now) }
                 throw .codeNotFound

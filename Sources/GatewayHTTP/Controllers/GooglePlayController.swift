@@ -10,10 +10,10 @@ package struct GooglePlayController: APIController {
     private let access: Access
     /// nil: Google Play is off; every package is then unknown (400) and every push refused (401).
     private let googlePlay: GooglePlayIngestion?
-    private let answers: EntitlementAnswers
+    private let entitlements: EntitlementsNow
 
-    package init(access: Access, googlePlay: GooglePlayIngestion?, answers: EntitlementAnswers) {
-        self.access = access; self.googlePlay = googlePlay; self.answers = answers
+    package init(access: Access, googlePlay: GooglePlayIngestion?, entitlements: EntitlementsNow) {
+        self.access = access; self.googlePlay = googlePlay; self.entitlements = entitlements
     }
 
     /// `{"packageName", "productId", "purchaseToken"}`: a few hundred bytes.
@@ -31,7 +31,7 @@ package struct GooglePlayController: APIController {
                                                   productId: try body.string("productId"),
                                                   token: try body.string("purchaseToken"))
             guard case .stored = outcome else { throw .ownedByOtherAccount }
-            return try answers.entitlementsResponse(accountId)
+            return .entitlements(accountId, try entitlements.answer(of: accountId))
         })
         // googleplay.md: Google lists voided purchases 30 days back; the replay runs before the 202,
         // on the Google Play pool (a window is a few pages).

@@ -11,17 +11,13 @@ import Wire
 /// not an edit in place (a changed interval is a new grant, the old one revoked).
 package struct GrantController: APIController {
     private let access: Access
-    private let store: any GatewayStore
-    private let accounts: AccountFactsCache
+    private let grants: Grants
     private let catalog: CatalogCache
     private let identifiers: Identifiers
-    private let events: EventPolicy
     private let clock: any GatewayClock
 
-    package init(access: Access, store: any GatewayStore, accounts: AccountFactsCache, catalog: CatalogCache,
-                 identifiers: Identifiers, events: EventPolicy, clock: any GatewayClock) {
-        self.access = access; self.store = store; self.accounts = accounts; self.catalog = catalog
-        self.identifiers = identifiers; self.events = events; self.clock = clock
+    package init(access: Access, grants: Grants, catalog: CatalogCache, identifiers: Identifiers, clock: any GatewayClock) {
+        self.access = access; self.grants = grants; self.catalog = catalog; self.identifiers = identifiers; self.clock = clock
     }
 
     package static let grantTextLimit = 128
@@ -32,27 +28,14 @@ package struct GrantController: APIController {
             let accountId = context.parameter("accountId")
             let actor = try access.requireServiceOrAdmin(&context).actor
             let grant = try grantBody(RequestBody(context.request), accountId: accountId)
-            let outcome = try stored { () throws(StoreError) in try store.give(grant, by: actor, events: events) }
-            switch outcome {
-            case .created(let created):
-                accounts.invalidate([accountId])
-                return .json(201) { w in w.grant(created, withNote: true) }
-            case .unchanged(let existing):
-                return .json(200) { w in w.grant(existing, withNote: true) }
-            case .conflicting(let existing) where existing.revokedAt != nil:
-                throw .conflict("the grant \(grant.source)/\(grant.externalId) was revoked; give a new one under another externalId")
-            case .conflicting:
-                throw .conflict("a grant \(grant.source)/\(grant.externalId) with other terms exists; revoke it and give a new one")
-            }
+            let (given, created) = try grants.give(grant, by: actor)
+            return .json(created ? 201 : 200) { w in w.grant(given, withNote: true) }
         })
         router.add("DELETE", "/v1/accounts/{accountId}/grants/{grantId}", execution: .store, route: { [self] context throws(GatewayError) in
             let accountId = context.parameter("accountId")
             let actor = try access.requireServiceOrAdmin(&context).actor
             let grantId = context.parameter("grantId")
-            guard let revoked = try stored({ () throws(StoreError) in
-                try store.revokeGrant(grantId, ofAccount: accountId, at: clock.now(), by: actor, events: events)
-            }) else { throw .notFound("account \(accountId) has no grant \(grantId)") }
-            accounts.invalidate([accountId])
+            let revoked = try grants.revoke(grantId, ofAccount: accountId, by: actor)
             return .json(200) { w in w.grant(revoked, withNote: true) }
         })
     }

@@ -8,10 +8,10 @@ import Wire
 /// `HistoryRequest.defaultLimit`, so a 15-year account never makes one unbounded answer).
 package struct HistoryController: APIController {
     private let access: Access
-    private let store: any GatewayStore
+    private let history: AccountHistory
 
-    package init(access: Access, store: any GatewayStore) {
-        self.access = access; self.store = store
+    package init(access: Access, history: AccountHistory) {
+        self.access = access; self.history = history
     }
 
     package func register(_ router: APIRouterBuilder) {
@@ -20,11 +20,11 @@ package struct HistoryController: APIController {
             let body: [UInt8]?
             let view: HistoryView = account.principal.isReader ? .reader : .staff
             do throws(HistoryJSON.Failure) {
-                body = try HistoryJSON.body(ofAccount: accountId, query: context.query, store: store, view: view)
+                body = try HistoryJSON.body(ofAccount: accountId, query: context.query, history: history, view: view)
             } catch {
                 switch error {
                 case .badPage(let message): throw .invalid(message)
-                case .storage(let failure): throw GatewayError(failure)
+                case .storage(let failure): throw failure
                 }
             }
             guard let body else { throw .notFound("no account \(accountId)") }

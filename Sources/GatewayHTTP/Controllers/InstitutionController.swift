@@ -12,23 +12,22 @@ import Wire
 /// knows nothing of addresses; its reason is answered as `institution`.
 package struct InstitutionController: APIController {
     private let access: Access
-    private let coverage: InstitutionCoverage
-    private let answers: EntitlementAnswers
+    private let institutions: Institutions
+    private let entitlements: EntitlementsNow
+    private let requesters: Requesters
     private let tokens: TokenController
     private let catalog: CatalogCache
     private let identifiers: Identifiers
     private let clock: any GatewayClock
 
-    package init(access: Access, coverage: InstitutionCoverage, answers: EntitlementAnswers,
+    package init(access: Access, institutions: Institutions, entitlements: EntitlementsNow, requesters: Requesters,
                  tokens: TokenController, catalog: CatalogCache, identifiers: Identifiers, clock: any GatewayClock) {
-        self.access = access; self.coverage = coverage; self.answers = answers
+        self.access = access; self.institutions = institutions; self.entitlements = entitlements; self.requesters = requesters
         self.tokens = tokens; self.catalog = catalog; self.identifiers = identifiers; self.clock = clock
     }
 
     package static let nameLimit = 200
     package static let networkLimit = 1000
-
-    private var institutions: Institutions { coverage.institutions }
 
     package func register(_ router: APIRouterBuilder) {
         router.add("POST", "/v1/institutions", execution: .store, route: { [self] context throws(GatewayError) in
@@ -76,7 +75,7 @@ package struct InstitutionController: APIController {
             if let publicationId = key.publicationId, state.snapshot.publication(publicationId) == nil {
                 throw .notFound("no publication \(publicationId)")
             }
-            let answer = evaluate(institution, state)
+            let answer = entitlements.entitlements(of: institution, in: state)
             let body = IssueListRendering.body(answer.issues(publicationId: key.publicationId, entitledOnly: key.entitledOnly),
                                                page, state, reasons: ReasonMembers.rendered) { w in
                 w.key("institution")
@@ -91,19 +90,16 @@ package struct InstitutionController: APIController {
                    route: { [self] context throws(GatewayError) in
             let institution = try coveringInstitution(context.request)
             return try tokens.tokenResponse(Institutions.subject(institution), TokenController.issueRef(context.request),
-                                            evaluate(institution, catalog.state))
+                                            entitlements.entitlements(of: institution, in: catalog.state))
         })
     }
 
     /// E30: the institution that covers the client's address, or 403 `not_in_institution`.
     private func coveringInstitution(_ request: HTTPRequest) throws(GatewayError) -> Institution {
-        guard let institution = try coverage.covering(request) else { throw .notInInstitution }
+        guard let institution = try entitlements.institution(covering: requesters.address(request)) else {
+            throw .notInInstitution
+        }
         return institution
-    }
-
-    /// E30: entitled as if holding a grant over the institution's interval.
-    private func evaluate(_ institution: Institution, _ state: CatalogState) -> AccountEntitlements {
-        answers.engine.evaluate(AccountFacts(grants: [Institutions.grant(institution)]), state, clock.now())
     }
 
     private func existing(_ institutionId: String) throws(GatewayError) -> Institution {

@@ -10,10 +10,10 @@ import Wire
 /// admin keys only: it names accounts across the whole store.
 package struct LookupController: APIController {
     private let access: Access
-    private let store: any GatewayStore
+    private let lookups: OwnerLookups
 
-    package init(access: Access, store: any GatewayStore) {
-        self.access = access; self.store = store
+    package init(access: Access, lookups: OwnerLookups) {
+        self.access = access; self.lookups = lookups
     }
 
     package static let lookupKeys = ["originalTransactionId", "transactionId", "appAccountToken", "accountId", "stripeSubscriptionId",
@@ -29,20 +29,7 @@ package struct LookupController: APIController {
                 throw .invalid("give exactly one of \(Self.lookupKeys.joined(separator: ", "))")
             }
             let environment = try Self.lookupEnvironment(query)
-            let found = try stored { () throws(StoreError) -> OwnerLookup? in
-                switch name {
-                case "originalTransactionId": return try store.lookup(originalTransactionId: value, environment: environment)
-                case "transactionId": return try store.lookup(transactionId: value, environment: environment)
-                case "appAccountToken": return try store.lookup(account: .appAccountToken(value.lowercased()))
-                case "stripeSubscriptionId":
-                    return try store.lookup(originalTransactionId: value, environment: environment, store: .stripe)
-                case "stripeCustomerId": return try store.lookup(customerId: value, store: .stripe, environment: environment)
-                // Google Play (E23): a token roots its chain's subscription, an order is a transaction.
-                case "purchaseToken": return try store.lookup(originalTransactionId: value, environment: environment, store: .googlePlay)
-                case "orderId": return try store.lookup(transactionId: value, environment: environment, store: .googlePlay)
-                default: return try store.lookup(account: .id(value))
-                }
-            }
+            let found = try lookups.owner(of: Self.lookupKey(name, value), in: environment)
             guard let found else { throw .notFound("nobody owns \(name) \(value)") }
             return .json(200) { w in w.lookup(found) }
         })
@@ -57,10 +44,23 @@ package struct LookupController: APIController {
               !query.contains(where: { Self.lookupKeys.contains($0.0) }) else {
             throw .invalid("give publicationId with customerNumber, and no other lookup")
         }
-        guard let found = try stored({ () throws(StoreError) in
-            try store.lookup(publicationId: publicationId, customerNumber: customerNumber)
-        }) else { throw .notFound("nobody holds the claim of \(customerNumber) in \(publicationId)") }
+        guard let found = try lookups.owner(of: .printSubscriber(publicationId: publicationId, customerNumber: customerNumber),
+                                            in: nil) else { throw .notFound("nobody holds the claim of \(customerNumber) in \(publicationId)") }
         return found
+    }
+
+    /// The query's one lookup parameter as the key it names.
+    private static func lookupKey(_ name: String, _ value: String) -> LookupKey {
+        switch name {
+        case "originalTransactionId": .originalTransactionId(value)
+        case "transactionId": .transactionId(value)
+        case "appAccountToken": .appAccountToken(value)
+        case "stripeSubscriptionId": .stripeSubscriptionId(value)
+        case "stripeCustomerId": .stripeCustomerId(value)
+        case "purchaseToken": .purchaseToken(value)
+        case "orderId": .orderId(value)
+        default: .accountId(value)
+        }
     }
 
     /// `?environment=production|sandbox` narrows a transaction lookup; absent, production first.

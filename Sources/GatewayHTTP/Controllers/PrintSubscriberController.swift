@@ -11,14 +11,13 @@ package struct PrintSubscriberController: APIController {
     private let access: Access
     private let lists: SubscriberLists
     private let claims: PrintClaims
-    private let store: any GatewayStore
-    private let answers: EntitlementAnswers
+    private let entitlements: EntitlementsNow
     private let listMaxBytes: Int
     private let clock: any GatewayClock
 
-    package init(access: Access, lists: SubscriberLists, claims: PrintClaims, store: any GatewayStore,
-                 answers: EntitlementAnswers, listMaxBytes: Int, clock: any GatewayClock) {
-        self.access = access; self.lists = lists; self.claims = claims; self.store = store; self.answers = answers
+    package init(access: Access, lists: SubscriberLists, claims: PrintClaims,
+                 entitlements: EntitlementsNow, listMaxBytes: Int, clock: any GatewayClock) {
+        self.access = access; self.lists = lists; self.claims = claims; self.entitlements = entitlements
         self.listMaxBytes = listMaxBytes; self.clock = clock
     }
 
@@ -44,14 +43,12 @@ package struct PrintSubscriberController: APIController {
         router.add("GET", path + "/{customerNumber}", execution: .store, route: { [self] context throws(GatewayError) in
             let publicationId = try access.requireEditorOrService(&context)
             let customerNumber = context.parameter("customerNumber")
-            guard let found = try stored({ () throws(StoreError) in
-                try store.subscriber(publicationId: publicationId, customerNumber: customerNumber)
-            }) else { throw .notFound("no subscriber \(customerNumber) in \(publicationId)") }
+            guard let found = try lists.subscriber(customerNumber, of: publicationId) else { throw .notFound("no subscriber \(customerNumber) in \(publicationId)") }
             return .json(200) { w in w.subscriber(found.subscriber, claimedBy: found.claimedBy) }
         })
         router.add("GET", "/v1/subscriber-imports", execution: .store, route: { [self] context throws(GatewayError) in
             try access.requireAdmin(&context)
-            let imports = try stored { () throws(StoreError) in try store.subscriberImports(limit: SubscriberLists.recentImports) }
+            let imports = try lists.recentImports()
             return .json(200) { w in
                 w.object { w in
                     w.key("imports")
@@ -69,7 +66,7 @@ package struct PrintSubscriberController: APIController {
             let verification = try body.string("verification")
             switch try claims.claim(publicationId: publicationId, customerNumber: customerNumber, verification: verification,
                                     for: accountId, limitKeys: ["account:" + accountId] + address, at: clock.now()) {
-            case .claimed, .unchanged: return try answers.entitlementsResponse(accountId)
+            case .claimed, .unchanged: return .entitlements(accountId, try entitlements.answer(of: accountId))
             case .notFound: throw .subscriberNotFound
             case .ownedByOtherAccount: throw .ownedByOtherAccount
             }

@@ -9,10 +9,13 @@ import Wire
 /// now, like every list.
 package struct TimelineController: APIController {
     private let access: Access
-    /// The engine's answers, over the catalog they are drawn against.
-    private let answers: EntitlementAnswers
+    private let entitlements: EntitlementsNow
+    /// The catalog the timeline is drawn against.
+    private let catalog: CatalogCache
 
-    package init(access: Access, answers: EntitlementAnswers) { self.access = access; self.answers = answers }
+    package init(access: Access, entitlements: EntitlementsNow, catalog: CatalogCache) {
+        self.access = access; self.entitlements = entitlements; self.catalog = catalog
+    }
 
     /// The widest window drawn: wider ones are refused rather than drawn unreadably.
     package static let timelineMaxYears: Int64 = 100
@@ -33,8 +36,8 @@ package struct TimelineController: APIController {
     /// touches (the catalog's first by id when it touches none). 404 for an unknown publication
     /// or a catalog without one.
     package func timelineSVG(of accountId: String, _ query: TimelineQuery, visibleOnly: Bool = false) throws(GatewayError) -> String {
-        let entitlements = try answers.entitlements(of: accountId)
-        let snapshot = answers.catalog.state.snapshot
+        let entitlements = try self.entitlements.entitlements(of: accountId)
+        let snapshot = catalog.state.snapshot
         guard let publicationId = query.publication ?? entitlements.touchedPublications.first
                 ?? snapshot.publications.map(\.id).min() else { throw .notFound("the catalog has no publication") }
         guard let publication = snapshot.publication(publicationId),

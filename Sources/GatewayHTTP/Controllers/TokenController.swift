@@ -11,21 +11,17 @@ import IssueCatalog
 /// the issue's URLs (and cookies) in the configured CDN format (tokens.md, CDN-native formats).
 package struct TokenController: APIController {
     private let access: Access
-    private let accounts: AccountFactsCache
-    private let catalog: CatalogCache
-    private let answers: EntitlementAnswers
-    private let coverage: InstitutionCoverage
+    private let entitlements: EntitlementsNow
+    private let requesters: Requesters
     private let signer: TokenSigner
     private let settings: APISettings
     private let random: any RandomBytesSource
     private let counters: GatewayCounters
     private let clock: any GatewayClock
 
-    package init(access: Access, accounts: AccountFactsCache, catalog: CatalogCache, answers: EntitlementAnswers,
-                 coverage: InstitutionCoverage, signer: TokenSigner, settings: APISettings, random: any RandomBytesSource,
-                 counters: GatewayCounters, clock: any GatewayClock) {
-        self.access = access; self.accounts = accounts; self.catalog = catalog; self.answers = answers
-        self.coverage = coverage; self.signer = signer; self.settings = settings; self.random = random; self.counters = counters
+    package init(access: Access, entitlements: EntitlementsNow, requesters: Requesters, signer: TokenSigner,
+                 settings: APISettings, random: any RandomBytesSource, counters: GatewayCounters, clock: any GatewayClock) {
+        self.access = access; self.entitlements = entitlements; self.requesters = requesters; self.signer = signer; self.settings = settings; self.random = random; self.counters = counters
         self.clock = clock
     }
 
@@ -40,8 +36,9 @@ package struct TokenController: APIController {
             let ref = Self.issueRef(context.request)
             // E30: from a covered address the institution's issues are the account's too (and,
             // the first time, recorded in its history).
-            let institution = try coverage.grant(context.request, publicationId: ref.publicationId, givenTo: account)
-            return try tokenResponse(accountId, ref, try answers.entitlements(of: accountId, adding: institution))
+            let requester = requesters.requester(context.request, actingFor: account)
+            return try tokenResponse(accountId, ref, try entitlements.entitlements(of: accountId, publicationId: ref.publicationId,
+                                                                                  for: requester))
         })
     }
 
@@ -56,10 +53,10 @@ package struct TokenController: APIController {
         let ref = Self.issueRef(request)
         // Facts are kept only for an account that exists, so a service key needs no lookup.
         guard settings.edge.signsQuickly, let principal = access.authenticator.cachedPrincipal(&request), principal.mayActFor(account: accountId),
-              coverage.answersFromAccountAlone(request, publicationId: ref.publicationId),
-              let facts = accounts.cachedFacts(accountId) else { return nil }
+              let answer = entitlements.keptEntitlements(of: accountId, publicationId: ref.publicationId,
+                                                         for: requesters.requester(request, records: false)) else { return nil }
         do throws(GatewayError) {
-            return try tokenResponse(accountId, ref, answers.engine.evaluate(facts, catalog.state, clock.now()))
+            return try tokenResponse(accountId, ref, answer)
         } catch {
             return error.response
         }

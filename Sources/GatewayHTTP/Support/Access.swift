@@ -6,11 +6,11 @@ import HTTPServer
 /// principal the request's context resolves once.
 package struct Access: Sendable {
     package let authenticator: Authenticator
-    private let store: any GatewayStore
+    private let readers: ReaderAccounts
     private let catalog: CatalogCache
 
-    package init(authenticator: Authenticator, store: any GatewayStore, catalog: CatalogCache) {
-        self.authenticator = authenticator; self.store = store; self.catalog = catalog
+    package init(authenticator: Authenticator, readers: ReaderAccounts, catalog: CatalogCache) {
+        self.authenticator = authenticator; self.readers = readers; self.catalog = catalog
     }
 
     /// The account in the path, when the caller may act for it (itself, a service key, admin),
@@ -21,7 +21,7 @@ package struct Access: Sendable {
         let principal = try context.principal()
         guard principal.mayActFor(account: accountId) else { throw .forbidden("this secret may not act for \(accountId)") }
         if case .account = principal { return ActingAccount(id: accountId, principal: principal) }
-        guard try stored({ () throws(StoreError) in try store.account(id: accountId) }) != nil else {
+        guard try readers.exists(accountId) else {
             throw .notFound("no account \(accountId)")
         }
         return ActingAccount(id: accountId, principal: principal)
