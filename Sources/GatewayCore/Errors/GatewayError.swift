@@ -71,7 +71,6 @@ extension GatewayError {
         switch error {
         case .conflict(let m): self = .conflict(m)
         case .notFound(let m): self = .notFound(m)
-        case .appAccountTokenInUse: self = .appAccountTokenInUse
         case .busy: self = .storageBusy
         case .failed: self = .storageFailed
         }

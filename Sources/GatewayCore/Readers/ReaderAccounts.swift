@@ -17,7 +17,9 @@ package struct ReaderAccounts: Sendable {
         let token = try identifiers.newSecret()
         let account = Account(id: "acct-" + (try identifiers.newIdentifier()), tokenHash: try identifiers.hash(token),
                               appAccountToken: appAccountToken, createdAt: clock.now())
-        try stored { () throws(StoreError) in try store.createAccount(account) }
+        guard try stored({ () throws(StoreError) in try store.createAccount(account) }) == .created else {
+            throw .appAccountTokenInUse
+        }
         return (account, token)
     }
 

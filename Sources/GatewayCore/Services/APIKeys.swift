@@ -41,7 +41,9 @@ package struct APIKeys: Sendable {
 
     /// Deletes the key; `notFound` when there is none. No cached resolution of it survives.
     package func delete(_ keyId: String) throws(GatewayError) {
-        try stored { () throws(StoreError) in try store.deleteAPIKey(keyId: keyId) }
+        guard try stored({ () throws(StoreError) in try store.deleteAPIKey(keyId: keyId) }) else {
+            throw .notFound("key \(keyId)")
+        }
         authenticator.forget(keyId: keyId)
     }
 }
