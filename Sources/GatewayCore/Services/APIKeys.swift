@@ -16,24 +16,26 @@ package struct APIKeys: Sendable {
     }
 
     /// A new key and its secret in clear. An editor key edits the publications it names, which
-    /// must exist; a service key acts for any account and names none. `role` nil: a role the
-    /// caller named that is none of the roles.
+    /// must exist; a service key acts for any account and names none. The admin key is the
+    /// configured one, never made here; `role` nil: a role the caller named that is none.
     package func create(role: APIKey.Role?, publications: [String]) throws(GatewayError) -> (key: APIKey, secret: String) {
-        guard let role, role != .admin else { throw .invalid("role must be editor or service") }
+        let made: APIKey.Role
         switch role {
-        case .editor:
+        case .editor?:
+            made = .editor
             guard !publications.isEmpty else { throw .invalid("an editor key needs publications") }
             let snapshot = catalog.state.snapshot
             for id in publications where snapshot.publication(id) == nil {
                 throw .invalid("publications names unknown publication \(id)")
             }
-        case .service:
+        case .service?:
+            made = .service
             guard publications.isEmpty else { throw .invalid("a service key acts for any account; it takes no publications") }
-        case .admin:
-            break
+        case .admin?, nil:
+            throw .invalid("role must be editor or service")
         }
         let secret = try identifiers.newSecret()
-        let key = APIKey(keyId: "key-" + (try identifiers.newIdentifier()), role: role, publications: Array(Set(publications)).sorted(),
+        let key = APIKey(keyId: "key-" + (try identifiers.newIdentifier()), role: made, publications: Array(Set(publications)).sorted(),
                          secretHash: try identifiers.hash(secret), createdAt: clock.now())
         try stored { () throws(StoreError) in try store.createAPIKey(key) }
         return (key, secret)
