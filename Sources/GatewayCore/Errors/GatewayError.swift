@@ -2,7 +2,7 @@ import GatewayStore
 
 /// Why a use case did not do what it was asked, in the domain's terms. The core throws it and
 /// never speaks HTTP: the API layer maps each case to a status, a code and header fields once
-/// (`APIError` in GatewayHTTP), the way an error meets HTTP only at the edge. The sentence each
+/// (GatewayHTTP's error answer), the way an error meets HTTP only at the edge. The sentence each
 /// case carries is what a client may read; an error never changes stored state.
 package enum GatewayError: Error, Sendable, Equatable {
     /// A value the use case cannot take (a field, a query, a body), the sentence naming it.
