@@ -21,20 +21,20 @@ public struct GatewayRuntime: Sendable {
     public let poller: StatusPoller?
     /// Replays Apple's notification history on start and periodically; nil without App Store
     /// Server API credentials.
-    public var backfill: NotificationBackfill? { core.backfill }
+    public var backfill: NotificationBackfill? { core.intake.backfill }
     public let catalogWatcher: CatalogWatcher
     /// Pushes and webhooks: empty unless configured, so nothing is sent.
     public let pushServices: [any BackgroundService]
     /// On a store several processes share: keeps this process's caches coherent with theirs.
     public let changeFeedFollower: ChangeFeedFollower?
     /// Probes the store for `/healthz`.
-    public var storeHealth: StoreHealthMonitor { core.storeHealth }
+    public var storeHealth: StoreHealthMonitor { core.operations.storeHealth }
 
     /// The background services `serve` runs beside the server, in start order.
     public var backgroundServices: [any BackgroundService] {
         [catalogWatcher, storeHealth] + (changeFeedFollower.map { [$0] } ?? []) + (poller.map { [$0] } ?? [])
-            + (backfill.map { [$0] } ?? []) + (core.acknowledger.map { [$0] } ?? [])
-            + (core.puller.map { [$0] } ?? []) + (core.voidedPass.map { [$0] } ?? []) + pushServices
+            + (backfill.map { [$0] } ?? []) + (core.intake.acknowledger.map { [$0] } ?? [])
+            + (core.intake.puller.map { [$0] } ?? []) + (core.intake.voidedPass.map { [$0] } ?? []) + pushServices
     }
 
     /// What `issue-gateway serve` runs: the real App Store clients built from `configuration`
@@ -96,7 +96,8 @@ public struct GatewayRuntime: Sendable {
                                     stripeAPI: stripeAPI ?? configuration.stripe.client,
                                     googlePlay: googlePlayServices,
                                     stripeWork: WorkPool { job in pools.submit(to: .stripe, job) },
-                                    googlePlayWork: WorkPool { job in pools.submit(to: .googlePlay, job) })
+                                    googlePlayWork: WorkPool { job in pools.submit(to: .googlePlay, job) },
+                                    storeWork: WorkPool { job in pools.submit(to: .store, job) })
         let api = try HTTPAPI(core: core, settings: APISettings(
             tokenKeys: tokenKeys, tokenIssuer: configuration.tokenIssuer, tokenTTLSeconds: configuration.tokenTTLSeconds,
             edge: try configuration.edge.signer(cdnBase: configuration.cdnBaseURL),
@@ -113,7 +114,7 @@ public struct GatewayRuntime: Sendable {
         let server = HTTPServer(configuration: settings, router: api.makeRouter(), metrics: metrics, accessLog: accessLog,
                                 workers: pools)
         let poller = pollerSettings.map {
-            StatusPoller(settings: $0, store: store, ingestion: core.appStore, clock: clock, counters: core.counters,
+            StatusPoller(settings: $0, store: store, ingestion: core.intake.appStore, clock: clock, counters: core.counters,
                          work: appStoreWork)
         }
         let follower = (store as? any SharedGatewayStore).map {
@@ -141,6 +142,6 @@ extension GatewayRuntime {
     /// `issue-gateway appstore migrate`: every stored receipt's subscriptions moved to the App
     /// Store Server API.
     public func migrateReceiptsToServerAPI(progress: (String) -> Void) throws(StartError) -> AppStoreMigrationReport {
-        try core.appStore.migrateReceiptsToServerAPI(progress: progress)
+        try core.intake.appStore.migrateReceiptsToServerAPI(progress: progress)
     }
 }

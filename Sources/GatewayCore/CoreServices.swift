@@ -7,13 +7,13 @@ import Metrics
 import StripeKit
 import Wire
 
-/// The use cases' shared services, built once at start and handed out piecewise: each controller
-/// and background service takes only the ones it needs.
+/// The use cases built once at start: the shared ground (store, clock, caches, counters) and the
+/// services grouped by what they serve (readers, catalog, the stores' intake, support,
+/// operations). Each builder takes the groups it needs and each controller only their members.
 package final class CoreServices: Sendable {
     package let store: any GatewayStore
     package let clock: any GatewayClock
     package let random: any RandomBytesSource
-    package let metrics: Metrics
     package let counters: GatewayCounters
     package let pushCounters: PushCounters
     /// Whether caches may be served from: always on a store one process owns, while the change
@@ -28,52 +28,37 @@ package final class CoreServices: Sendable {
     package let events: EventPolicy
     /// E4: who keeps a subscription, or a print subscriber (E29), that a second account claims.
     package let ownership: OwnershipPolicy
-    /// Whether the store answers (`/healthz`).
-    package let storeHealth: StoreHealthMonitor
-    package let appStore: AppStoreIngestion
-    /// Fetches a posted signed transaction's statuses from Apple.
-    package let postedStatuses: PostedTransactionStatuses
-    /// Google Play; nil unless `ISSUE_GATEWAY_GOOGLE_PACKAGES` and a service account are configured.
-    package let googlePlay: GooglePlayIngestion?
-    /// E28's retries; nil without Google Play.
-    package let acknowledger: GooglePlayAcknowledger?
-    /// Pub/Sub pull; nil unless a subscription to pull is configured.
-    package let puller: GooglePlayPuller?
-    /// E24's pass over voided purchases; nil without Google Play.
-    package let voidedPass: GooglePlayVoidedPass?
-    /// Replays Apple's notification history; nil without Server API credentials.
-    package let backfill: NotificationBackfill?
     package let identifiers: Identifiers
-    /// Stripe's webhook events (and its API, when a key is configured).
-    package let stripe: StripeIngestion
     /// Where the poller's and requested backfills' calls to Apple run (the App Store pool).
     package let appStoreWork: WorkPool
-    /// Where calls to Stripe and to Google made on behalf of other work run (a reader's refresh
-    /// runs on the App Store pool and asks them on theirs).
     package let stripeWork: WorkPool
-    package let googlePlayWork: WorkPool
 
+    package let readers: ReaderServices
+    package let catalogServices: CatalogServices
+    package let intake: IntakeServices
+    package let support: SupportServices
+    package let operations: OperationsServices
+
+    /// `storeWork`: where writes queued off a request run (E30's records of grants given).
     package init(store: any GatewayStore, appStore services: AppStoreServices, metrics: Metrics, clock: any GatewayClock,
                  random: any RandomBytesSource, adminKey: String, cacheMemoryBytes: Int, policy: EntitlementPolicy,
                  ownership: OwnershipPolicy, events: EventPolicy, appStoreWork: WorkPool,
                  stripe stripeSettings: StripeSettings = StripeSettings(webhookSecrets: []), stripeAPI: (any StripeAPI)? = nil,
                  googlePlay googlePlayServices: GooglePlayServices? = nil,
-                 stripeWork: WorkPool = .inline, googlePlayWork: WorkPool = .inline) throws(StartError) {
+                 stripeWork: WorkPool = .inline, googlePlayWork: WorkPool = .inline, storeWork: WorkPool = .inline) throws(StartError) {
         self.store = store
         self.clock = clock
         self.random = random
-        self.metrics = metrics
         self.events = events
         self.ownership = ownership
         self.appStoreWork = appStoreWork
         self.stripeWork = stripeWork
-        self.googlePlayWork = googlePlayWork
         budget = CacheBudget(totalBytes: cacheMemoryBytes)
         counters = GatewayCounters(metrics)
         pushCounters = PushCounters(metrics)
-        storeHealth = StoreHealthMonitor(store: store)
         entitlements = EntitlementEvaluator(policy: policy)
         identifiers = Identifiers(random: random)
+        let catalog: CatalogCache
         do {
             authenticator = try Authenticator(store: store, adminKey: adminKey, cacheBytes: budget.principalBytes,
                                               coherence: coherence, secretsHashed: counters.secretsHashed)
@@ -81,37 +66,85 @@ package final class CoreServices: Sendable {
         } catch {
             throw StartError(description: "\(error)")
         }
-        accounts = AccountFactsCache(store: store, budget: budget, coherence: coherence)
-        let ingestion = AppStoreIngestion(services: services, store: store, accounts: accounts, ownership: ownership,
-                                          events: events, clock: clock, counters: counters)
-        appStore = ingestion
+        self.catalog = catalog
+        let accounts = AccountFactsCache(store: store, budget: budget, coherence: coherence)
+        self.accounts = accounts
+        intake = try Self.intake(store: store, services: services, metrics: metrics, clock: clock, counters: counters,
+                                 accounts: accounts, catalog: catalog, ownership: ownership, events: events, policy: policy,
+                                 stripe: stripeSettings, stripeAPI: stripeAPI, googlePlay: googlePlayServices,
+                                 appStoreWork: appStoreWork, stripeWork: stripeWork, googlePlayWork: googlePlayWork)
+        let institutions = Institutions(store: store, clock: clock)
+        let given = InstitutionAccounts(store: store, clock: clock, work: storeWork)
+        let explanations = Explanations(store: store, accounts: accounts, catalog: catalog, entitlements: entitlements,
+                                        clock: clock, given: given)
+        readers = ReaderServices(
+            accounts: ReaderAccounts(store: store, identifiers: identifiers, clock: clock),
+            entitlements: EntitlementsNow(accounts: accounts, catalog: catalog, engine: entitlements, institutions: institutions,
+                                          given: given, clock: clock),
+            devices: Devices(store: store),
+            grants: Grants(store: store, accounts: accounts, events: events, clock: clock),
+            codes: AccessCodes(store: store, catalog: catalog, accounts: accounts, clock: clock, identifiers: identifiers,
+                               events: events))
+        catalogServices = CatalogServices(
+            cache: catalog,
+            changes: CatalogChanges(store: store, catalog: catalog,
+                                    announcements: PublicationAnnouncements(store: store, clock: clock, events: events,
+                                                                            counters: pushCounters)),
+            keys: APIKeys(store: store, catalog: catalog, authenticator: authenticator, identifiers: identifiers, clock: clock))
+        support = SupportServices(lookups: OwnerLookups(store: store), history: AccountHistory(store: store, given: given),
+                                  explanations: explanations)
+        operations = OperationsServices(storeHealth: StoreHealthMonitor(store: store), metrics: metrics,
+                                        institutions: institutions, deadLetters: DeadLetters(store: store, clock: clock))
+    }
+
+    /// Print subscribers' lists and claims, over the keyed hash of verification values.
+    package func print(verificationKey: [UInt8]) throws(StartError) -> PrintServices {
+        let hasher: VerificationHasher
+        do { hasher = try VerificationHasher(key: verificationKey) } catch {
+            throw StartError(description: "the verification key: \(error)")
+        }
+        return PrintServices(
+            lists: SubscriberLists(store: store, accounts: accounts, hasher: hasher, identifiers: identifiers, events: events,
+                                   clock: clock),
+            claims: PrintClaims(store: store, accounts: accounts, hasher: hasher, identifiers: identifiers,
+                                ownership: ownership, events: events))
+    }
+
+    private static func intake(store: any GatewayStore, services: AppStoreServices, metrics: Metrics, clock: any GatewayClock,
+                               counters: GatewayCounters, accounts: AccountFactsCache, catalog: CatalogCache,
+                               ownership: OwnershipPolicy, events: EventPolicy, policy: EntitlementPolicy,
+                               stripe stripeSettings: StripeSettings, stripeAPI: (any StripeAPI)?,
+                               googlePlay googlePlayServices: GooglePlayServices?, appStoreWork: WorkPool, stripeWork: WorkPool,
+                               googlePlayWork: WorkPool) throws(StartError) -> IntakeServices {
+        let facts = FactIntake(store: store, accounts: accounts, ownership: ownership, events: events, clock: clock)
+        let ingestion = AppStoreIngestion(services: services, intake: facts, counters: counters)
+        let stripe: StripeIngestion
         do {
-            stripe = try StripeIngestion(settings: stripeSettings, api: stripeAPI, storing: ingestion,
+            stripe = try StripeIngestion(settings: stripeSettings, api: stripeAPI, intake: facts,
                                          counters: StripeCounters(metrics))
         } catch {
             throw StartError(description: "the Stripe webhook secrets cannot be used: \(error)")
         }
-        postedStatuses = PostedTransactionStatuses(ingestion: ingestion, work: appStoreWork)
-        let catalog = self.catalog, clock = self.clock
-        googlePlay = googlePlayServices.map {
-            GooglePlayIngestion(services: $0, facts: ingestion, catalog: catalog, clock: clock, metrics: metrics)
+        let googlePlay = googlePlayServices.map {
+            GooglePlayIngestion(services: $0, facts: facts, catalog: catalog, clock: clock, metrics: metrics)
         }
-        let ingestionForPull = googlePlay
-        puller = googlePlayServices?.pull.flatMap { pull in ingestionForPull.map { GooglePlayPuller(client: pull, ingestion: $0) } }
-        voidedPass = googlePlay.map { GooglePlayVoidedPass(store: store, ingestion: $0, clock: clock) }
-        acknowledger = googlePlayServices.map {
-            GooglePlayAcknowledger(store: store, client: $0.client, clock: clock, metrics: metrics)
-        }
-        // E3: sandbox history is replayed only where sandbox facts count.
-        backfill = services.serverAPI.map {
-            NotificationBackfill(settings: .standard, ingestion: ingestion, serverAPI: $0,
-                                 environments: policy.acceptSandbox ? [.production, .sandbox] : [.production],
-                                 work: appStoreWork)
-        }
-    }
-
-    /// Issues a catalog change made published, announced at once.
-    package var announcements: PublicationAnnouncements {
-        PublicationAnnouncements(store: store, clock: clock, events: events, counters: pushCounters)
+        return IntakeServices(
+            facts: facts,
+            appStore: ingestion,
+            postedStatuses: PostedTransactionStatuses(ingestion: ingestion, work: appStoreWork),
+            // E3: sandbox history is replayed only where sandbox facts count.
+            backfill: services.serverAPI.map {
+                NotificationBackfill(settings: .standard, ingestion: ingestion, serverAPI: $0,
+                                     environments: policy.acceptSandbox ? [.production, .sandbox] : [.production],
+                                     work: appStoreWork)
+            },
+            stripe: stripe,
+            googlePlay: googlePlay,
+            acknowledger: googlePlayServices.map {
+                GooglePlayAcknowledger(store: store, client: $0.client, clock: clock, metrics: metrics)
+            },
+            puller: googlePlayServices?.pull.flatMap { pull in googlePlay.map { GooglePlayPuller(client: pull, ingestion: $0) } },
+            voidedPass: googlePlay.map { GooglePlayVoidedPass(store: store, ingestion: $0, clock: clock) },
+            stripeWork: stripeWork, googlePlayWork: googlePlayWork)
     }
 }

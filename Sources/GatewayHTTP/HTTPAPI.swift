@@ -7,8 +7,8 @@ import IssueCatalog
 import Metrics
 import Wire
 
-/// The API of http-api.md over the core's services: one controller per area, each given only
-/// what its routes need, composed onto one frozen router. Built once at start and shared by all
+/// The API of http-api.md over the core's service groups: one controller per area, each given
+/// only the services its routes need, composed onto one frozen router. Built once at start and shared by all
 /// event loops and workers.
 package struct HTTPAPI: Sendable {
     package let settings: APISettings
@@ -37,68 +37,53 @@ package struct HTTPAPI: Sendable {
         let compressed = CompressedBodies(budgetBytes: core.budget.compressedBytes)
         self.tokenMemo = tokenMemo
         self.compressed = compressed
-        let access = Access(authenticator: core.authenticator, store: core.store, catalog: core.catalog)
-        let answers = EntitlementAnswers(accounts: core.accounts, catalog: core.catalog, engine: core.entitlements,
-                                         clock: core.clock)
+        let readers = core.readers, intake = core.intake, support = core.support, operations = core.operations
+        let catalog = core.catalogServices.cache
+        let print = try core.print(verificationKey: settings.verificationKey)
+        let access = Access(authenticator: core.authenticator, readers: readers.accounts, catalog: catalog)
+        let entitlements = readers.entitlements
+        let requesters = Requesters(addresses: ClientAddressResolver(trustedProxies: settings.trustedProxies))
         let lists = ListResponder(compressed: compressed)
-        let hasher: VerificationHasher
-        do { hasher = try VerificationHasher(key: settings.verificationKey) } catch {
-            throw StartError(description: "the verification key: \(error)")
-        }
         let limits = settings.limits
-        let coverage = InstitutionCoverage(institutions: Institutions(store: core.store, clock: core.clock),
-                                           addresses: ClientAddressResolver(trustedProxies: settings.trustedProxies),
-                                           accounts: InstitutionAccounts(store: core.store, clock: core.clock))
-        let changes = CatalogChanges(catalog: core.catalog, announcements: core.announcements)
         accounts = AccountController(
-            access: access, store: core.store, accounts: core.accounts, catalog: core.catalog, answers: answers,
-            coverage: coverage, appStore: core.appStore, postedStatuses: core.postedStatuses, identifiers: core.identifiers, lists: lists,
+            access: access, readers: readers.accounts, catalog: catalog, entitlements: entitlements, requesters: requesters,
+            appStore: intake.appStore, facts: intake.facts, postedStatuses: intake.postedStatuses, lists: lists,
             accountCreationLimit: KeyedRateLimiter(settings.accountCreation), limits: limits, clock: core.clock)
-        tokens = TokenController(access: access, accounts: core.accounts, catalog: core.catalog, answers: answers,
-                                 coverage: coverage, signer: signer, settings: settings, random: core.random, counters: core.counters,
-                                 clock: core.clock)
+        tokens = TokenController(access: access, entitlements: entitlements, requesters: requesters, signer: signer,
+                                 settings: settings, random: core.random, counters: core.counters, clock: core.clock)
         // Registered in this order: the router does not depend on it, `/metrics` labels do not either.
         controllers = [
-            OperationsController(storeHealth: core.storeHealth, metrics: core.metrics),
-            CatalogController(access: access, store: core.store, catalog: core.catalog, changes: changes, lists: lists,
+            OperationsController(storeHealth: operations.storeHealth, metrics: operations.metrics),
+            CatalogController(access: access, catalog: catalog, changes: core.catalogServices.changes, lists: lists,
                               clock: core.clock),
-            KeyController(access: access, store: core.store, catalog: core.catalog, identifiers: core.identifiers,
-                          clock: core.clock),
+            KeyController(access: access, keys: core.catalogServices.keys),
             accounts,
             tokens,
             EdgeController(tokenKeys: settings.tokenKeys, tokenMemo: tokenMemo, clock: core.clock, counters: core.counters),
-            LookupController(access: access, store: core.store),
-            ExplanationController(access: access, explanations: Explanations(
-                store: core.store, accounts: core.accounts, catalog: core.catalog, entitlements: core.entitlements,
-                clock: core.clock), coverage: coverage, clock: core.clock),
-            GrantController(access: access, store: core.store, accounts: core.accounts, catalog: core.catalog,
-                            identifiers: core.identifiers, events: core.events, clock: core.clock),
-            CodeController(access: access, store: core.store, codes: AccessCodes(
-                store: core.store, catalog: core.catalog, accounts: core.accounts, clock: core.clock,
-                identifiers: core.identifiers, events: core.events), answers: answers,
+            LookupController(access: access, lookups: support.lookups),
+            ExplanationController(access: access, explanations: support.explanations, entitlements: entitlements,
+                                  requesters: requesters, clock: core.clock),
+            GrantController(access: access, grants: readers.grants, catalog: catalog, identifiers: core.identifiers,
+                            clock: core.clock),
+            CodeController(access: access, codes: readers.codes, entitlements: entitlements,
                            redemptionFailures: KeyedRateLimiter(settings.redemptionFailures), clock: core.clock),
-            PrintSubscriberController(
-                access: access,
-                lists: SubscriberLists(store: core.store, accounts: core.accounts, hasher: hasher,
-                                       identifiers: core.identifiers, events: core.events, clock: core.clock),
-                claims: PrintClaims(store: core.store, accounts: core.accounts, hasher: hasher, identifiers: core.identifiers,
-                                    ownership: core.ownership, events: core.events),
-                store: core.store, answers: answers, listMaxBytes: settings.subscriberListMaxBytes, clock: core.clock),
-            InstitutionController(access: access, coverage: coverage, answers: answers,
-                                  tokens: tokens, catalog: core.catalog, identifiers: core.identifiers, clock: core.clock),
-            HistoryController(access: access, store: core.store),
-            TimelineController(access: access, answers: answers),
+            PrintSubscriberController(access: access, lists: print.lists, claims: print.claims, entitlements: entitlements,
+                                      listMaxBytes: settings.subscriberListMaxBytes, clock: core.clock),
+            InstitutionController(access: access, institutions: operations.institutions, entitlements: entitlements,
+                                  requesters: requesters, tokens: tokens, catalog: catalog, identifiers: core.identifiers,
+                                  clock: core.clock),
+            HistoryController(access: access, history: support.history),
+            TimelineController(access: access, entitlements: entitlements, catalog: catalog),
             ConsoleController(),
-            AppStoreController(access: access, store: core.store, accounts: core.accounts, appStore: core.appStore,
-                               stripe: core.stripe, backfill: core.backfill, answers: answers,
+            AppStoreController(access: access, appStore: intake.appStore, refresh: intake.refresh(storeWait: limits.refreshStoreWait),
+                               backfill: intake.backfill, entitlements: entitlements,
                                refreshLimit: KeyedRateLimiter(.init(perMinute: limits.refreshesPerMinute,
                                                                     burst: limits.refreshBurst)),
-                               limits: limits, clock: core.clock, googlePlay: core.googlePlay,
-                               stripeWork: core.stripeWork, googlePlayWork: core.googlePlayWork),
-            DeviceController(access: access, store: core.store, accounts: core.accounts, clock: core.clock),
-            StripeController(access: access, stripe: core.stripe, limits: limits, clock: core.clock),
-            WebhookController(access: access, store: core.store, clock: core.clock),
-            GooglePlayController(access: access, googlePlay: core.googlePlay, answers: answers),
+                               limits: limits, clock: core.clock),
+            DeviceController(access: access, devices: readers.devices, clock: core.clock),
+            StripeController(access: access, stripe: intake.stripe, limits: limits, clock: core.clock),
+            WebhookController(access: access, deadLetters: operations.deadLetters),
+            GooglePlayController(access: access, googlePlay: intake.googlePlay, entitlements: entitlements),
         ]
     }
 

@@ -6,9 +6,6 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case conflict(String)
     /// The thing, or a thing it refers to, does not exist.
     case notFound(String)
-    /// An account already holds this `appAccountToken` (a UUID names one account: E4's V2 rule
-    /// binds purchases carrying it to that account, so it cannot name two).
-    case appAccountTokenInUse
     /// Another connection or process held the database for longer than the busy timeout
     /// (SQLite's BUSY and LOCKED, PostgreSQL's lock timeouts and serialization failures): the
     /// same unit of work may succeed if tried again.
@@ -24,7 +21,6 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .conflict(let m): return "conflict: \(m)"
         case .notFound(let m): return "not found: \(m)"
-        case .appAccountTokenInUse: return "the appAccountToken belongs to another account"
         case .busy: return "the database is busy; try again shortly"
         case .failed: return "the database could not be read or written (the details are in the log)"
         }

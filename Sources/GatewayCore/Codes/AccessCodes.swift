@@ -10,10 +10,10 @@ import Wire
 package struct AccessCodes: Sendable {
     package static let maxCodesPerBatch = 10_000
 
-    private let store: any GatewayStore
+    let store: any GatewayStore
     private let catalog: CatalogCache
     private let accounts: AccountFactsCache
-    private let clock: any GatewayClock
+    let clock: any GatewayClock
     private let identifiers: Identifiers
     private let events: EventPolicy
 
@@ -23,20 +23,19 @@ package struct AccessCodes: Sendable {
         self.identifiers = identifiers; self.events = events
     }
 
-    /// A stored batch and its codes in clear, the only time they are shown. `body` is
-    /// `{"count": N, "issueId": "…"}` or `{"count": N, "duration": "P1M"}`, optional `expiresAt`.
-    package func createBatch(_ body: RequestBody, publicationId: String) throws(APIError) -> (CodeBatch, [String]) {
-        let (batch, count) = try codeBatch(body, publicationId: publicationId)
+    /// A stored batch and its codes in clear, the only time they are shown.
+    package func createBatch(_ order: CodeBatchOrder, publicationId: String) throws(GatewayError) -> (CodeBatch, [String]) {
+        let (batch, count) = try codeBatch(order, publicationId: publicationId)
         var codes: [String] = []
         for _ in 0..<count { codes.append(try newCode()) }
-        let hashes = try codes.map { code throws(APIError) in try Self.codeHash(code) }
+        let hashes = try codes.map { code throws(GatewayError) in try Self.codeHash(code) }
         try stored { () throws(StoreError) in try store.createCodeBatch(batch, codeHashes: hashes) }
         return (batch, codes)
     }
 
     /// Redeems `text` (as a reader typed it) into a grant for the account; a redeemed code drops
     /// the account's cached answers.
-    package func redeem(_ text: String, for accountId: String, at now: Instant) throws(APIError) -> RedemptionOutcome {
+    package func redeem(_ text: String, for accountId: String, at now: Instant) throws(GatewayError) -> RedemptionOutcome {
         guard let hash = try Self.normalizedCodeHash(text) else { return .notFound }
         let grantId = "grant-" + (try identifiers.newIdentifier())
         let outcome = try stored { () throws(StoreError) in
@@ -46,21 +45,21 @@ package struct AccessCodes: Sendable {
         return outcome
     }
 
-    private func codeBatch(_ body: RequestBody, publicationId: String) throws(APIError) -> (CodeBatch, Int) {
-        guard let count = try body.optionalInteger("count"), (1...Int64(Self.maxCodesPerBatch)).contains(count) else {
-            throw .badRequest("count must be an integer from 1 to \(Self.maxCodesPerBatch)")
+    private func codeBatch(_ order: CodeBatchOrder, publicationId: String) throws(GatewayError) -> (CodeBatch, Int) {
+        guard let count = order.count, (1...Int64(Self.maxCodesPerBatch)).contains(count) else {
+            throw .invalid("count must be an integer from 1 to \(Self.maxCodesPerBatch)")
         }
-        let issueId = try body.optionalString("issueId"), duration = try body.optionalString("duration")
-        guard (issueId == nil) != (duration == nil) else { throw .badRequest("give exactly one of issueId and duration") }
+        let issueId = order.issueId, duration = order.duration
+        guard (issueId == nil) != (duration == nil) else { throw .invalid("give exactly one of issueId and duration") }
         if let issueId {
             let ref = IssueRef(publicationId: publicationId, issueId: issueId)
-            guard let issue = catalog.state.snapshot.issue(ref) else { throw .badRequest("no issue \(issueId) in \(publicationId)") }
-            guard issue.retractedAt == nil else { throw .badRequest("issue \(issueId) is retracted") }
+            guard let issue = catalog.state.snapshot.issue(ref) else { throw .invalid("no issue \(issueId) in \(publicationId)") }
+            guard issue.retractedAt == nil else { throw .invalid("issue \(issueId) is retracted") }
         }
-        if let duration, ISODuration(duration) == nil { throw .badRequest("duration must be an ISO 8601 duration such as P1M") }
+        if let duration, ISODuration(duration) == nil { throw .invalid("duration must be an ISO 8601 duration such as P1M") }
         let now = clock.now()
-        let expiresAt = try body.optionalInstant("expiresAt")
-        if let expiresAt, expiresAt <= now { throw .badRequest("expiresAt must be in the future") }
+        let expiresAt = order.expiresAt
+        if let expiresAt, expiresAt <= now { throw .invalid("expiresAt must be in the future") }
         let batch = CodeBatch(batchId: "batch-" + (try identifiers.newIdentifier()), publicationId: publicationId,
                               issueId: issueId, duration: duration, expiresAt: expiresAt, createdAt: now)
         return (batch, Int(count))
@@ -71,11 +70,11 @@ package struct AccessCodes: Sendable {
     /// SHA-256 hashes, so their length is what stands against guessing from a stolen copy of the
     /// database: with a million unredeemed codes, finding one by brute force is still about 2^59
     /// hashes (12 characters, 59 bits, would leave 2^39: hours on one GPU).
-    private func newCode() throws(APIError) -> String {
+    private func newCode() throws(GatewayError) -> String {
         var characters: [Character] = []
         while characters.count < Self.codeLength {
             let bytes: [UInt8]
-            do { bytes = try identifiers.random.randomBytes(count: 32) } catch { throw .internalError("no randomness available") }
+            do { bytes = try identifiers.random.randomBytes(count: 32) } catch { throw .failed("no randomness available") }
             // Rejection sampling: 248 = 8 × 31, so every character is equally likely.
             for byte in bytes where byte < 248 && characters.count < Self.codeLength {
                 characters.append(Self.codeAlphabet[Int(byte) % Self.codeAlphabet.count])
@@ -88,15 +87,15 @@ package struct AccessCodes: Sendable {
     package static let codeLength = 16
 
     /// What is stored of a code: the SHA-256 of its canonical form (upper case, no separators).
-    package static func codeHash(_ code: String) throws(APIError) -> String {
-        guard let hash = try normalizedCodeHash(code) else { throw .internalError("a generated code did not read back") }
+    package static func codeHash(_ code: String) throws(GatewayError) -> String {
+        guard let hash = try normalizedCodeHash(code) else { throw .failed("a generated code did not read back") }
         return hash
     }
 
     /// Nil for text that cannot be a code; readers may type lower case, spaces or no dashes.
-    package static func normalizedCodeHash(_ text: String) throws(APIError) -> String? {
+    package static func normalizedCodeHash(_ text: String) throws(GatewayError) -> String? {
         let canonical = String(text.uppercased().filter { $0 != "-" && $0 != " " })
         guard canonical.count == codeLength, canonical.allSatisfy(codeAlphabet.contains) else { return nil }
-        do { return try SecretHash.hex(of: canonical) } catch { throw .internalError("hashing failed") }
+        do { return try SecretHash.hex(of: canonical) } catch { throw .failed("hashing failed") }
     }
 }

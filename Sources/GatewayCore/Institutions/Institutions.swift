@@ -27,16 +27,16 @@ package final class Institutions: Sendable {
     }
 
     /// Every institution, the first created first.
-    package func all() throws(APIError) -> [Institution] {
+    package func all() throws(GatewayError) -> [Institution] {
         try stored { () throws(StoreError) in try store.institutions() }
     }
 
-    package func institution(_ institutionId: String) throws(APIError) -> Institution? {
+    package func institution(_ institutionId: String) throws(GatewayError) -> Institution? {
         try stored { () throws(StoreError) in try store.institution(id: institutionId) }
     }
 
     /// The institution that covers `address` now (the first created where several do), or nil.
-    package func covering(_ address: [UInt8]) throws(APIError) -> Institution? {
+    package func covering(_ address: [UInt8]) throws(GatewayError) -> Institution? {
         try networks().covering(address)
     }
 
@@ -53,33 +53,33 @@ package final class Institutions: Sendable {
     }
 
     /// Saves `institution` unless one of its networks is invalid or overlaps another of its own:
-    /// then a 400 `invalid_network` naming the entry. The accounts it was given to get `grantChanged` when
+    /// then `invalidNetwork` naming the entry. The accounts it was given to get `grantChanged` when
     /// it now gives other publications or another interval. `replacing`: an institution deleted
-    /// since the caller read it is a 404 and nothing is written.
-    package func save(_ institution: Institution, replacing: Bool = false) throws(APIError) {
+    /// since the caller read it is `notFound` and nothing is written.
+    package func save(_ institution: Institution, replacing: Bool = false) throws(GatewayError) {
         var ranges: [(String, NetworkRange)] = []
         for entry in institution.networks {
             do { ranges.append((entry, try NetworkRange(parsing: entry))) } catch {
-                throw Self.invalidNetwork(entry, error.reason)
+                throw .invalidNetwork(entry: entry, reason: error.reason)
             }
         }
         for (i, (entry, range)) in ranges.enumerated() {
             if let (other, _) = ranges[..<i].first(where: { $0.1.overlaps(range) }) {
-                throw Self.invalidNetwork(entry, "overlaps \(other) of the same institution")
+                throw .invalidNetwork(entry: entry, reason: "overlaps \(other) of the same institution")
             }
         }
         // E30: another institution's ranges may overlap these (libraries share networks): where
         // several cover an address, the one created first serves it (`CoveredNetworks`).
         let refusal = try stored { () throws(StoreError) in
             try store.saveInstitution(institution, at: clock.now(),
-                                      unlessGone: replacing ? APIError.notFound("no institution \(institution.institutionId)") : nil)
+                                      unlessGone: replacing ? GatewayError.notFound("no institution \(institution.institutionId)") : nil)
         }
         if let refusal { throw refusal }
         forget()
     }
 
     /// False when there was no such institution. The accounts it was given to get `grantRevoked`.
-    package func delete(_ institutionId: String) throws(APIError) -> Bool {
+    package func delete(_ institutionId: String) throws(GatewayError) -> Bool {
         let deleted = try stored { () throws(StoreError) in try store.deleteInstitution(id: institutionId, at: clock.now()) }
         forget()
         return deleted
@@ -96,17 +96,13 @@ package final class Institutions: Sendable {
     /// The `sub` of an institution reader's tokens (E30).
     package static func subject(_ institution: Institution) -> String { "institution:" + institution.institutionId }
 
-    private static func invalidNetwork(_ entry: String, _ reason: String) -> APIError {
-        APIError(status: 400, code: "invalid_network", message: "\(entry): \(reason)", extra: [("network", .string(entry))])
-    }
-
     private static func isFresh(_ loadedAt: Instant, _ now: Instant) -> Bool {
         loadedAt <= now && now.millisecondsSinceEpoch - loadedAt.millisecondsSinceEpoch < refreshSeconds * 1000
     }
 
     private func forget() { loaded.withLock { $0.loadedAt = nil } }
 
-    private func networks() throws(APIError) -> CoveredNetworks {
+    private func networks() throws(GatewayError) -> CoveredNetworks {
         let now = clock.now()
         if let fresh = loaded.withLock({ state -> CoveredNetworks? in
             guard let at = state.loadedAt, Self.isFresh(at, now) else { return nil }

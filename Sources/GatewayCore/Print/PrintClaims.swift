@@ -6,7 +6,7 @@ import Wire
 /// number and its verification value and the account gets the subscriber's grant. A wrong value,
 /// an unknown number and an unknown publication are the same answer, compared in constant time,
 /// and at most `FailureWindow.limit` failures per account and per client address are answered in
-/// its window before 429.
+/// its window before `rateLimited`.
 package struct PrintClaims: Sendable {
     /// E29: 10 failed claims per account and per client address in 15 minutes.
     package static let failureLimit = 10
@@ -28,9 +28,9 @@ package struct PrintClaims: Sendable {
     }
 
     /// Claims for `accountId`; `limitKeys` are the keys whose failures are counted (the account,
-    /// the client address). Throws 429 before trying when any key is at its limit.
+    /// the client address). Throws `rateLimited` before trying when any key is at its limit.
     package func claim(publicationId: String, customerNumber: String, verification: String, for accountId: String,
-                       limitKeys: [String], at now: Instant) throws(APIError) -> ClaimOutcome {
+                       limitKeys: [String], at now: Instant) throws(GatewayError) -> ClaimOutcome {
         for key in limitKeys {
             if let seconds = failures.retryAfter(key, now: now) { throw .rateLimited(retryAfterSeconds: seconds) }
         }

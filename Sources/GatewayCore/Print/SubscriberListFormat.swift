@@ -5,7 +5,7 @@ package enum SubscriberListFormat: Sendable, Equatable {
     case ndjson
 
     /// The format a `Content-Type` names (its parameters, such as `charset`, ignored); nil for
-    /// any other media type (415).
+    /// any other media type (`unsupportedFormat`).
     package init?(contentType: String?) {
         guard let contentType else { return nil }
         let type = contentType.split(separator: ";", maxSplits: 1).first.map { String($0) } ?? ""

@@ -26,7 +26,7 @@ struct SubscriberListLock: Sendable {
 
     /// Waits until list `listId` holds the publication's lock; 503 when the list before it still
     /// holds it after `waitSeconds`.
-    func take(publicationId: String, listId: String) throws(APIError) {
+    func take(publicationId: String, listId: String) throws(GatewayError) {
         let deadline = ContinuousClock.now.advanced(by: .seconds(Self.waitSeconds))
         while true {
             let lease = lease()
@@ -34,9 +34,8 @@ struct SubscriberListLock: Sendable {
                 return
             }
             guard ContinuousClock.now < deadline else {
-                throw APIError(status: 503, code: "storage_busy",
-                               message: "another subscriber list of \(publicationId) is still being applied; send this one again later",
-                               headers: [("Retry-After", String(Self.holdSeconds))])
+                throw .listInProgress("another subscriber list of \(publicationId) is still being applied; send this one again later",
+                                      retryAfterSeconds: Int(Self.holdSeconds))
             }
             Thread.sleep(forTimeInterval: Self.retryPause)
         }

@@ -17,7 +17,7 @@ package struct SubscriberLists: Sendable {
     /// Lists the console shows.
     package static let recentImports = 50
 
-    private let store: any GatewayStore
+    let store: any GatewayStore
     private let accounts: AccountFactsCache
     private let hasher: VerificationHasher
     private let identifiers: Identifiers
@@ -34,15 +34,15 @@ package struct SubscriberLists: Sendable {
 
     /// Reads and applies one list. `body` hands the list's bytes to its argument piece by piece.
     package func receive(_ kind: SubscriberListKind, publicationId: String, format: SubscriberListFormat,
-                         body: ((UnsafeRawBufferPointer) throws(APIError) -> Void) throws(APIError) -> Void)
-        throws(APIError) -> SubscriberListCounts {
+                         body: ((UnsafeRawBufferPointer) throws(GatewayError) -> Void) throws(GatewayError) -> Void)
+        throws(GatewayError) -> SubscriberListCounts {
         let listId = "list-" + (try identifiers.newIdentifier())
         try lock.take(publicationId: publicationId, listId: listId)
         defer { lock.release(publicationId: publicationId, listId: listId) }
         var list = SubscriberImport(listId: listId, publicationId: publicationId, kind: kind, receivedAt: clock.now())
         try stored { () throws(StoreError) in try store.record(list) }
         var counts = SubscriberListCounts()
-        do throws(APIError) {
+        do throws(GatewayError) {
             try readAndApply(kind, body: body, format: format, to: list, into: &counts)
         } catch {
             // Refused part way: its end is recorded with what it applied and why, so that the
@@ -62,9 +62,9 @@ package struct SubscriberLists: Sendable {
 
     /// Reads the list and applies its batches, then (a whole list) ends whom it did not name.
     private func readAndApply(_ kind: SubscriberListKind,
-                              body: ((UnsafeRawBufferPointer) throws(APIError) -> Void) throws(APIError) -> Void,
+                              body: ((UnsafeRawBufferPointer) throws(GatewayError) -> Void) throws(GatewayError) -> Void,
                               format: SubscriberListFormat, to list: SubscriberImport,
-                              into counts: inout SubscriberListCounts) throws(APIError) {
+                              into counts: inout SubscriberListCounts) throws(GatewayError) {
         let publicationId = list.publicationId
         // Handed back however it ends: a refusal records what was applied before it.
         var applied = SubscriberListCounts()
@@ -72,23 +72,23 @@ package struct SubscriberLists: Sendable {
         var reader = SubscriberListReader(format: format)
         var batch: [ListedSubscriber] = []
         batch.reserveCapacity(Self.batchSize)
-        let take = { (line: ListLine) throws(APIError) in
+        let take = { (line: ListLine) throws(GatewayError) in
             switch line {
             case .rejected(let number, let error): applied.reject(line: number, error.message)
             case .row(let row):
                 let hash: String
                 do { hash = try hasher.hash(publicationId: publicationId, customerNumber: row.customerNumber,
-                                            verification: row.verification) } catch { throw .internalError("hashing failed") }
+                                            verification: row.verification) } catch { throw .failed("hashing failed") }
                 batch.append(ListedSubscriber(customerNumber: row.customerNumber, verificationHash: hash, terms: row.terms,
                                               line: row.line))
                 if batch.count >= Self.batchSize { try apply(&batch, of: list, into: &applied) }
             }
         }
-        try body { (bytes) throws(APIError) in
+        try body { (bytes) throws(GatewayError) in
             try Self.feed(&reader, bytes, take)
         }
         try Self.finish(&reader, take)
-        if let header = reader.headerError { throw .badRequest(header) }
+        if let header = reader.headerError { throw .invalid(header) }
         try apply(&batch, of: list, into: &applied)
         // A rejected line rejects that line and nothing else (http-api.md): its subscriber, whose
         // number may not even be readable, must not be ended as "missing", so a whole list with a
@@ -106,7 +106,7 @@ package struct SubscriberLists: Sendable {
     }
 
     private func apply(_ batch: inout [ListedSubscriber], of list: SubscriberImport,
-                       into counts: inout SubscriberListCounts) throws(APIError) {
+                       into counts: inout SubscriberListCounts) throws(GatewayError) {
         guard !batch.isEmpty else { return }
         let rows = batch
         let lease = lock.lease()
@@ -117,16 +117,16 @@ package struct SubscriberLists: Sendable {
     }
 
     private static func feed(_ reader: inout SubscriberListReader, _ bytes: UnsafeRawBufferPointer,
-                             _ take: (ListLine) throws(APIError) -> Void) throws(APIError) {
-        do { try reader.feed(bytes) { line in try take(line) } } catch let error as APIError { throw error } catch {
-            throw .internalError("reading the list failed")
+                             _ take: (ListLine) throws(GatewayError) -> Void) throws(GatewayError) {
+        do { try reader.feed(bytes) { line in try take(line) } } catch let error as GatewayError { throw error } catch {
+            throw .failed("reading the list failed")
         }
     }
 
     private static func finish(_ reader: inout SubscriberListReader,
-                               _ take: (ListLine) throws(APIError) -> Void) throws(APIError) {
-        do { try reader.finish { line in try take(line) } } catch let error as APIError { throw error } catch {
-            throw .internalError("reading the list failed")
+                               _ take: (ListLine) throws(GatewayError) -> Void) throws(GatewayError) {
+        do { try reader.finish { line in try take(line) } } catch let error as GatewayError { throw error } catch {
+            throw .failed("reading the list failed")
         }
     }
 }

@@ -26,20 +26,20 @@ package final class AccountRefresh: Sendable {
     }
 
     /// Apple's error first when Apple fails (it is waited for first); a Stripe or Google call not
-    /// ended by the deadline, or whose pool is full, is 503 `store_unavailable`.
-    package func refresh(_ accountId: String) throws(APIError) {
+    /// ended by the deadline, or whose pool is full, is `storeUnavailable`.
+    package func refresh(_ accountId: String) throws(GatewayError) {
         let deadline = ContinuousClock.now + storeWait
         let subscriptions = try stored { () throws(StoreError) in try store.subscriptions(ofAccount: accountId) }
         let stripeKeys = stripe.refreshable(subscriptions)
         let stripeCall = stripeKeys.isEmpty ? nil : running.join("stripe " + accountId, "Stripe", on: stripeWork) {
-            [stripe] () throws(APIError) in try stripe.refresh(stripeKeys)
+            [stripe] () throws(GatewayError) in try stripe.refresh(stripeKeys)
         }
         var googleCall: PooledCall?
         if let googlePlay {
             let googleKeys = googlePlay.refreshable(subscriptions)
             if !googleKeys.isEmpty {
                 googleCall = running.join("googlePlay " + accountId, "Google Play", on: googlePlayWork) {
-                    () throws(APIError) in try googlePlay.refresh(googleKeys)
+                    () throws(GatewayError) in try googlePlay.refresh(googleKeys)
                 }
             }
         }

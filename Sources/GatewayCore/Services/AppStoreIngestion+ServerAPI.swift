@@ -11,12 +11,11 @@ import Wire
 extension AppStoreIngestion {
     package var serverAPI: ServerAPIClient? { services.serverAPI }
 
-    /// The client, or 409 `not_configured` for a route that needs the Server API on a gateway
-    /// without credentials: no retry will help (a 503 would invite one), only an operator.
-    package func requireServerAPI() throws(APIError) -> ServerAPIClient {
+    /// The client, or `notConfigured` for a route that needs the Server API on a gateway
+    /// without credentials: no retry will help (`appStoreUnavailable` would invite one), only an operator.
+    package func requireServerAPI() throws(GatewayError) -> ServerAPIClient {
         guard let serverAPI else {
-            throw APIError(status: 409, code: "not_configured",
-                           message: "the App Store Server API is not configured (ISSUE_GATEWAY_APPSTORE_API_*)")
+            throw .notConfigured("the App Store Server API is not configured (ISSUE_GATEWAY_APPSTORE_API_*)")
         }
         return serverAPI
     }
@@ -33,7 +32,7 @@ extension AppStoreIngestion {
         // One customer's history holds all their subscriptions: one call may cover several.
         for key in missing where !out.historyFetched.contains(key) {
             guard let transactionId = facts.transactions.first(where: { $0.subscriptionKey == key })?.transactionId else { continue }
-            do throws(APIError) {
+            do throws(GatewayError) {
                 // Apple answers the customer's whole history; only the subscriptions these facts
                 // prove are kept (E4 binds them to who proved them, never one they did not).
                 var history = try historyFacts(transactionId, in: key.environment)
@@ -51,7 +50,7 @@ extension AppStoreIngestion {
 
     /// The latest transaction and renewal info of every subscription in the customer's groups
     /// (Get All Subscription Statuses), as facts.
-    package func statusFacts(_ transactionId: String, in environment: StoreEnvironment?) throws(APIError) -> VerifiedFacts {
+    package func statusFacts(_ transactionId: String, in environment: StoreEnvironment?) throws(GatewayError) -> VerifiedFacts {
         let serverAPI = try requireServerAPI()
         let found = try Self.answered(now: clock.now()) { () throws(ServerAPIError) in try serverAPI.subscriptionStatuses(transactionId, in: environment) }
         return try Self.facts(transactions: found.statuses.compactMap(\.transaction), renewals: found.statuses.compactMap(\.renewalInfo))
@@ -59,7 +58,7 @@ extension AppStoreIngestion {
 
     /// The whole transaction history of a customer, as facts, every subscription in it marked
     /// fetched whole.
-    package func historyFacts(_ transactionId: String, in environment: StoreEnvironment?) throws(APIError) -> VerifiedFacts {
+    package func historyFacts(_ transactionId: String, in environment: StoreEnvironment?) throws(GatewayError) -> VerifiedFacts {
         let serverAPI = try requireServerAPI()
         let history = try Self.answered(now: clock.now()) { () throws(ServerAPIError) in try serverAPI.transactionHistory(transactionId, in: environment) }
         var facts = try Self.facts(transactions: history.transactions, renewals: [])
@@ -69,7 +68,7 @@ extension AppStoreIngestion {
 
     /// The customer's refunded transactions Apple knows (Refund History v2), as facts: a refund
     /// that no notification reported is found with one lookup, not a history walk.
-    package func refundFacts(_ transactionId: String, in environment: StoreEnvironment?) throws(APIError) -> VerifiedFacts {
+    package func refundFacts(_ transactionId: String, in environment: StoreEnvironment?) throws(GatewayError) -> VerifiedFacts {
         let serverAPI = try requireServerAPI()
         let refunds = try Self.answered(now: clock.now()) { () throws(ServerAPIError) in
             try serverAPI.refundHistory(transactionId, in: environment)
@@ -78,8 +77,8 @@ extension AppStoreIngestion {
     }
 
     /// Payloads the client verified (E2), through the Entitle parsers; one that does not parse
-    /// makes Apple's answer unusable (503).
-    private static func facts(transactions: [VerifiedPayload], renewals: [VerifiedPayload]) throws(APIError) -> VerifiedFacts {
+    /// makes Apple's answer unusable (`appStoreUnavailable`).
+    private static func facts(transactions: [VerifiedPayload], renewals: [VerifiedPayload]) throws(GatewayError) -> VerifiedFacts {
         var facts = VerifiedFacts()
         do {
             facts.transactions = try transactions.map { try AppStoreParsers.signedTransaction(payload: $0.payload) }
@@ -95,7 +94,7 @@ extension AppStoreIngestion {
     /// when stored; the account read before the slow calls may have lost one since).
     /// Without Server API credentials the stored latest receipts are re-verified instead, as the
     /// status poller does.
-    package func refresh(_ accountSubscriptions: [SubscriptionKey]) throws(APIError) {
+    package func refresh(_ accountSubscriptions: [SubscriptionKey]) throws(GatewayError) {
         let subscriptions = accountSubscriptions.filter { $0.store == .appStore }
         var facts = VerifiedFacts()
         if serverAPI == nil {
@@ -130,23 +129,21 @@ extension AppStoreIngestion {
             }
         }
         // Without the Server API the facts are receipts' and say so themselves.
-        try saveForOwners(facts, source: serverAPI == nil ? nil : .serverApi)
+        try intake.saveForOwners(facts, source: serverAPI == nil ? nil : .serverApi)
     }
 
     /// A Server API failure as the API's answer: Apple unreachable, or refusing the gateway's
-    /// credentials (only an operator fixes them), is a 503; Apple refusing the request itself a
-    /// 502 `app_store_refused`; an unknown transaction a 404. Apple's rate limit passes its wait
+    /// credentials (only an operator fixes them), is `appStoreUnavailable`; Apple refusing the request itself
+    /// `appStoreRefused`; an unknown transaction `notFound`. Apple's rate limit passes its wait
     /// on as `Retry-After` in seconds from `now` (Apple gives a UNIX time in milliseconds).
-    package static func answered<T>(now: Instant, _ call: () throws(ServerAPIError) -> T) throws(APIError) -> T {
+    package static func answered<T>(now: Instant, _ call: () throws(ServerAPIError) -> T) throws(GatewayError) -> T {
         do { return try call() } catch {
             switch error {
             case .notFound: throw .notFound("the App Store knows no such transaction")
             case .unauthorized:
                 throw .appStoreUnavailable("the App Store Server API refused the gateway's credentials (ISSUE_GATEWAY_APPSTORE_API_*)")
             case .rejected(let status, let code):
-                var refused = APIError(status: 502, code: "app_store_refused", message: "the App Store refused the request (HTTP \(status))")
-                if let code { refused.extra = [("appStoreErrorCode", .int(code))] }
-                throw refused
+                throw .appStoreRefused(status: status, appStoreErrorCode: code)
             case .unavailable(.rateLimited(let until?)):
                 throw .appStoreUnavailable("the App Store Server API is rate limiting the gateway",
                                            retryAfterSeconds: RetryAfter.seconds(until: until, now: now))
@@ -171,9 +168,10 @@ package struct ExtensionOutcome: Sendable {
 
 extension AppStoreIngestion {
     /// Extends a subscription's renewal date (compensating readers for a missed issue), then
-    /// stores its new status, so the longer period counts before Apple's RENEWAL_EXTENDED arrives.
+    /// stores its new status, so the longer period counts before Apple's RENEWAL_EXTENDED arrives,
+    /// and records the extension in the owner's history.
     package func extendRenewalDate(_ originalTransactionId: String, _ extension: ServerAPIExtension,
-                           note: String?) throws(APIError) -> ExtensionOutcome {
+                           note: String?) throws(GatewayError) -> ExtensionOutcome {
         let serverAPI = try requireServerAPI()
         // The environment the gateway knows the subscription in; unknown: production, then sandbox.
         let known = try stored { () throws(StoreError) -> StoreEnvironment? in
@@ -191,14 +189,38 @@ extension AppStoreIngestion {
         // Apple has answered: a failure to store the new status (storage busy) must not become an
         // error whose retry extends again; the status arrives with RENEWAL_EXTENDED or the poller.
         let saved: IngestResult
-        do { saved = try saveForOwners(facts, source: .serverApi) } catch {
+        do { saved = try intake.saveForOwners(facts, source: .serverApi) } catch {
             OutboundLog.standardError("the extended status of \(originalTransactionId) was not stored: \(error.message)")
             saved = IngestResult(owners: [:], previousOwners: [])
         }
         let key = SubscriptionKey(environment: environment, originalTransactionId: originalTransactionId)
         let stillOwned = try stored { () throws(StoreError) in try store.owner(of: key) }
         let owner = saved.owners[key] ?? stillOwned
-        return ExtensionOutcome(originalTransactionId: originalTransactionId, note: note, environment: environment, result: result,
-                                accountId: owner, facts: facts)
+        let outcome = ExtensionOutcome(originalTransactionId: originalTransactionId, note: note, environment: environment,
+                                       result: result, accountId: owner, facts: facts)
+        // Apple has extended: recording it must not turn that into an error a retry would
+        // repeat (the history is best effort once Apple said yes).
+        do throws(GatewayError) { try record(outcome, `extension`) } catch {
+            OutboundLog.standardError("the extension of \(originalTransactionId) is not in the history: \(error.message)")
+        }
+        return outcome
+    }
+
+    /// http-api.md: an extension is "recorded in the account's history", as an operator action on
+    /// the account that owns the subscription (none: nobody's history to record it in).
+    private func record(_ outcome: ExtensionOutcome, _ asked: ServerAPIExtension) throws(GatewayError) {
+        guard let accountId = outcome.accountId else { return }
+        var details = JSONObject()
+        details.set("originalTransactionId", .string(outcome.originalTransactionId))
+        details.set("environment", .string(outcome.environment.rawValue))
+        details.set("days", .integer(Int64(asked.days)))
+        details.set("reasonCode", .integer(Int64(asked.reasonCode)))
+        details.set("success", .bool(outcome.result.success))
+        if let effective = outcome.result.effectiveDate { details.set("effectiveDate", .string(effective.rfc3339)) }
+        if let note = outcome.note { details.set("note", .string(note)) }
+        let now = clock.now()
+        try stored { () throws(StoreError) in
+            try store.recordOperatorAction("extendRenewalDate", on: accountId, details: details, at: now)
+        }
     }
 }

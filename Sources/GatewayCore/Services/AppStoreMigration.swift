@@ -59,11 +59,11 @@ extension AppStoreIngestion {
             report.alreadyMigrated += 1
             return
         }
-        do throws(APIError) {
+        do throws(GatewayError) {
             var facts = try ingestion.historyFacts(originalTransactionId, in: nil)
             let environment = facts.transactions.first { $0.originalTransactionId == originalTransactionId }?.environment
             facts.append(try ingestion.statusFacts(originalTransactionId, in: environment))
-            try ingestion.saveForOwners(facts, source: .serverApi)
+            try ingestion.intake.saveForOwners(facts, source: .serverApi)
             report.migrated += 1
         } catch {
             report.failed += 1

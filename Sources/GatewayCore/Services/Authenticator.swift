@@ -58,9 +58,9 @@ package final class Authenticator: Sendable {
     }
 
     /// The digest a bearer secret is known by (one SHA-256).
-    package func digest(of secret: String) throws(APIError) -> SecretDigest {
+    package func digest(of secret: String) throws(GatewayError) -> SecretDigest {
         secretsHashed?.increment()
-        do { return try SecretDigest(of: secret) } catch { throw .internalError("hashing failed") }
+        do { return try SecretDigest(of: secret) } catch { throw .failed("hashing failed") }
     }
 
     /// The principal from memory alone: nil when the secret was not resolved before (the store
@@ -91,7 +91,7 @@ package final class Authenticator: Sendable {
     package var stats: CacheStats { cache.withLock { $0.principals.stats } }
 
     /// The principal a secret's digest names; nil when it names none.
-    package func resolve(_ digest: SecretDigest) throws(APIError) -> Principal? {
+    package func resolve(_ digest: SecretDigest) throws(GatewayError) -> Principal? {
         if digest.matches(adminKeyDigest) { return .admin }
         let trusted = coherence.isTrusted
         let (cached, ticket) = cache.withLock { (trusted ? $0.principals.value(for: digest) : nil, $0.revocations.ticket()) }
@@ -113,7 +113,7 @@ package final class Authenticator: Sendable {
                 found = nil
             }
         } catch {
-            throw APIError(error)
+            throw GatewayError(error)
         }
         guard let found else { return nil }
         let bytes = found.heapBytes

@@ -8,18 +8,18 @@ import Wire
 
 /// Google Play purchases into stored facts (E2, E23–E25, E28): a reader's post and Google's
 /// notifications only name a token; the facts are what Google answers the gateway's own call.
-/// Blocking (it calls Google): the Google Play pool only. Facts are stored through the same unit
-/// of work as the App Store's (`AppStoreIngestion.save`), so E1 and E4 are written once.
+/// Blocking (it calls Google): the Google Play pool only. Facts are stored through the one fact
+/// intake (`FactIntake`), so E1 and E4 are written once.
 package final class GooglePlayIngestion: Sendable {
     package let services: GooglePlayServices
-    private let facts: AppStoreIngestion
+    private let facts: FactIntake
     private let catalog: CatalogCache
     private let clock: any GatewayClock
     /// E25: order periods built from subscription snapshots (the Orders API did not answer them),
     /// counted at every fetch that builds them.
     private let periodsFromSnapshots: Counter
 
-    package init(services: GooglePlayServices, facts: AppStoreIngestion, catalog: CatalogCache, clock: any GatewayClock,
+    package init(services: GooglePlayServices, facts: FactIntake, catalog: CatalogCache, clock: any GatewayClock,
                  metrics: Metrics) {
         self.services = services; self.facts = facts; self.catalog = catalog; self.clock = clock
         periodsFromSnapshots = metrics.counter("issue_gateway_googleplay_snapshot_periods_total",
@@ -42,10 +42,10 @@ package final class GooglePlayIngestion: Sendable {
 
     /// `POST /v1/accounts/{id}/googleplay/purchases`: asks Google about the token, stores what it
     /// answers for the account (E4 by `obfuscatedExternalAccountId`), then acknowledges once (E28).
-    package func purchase(accountId: String, packageName: String, productId: String, token: String) throws(APIError) -> IngestOutcome {
+    package func purchase(accountId: String, packageName: String, productId: String, token: String) throws(GatewayError) -> IngestOutcome {
         try requirePackage(packageName)
         guard let product = catalog.state.snapshot.product(.googlePlay, storeProductId: productId) else {
-            throw .badRequest("productId \(productId) is not a Google Play product of the catalog")
+            throw .invalid("productId \(productId) is not a Google Play product of the catalog")
         }
         let subscription = product.kind != .issue
         let found = try fetch(packageName: packageName, productId: productId, token: token, subscription: subscription,
@@ -64,10 +64,10 @@ package final class GooglePlayIngestion: Sendable {
 
     // MARK: Notifications
 
-    /// `POST /v1/googleplay/notifications`: a Pub/Sub push whose OIDC token verifies (401
-    /// otherwise), for a configured package (400), taken once per `messageId`: the facts Google
+    /// `POST /v1/googleplay/notifications`: a Pub/Sub push whose OIDC token verifies (`unauthorized`
+    /// otherwise), for a configured package (`invalid`), taken once per `messageId`: the facts Google
     /// answers for its token are stored, with the message id, before the 2xx.
-    package func takePush(_ body: [UInt8], authorization: String?) throws(APIError) -> Bool {
+    package func takePush(_ body: [UInt8], authorization: String?) throws(GatewayError) -> Bool {
         guard let verifier = services.push else {
             throw .unauthorized("Google Play pushes are not accepted: ISSUE_GATEWAY_GOOGLE_PUSH_AUDIENCE and _EMAIL are not set")
         }
@@ -76,12 +76,12 @@ package final class GooglePlayIngestion: Sendable {
             throw .unauthorized("the push token was refused: \(error.description)")
         }
         let envelope: PushEnvelope
-        do { envelope = try PushEnvelope.parse(body) } catch { throw .badRequest("malformed push: \(error.description)") }
+        do { envelope = try PushEnvelope.parse(body) } catch { throw .invalid("malformed push: \(error.description)") }
         return try take(envelope)
     }
 
     /// One notification (pushed or pulled): false when its message id was taken before.
-    package func take(_ envelope: PushEnvelope) throws(APIError) -> Bool {
+    package func take(_ envelope: PushEnvelope) throws(GatewayError) -> Bool {
         let notification = envelope.notification
         try requirePackage(notification.packageName)
         var found = FetchedFacts()
@@ -108,7 +108,7 @@ package final class GooglePlayIngestion: Sendable {
                                   subscription: productType != 2, source: .rtdn,
                                   voided: orderId.map { [$0: notification.eventTime] } ?? [:])
             }
-        } catch let error where error.status == 404 || error.status == 410 {
+        } catch let error where error.isPurchaseGone {
             // Google does not know the token (or no longer): nothing to store, and nothing a
             // redelivery would change, so the message is taken.
         }
@@ -126,7 +126,7 @@ package final class GooglePlayIngestion: Sendable {
     /// `POST /v1/accounts/{id}/refresh` (http-api.md: every store with credentials and facts for
     /// the account): each of the account's Google Play subscriptions (`refreshable`), asked again
     /// from its newest token (an order `REFUNDED` is a refund found).
-    package func refresh(_ keys: [SubscriptionKey]) throws(APIError) {
+    package func refresh(_ keys: [SubscriptionKey]) throws(GatewayError) {
         let store = facts.store
         var found: [FetchedFacts] = []
         for key in keys {
@@ -135,7 +135,7 @@ package final class GooglePlayIngestion: Sendable {
             do {
                 found.append(try fetch(packageName: packageName, productId: nil, token: token, subscription: true,
                                        source: .googlePlayApi))
-            } catch let error where error.status == 404 || error.status == 410 {
+            } catch let error where error.isPurchaseGone {
                 // A purchase Google no longer keeps: what was stored stands, the others are asked.
                 continue
             }
@@ -154,7 +154,7 @@ package final class GooglePlayIngestion: Sendable {
     /// asked again and stored with its order void, for refunds whose notification never came.
     /// Returns the purchases stored.
     @discardableResult
-    package func replayVoided(start: Instant, end: Instant) throws(APIError) -> Int {
+    package func replayVoided(start: Instant, end: Instant) throws(GatewayError) -> Int {
         let client = services.client
         var replayed = 0
         for packageName in services.packages.sorted() {
@@ -168,7 +168,7 @@ package final class GooglePlayIngestion: Sendable {
                 do {
                     found = try fetch(packageName: packageName, productId: nil, token: token, subscription: true,
                                       source: .googlePlayApi, voided: orders)
-                } catch where error.status == 404 || error.status == 410 {
+                } catch where error.isPurchaseGone {
                     // Not a subscription Google keeps: a one-time product, named by its order.
                     // Only "unknown" skips it: Google unreachable fails the replay, so nothing is lost unsaid.
                     guard let orderId = orders.keys.first(where: { !$0.isEmpty }) else { continue }
@@ -176,7 +176,7 @@ package final class GooglePlayIngestion: Sendable {
                         let sku = try oneTimeProduct(packageName: packageName, orderId: orderId)
                         found = try fetch(packageName: packageName, productId: sku, token: token, subscription: false,
                                           source: .googlePlayApi, voided: orders)
-                    } catch let error where error.status == 404 || error.status == 410 {
+                    } catch let error where error.isPurchaseGone {
                         continue
                     }
                 }
@@ -241,7 +241,7 @@ package final class GooglePlayIngestion: Sendable {
     /// What Google answers for `token`: a subscription's whole chain (E25), or a one-time product
     /// (E14).
     private func fetch(packageName: String, productId: String?, token: String, subscription: Bool, source: TransactionSource,
-                       voided: [String: Instant] = [:], revokedAt: Instant? = nil) throws(APIError) -> FetchedFacts {
+                       voided: [String: Instant] = [:], revokedAt: Instant? = nil) throws(GatewayError) -> FetchedFacts {
         let now = clock.now()
         let client = services.client
         var found = FetchedFacts()
@@ -253,17 +253,17 @@ package final class GooglePlayIngestion: Sendable {
                 // A chain longer than the bound, or one that links back to a token already followed,
                 // is refused: stored cut short, its facts would land under a second root.
                 guard chain.count < Self.maximumChainLength, seen.insert(current).inserted else {
-                    throw .badRequest("the purchase's linkedPurchaseToken chain is cyclic or longer than \(Self.maximumChainLength) tokens")
+                    throw .invalid("the purchase's linkedPurchaseToken chain is cyclic or longer than \(Self.maximumChainLength) tokens")
                 }
                 let purchase: PlaySubscriptionPurchase
                 do {
                     purchase = try answered { () throws(GooglePlayError) in try client.subscription(packageName: packageName, token: current) }
-                } catch let error where !chain.isEmpty && (error.status == 404 || error.status == 410) {
+                } catch let error where !chain.isEmpty && error.isPurchaseGone {
                     // An old token Google no longer keeps: the chain's root is the oldest one it answers for.
                     break
                 }
                 if chain.isEmpty, let productId, purchase.line?.productId != productId {
-                    throw .badRequest("the purchase is of \(purchase.line?.productId ?? "no product"), not \(productId)")
+                    throw .invalid("the purchase is of \(purchase.line?.productId ?? "no product"), not \(productId)")
                 }
                 chain.append(FetchedToken(token: current, purchase: purchase,
                                           snapshot: PlaySnapshot(purchase, observedAt: now, revokedAt: chain.isEmpty ? revokedAt : nil),
@@ -386,26 +386,26 @@ package final class GooglePlayIngestion: Sendable {
 
     /// The orders the Orders API answers for `purchase` (every id through its latest successful
     /// order; unknown ones left out); nil when it refuses (E25, `GooglePlayError.isRefusal`). No
-    /// answer at all is 503, as for every other call.
-    private func answeredOrders(packageName: String, purchase: PlaySubscriptionPurchase) throws(APIError) -> [PlayOrder]? {
+    /// answer at all is `storeUnavailable`, as for every other call.
+    private func answeredOrders(packageName: String, purchase: PlaySubscriptionPurchase) throws(GatewayError) -> [PlayOrder]? {
         do {
             return try services.client.orders(packageName: packageName, orderIds: FetchedToken.orderIds(purchase))
         } catch {
             if error.isRefusal { return nil }
-            throw Self.apiError(error)
+            throw Self.gatewayError(error)
         }
     }
 
     /// The product a one-time purchase's order sold (a voided one names no sku): the Orders API's
     /// answer; when it refuses (E25), the purchase stored under that order, nil when none is. An
     /// order Google does not know (404) or no longer keeps (410) is Google's answer about the
-    /// purchase, not the Orders API refusing the gateway: 404 or 410 as for any purchase Google does
+    /// purchase, not the Orders API refusing the gateway: `purchaseNotFound` or `purchaseExpired` as for any purchase Google does
     /// not know (a push is then taken with nothing stored).
-    private func oneTimeProduct(packageName: String, orderId: String) throws(APIError) -> String? {
+    private func oneTimeProduct(packageName: String, orderId: String) throws(GatewayError) -> String? {
         do {
             return try services.client.order(packageName: packageName, orderId: orderId).productId
         } catch {
-            guard error.isRefusal, error != .notFound, error != .gone else { throw Self.apiError(error) }
+            guard error.isRefusal, error != .notFound, error != .gone else { throw Self.gatewayError(error) }
         }
         let store = facts.store
         return try stored { () throws(StoreError) in
@@ -419,22 +419,22 @@ package final class GooglePlayIngestion: Sendable {
         }
     }
 
-    private func requirePackage(_ packageName: String) throws(APIError) {
+    private func requirePackage(_ packageName: String) throws(GatewayError) {
         guard services.packages.contains(packageName) else {
-            throw .badRequest("packageName \(packageName) is not a configured Google Play package")
+            throw .invalid("packageName \(packageName) is not a configured Google Play package")
         }
     }
 
-    /// googleplay.md's decisions: 404 `purchase_not_found`, 410 `purchase_expired`, anything else
-    /// that gave no answer 503 `store_unavailable` (Pub/Sub redelivers a push answered so).
-    private func answered<T>(_ call: () throws(GooglePlayError) -> T) throws(APIError) -> T {
-        do { return try call() } catch { throw Self.apiError(error) }
+    /// googleplay.md's decisions: `purchase_not_found`, `purchase_expired`, anything else that gave
+    /// no answer `store_unavailable` (Pub/Sub redelivers a push answered so).
+    private func answered<T>(_ call: () throws(GooglePlayError) -> T) throws(GatewayError) -> T {
+        do { return try call() } catch { throw Self.gatewayError(error) }
     }
 
-    static func apiError(_ error: GooglePlayError) -> APIError {
+    static func gatewayError(_ error: GooglePlayError) -> GatewayError {
         switch error {
-        case .notFound: APIError(status: 404, code: "purchase_not_found", message: "Google Play does not know this purchase")
-        case .gone: APIError(status: 410, code: "purchase_expired", message: "Google Play no longer keeps this purchase")
+        case .notFound: .purchaseNotFound
+        case .gone: .purchaseExpired
         default: .storeUnavailable("Google Play could not be asked now: \(error.description)",
                                    retryAfterSeconds: error.retryAfterSeconds)
         }

@@ -34,7 +34,7 @@ public final class GooglePlayPuller: ThreadBackedService {
                 do {
                     _ = try ingestion.take(envelope)
                     done.append(message.ackId)
-                } catch where error.status == 400 {
+                } catch .invalid {
                     done.append(message.ackId)  // another package: never the gateway's to take
                 } catch {
                     continue  // left unacknowledged: Pub/Sub delivers it again

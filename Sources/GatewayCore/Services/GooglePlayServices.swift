@@ -6,7 +6,7 @@ import GooglePlayKit
 package struct GooglePlayServices: Sendable {
     package var packages: Set<String>
     package var client: GooglePlayClient
-    /// nil: pushes are refused (401), as no token could be checked.
+    /// nil: pushes are refused (`unauthorized`), as no token could be checked.
     package var push: PushTokenVerifier?
     /// The Pub/Sub subscription pulled, when configured.
     package var pull: PubSubPullClient?

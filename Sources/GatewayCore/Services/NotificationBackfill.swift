@@ -20,7 +20,7 @@ package struct NotificationBackfillSettings: Sendable {
     /// Apple keeps 180 days of history in production.
     package var maximumWindow: Duration = .seconds(180 * 24 * 3600)
     /// Windows asked by `POST /v1/appstore/backfill` waiting or running at once; past it the
-    /// route answers 429 (each may be 180 days of Apple's history).
+    /// route answers `rateLimited` (each may be 180 days of Apple's history).
     package var maximumPendingRequests = 2
     /// On a shared store, how often a process that does not hold the backfill's lease asks for it
     /// (the holder's death frees it with its session: another takes over within this).
@@ -112,8 +112,8 @@ public final class NotificationBackfill: ThreadBackedService {
     }
 
     /// Takes one replayed notification; false when it could not be stored for a reason that may
-    /// pass (a 503: storage busy), so the pass is not counted a success and the window is asked
-    /// again. One that will never verify (a 4xx) counts as taken: asking again cannot help.
+    /// pass (storage busy), so the pass is not counted a success and the window is asked again.
+    /// One that will never verify (malformed, refused) counts as taken: asking again cannot help.
     private func take(_ record: ServerAPINotificationRecord) -> Bool {
         do {
             let outcome = try ingestion.takeV2(record.signedPayload)
@@ -121,7 +121,7 @@ public final class NotificationBackfill: ThreadBackedService {
             return true
         } catch {
             ingestion.counters.serverAPIFailures.increment()
-            return error.status != 503
+            return !error.isTransient
         }
     }
 

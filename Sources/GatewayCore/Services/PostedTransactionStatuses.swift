@@ -71,19 +71,20 @@ package final class PostedTransactionStatuses: Sendable {
 
     /// One attempt; on failure the next is scheduled after the backoff, on the pool again.
     private func attempt(_ subscriptions: [(SubscriptionKey, String)], failures: Int, stored: @escaping @Sendable () -> Void) {
-        do throws(APIError) {
+        do throws(GatewayError) {
             var facts = VerifiedFacts()
             for (key, transactionId) in subscriptions
             where !facts.transactions.contains(where: { $0.subscriptionKey == key }) {
                 facts.append(try ingestion.statusFacts(transactionId, in: key.environment))
             }
-            try ingestion.saveForOwners(facts, source: .serverApi)
+            try ingestion.intake.saveForOwners(facts, source: .serverApi)
             ingestion.counters.postedStatusesFetched.increment()
             stored()
         } catch {
             ingestion.counters.serverAPIFailures.increment()
-            // A 404 (Apple knows no such transaction), 409 or 502 will not change by asking again.
-            guard error.status == 503, failures < settings.retries else {
+            // Apple knowing no such transaction, no Server API configured or Apple refusing the
+            // request will not change by asking again.
+            guard error.isTransient, failures < settings.retries else {
                 OutboundLog.standardError("the statuses of a posted transaction were not fetched: \(error.message)")
                 return
             }

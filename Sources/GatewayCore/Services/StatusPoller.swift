@@ -94,7 +94,7 @@ public final class StatusPoller: ThreadBackedService {
                     progress.broadcast()
                 }
                 counters.pollChecks.increment()
-                do throws(APIError) {
+                do throws(GatewayError) {
                     // For nobody, as a notification's facts: the owner read before the slow call
                     // to Apple may have lost the subscription since (E4), and a poll never brings
                     // facts on an account's behalf; they go to whoever owns them now.
@@ -102,10 +102,10 @@ public final class StatusPoller: ThreadBackedService {
                     case .statuses(let key): try ingestion.statusFacts(key.originalTransactionId, in: key.environment)
                     case .receipt(let receipt): try ingestion.verifyReceipt(receipt)
                     }
-                    try ingestion.saveForOwners(facts, source: .poll)
+                    try ingestion.intake.saveForOwners(facts, source: .poll)
                 } catch {
                     counters.pollFailures.increment()
-                    if error.status == 503 { progress.withLock { $0.unreachable += 1 } }
+                    if error.isTransient { progress.withLock { $0.unreachable += 1 } }
                 }
             }
             if !queued {

@@ -3,17 +3,17 @@ import StripeKit
 
 /// Why the facts of a Stripe event could not be gathered, and what the sender hears.
 enum StripeFactError: Error {
-    /// The event's object is not what its type says (400: Stripe will not send it better).
+    /// The event's object is not what its type says (Stripe will not send it better).
     case malformed(StripeParseError)
-    /// A fact needs Stripe's API and it gave no answer (503 with Retry-After: Stripe retries).
+    /// A fact needs Stripe's API and it gave no answer (Stripe retries).
     case api(StripeAPIError)
     case store(StoreError)
 
-    var apiError: APIError {
+    var gatewayError: GatewayError {
         switch self {
-        case .malformed(let error): return .badRequest("malformed Stripe object: \(error)")
+        case .malformed(let error): return .invalid("malformed Stripe object: \(error)")
         case .api(let error): return .storeUnavailable("Stripe: \(error)", retryAfterSeconds: error.retryAfterSeconds)
-        case .store(let error): return APIError(error)
+        case .store(let error): return GatewayError(error)
         }
     }
 }

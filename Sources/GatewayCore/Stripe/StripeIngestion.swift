@@ -12,29 +12,29 @@ package final class StripeIngestion: Sendable {
     private let verifier: StripeSignatureVerifier
     package let api: (any StripeAPI)?
     private let accountKey: String
-    private let storing: AppStoreIngestion
+    private let intake: FactIntake
     private let counters: StripeCounters
 
-    package init(settings: StripeSettings, api: (any StripeAPI)?, storing: AppStoreIngestion, counters: StripeCounters)
+    package init(settings: StripeSettings, api: (any StripeAPI)?, intake: FactIntake, counters: StripeCounters)
         throws(CryptoError) {
         verifier = try StripeSignatureVerifier(secrets: settings.webhookSecrets)
-        self.api = api; accountKey = settings.accountKey; self.storing = storing; self.counters = counters
+        self.api = api; accountKey = settings.accountKey; self.intake = intake; self.counters = counters
     }
 
-    private var store: any GatewayStore { storing.store }
-    private var now: Instant { storing.clock.now() }
+    private var store: any GatewayStore { intake.store }
+    private var now: Instant { intake.clock.now() }
 
     /// The event id as the dedupe table holds it: apart from Apple's notification UUIDs.
     static func dedupeKey(_ eventId: String) -> String { "stripe:" + eventId }
 
-    /// 401 before anything is read when the signature fails; 400 for a body that is not an
-    /// event; 503 when a fact needs Stripe's API and it cannot be reached. Nothing is stored then.
-    package func takeWebhook(signature: String?, body: [UInt8]) throws(APIError) {
+    /// `unauthorized` before anything is read when the signature fails; `invalid` for a body
+    /// that is not an event; `storeUnavailable` when a fact needs Stripe's API and it cannot be reached. Nothing is stored then.
+    package func takeWebhook(signature: String?, body: [UInt8]) throws(GatewayError) {
         do { try verifier.verify(header: signature, body: body, now: now) } catch {
             throw .unauthorized("the Stripe-Signature was refused: \(error)")
         }
         let event: StripeEvent
-        do { event = try StripeEvent.parse(body) } catch { throw .badRequest("malformed Stripe event: \(error)") }
+        do { event = try StripeEvent.parse(body) } catch { throw .invalid("malformed Stripe event: \(error)") }
         try take(event)
     }
 
@@ -48,16 +48,16 @@ package final class StripeIngestion: Sendable {
     /// `POST /v1/accounts/{id}/refresh`: the account's Stripe subscriptions (`refreshable`), as
     /// Stripe's API answers now. Refunds and disputes come from their events (and a backfill),
     /// not from a refresh.
-    package func refresh(_ keys: [SubscriptionKey]) throws(APIError) {
+    package func refresh(_ keys: [SubscriptionKey]) throws(GatewayError) {
         guard api != nil, !keys.isEmpty else { return }
         let reader = StripeEventFacts(api: api, store: store, accountKey: accountKey, now: now)
         var facts = VerifiedFacts()
         do {
             for key in keys { facts.append(try reader.current(key.originalTransactionId)) }
         } catch {
-            throw error.apiError
+            throw error.gatewayError
         }
-        try storing.saveForOwners(facts, source: .stripeApi)
+        try intake.saveForOwners(facts, source: .stripeApi)
     }
 
     /// Stripe keeps 30 days of events (stripe.md, Calling Stripe).
@@ -65,31 +65,31 @@ package final class StripeIngestion: Sendable {
 
     /// `POST /v1/stripe/backfill`: Stripe's events created in `[start, end)` taken again, oldest
     /// first, each deduplicated by its id as a webhook is (events seen before change nothing).
-    /// Returns how many were listed. 409 `not_configured` without an API key (only an operator
-    /// can help, as for the App Store's backfill); 503 when Stripe cannot be asked now.
-    package func backfill(start: Instant, end: Instant) throws(APIError) -> Int {
+    /// Returns how many were listed. `notConfigured` without an API key (only an operator
+    /// can help, as for the App Store's backfill); `storeUnavailable` when Stripe cannot be asked now.
+    package func backfill(start: Instant, end: Instant) throws(GatewayError) -> Int {
         guard let api else {
-            throw APIError(status: 409, code: "not_configured", message: "no Stripe API key is configured (ISSUE_GATEWAY_STRIPE_API_KEY)")
+            throw .notConfigured("no Stripe API key is configured (ISSUE_GATEWAY_STRIPE_API_KEY)")
         }
         let events: [StripeEvent]
-        do { events = try api.events(createdFrom: start, before: end) } catch { throw StripeFactError.api(error).apiError }
+        do { events = try api.events(createdFrom: start, before: end) } catch { throw StripeFactError.api(error).gatewayError }
         for event in events { try take(event) }
         return events.count
     }
 
     /// One verified event (a webhook, or one listed by Stripe's API for a backfill).
-    package func take(_ event: StripeEvent) throws(APIError) {
+    package func take(_ event: StripeEvent) throws(GatewayError) {
         let gathered: VerifiedFacts?
         do {
             gathered = try StripeEventFacts(api: api, store: store, accountKey: accountKey, now: now).facts(for: event)
         } catch {
-            throw error.apiError
+            throw error.gatewayError
         }
         guard let facts = gathered else {
             counters.ignored.increment()
             return
         }
-        let result = try storing.saveForOwners(facts, notificationUUID: Self.dedupeKey(event.id), source: .stripeEvent)
+        let result = try intake.saveForOwners(facts, notificationUUID: Self.dedupeKey(event.id), source: .stripeEvent)
         (result.duplicateNotification ? counters.duplicate : counters.taken).increment()
     }
 }

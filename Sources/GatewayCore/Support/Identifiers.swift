@@ -10,16 +10,16 @@ package struct Identifiers: Sendable {
     package init(random: any RandomBytesSource) { self.random = random }
 
     /// A bearer secret: 256 random bits, base64url.
-    package func newSecret() throws(APIError) -> String {
-        do { return try SecretGenerator.generate(using: random) } catch { throw .internalError("no randomness available") }
+    package func newSecret() throws(GatewayError) -> String {
+        do { return try SecretGenerator.generate(using: random) } catch { throw .failed("no randomness available") }
     }
 
     /// An identifier for keys and accounts: 96 random bits in lower-case hex (fits the id rule).
-    package func newIdentifier() throws(APIError) -> String {
-        do { return Hex.encode(try random.randomBytes(count: 12)) } catch { throw .internalError("no randomness available") }
+    package func newIdentifier() throws(GatewayError) -> String {
+        do { return Hex.encode(try random.randomBytes(count: 12)) } catch { throw .failed("no randomness available") }
     }
 
-    package func hash(_ secret: String) throws(APIError) -> String {
-        do { return try SecretHash.hex(of: secret) } catch { throw .internalError("hashing failed") }
+    package func hash(_ secret: String) throws(GatewayError) -> String {
+        do { return try SecretHash.hex(of: secret) } catch { throw .failed("hashing failed") }
     }
 }

@@ -6,10 +6,10 @@ import Lifecycle
 /// Any number of callers may wait for one call (`RunningCalls`).
 package final class PooledCall: Sendable {
     private let service: String
-    private let outcome = Condition<Result<Void, APIError>?>(nil)
+    private let outcome = Condition<Result<Void, GatewayError>?>(nil)
 
     /// Queues `job` on `pool`; a full queue is reported by `wait` as the service being unavailable.
-    package convenience init(_ service: String, on pool: WorkPool, _ job: @escaping @Sendable () throws(APIError) -> Void) {
+    package convenience init(_ service: String, on pool: WorkPool, _ job: @escaping @Sendable () throws(GatewayError) -> Void) {
         self.init(service)
         start(on: pool, job)
     }
@@ -19,9 +19,9 @@ package final class PooledCall: Sendable {
 
     /// Queues `job` on `pool`; false when the queue was full (the call then ended as unavailable).
     @discardableResult
-    func start(on pool: WorkPool, _ job: @escaping @Sendable () throws(APIError) -> Void) -> Bool {
+    func start(on pool: WorkPool, _ job: @escaping @Sendable () throws(GatewayError) -> Void) -> Bool {
         let queued = pool.submit { [self] in
-            do throws(APIError) {
+            do throws(GatewayError) {
                 try job()
                 end(.success(()))
             } catch {
@@ -32,14 +32,14 @@ package final class PooledCall: Sendable {
         return queued
     }
 
-    private func end(_ result: Result<Void, APIError>) {
+    private func end(_ result: Result<Void, GatewayError>) {
         outcome.withLock { $0 = result }
         outcome.broadcast()
     }
 
-    /// The call's own error, or 503 `store_unavailable` (with `Retry-After`) when its pool was full
+    /// The call's own error, or `storeUnavailable` (with its wait) when its pool was full
     /// or it has not ended by `deadline` (it goes on, and stores what it finds, unwaited for).
-    package func wait(until deadline: ContinuousClock.Instant) throws(APIError) {
+    package func wait(until deadline: ContinuousClock.Instant) throws(GatewayError) {
         let left = max(.zero, deadline - .now)
         let result = outcome.withLock(when: { $0 != nil }, timeout: left) { $0 }
         switch result {

@@ -11,43 +11,38 @@ import Wire
 /// receipts also calls Apple, so it runs on the App Store pool.
 package struct AccountController: APIController {
     private let access: Access
-    private let store: any GatewayStore
-    private let accounts: AccountFactsCache
+    private let readers: ReaderAccounts
     private let catalog: CatalogCache
-    private let answers: EntitlementAnswers
-    private let coverage: InstitutionCoverage
+    private let entitlements: EntitlementsNow
+    private let requesters: Requesters
     private let appStore: AppStoreIngestion
+    private let facts: FactIntake
     private let postedStatuses: PostedTransactionStatuses
-    private let identifiers: Identifiers
     private let lists: ListResponder
     private let accountCreationLimit: KeyedRateLimiter<String>
     private let limits: APILimits
     private let clock: any GatewayClock
 
-    package init(access: Access, store: any GatewayStore, accounts: AccountFactsCache, catalog: CatalogCache,
-                 answers: EntitlementAnswers, coverage: InstitutionCoverage, appStore: AppStoreIngestion, postedStatuses: PostedTransactionStatuses,
-                 identifiers: Identifiers,
+    package init(access: Access, readers: ReaderAccounts, catalog: CatalogCache, entitlements: EntitlementsNow,
+                 requesters: Requesters, appStore: AppStoreIngestion, facts: FactIntake, postedStatuses: PostedTransactionStatuses,
                  lists: ListResponder, accountCreationLimit: KeyedRateLimiter<String>, limits: APILimits,
                  clock: any GatewayClock) {
-        self.access = access; self.store = store; self.accounts = accounts; self.catalog = catalog
-        self.answers = answers; self.coverage = coverage; self.appStore = appStore; self.postedStatuses = postedStatuses
-        self.identifiers = identifiers; self.lists = lists
+        self.access = access; self.readers = readers; self.catalog = catalog
+        self.entitlements = entitlements; self.requesters = requesters; self.appStore = appStore; self.facts = facts; self.postedStatuses = postedStatuses
+        self.lists = lists
         self.accountCreationLimit = accountCreationLimit; self.limits = limits; self.clock = clock
     }
 
     package func register(_ router: APIRouterBuilder) {
-        router.add("POST", "/v1/accounts", execution: .store, route: { [self] context throws(APIError) in
+        router.add("POST", "/v1/accounts", execution: .store, route: { [self] context throws(GatewayError) in
             try limitAccountCreation(context.request)
             let body = try RequestBody(context.request, optional: true)
             var appAccountToken: String?
             if let text = try body.optionalString("appAccountToken") {
-                guard let uuid = UUID(uuidString: text) else { throw .badRequest("appAccountToken must be a UUID") }
+                guard let uuid = UUID(uuidString: text) else { throw .invalid("appAccountToken must be a UUID") }
                 appAccountToken = uuid.uuidString.lowercased()
             }
-            let token = try identifiers.newSecret()
-            let account = Account(id: "acct-" + (try identifiers.newIdentifier()), tokenHash: try identifiers.hash(token),
-                                  appAccountToken: appAccountToken, createdAt: clock.now())
-            try stored { () throws(StoreError) in try store.createAccount(account) }
+            let (account, token) = try readers.create(appAccountToken: appAccountToken)
             return .json(201) { w in
                 w.object { w in
                     w.field("accountId", account.id)
@@ -57,22 +52,23 @@ package struct AccountController: APIController {
         })
         // Calls Apple (verifyReceipt): on the pool sized for waiting.
         router.add("POST", "/v1/accounts/{accountId}/receipts", execution: .appStore,
-                   maxBodyBytes: limits.receiptBodyBytes, route: { [self] context throws(APIError) in
+                   maxBodyBytes: limits.receiptBodyBytes, route: { [self] context throws(GatewayError) in
             let account = try access.requireAccount(&context), accountId = account.id
             let (facts, signed) = try receiptFacts(RequestBody(context.request))
-            guard case .stored = try appStore.save(facts, for: accountId) else { throw .ownedByOtherAccount }
+            guard case .stored = try self.facts.save(facts, for: accountId) else { throw .ownedByOtherAccount }
             // Renewal info is not in a signed transaction: Apple's statuses bring it, in this
             // answer when Apple is quick, else stored in the background (http-api.md).
             postedStatuses.fetch(after: signed)
-            return try answers.entitlementsResponse(accountId)
+            return .entitlements(accountId, try entitlements.answer(of: accountId))
         })
-        router.add("GET", "/v1/accounts/{accountId}/entitlements", execution: .store, route: { [self] context throws(APIError) in
-            try answers.entitlementsResponse(try access.requireAccount(&context).id)
+        router.add("GET", "/v1/accounts/{accountId}/entitlements", execution: .store, route: { [self] context throws(GatewayError) in
+            let accountId = try access.requireAccount(&context).id
+            return .entitlements(accountId, try entitlements.answer(of: accountId))
         })
         // A list kept in memory for a known principal is answered on the event loop (no thread hop).
         router.add("GET", "/v1/accounts/{accountId}/issues", execution: .store,
                    fastPlan: { [self] request in issueListPlan(&request) },
-                   route: { [self] context throws(APIError) in
+                   route: { [self] context throws(GatewayError) in
             let account = try access.requireAccount(&context), accountId = account.id
             let query = context.query
             let key = try IssueListKey(query), page = try ListPage(query)
@@ -81,23 +77,9 @@ package struct AccountController: APIController {
                 throw .notFound("no publication \(publicationId)")
             }
             // E30: from a covered address the institution's issues are added (and, the first time,
-            // recorded in the account's history); that answer is the request's, not the account's,
-            // so the account's kept answers are neither read nor filled.
-            if let institution = try coverage.grant(context.request, publicationId: key.publicationId, givenTo: account) {
-                let answer = try answers.entitlements(of: accountId, adding: institution).issueListAnswer
-                return lists.listResponse(context.request, tag: issueListTag(answer, key, page, state)) {
-                    issueListBody(answer, key, page, state)
-                }
-            }
-            let now = clock.now()
-            if let kept = accounts.answer(accountId, key, catalogRevision: state.revision, now: now) {
-                return lists.listResponse(context.request, tag: issueListTag(kept, key, page, state)) {
-                    issueListBody(kept, key, page, state)
-                }
-            }
-            let loaded = try stored { () throws(StoreError) in try accounts.load(accountId) }
-            let answer = answers.engine.evaluate(loaded.facts, state, now).issueListAnswer
-            accounts.remember(answer, catalogRevision: state.revision, accountId, ticket: loaded.ticket)
+            // recorded in the account's history).
+            let answer = try entitlements.issueList(of: accountId, key, for: requesters.requester(context.request, actingFor: account),
+                                                    in: state)
             return lists.listResponse(context.request, tag: issueListTag(answer, key, page, state)) {
                 issueListBody(answer, key, page, state)
             }
@@ -107,7 +89,7 @@ package struct AccountController: APIController {
     /// Anyone may create an account, so creation is rate-limited per client (`ClientKey`: an
     /// IPv4 address or an IPv6 /64); a request that came over no socket has no address and is
     /// not limited.
-    private func limitAccountCreation(_ request: HTTPRequest) throws(APIError) {
+    private func limitAccountCreation(_ request: HTTPRequest) throws(GatewayError) {
         guard let source = request.sourceAddress else { return }
         if case .limited(let seconds) = accountCreationLimit.take(ClientKey.of(source), now: clock.now()) {
             throw .rateLimited(retryAfterSeconds: seconds)
@@ -131,8 +113,9 @@ package struct AccountController: APIController {
         let state = catalog.state
         if let publicationId = key.publicationId, state.snapshot.publication(publicationId) == nil { return nil }
         // E30: an institution covering the address adds its issues; the handler answers that.
-        guard coverage.answersFromAccountAlone(request, publicationId: key.publicationId),
-              let answer = accounts.answer(accountId, key, catalogRevision: state.revision, now: clock.now()) else {
+        // Nothing is recorded from memory: only the handler gives an institution's issues.
+        guard let answer = entitlements.keptIssueList(of: accountId, key, for: requesters.requester(request, records: false),
+                                                      in: state) else {
             return nil
         }
         return lists.listPlan(request, tag: issueListTag(answer, key, page, state)) {
@@ -190,22 +173,22 @@ package struct AccountController: APIController {
     /// `receiptData` and/or `signedTransactions`, each proved to come from Apple (E2). Nothing is
     /// stored until both are verified.
     /// Returns the facts and, apart, the signed transactions the app posted.
-    private func receiptFacts(_ body: RequestBody) throws(APIError) -> (VerifiedFacts, [Transaction]) {
+    private func receiptFacts(_ body: RequestBody) throws(GatewayError) -> (VerifiedFacts, [Transaction]) {
         let receiptData = try body.optionalString("receiptData")
         let signed = try body.optionalStrings("signedTransactions") ?? []
         guard receiptData != nil || !signed.isEmpty else {
-            throw .badRequest("send receiptData and/or signedTransactions")
+            throw .invalid("send receiptData and/or signedTransactions")
         }
         guard signed.count <= limits.signedTransactionsPerRequest else {
-            throw .payloadTooLarge("at most \(limits.signedTransactionsPerRequest) signed transactions per request")
+            throw .tooLarge("at most \(limits.signedTransactionsPerRequest) signed transactions per request")
         }
         var facts = VerifiedFacts()
         if let receiptData {
-            guard !receiptData.isEmpty else { throw .badRequest("receiptData is empty") }
+            guard !receiptData.isEmpty else { throw .invalid("receiptData is empty") }
             guard receiptData.utf8.count <= limits.receiptDataBytes else {
-                throw .badRequest("receiptData is larger than \(limits.receiptDataBytes) bytes")
+                throw .invalid("receiptData is larger than \(limits.receiptDataBytes) bytes")
             }
-            guard Data(base64Encoded: receiptData) != nil else { throw .badRequest("receiptData is not base64") }
+            guard Data(base64Encoded: receiptData) != nil else { throw .invalid("receiptData is not base64") }
             facts.append(try appStore.verifyReceipt(receiptData))
         }
         // With the Server API configured, one signed transaction brings its
@@ -225,7 +208,7 @@ extension IssueListKey {
     /// 400 for a malformed `entitled` flag (the fast path then leaves the request to the handler).
     /// `query` is parsed once per request: it is read on every issue-list request, the fast
     /// path's included.
-    package init(_ query: [(String, String)]) throws(APIError) {
+    package init(_ query: [(String, String)]) throws(GatewayError) {
         self.init(publicationId: query.first { $0.0 == "publication" }?.1,
                   entitledOnly: try QueryFlag.value(of: "entitled", in: query))
     }

@@ -14,25 +14,20 @@ import Wire
 /// Apple run on the App Store pool.
 package struct AppStoreController: APIController {
     private let access: Access
-    private let store: any GatewayStore
-    private let accounts: AccountFactsCache
     private let appStore: AppStoreIngestion
     /// A reader's refresh: Apple here, Stripe and Google on their own pools.
     private let refresh: AccountRefresh
     private let backfill: NotificationBackfill?
-    private let answers: EntitlementAnswers
+    private let entitlements: EntitlementsNow
     private let refreshLimit: KeyedRateLimiter<String>
     private let limits: APILimits
     private let clock: any GatewayClock
 
-    package init(access: Access, store: any GatewayStore, accounts: AccountFactsCache, appStore: AppStoreIngestion,
-                 stripe: StripeIngestion, backfill: NotificationBackfill?, answers: EntitlementAnswers,
-                 refreshLimit: KeyedRateLimiter<String>, limits: APILimits, clock: any GatewayClock,
-                 googlePlay: GooglePlayIngestion? = nil, stripeWork: WorkPool = .inline, googlePlayWork: WorkPool = .inline) {
-        refresh = AccountRefresh(store: store, appStore: appStore, stripe: stripe, googlePlay: googlePlay,
-                                 stripeWork: stripeWork, googlePlayWork: googlePlayWork, storeWait: limits.refreshStoreWait)
-        self.access = access; self.store = store; self.accounts = accounts; self.appStore = appStore
-        self.backfill = backfill; self.answers = answers; self.refreshLimit = refreshLimit; self.limits = limits
+    package init(access: Access, appStore: AppStoreIngestion, refresh: AccountRefresh, backfill: NotificationBackfill?,
+                 entitlements: EntitlementsNow, refreshLimit: KeyedRateLimiter<String>, limits: APILimits, clock: any GatewayClock) {
+        self.refresh = refresh
+        self.access = access; self.appStore = appStore
+        self.backfill = backfill; self.entitlements = entitlements; self.refreshLimit = refreshLimit; self.limits = limits
         self.clock = clock
     }
 
@@ -43,11 +38,19 @@ package struct AppStoreController: APIController {
         // With the Server API configured a notification may fetch a subscription's history from
         // Apple: it then waits on the pool sized for calls to Apple.
         router.add("POST", "/v1/appstore/notifications", execution: appStore.serverAPI == nil ? .store : .appStore,
-                   maxBodyBytes: limits.notificationBodyBytes, route: { [appStore] context throws(APIError) in
-            try appStore.takeNotification(try RequestBody(context.request), raw: context.request.body)
+                   maxBodyBytes: limits.notificationBodyBytes, route: { [appStore] context throws(GatewayError) in
+            // V2 (`signedPayload`) or V1 (`notification_type`).
+            let body = try RequestBody(context.request)
+            if let signedPayload = try body.optionalString("signedPayload") {
+                try appStore.takeV2(signedPayload)
+            } else if try body.optionalString("notification_type") != nil {
+                try appStore.takeV1(context.request.body)
+            } else {
+                throw .invalid("neither a V2 signedPayload nor a V1 notification_type")
+            }
             return .json(200, Array(#"{"status":"taken"}"#.utf8))
         })
-        router.add("POST", "/v1/accounts/{accountId}/refresh", execution: .appStore, route: { [self] context throws(APIError) in
+        router.add("POST", "/v1/accounts/{accountId}/refresh", execution: .appStore, route: { [self] context throws(GatewayError) in
             let account = try access.requireAccount(&context), accountId = account.id
             if case .limited(let seconds) = refreshLimit.take(accountId, now: clock.now()) {
                 throw .rateLimited(retryAfterSeconds: seconds)
@@ -55,37 +58,31 @@ package struct AppStoreController: APIController {
             // http-api.md: every store with credentials and facts for the account, each on its
             // own pool (a stalled Google cannot take the threads that call Apple), at once.
             try refresh.refresh(accountId)
-            return try answers.entitlementsResponse(accountId)
+            return .entitlements(accountId, try entitlements.answer(of: accountId))
         })
-        router.add("POST", "/v1/appstore/test-notification", execution: .appStore, route: { [self] context throws(APIError) in
+        router.add("POST", "/v1/appstore/test-notification", execution: .appStore, route: { [self] context throws(GatewayError) in
             try access.requireAdmin(&context)
             let serverAPI = try appStore.requireServerAPI()
             let token = try AppStoreIngestion.answered(now: clock.now()) { () throws(ServerAPIError) in try serverAPI.requestTestNotification() }
             return .json(200) { w in w.object { w in w.field("testNotificationToken", token) } }
         })
-        router.add("POST", "/v1/appstore/backfill", execution: .store, route: { [self] context throws(APIError) in
+        router.add("POST", "/v1/appstore/backfill", execution: .store, route: { [self] context throws(GatewayError) in
             try access.requireAdmin(&context)
             let (replay, window) = try backfillWindow(RequestBody(context.request))
             _ = try appStore.requireServerAPI()
             guard let backfill else { throw .appStoreUnavailable("the notification backfill is not running") }
             guard backfill.request(replay) else {
-                throw APIError(status: 429, code: "rate_limited", message: "backfill windows are already being replayed; ask again later",
-                               headers: [("Retry-After", "60")])
+                throw .rateLimited(retryAfterSeconds: 60, message: "backfill windows are already being replayed; ask again later")
             }
             return window.accepted { w in w.field("onlyFailures", replay.onlyFailures) }
         })
         router.add("POST", "/v1/appstore/subscriptions/{originalTransactionId}/extend", execution: .appStore,
-                   route: { [self] context throws(APIError) in
+                   route: { [self] context throws(GatewayError) in
             try access.requireAdmin(&context)
             let body = try RequestBody(context.request)
             let asked = try extensionBody(body)
             let outcome = try appStore.extendRenewalDate(context.parameter("originalTransactionId"), asked,
                                                          note: try body.optionalString("note"))
-            // Apple has extended: recording it must not turn that into an error a retry would
-            // repeat (the history is best effort once Apple said yes).
-            do throws(APIError) { try recordExtension(outcome, asked) } catch {
-                OutboundLog.standardError("the extension of \(outcome.originalTransactionId) is not in the history: \(error.message)")
-            }
             return .json(200) { w in
                 w.object { w in
                     w.field("originalTransactionId", outcome.originalTransactionId)
@@ -99,26 +96,8 @@ package struct AppStoreController: APIController {
         })
     }
 
-    /// http-api.md: an extension is "recorded in the account's history", as an operator action on
-    /// the account that owns the subscription (none: nobody's history to record it in).
-    private func recordExtension(_ outcome: ExtensionOutcome, _ asked: ServerAPIExtension) throws(APIError) {
-        guard let accountId = outcome.accountId else { return }
-        var details = JSONObject()
-        details.set("originalTransactionId", .string(outcome.originalTransactionId))
-        details.set("environment", .string(outcome.environment.rawValue))
-        details.set("days", .integer(Int64(asked.days)))
-        details.set("reasonCode", .integer(Int64(asked.reasonCode)))
-        details.set("success", .bool(outcome.result.success))
-        if let effective = outcome.result.effectiveDate { details.set("effectiveDate", .string(effective.rfc3339)) }
-        if let note = outcome.note { details.set("note", .string(note)) }
-        let now = clock.now()
-        try stored { () throws(StoreError) in
-            try store.recordOperatorAction("extendRenewalDate", on: accountId, details: details, at: now)
-        }
-    }
-
     /// `{"start", "end", "onlyFailures"}`: a window Apple still keeps (180 days), start before end.
-    private func backfillWindow(_ body: RequestBody) throws(APIError) -> (NotificationBackfill.Window, BackfillWindow) {
+    private func backfillWindow(_ body: RequestBody) throws(GatewayError) -> (NotificationBackfill.Window, BackfillWindow) {
         let window = try BackfillWindow(body, now: clock.now(), keptDays: 180, kept: "Apple keeps 180 days of notification history")
         let replay = NotificationBackfill.Window(start: window.start, end: window.end,
                                                  onlyFailures: try body.optionalBool("onlyFailures") ?? false)
@@ -126,22 +105,22 @@ package struct AppStoreController: APIController {
     }
 
     /// `{"days": 1–90, "reasonCode": 0–3, "note"}`; the request identifier is the gateway's.
-    private func extensionBody(_ body: RequestBody) throws(APIError) -> ServerAPIExtension {
+    private func extensionBody(_ body: RequestBody) throws(GatewayError) -> ServerAPIExtension {
         guard let days = try body.optionalInteger("days"), (1...Int64(ServerAPIExtension.maximumDays)).contains(days) else {
-            throw .badRequest("days must be 1 to \(ServerAPIExtension.maximumDays)")
+            throw .invalid("days must be 1 to \(ServerAPIExtension.maximumDays)")
         }
         guard let reason = try body.optionalInteger("reasonCode"), ServerAPIExtension.reasonCodes.contains(Int(reason)) else {
-            throw .badRequest("reasonCode must be 0 to 3")
+            throw .invalid("reasonCode must be 0 to 3")
         }
         if let note = try body.optionalString("note"), note.utf8.count > Self.extensionNoteLimit {
-            throw .badRequest("note must be at most \(Self.extensionNoteLimit) bytes")
+            throw .invalid("note must be at most \(Self.extensionNoteLimit) bytes")
         }
         // Apple deduplicates on the request identifier: an operator retrying after a timeout sends
         // the same one (optional `requestIdentifier`, a UUID) and Apple extends once; without
         // one, every request is a new extension.
         var identifier = UUID().uuidString.lowercased()
         if let given = try body.optionalString("requestIdentifier") {
-            guard let uuid = UUID(uuidString: given) else { throw .badRequest("requestIdentifier must be a UUID") }
+            guard let uuid = UUID(uuidString: given) else { throw .invalid("requestIdentifier must be a UUID") }
             identifier = uuid.uuidString.lowercased()
         }
         return ServerAPIExtension(days: Int(days), reasonCode: Int(reason), requestIdentifier: identifier)

@@ -8,15 +8,13 @@ import Wire
 /// the database) and swap the shared catalog state, so the next request on every loop sees them.
 package struct CatalogController: APIController {
     private let access: Access
-    private let store: any GatewayStore
     private let catalog: CatalogCache
     private let changes: CatalogChanges
     private let lists: ListResponder
     private let clock: any GatewayClock
 
-    package init(access: Access, store: any GatewayStore, catalog: CatalogCache, changes: CatalogChanges,
-                 lists: ListResponder, clock: any GatewayClock) {
-        self.access = access; self.store = store; self.catalog = catalog; self.changes = changes; self.lists = lists
+    package init(access: Access, catalog: CatalogCache, changes: CatalogChanges, lists: ListResponder, clock: any GatewayClock) {
+        self.access = access; self.catalog = catalog; self.changes = changes; self.lists = lists
         self.clock = clock
     }
 
@@ -35,13 +33,13 @@ package struct CatalogController: APIController {
                 return w.bytes
             }
         }
-        router.add("PUT", "/v1/publications/{publicationId}", execution: .store, route: { [self] context throws(APIError) in
+        router.add("PUT", "/v1/publications/{publicationId}", execution: .store, route: { [self] context throws(GatewayError) in
             try access.requireAdmin(&context)
             let publication = try CatalogBodies.publication(try RequestBody(context.request), id: context.parameter("publicationId"))
-            let outcome = try changes.change { () throws(StoreError) in try store.upsertPublication(publication) }
+            let outcome = try changes.save(publication)
             return .json(outcome == .created ? 201 : 200) { w in w.publication(publication) }
         })
-        router.add("GET", "/v1/products", route: { [self] context throws(APIError) in
+        router.add("GET", "/v1/products", route: { [self] context throws(GatewayError) in
             let all = try context.flag("all")
             let now = clock.now()
             let state = catalog.state
@@ -62,11 +60,11 @@ package struct CatalogController: APIController {
                 return w.bytes
             }
         })
-        router.add("PUT", "/v1/products/{productId}", execution: .store, route: { [self] context throws(APIError) in
+        router.add("PUT", "/v1/products/{productId}", execution: .store, route: { [self] context throws(GatewayError) in
             try access.requireAdmin(&context)
             let product = try CatalogBodies.product(try RequestBody(context.request), id: context.parameter("productId"),
                                                     catalog: catalog.state.snapshot)
-            let outcome = try changes.change { () throws(StoreError) in try store.upsertProduct(product) }
+            let outcome = try changes.save(product)
             return .json(outcome == .created ? 201 : 200) { w in w.product(product) }
         })
         registerIssueRoutes(router)
@@ -74,14 +72,14 @@ package struct CatalogController: APIController {
 
     private func registerIssueRoutes(_ router: APIRouterBuilder) {
         let issues = "/v1/publications/{publicationId}/issues"
-        router.add("GET", issues, execution: .store, route: { [self] context throws(APIError) in
+        router.add("GET", issues, execution: .store, route: { [self] context throws(GatewayError) in
             let publicationId = context.parameter("publicationId")
             let state = catalog.state
             guard state.snapshot.publication(publicationId) != nil else { throw .notFound("no publication \(publicationId)") }
             // E16: scheduled and retracted issues are listed to editors of the publication only.
             var includeAll = false
             let include = context.queryParameter("include")
-            guard include == nil || include == "all" else { throw .badRequest("include takes the value all") }
+            guard include == nil || include == "all" else { throw .invalid("include takes the value all") }
             if include == "all" {
                 guard try context.principal().mayEdit(publication: publicationId) else { throw .forbidden() }
                 includeAll = true
@@ -112,29 +110,29 @@ package struct CatalogController: APIController {
                 return w.bytes
             }
         })
-        router.add("POST", issues, execution: .store, route: { [self] context throws(APIError) in
+        router.add("POST", issues, execution: .store, route: { [self] context throws(GatewayError) in
             let publicationId = try access.requireEditor(&context)
             let issue = try CatalogBodies.issue(try RequestBody(context.request), publicationId: publicationId)
-            try changes.change { () throws(StoreError) in try store.insertIssue(issue) }
+            try changes.add(issue)
             let now = clock.now()
             return .json(201) { w in w.catalogIssue(issue, now: now) }
         })
         let oneIssue = issues + "/{issueId}"
-        router.add("PUT", oneIssue, execution: .store, route: { [self] context throws(APIError) in
+        router.add("PUT", oneIssue, execution: .store, route: { [self] context throws(GatewayError) in
             let publicationId = try access.requireEditor(&context)
             let issue = try CatalogBodies.issue(try RequestBody(context.request), publicationId: publicationId)
             guard issue.id == context.parameter("issueId") else {
-                throw .badRequest("id in the body (\(issue.id)) differs from the issue in the path")
+                throw .invalid("id in the body (\(issue.id)) differs from the issue in the path")
             }
-            let updated = try changes.change { () throws(StoreError) in try store.updateIssue(issue) }
+            let updated = try changes.update(issue)
             let now = clock.now()
             return .json(200) { w in w.catalogIssue(updated, now: now) }
         })
-        router.add("DELETE", oneIssue, execution: .store, route: { [self] context throws(APIError) in
+        router.add("DELETE", oneIssue, execution: .store, route: { [self] context throws(GatewayError) in
             let publicationId = try access.requireEditor(&context)
             let ref = IssueRef(publicationId: publicationId, issueId: context.parameter("issueId"))
             let now = clock.now()
-            let retracted = try changes.change { () throws(StoreError) in try store.retractIssue(ref, at: now) }
+            let retracted = try changes.retract(ref, at: now)
             return .json(200) { w in w.catalogIssue(retracted, now: now) }
         })
     }

@@ -9,23 +9,25 @@ import Wire
 /// `AccessCodes`, with redemption failures limited per account and per client.
 package struct CodeController: APIController {
     private let access: Access
-    private let store: any GatewayStore
     private let codes: AccessCodes
-    private let answers: EntitlementAnswers
+    private let entitlements: EntitlementsNow
     private let redemptionFailures: KeyedRateLimiter<String>
     private let clock: any GatewayClock
 
-    package init(access: Access, store: any GatewayStore, codes: AccessCodes, answers: EntitlementAnswers,
+    package init(access: Access, codes: AccessCodes, entitlements: EntitlementsNow,
                  redemptionFailures: KeyedRateLimiter<String>, clock: any GatewayClock) {
-        self.access = access; self.store = store; self.codes = codes; self.answers = answers
+        self.access = access; self.codes = codes; self.entitlements = entitlements
         self.redemptionFailures = redemptionFailures; self.clock = clock
     }
 
     package func register(_ router: APIRouterBuilder) {
         let batches = "/v1/publications/{publicationId}/codes"
-        router.add("POST", batches, execution: .store, route: { [self] context throws(APIError) in
+        router.add("POST", batches, execution: .store, route: { [self] context throws(GatewayError) in
             let publicationId = try access.requireEditor(&context)
-            let (batch, codes) = try self.codes.createBatch(RequestBody(context.request), publicationId: publicationId)
+            let body = try RequestBody(context.request)
+            let order = try CodeBatchOrder(count: body.optionalInteger("count"), issueId: body.optionalString("issueId"),
+                                           duration: body.optionalString("duration"), expiresAt: body.optionalInstant("expiresAt"))
+            let (batch, codes) = try self.codes.createBatch(order, publicationId: publicationId)
             return .json(201) { w in
                 w.object { w in
                     w.field("batchId", batch.batchId)
@@ -34,24 +36,23 @@ package struct CodeController: APIController {
                 }
             }
         })
-        router.add("GET", batches + "/{batchId}", execution: .store, route: { [self] context throws(APIError) in
+        router.add("GET", batches + "/{batchId}", execution: .store, route: { [self] context throws(GatewayError) in
             let publicationId = try access.requireEditor(&context)
             let batchId = context.parameter("batchId")
-            guard let (batch, codes) = try stored({ () throws(StoreError) in try store.codeBatch(batchId, of: publicationId) }) else {
+            guard let (batch, codes) = try codes.batch(batchId, of: publicationId) else {
                 throw .notFound("no batch \(batchId) for \(publicationId)")
             }
             return .json(200) { w in w.codeBatch(batch, codes: codes) }
         })
-        router.add("DELETE", batches + "/{batchId}", execution: .store, route: { [self] context throws(APIError) in
+        router.add("DELETE", batches + "/{batchId}", execution: .store, route: { [self] context throws(GatewayError) in
             let publicationId = try access.requireEditor(&context)
             let batchId = context.parameter("batchId")
-            guard let batch = try stored({ () throws(StoreError) in
-                try store.revokeCodeBatch(batchId, of: publicationId, at: clock.now())
-            }) else { throw .notFound("no batch \(batchId) for \(publicationId)") }
-            let codes = try stored { () throws(StoreError) in try store.codeBatch(batchId, of: publicationId)?.1 ?? [] }
+            guard let (batch, codes) = try codes.revoke(batchId, of: publicationId) else {
+                throw .notFound("no batch \(batchId) for \(publicationId)")
+            }
             return .json(200) { w in w.codeBatch(batch, codes: codes) }
         })
-        router.add("POST", "/v1/accounts/{accountId}/codes/redeem", execution: .store, route: { [self] context throws(APIError) in
+        router.add("POST", "/v1/accounts/{accountId}/codes/redeem", execution: .store, route: { [self] context throws(GatewayError) in
             let account = try access.requireAccount(&context), accountId = account.id
             // A service key is a publisher's backend redeeming for all its readers from one
             // address: limiting that address would let ten readers' typos lock out every other
@@ -66,10 +67,10 @@ package struct CodeController: APIController {
             let text = try RequestBody(context.request).string("code")
             switch try codes.redeem(text, for: accountId, at: now) {
             case .redeemed:
-                return try answers.entitlementsResponse(accountId)
+                return .entitlements(accountId, try entitlements.answer(of: accountId))
             case .notFound:
                 for key in keys { _ = redemptionFailures.take(key, now: now) }
-                throw APIError(status: 404, code: "code_not_found", message: "no such code, or it was used, has expired or was withdrawn")
+                throw .codeNotFound
             case .issueRetracted:
                 throw .conflict("the code's issue has been withdrawn by the publisher; the code is still unused")
             }

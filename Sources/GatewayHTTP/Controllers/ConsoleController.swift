@@ -35,7 +35,7 @@ package struct ConsoleController: APIController {
     /// never joined to a path).
     private static func consoleAnswer(_ asset: ConsoleAsset?, _ request: HTTPRequest) -> HTTPResponse {
         guard let asset else {
-            var missing = APIError.notFound("no such console file").response
+            var missing = GatewayError.notFound("no such console file").response
             missing.headers += consoleHeaders
             return missing
         }

@@ -8,41 +8,29 @@ import Wire
 /// again is a 200 that changes nothing.
 package struct DeviceController: APIController {
     private let access: Access
-    private let store: any GatewayStore
-    private let accounts: AccountFactsCache
+    private let devices: Devices
     private let clock: any GatewayClock
 
-    package init(access: Access, store: any GatewayStore, accounts: AccountFactsCache, clock: any GatewayClock) {
-        self.access = access; self.store = store; self.accounts = accounts; self.clock = clock
+    package init(access: Access, devices: Devices, clock: any GatewayClock) {
+        self.access = access; self.devices = devices; self.clock = clock
     }
-
-    /// At most this many devices per account (http-api.md). Past it a new token is a 409
-    /// `conflict`: the request is well-formed, the account's state refuses it (remove one first).
-    package static let devicesPerAccount = 20
     /// APNs device tokens are 32 bytes today; Apple says their length may grow, so 32–100 bytes
     /// (64–200 hex digits, an even number) are taken.
     package static let apnsTokenHexDigits = 64...200
 
     package func register(_ router: APIRouterBuilder) {
-        router.add("POST", "/v1/accounts/{accountId}/devices", execution: .store, route: { [self] context throws(APIError) in
+        router.add("POST", "/v1/accounts/{accountId}/devices", execution: .store, route: { [self] context throws(GatewayError) in
             let account = try access.requireAccount(&context), accountId = account.id
             let device = try deviceBody(RequestBody(context.request), accountId: accountId)
-            let outcome = try stored { () throws(StoreError) in
-                try store.registerDevice(device, limit: Self.devicesPerAccount)
-            }
-            switch outcome {
-            case .created(let created): return .json(201) { w in w.device(created) }
-            case .known(let known): return .json(200) { w in w.device(known) }
-            case .limitReached(let limit):
-                throw .conflict("the account has \(limit) devices, the most it may have; remove one first")
-            }
+            let (registered, created) = try devices.register(device)
+            return .json(created ? 201 : 200) { w in w.device(registered) }
         })
-        router.add("DELETE", "/v1/accounts/{accountId}/devices/{apnsToken}", execution: .store, route: { [self] context throws(APIError) in
+        router.add("DELETE", "/v1/accounts/{accountId}/devices/{apnsToken}", execution: .store, route: { [self] context throws(GatewayError) in
             let account = try access.requireAccount(&context), accountId = account.id
-            guard let token = Self.apnsToken(context.parameter("apnsToken")),
-                  try stored({ () throws(StoreError) in try store.removeDevice(token, ofAccount: accountId) }) else {
+            guard let token = Self.apnsToken(context.parameter("apnsToken")) else {
                 throw .notFound("account \(accountId) has no such device")
             }
+            try devices.remove(token, ofAccount: accountId)
             return .json(200) { w in
                 w.object { w in w.field("apnsToken", token) }
             }
@@ -51,15 +39,15 @@ package struct DeviceController: APIController {
 
     /// `{"platform": "ios", "apnsToken": "hex", "environment": "production"|"sandbox"}`;
     /// `environment` defaults to production (a store build's token).
-    private func deviceBody(_ body: RequestBody, accountId: String) throws(APIError) -> Device {
+    private func deviceBody(_ body: RequestBody, accountId: String) throws(GatewayError) -> Device {
         let platform = try body.optionalString("platform") ?? "ios"
-        guard platform == "ios" else { throw .badRequest("platform must be ios") }
+        guard platform == "ios" else { throw .invalid("platform must be ios") }
         guard let token = Self.apnsToken(try body.string("apnsToken")) else {
-            throw .badRequest("apnsToken must be \(Self.apnsTokenHexDigits.lowerBound) to \(Self.apnsTokenHexDigits.upperBound) hex digits, an even number")
+            throw .invalid("apnsToken must be \(Self.apnsTokenHexDigits.lowerBound) to \(Self.apnsTokenHexDigits.upperBound) hex digits, an even number")
         }
         let environmentText = try body.optionalString("environment") ?? PushEnvironment.production.rawValue
         guard let environment = PushEnvironment(rawValue: environmentText) else {
-            throw .badRequest("environment must be production or sandbox")
+            throw .invalid("environment must be production or sandbox")
         }
         return Device(accountId: accountId, apnsToken: token, environment: environment, platform: platform,
                       registeredAt: clock.now())

@@ -10,16 +10,19 @@ import Wire
 package struct ExplanationController: APIController {
     private let access: Access
     private let explanations: Explanations
-    private let coverage: InstitutionCoverage
+    private let entitlements: EntitlementsNow
+    private let requesters: Requesters
     private let clock: any GatewayClock
 
-    package init(access: Access, explanations: Explanations, coverage: InstitutionCoverage, clock: any GatewayClock) {
-        self.access = access; self.explanations = explanations; self.coverage = coverage; self.clock = clock
+    package init(access: Access, explanations: Explanations, entitlements: EntitlementsNow, requesters: Requesters,
+                 clock: any GatewayClock) {
+        self.access = access; self.explanations = explanations; self.entitlements = entitlements; self.requesters = requesters
+        self.clock = clock
     }
 
     package func register(_ router: APIRouterBuilder) {
         router.add("GET", "/v1/accounts/{accountId}/publications/{publicationId}/issues/{issueId}/explanation",
-                   execution: .store, route: { [self] context throws(APIError) in
+                   execution: .store, route: { [self] context throws(GatewayError) in
             let account = try access.requireAccount(&context), accountId = account.id
             let ref = IssueRef(publicationId: context.parameter("publicationId"), issueId: context.parameter("issueId"))
             let now = clock.now()
@@ -30,7 +33,8 @@ package struct ExplanationController: APIController {
             let readerOnly = account.principal.isReader
             // E30: from a covered address the institution's issues are the account's too. An
             // explanation gives no access, so it records nothing in the history it shows.
-            let institution = try coverage.grant(context.request, publicationId: ref.publicationId)
+            let institution = try entitlements.institutionGrant(for: requesters.requester(context.request, records: false),
+                                                                publicationId: ref.publicationId)
             guard let explanation = try explanations.explain(ref, for: accountId, adding: institution),
                   !readerOnly || explanation.issue.state(at: now) == .published else {
                 throw .notFound("no issue \(ref.issueId) in \(ref.publicationId)")

@@ -11,72 +11,55 @@ import Wire
 /// not an edit in place (a changed interval is a new grant, the old one revoked).
 package struct GrantController: APIController {
     private let access: Access
-    private let store: any GatewayStore
-    private let accounts: AccountFactsCache
+    private let grants: Grants
     private let catalog: CatalogCache
     private let identifiers: Identifiers
-    private let events: EventPolicy
     private let clock: any GatewayClock
 
-    package init(access: Access, store: any GatewayStore, accounts: AccountFactsCache, catalog: CatalogCache,
-                 identifiers: Identifiers, events: EventPolicy, clock: any GatewayClock) {
-        self.access = access; self.store = store; self.accounts = accounts; self.catalog = catalog
-        self.identifiers = identifiers; self.events = events; self.clock = clock
+    package init(access: Access, grants: Grants, catalog: CatalogCache, identifiers: Identifiers, clock: any GatewayClock) {
+        self.access = access; self.grants = grants; self.catalog = catalog; self.identifiers = identifiers; self.clock = clock
     }
 
     package static let grantTextLimit = 128
     package static let grantNoteLimit = 1000
 
     package func register(_ router: APIRouterBuilder) {
-        router.add("POST", "/v1/accounts/{accountId}/grants", execution: .store, route: { [self] context throws(APIError) in
+        router.add("POST", "/v1/accounts/{accountId}/grants", execution: .store, route: { [self] context throws(GatewayError) in
             let accountId = context.parameter("accountId")
             let actor = try access.requireServiceOrAdmin(&context).actor
             let grant = try grantBody(RequestBody(context.request), accountId: accountId)
-            let outcome = try stored { () throws(StoreError) in try store.give(grant, by: actor, events: events) }
-            switch outcome {
-            case .created(let created):
-                accounts.invalidate([accountId])
-                return .json(201) { w in w.grant(created, withNote: true) }
-            case .unchanged(let existing):
-                return .json(200) { w in w.grant(existing, withNote: true) }
-            case .conflicting(let existing) where existing.revokedAt != nil:
-                throw .conflict("the grant \(grant.source)/\(grant.externalId) was revoked; give a new one under another externalId")
-            case .conflicting:
-                throw .conflict("a grant \(grant.source)/\(grant.externalId) with other terms exists; revoke it and give a new one")
-            }
+            let (given, created) = try grants.give(grant, by: actor)
+            return .json(created ? 201 : 200) { w in w.grant(given, withNote: true) }
         })
-        router.add("DELETE", "/v1/accounts/{accountId}/grants/{grantId}", execution: .store, route: { [self] context throws(APIError) in
+        router.add("DELETE", "/v1/accounts/{accountId}/grants/{grantId}", execution: .store, route: { [self] context throws(GatewayError) in
             let accountId = context.parameter("accountId")
             let actor = try access.requireServiceOrAdmin(&context).actor
             let grantId = context.parameter("grantId")
-            guard let revoked = try stored({ () throws(StoreError) in
-                try store.revokeGrant(grantId, ofAccount: accountId, at: clock.now(), by: actor, events: events)
-            }) else { throw .notFound("account \(accountId) has no grant \(grantId)") }
-            accounts.invalidate([accountId])
+            let revoked = try grants.revoke(grantId, ofAccount: accountId, by: actor)
             return .json(200) { w in w.grant(revoked, withNote: true) }
         })
     }
 
     /// E21's body, checked before anything is stored: known publications, a non-empty interval.
-    private func grantBody(_ body: RequestBody, accountId: String) throws(APIError) -> Grant {
+    private func grantBody(_ body: RequestBody, accountId: String) throws(GatewayError) -> Grant {
         let source = try body.string("source"), externalId = try body.string("externalId")
         for (name, value) in [("source", source), ("externalId", externalId)] {
             guard !value.isEmpty, value.utf8.count <= Self.grantTextLimit else {
-                throw .badRequest("\(name) must be 1 to \(Self.grantTextLimit) bytes")
+                throw .invalid("\(name) must be 1 to \(Self.grantTextLimit) bytes")
             }
         }
         guard let publications = try body.optionalStrings("publications"), !publications.isEmpty else {
-            throw .badRequest("publications must name at least one publication")
+            throw .invalid("publications must name at least one publication")
         }
         let snapshot = catalog.state.snapshot
         for publicationId in publications where snapshot.publication(publicationId) == nil {
-            throw .badRequest("no publication \(publicationId)")
+            throw .invalid("no publication \(publicationId)")
         }
         let start = try body.instant("start")
         let end = try body.optionalInstant("end")
-        if let end, end <= start { throw .badRequest("end must be after start") }
+        if let end, end <= start { throw .invalid("end must be after start") }
         let note = try body.optionalString("note")
-        if let note, note.utf8.count > Self.grantNoteLimit { throw .badRequest("note is longer than \(Self.grantNoteLimit) bytes") }
+        if let note, note.utf8.count > Self.grantNoteLimit { throw .invalid("note is longer than \(Self.grantNoteLimit) bytes") }
         return Grant(grantId: "grant-" + (try identifiers.newIdentifier()), accountId: accountId, source: source, externalId: externalId,
                      publications: Array(Set(publications)).sorted(), start: start, end: end, note: note,
                      createdAt: clock.now())

@@ -8,23 +8,23 @@ import Wire
 /// `HistoryRequest.defaultLimit`, so a 15-year account never makes one unbounded answer).
 package struct HistoryController: APIController {
     private let access: Access
-    private let store: any GatewayStore
+    private let history: AccountHistory
 
-    package init(access: Access, store: any GatewayStore) {
-        self.access = access; self.store = store
+    package init(access: Access, history: AccountHistory) {
+        self.access = access; self.history = history
     }
 
     package func register(_ router: APIRouterBuilder) {
-        router.add("GET", "/v1/accounts/{accountId}/history", execution: .store, route: { [self] context throws(APIError) in
+        router.add("GET", "/v1/accounts/{accountId}/history", execution: .store, route: { [self] context throws(GatewayError) in
             let account = try access.requireAccount(&context), accountId = account.id
             let body: [UInt8]?
             let view: HistoryView = account.principal.isReader ? .reader : .staff
             do throws(HistoryJSON.Failure) {
-                body = try HistoryJSON.body(ofAccount: accountId, query: context.query, store: store, view: view)
+                body = try HistoryJSON.body(ofAccount: accountId, query: context.query, history: history, view: view)
             } catch {
                 switch error {
-                case .badPage(let message): throw .badRequest(message)
-                case .storage(let failure): throw APIError(failure)
+                case .badPage(let message): throw .invalid(message)
+                case .storage(let failure): throw failure
                 }
             }
             guard let body else { throw .notFound("no account \(accountId)") }
@@ -43,12 +43,12 @@ package struct HistoryRequest: Sendable, Equatable {
 
     package init(limit: Int = Self.defaultLimit, after: Int64? = nil) { self.limit = limit; self.after = after }
 
-    package init(_ query: [(String, String)]) throws(APIError) {
+    package init(_ query: [(String, String)]) throws(GatewayError) {
         let (limit, after) = try ListPage.parameters(query)
         self.limit = limit ?? Self.defaultLimit
         if let after {
             guard let sequence = Self.sequence(token: after) else {
-                throw .badRequest("after must be a cursor from the history's next member")
+                throw .invalid("after must be a cursor from the history's next member")
             }
             self.after = sequence
         }

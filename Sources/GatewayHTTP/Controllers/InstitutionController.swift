@@ -12,36 +12,32 @@ import Wire
 /// knows nothing of addresses; its reason is answered as `institution`.
 package struct InstitutionController: APIController {
     private let access: Access
-    private let coverage: InstitutionCoverage
-    private let answers: EntitlementAnswers
+    private let institutions: Institutions
+    private let entitlements: EntitlementsNow
+    private let requesters: Requesters
     private let tokens: TokenController
     private let catalog: CatalogCache
     private let identifiers: Identifiers
     private let clock: any GatewayClock
 
-    package init(access: Access, coverage: InstitutionCoverage, answers: EntitlementAnswers,
+    package init(access: Access, institutions: Institutions, entitlements: EntitlementsNow, requesters: Requesters,
                  tokens: TokenController, catalog: CatalogCache, identifiers: Identifiers, clock: any GatewayClock) {
-        self.access = access; self.coverage = coverage; self.answers = answers
+        self.access = access; self.institutions = institutions; self.entitlements = entitlements; self.requesters = requesters
         self.tokens = tokens; self.catalog = catalog; self.identifiers = identifiers; self.clock = clock
     }
 
     package static let nameLimit = 200
     package static let networkLimit = 1000
 
-    package static let notInInstitution = APIError(status: 403, code: "not_in_institution",
-                                                   message: "no institution covers this address")
-
-    private var institutions: Institutions { coverage.institutions }
-
     package func register(_ router: APIRouterBuilder) {
-        router.add("POST", "/v1/institutions", execution: .store, route: { [self] context throws(APIError) in
+        router.add("POST", "/v1/institutions", execution: .store, route: { [self] context throws(GatewayError) in
             try access.requireAdmin(&context)
             let institution = try institutionBody(RequestBody(context.request), id: "inst-" + (try identifiers.newIdentifier()),
                                                   createdAt: clock.now())
             try institutions.save(institution)
             return .json(201) { w in w.institution(institution) }
         })
-        router.add("GET", "/v1/institutions", execution: .store, route: { [self] context throws(APIError) in
+        router.add("GET", "/v1/institutions", execution: .store, route: { [self] context throws(GatewayError) in
             try access.requireAdmin(&context)
             let all = try institutions.all()
             return .json(200) { w in
@@ -52,12 +48,12 @@ package struct InstitutionController: APIController {
             }
         })
         let one = "/v1/institutions/{institutionId}"
-        router.add("GET", one, execution: .store, route: { [self] context throws(APIError) in
+        router.add("GET", one, execution: .store, route: { [self] context throws(GatewayError) in
             try access.requireAdmin(&context)
             let institution = try existing(context.parameter("institutionId"))
             return .json(200) { w in w.institution(institution) }
         })
-        router.add("PUT", one, execution: .store, route: { [self] context throws(APIError) in
+        router.add("PUT", one, execution: .store, route: { [self] context throws(GatewayError) in
             try access.requireAdmin(&context)
             let old = try existing(context.parameter("institutionId"))
             let institution = try institutionBody(RequestBody(context.request), id: old.institutionId, createdAt: old.createdAt)
@@ -65,13 +61,13 @@ package struct InstitutionController: APIController {
             try institutions.save(institution, replacing: true)
             return .json(200) { w in w.institution(institution) }
         })
-        router.add("DELETE", one, execution: .store, route: { [self] context throws(APIError) in
+        router.add("DELETE", one, execution: .store, route: { [self] context throws(GatewayError) in
             try access.requireAdmin(&context)
             let old = try existing(context.parameter("institutionId"))
             guard try institutions.delete(old.institutionId) else { throw .notFound("no institution \(old.institutionId)") }
             return .json(200) { w in w.institution(old) }
         })
-        router.add("GET", "/v1/institution/issues", execution: .store, route: { [self] context throws(APIError) in
+        router.add("GET", "/v1/institution/issues", execution: .store, route: { [self] context throws(GatewayError) in
             let institution = try coveringInstitution(context.request)
             let query = context.query
             let key = try IssueListKey(query), page = try ListPage(query)
@@ -79,7 +75,7 @@ package struct InstitutionController: APIController {
             if let publicationId = key.publicationId, state.snapshot.publication(publicationId) == nil {
                 throw .notFound("no publication \(publicationId)")
             }
-            let answer = evaluate(institution, state)
+            let answer = entitlements.entitlements(of: institution, in: state)
             let body = IssueListRendering.body(answer.issues(publicationId: key.publicationId, entitledOnly: key.entitledOnly),
                                                page, state, reasons: ReasonMembers.rendered) { w in
                 w.key("institution")
@@ -91,46 +87,43 @@ package struct InstitutionController: APIController {
             return .json(200, body)
         })
         router.add("POST", "/v1/institution/publications/{publicationId}/issues/{issueId}/token", execution: .store,
-                   route: { [self] context throws(APIError) in
+                   route: { [self] context throws(GatewayError) in
             let institution = try coveringInstitution(context.request)
             return try tokens.tokenResponse(Institutions.subject(institution), TokenController.issueRef(context.request),
-                                            evaluate(institution, catalog.state))
+                                            entitlements.entitlements(of: institution, in: catalog.state))
         })
     }
 
     /// E30: the institution that covers the client's address, or 403 `not_in_institution`.
-    private func coveringInstitution(_ request: HTTPRequest) throws(APIError) -> Institution {
-        guard let institution = try coverage.covering(request) else { throw Self.notInInstitution }
+    private func coveringInstitution(_ request: HTTPRequest) throws(GatewayError) -> Institution {
+        guard let institution = try entitlements.institution(covering: requesters.address(request)) else {
+            throw .notInInstitution
+        }
         return institution
     }
 
-    /// E30: entitled as if holding a grant over the institution's interval.
-    private func evaluate(_ institution: Institution, _ state: CatalogState) -> AccountEntitlements {
-        answers.engine.evaluate(AccountFacts(grants: [Institutions.grant(institution)]), state, clock.now())
-    }
-
-    private func existing(_ institutionId: String) throws(APIError) -> Institution {
+    private func existing(_ institutionId: String) throws(GatewayError) -> Institution {
         guard let found = try institutions.institution(institutionId) else { throw .notFound("no institution \(institutionId)") }
         return found
     }
 
     /// E30's body: a name, known publications, at least one network (checked when saved), a
     /// non-empty interval.
-    private func institutionBody(_ body: RequestBody, id: String, createdAt: Instant) throws(APIError) -> Institution {
+    private func institutionBody(_ body: RequestBody, id: String, createdAt: Instant) throws(GatewayError) -> Institution {
         let name = try body.string("name")
-        guard !name.isEmpty, name.utf8.count <= Self.nameLimit else { throw .badRequest("name must be 1 to \(Self.nameLimit) bytes") }
+        guard !name.isEmpty, name.utf8.count <= Self.nameLimit else { throw .invalid("name must be 1 to \(Self.nameLimit) bytes") }
         guard let publications = try body.optionalStrings("publications"), !publications.isEmpty else {
-            throw .badRequest("publications must name at least one publication")
+            throw .invalid("publications must name at least one publication")
         }
         for publicationId in publications where catalog.state.snapshot.publication(publicationId) == nil {
-            throw .badRequest("no publication \(publicationId)")
+            throw .invalid("no publication \(publicationId)")
         }
         guard let networks = try body.optionalStrings("networks"), !networks.isEmpty, networks.count <= Self.networkLimit else {
-            throw .badRequest("networks must list 1 to \(Self.networkLimit) CIDR ranges")
+            throw .invalid("networks must list 1 to \(Self.networkLimit) CIDR ranges")
         }
         let start = try body.instant("start")
         let end = try body.optionalInstant("end")
-        if let end, end <= start { throw .badRequest("end must be after start") }
+        if let end, end <= start { throw .invalid("end must be after start") }
         return Institution(institutionId: id, name: name, publications: Array(Set(publications)).sorted(), networks: networks,
                            start: start, end: end, createdAt: createdAt)
     }

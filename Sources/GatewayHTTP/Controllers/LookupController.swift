@@ -10,39 +10,26 @@ import Wire
 /// admin keys only: it names accounts across the whole store.
 package struct LookupController: APIController {
     private let access: Access
-    private let store: any GatewayStore
+    private let lookups: OwnerLookups
 
-    package init(access: Access, store: any GatewayStore) {
-        self.access = access; self.store = store
+    package init(access: Access, lookups: OwnerLookups) {
+        self.access = access; self.lookups = lookups
     }
 
     package static let lookupKeys = ["originalTransactionId", "transactionId", "appAccountToken", "accountId", "stripeSubscriptionId",
                                      "stripeCustomerId", "purchaseToken", "orderId"]
 
     package func register(_ router: APIRouterBuilder) {
-        router.add("GET", "/v1/lookup", execution: .store, route: { [self] context throws(APIError) in
+        router.add("GET", "/v1/lookup", execution: .store, route: { [self] context throws(GatewayError) in
             try access.requireServiceOrAdmin(&context)
             let query = context.query
             if let found = try printSubscriberLookup(query) { return .json(200) { w in w.lookup(found) } }
             let given = query.filter { Self.lookupKeys.contains($0.0) }
             guard given.count == 1, let (name, value) = given.first, !value.isEmpty else {
-                throw .badRequest("give exactly one of \(Self.lookupKeys.joined(separator: ", "))")
+                throw .invalid("give exactly one of \(Self.lookupKeys.joined(separator: ", "))")
             }
             let environment = try Self.lookupEnvironment(query)
-            let found = try stored { () throws(StoreError) -> OwnerLookup? in
-                switch name {
-                case "originalTransactionId": return try store.lookup(originalTransactionId: value, environment: environment)
-                case "transactionId": return try store.lookup(transactionId: value, environment: environment)
-                case "appAccountToken": return try store.lookup(account: .appAccountToken(value.lowercased()))
-                case "stripeSubscriptionId":
-                    return try store.lookup(originalTransactionId: value, environment: environment, store: .stripe)
-                case "stripeCustomerId": return try store.lookup(customerId: value, store: .stripe, environment: environment)
-                // Google Play (E23): a token is one of its chain's (any, not only the root), an order a transaction.
-                case "purchaseToken": return try store.lookup(purchaseToken: value, environment: environment)
-                case "orderId": return try store.lookup(transactionId: value, environment: environment, store: .googlePlay)
-                default: return try store.lookup(account: .id(value))
-                }
-            }
+            let found = try lookups.owner(of: Self.lookupKey(name, value), in: environment)
             guard let found else { throw .notFound("nobody owns \(name) \(value)") }
             return .json(200) { w in w.lookup(found) }
         })
@@ -50,24 +37,37 @@ package struct LookupController: APIController {
 
     /// E29: `?publicationId=…&customerNumber=…` finds the account holding a print subscriber's
     /// claim; nil when the query is another lookup.
-    private func printSubscriberLookup(_ query: [(String, String)]) throws(APIError) -> OwnerLookup? {
+    private func printSubscriberLookup(_ query: [(String, String)]) throws(GatewayError) -> OwnerLookup? {
         let publicationId = query.first { $0.0 == "publicationId" }?.1, customerNumber = query.first { $0.0 == "customerNumber" }?.1
         guard publicationId != nil || customerNumber != nil else { return nil }
         guard let publicationId, let customerNumber, !publicationId.isEmpty, !customerNumber.isEmpty,
               !query.contains(where: { Self.lookupKeys.contains($0.0) }) else {
-            throw .badRequest("give publicationId with customerNumber, and no other lookup")
+            throw .invalid("give publicationId with customerNumber, and no other lookup")
         }
-        guard let found = try stored({ () throws(StoreError) in
-            try store.lookup(publicationId: publicationId, customerNumber: customerNumber)
-        }) else { throw .notFound("nobody holds the claim of \(customerNumber) in \(publicationId)") }
+        guard let found = try lookups.owner(of: .printSubscriber(publicationId: publicationId, customerNumber: customerNumber),
+                                            in: nil) else { throw .notFound("nobody holds the claim of \(customerNumber) in \(publicationId)") }
         return found
     }
 
+    /// The query's one lookup parameter as the key it names.
+    private static func lookupKey(_ name: String, _ value: String) -> LookupKey {
+        switch name {
+        case "originalTransactionId": .originalTransactionId(value)
+        case "transactionId": .transactionId(value)
+        case "appAccountToken": .appAccountToken(value)
+        case "stripeSubscriptionId": .stripeSubscriptionId(value)
+        case "stripeCustomerId": .stripeCustomerId(value)
+        case "purchaseToken": .purchaseToken(value)
+        case "orderId": .orderId(value)
+        default: .accountId(value)
+        }
+    }
+
     /// `?environment=production|sandbox` narrows a transaction lookup; absent, production first.
-    private static func lookupEnvironment(_ query: [(String, String)]) throws(APIError) -> StoreEnvironment? {
+    private static func lookupEnvironment(_ query: [(String, String)]) throws(GatewayError) -> StoreEnvironment? {
         guard let text = query.first(where: { $0.0 == "environment" })?.1 else { return nil }
         guard let environment = StoreEnvironment(rawValue: text) else {
-            throw .badRequest("environment is production or sandbox")
+            throw .invalid("environment is production or sandbox")
         }
         return environment
     }

@@ -13,7 +13,7 @@ package struct OperationsController: APIController {
 
     package func register(_ router: APIRouterBuilder) {
         let health = HTTPResponse.json(200, Array(#"{"status":"ok"}"#.utf8))
-        let storeUnreachable = APIError.storageUnavailable.response
+        let storeUnreachable = GatewayError.storageUnreachable.response
         let storeHealth = self.storeHealth
         // From memory (`StoreHealthMonitor`): 503 while the database cannot be reached, 200 again
         // once it answers.

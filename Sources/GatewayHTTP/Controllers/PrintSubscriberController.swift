@@ -11,20 +11,15 @@ package struct PrintSubscriberController: APIController {
     private let access: Access
     private let lists: SubscriberLists
     private let claims: PrintClaims
-    private let store: any GatewayStore
-    private let answers: EntitlementAnswers
+    private let entitlements: EntitlementsNow
     private let listMaxBytes: Int
     private let clock: any GatewayClock
 
-    package init(access: Access, lists: SubscriberLists, claims: PrintClaims, store: any GatewayStore,
-                 answers: EntitlementAnswers, listMaxBytes: Int, clock: any GatewayClock) {
-        self.access = access; self.lists = lists; self.claims = claims; self.store = store; self.answers = answers
+    package init(access: Access, lists: SubscriberLists, claims: PrintClaims,
+                 entitlements: EntitlementsNow, listMaxBytes: Int, clock: any GatewayClock) {
+        self.access = access; self.lists = lists; self.claims = claims; self.entitlements = entitlements
         self.listMaxBytes = listMaxBytes; self.clock = clock
     }
-
-    package static let subscriberNotFound = APIError(
-        status: 404, code: "subscriber_not_found",
-        message: "no subscriber with this customer number and verification value in this publication")
 
     package func register(_ router: APIRouterBuilder) {
         let path = "/v1/publications/{publicationId}/subscribers"
@@ -32,31 +27,28 @@ package struct PrintSubscriberController: APIController {
             // A list may run to a gigabyte: the server keeps it in a file, never in memory, and
             // only once the key is known to be allowed here (checked on the head, before the body).
             router.add(method, path, execution: .store, maxBodyBytes: listMaxBytes, spoolsBody: true,
-                       authorizeHead: { [access] context throws(APIError) in _ = try access.requireEditorOrService(&context) },
-                       route: { [self] context throws(APIError) in
+                       authorizeHead: { [access] context throws(GatewayError) in _ = try access.requireEditorOrService(&context) },
+                       route: { [self] context throws(GatewayError) in
                 let publicationId = try access.requireEditorOrService(&context)
                 guard let format = SubscriberListFormat(contentType: context.request.header("Content-Type")) else {
-                    throw APIError(status: 415, code: "unsupported_media_type",
-                                   message: "send the list as text/csv or application/x-ndjson")
+                    throw .unsupportedFormat("send the list as text/csv or application/x-ndjson")
                 }
                 let request = context.request
-                let counts = try lists.receive(kind, publicationId: publicationId, format: format) { (take) throws(APIError) in
+                let counts = try lists.receive(kind, publicationId: publicationId, format: format) { (take) throws(GatewayError) in
                     try request.forEachBodyPiece(take)
                 }
                 return .json(200) { w in w.listCounts(counts) }
             })
         }
-        router.add("GET", path + "/{customerNumber}", execution: .store, route: { [self] context throws(APIError) in
+        router.add("GET", path + "/{customerNumber}", execution: .store, route: { [self] context throws(GatewayError) in
             let publicationId = try access.requireEditorOrService(&context)
             let customerNumber = context.parameter("customerNumber")
-            guard let found = try stored({ () throws(StoreError) in
-                try store.subscriber(publicationId: publicationId, customerNumber: customerNumber)
-            }) else { throw .notFound("no subscriber \(customerNumber) in \(publicationId)") }
+            guard let found = try lists.subscriber(customerNumber, of: publicationId) else { throw .notFound("no subscriber \(customerNumber) in \(publicationId)") }
             return .json(200) { w in w.subscriber(found.subscriber, claimedBy: found.claimedBy) }
         })
-        router.add("GET", "/v1/subscriber-imports", execution: .store, route: { [self] context throws(APIError) in
+        router.add("GET", "/v1/subscriber-imports", execution: .store, route: { [self] context throws(GatewayError) in
             try access.requireAdmin(&context)
-            let imports = try stored { () throws(StoreError) in try store.subscriberImports(limit: SubscriberLists.recentImports) }
+            let imports = try lists.recentImports()
             return .json(200) { w in
                 w.object { w in
                     w.key("imports")
@@ -64,7 +56,7 @@ package struct PrintSubscriberController: APIController {
                 }
             }
         })
-        router.add("POST", "/v1/accounts/{accountId}/claims", execution: .store, route: { [self] context throws(APIError) in
+        router.add("POST", "/v1/accounts/{accountId}/claims", execution: .store, route: { [self] context throws(GatewayError) in
             let account = try access.requireAccount(&context), accountId = account.id
             // As for codes: a service key claims for all its readers from one address, so its
             // failures count per account only.
@@ -74,8 +66,8 @@ package struct PrintSubscriberController: APIController {
             let verification = try body.string("verification")
             switch try claims.claim(publicationId: publicationId, customerNumber: customerNumber, verification: verification,
                                     for: accountId, limitKeys: ["account:" + accountId] + address, at: clock.now()) {
-            case .claimed, .unchanged: return try answers.entitlementsResponse(accountId)
-            case .notFound: throw Self.subscriberNotFound
+            case .claimed, .unchanged: return .entitlements(accountId, try entitlements.answer(of: accountId))
+            case .notFound: throw .subscriberNotFound
             case .ownedByOtherAccount: throw .ownedByOtherAccount
             }
         })
@@ -86,19 +78,19 @@ extension HTTPRequest {
     /// The body in pieces of at most `pieceBytes`, from its file when the server spooled it, for
     /// readers that take it as it comes.
     package func forEachBodyPiece(pieceBytes: Int = 256 << 10,
-                                  _ take: (UnsafeRawBufferPointer) throws(APIError) -> Void) throws(APIError) {
+                                  _ take: (UnsafeRawBufferPointer) throws(GatewayError) -> Void) throws(GatewayError) {
         if let spooledBody {
             guard try spooledBody.forEachPiece(pieceBytes: pieceBytes, take) else {
-                throw .internalError("the request body could not be read back")
+                throw .failed("the request body could not be read back")
             }
             return
         }
         var offset = 0
         while offset < body.count {
             let end = min(body.count, offset + pieceBytes)
-            var failure: APIError?
+            var failure: GatewayError?
             body.withUnsafeBytes { all in
-                do throws(APIError) { try take(UnsafeRawBufferPointer(rebasing: all[offset..<end])) } catch { failure = error }
+                do throws(GatewayError) { try take(UnsafeRawBufferPointer(rebasing: all[offset..<end])) } catch { failure = error }
             }
             if let failure { throw failure }
             offset = end

@@ -17,14 +17,14 @@ package struct StripeController: APIController {
 
     package func register(_ router: APIRouterBuilder) {
         router.add("POST", "/v1/stripe/webhooks", execution: stripe.api == nil ? .store : .stripe,
-                   maxBodyBytes: limits.notificationBodyBytes, route: { [stripe] context throws(APIError) in
+                   maxBodyBytes: limits.notificationBodyBytes, route: { [stripe] context throws(GatewayError) in
             // The signature covers the raw bytes: the body is verified before it is parsed.
             try stripe.takeWebhook(signature: context.request.header("Stripe-Signature"), body: context.request.body)
             return .json(200, Array(#"{"status":"taken"}"#.utf8))
         })
         // Replayed before the answer, on the Stripe pool: the window is at most 30 days of
         // events, each taken as a webhook would be.
-        router.add("POST", "/v1/stripe/backfill", execution: .stripe, route: { [self] context throws(APIError) in
+        router.add("POST", "/v1/stripe/backfill", execution: .stripe, route: { [self] context throws(GatewayError) in
             try access.requireAdmin(&context)
             let body = try RequestBody(context.request)
             let window = try BackfillWindow(body, now: clock.now(), keptDays: StripeIngestion.backfillDays,

@@ -9,16 +9,19 @@ import Wire
 /// now, like every list.
 package struct TimelineController: APIController {
     private let access: Access
-    /// The engine's answers, over the catalog they are drawn against.
-    private let answers: EntitlementAnswers
+    private let entitlements: EntitlementsNow
+    /// The catalog the timeline is drawn against.
+    private let catalog: CatalogCache
 
-    package init(access: Access, answers: EntitlementAnswers) { self.access = access; self.answers = answers }
+    package init(access: Access, entitlements: EntitlementsNow, catalog: CatalogCache) {
+        self.access = access; self.entitlements = entitlements; self.catalog = catalog
+    }
 
     /// The widest window drawn: wider ones are refused rather than drawn unreadably.
     package static let timelineMaxYears: Int64 = 100
 
     package func register(_ router: APIRouterBuilder) {
-        router.add("GET", "/v1/accounts/{accountId}/timeline.svg", execution: .store, route: { [self] context throws(APIError) in
+        router.add("GET", "/v1/accounts/{accountId}/timeline.svg", execution: .store, route: { [self] context throws(GatewayError) in
             let account = try access.requireAccount(&context), accountId = account.id
             let query = try TimelineQuery(context.query)
             let svg = try timelineSVG(of: accountId, query, visibleOnly: account.principal.isReader)
@@ -32,9 +35,9 @@ package struct TimelineController: APIController {
     /// The picture for one account now: `query.publication`, or the first publication the account
     /// touches (the catalog's first by id when it touches none). 404 for an unknown publication
     /// or a catalog without one.
-    package func timelineSVG(of accountId: String, _ query: TimelineQuery, visibleOnly: Bool = false) throws(APIError) -> String {
-        let entitlements = try answers.entitlements(of: accountId)
-        let snapshot = answers.catalog.state.snapshot
+    package func timelineSVG(of accountId: String, _ query: TimelineQuery, visibleOnly: Bool = false) throws(GatewayError) -> String {
+        let entitlements = try self.entitlements.entitlements(of: accountId)
+        let snapshot = catalog.state.snapshot
         guard let publicationId = query.publication ?? entitlements.touchedPublications.first
                 ?? snapshot.publications.map(\.id).min() else { throw .notFound("the catalog has no publication") }
         guard let publication = snapshot.publication(publicationId),
@@ -43,7 +46,7 @@ package struct TimelineController: APIController {
             throw .notFound("no publication \(publicationId)")
         }
         guard !TimelineQuery.tooWide(timeline.from, timeline.to) else {
-            throw .badRequest("the timeline may span at most \(TimelineController.timelineMaxYears) years; give from and to")
+            throw .invalid("the timeline may span at most \(TimelineController.timelineMaxYears) years; give from and to")
         }
         return TimelineSVG.render(timeline, publicationTitle: publication.title, accountId: accountId)
     }
@@ -60,23 +63,23 @@ package struct TimelineQuery: Sendable, Equatable {
         self.publication = publication; self.from = from; self.to = to
     }
 
-    package init(_ query: [(String, String)]) throws(APIError) {
-        func single(_ name: String) throws(APIError) -> String? {
+    package init(_ query: [(String, String)]) throws(GatewayError) {
+        func single(_ name: String) throws(GatewayError) -> String? {
             let values = query.filter { $0.0 == name }
-            guard values.count <= 1 else { throw .badRequest("\(name) may be given once") }
+            guard values.count <= 1 else { throw .invalid("\(name) may be given once") }
             return values.first?.1
         }
-        func instant(_ name: String) throws(APIError) -> Instant? {
+        func instant(_ name: String) throws(GatewayError) -> Instant? {
             guard let text = try single(name) else { return nil }
-            guard let instant = Instant(rfc3339: text) else { throw .badRequest("\(name) must be an RFC 3339 instant") }
+            guard let instant = Instant(rfc3339: text) else { throw .invalid("\(name) must be an RFC 3339 instant") }
             return instant
         }
         publication = try single("publication")
         from = try instant("from")
         to = try instant("to")
         if let from, let to {
-            guard from < to else { throw .badRequest("from must be before to") }
-            guard !Self.tooWide(from, to) else { throw .badRequest("from and to may be at most \(TimelineController.timelineMaxYears) years apart") }
+            guard from < to else { throw .invalid("from must be before to") }
+            guard !Self.tooWide(from, to) else { throw .invalid("from and to may be at most \(TimelineController.timelineMaxYears) years apart") }
         }
     }
 

@@ -11,21 +11,17 @@ import IssueCatalog
 /// the issue's URLs (and cookies) in the configured CDN format (tokens.md, CDN-native formats).
 package struct TokenController: APIController {
     private let access: Access
-    private let accounts: AccountFactsCache
-    private let catalog: CatalogCache
-    private let answers: EntitlementAnswers
-    private let coverage: InstitutionCoverage
+    private let entitlements: EntitlementsNow
+    private let requesters: Requesters
     private let signer: TokenSigner
     private let settings: APISettings
     private let random: any RandomBytesSource
     private let counters: GatewayCounters
     private let clock: any GatewayClock
 
-    package init(access: Access, accounts: AccountFactsCache, catalog: CatalogCache, answers: EntitlementAnswers,
-                 coverage: InstitutionCoverage, signer: TokenSigner, settings: APISettings, random: any RandomBytesSource,
-                 counters: GatewayCounters, clock: any GatewayClock) {
-        self.access = access; self.accounts = accounts; self.catalog = catalog; self.answers = answers
-        self.coverage = coverage; self.signer = signer; self.settings = settings; self.random = random; self.counters = counters
+    package init(access: Access, entitlements: EntitlementsNow, requesters: Requesters, signer: TokenSigner,
+                 settings: APISettings, random: any RandomBytesSource, counters: GatewayCounters, clock: any GatewayClock) {
+        self.access = access; self.entitlements = entitlements; self.requesters = requesters; self.signer = signer; self.settings = settings; self.random = random; self.counters = counters
         self.clock = clock
     }
 
@@ -35,13 +31,14 @@ package struct TokenController: APIController {
         // per asset) declines, so that its work runs on the pool.
         router.add("POST", "/v1/accounts/{accountId}/publications/{publicationId}/issues/{issueId}/token",
                    execution: .store, fastPlan: { [self] request in cachedTokenResponse(&request).map(FastPathPlan.answer) },
-                   route: { [self] context throws(APIError) in
+                   route: { [self] context throws(GatewayError) in
             let account = try access.requireAccount(&context), accountId = account.id
             let ref = Self.issueRef(context.request)
             // E30: from a covered address the institution's issues are the account's too (and,
             // the first time, recorded in its history).
-            let institution = try coverage.grant(context.request, publicationId: ref.publicationId, givenTo: account)
-            return try tokenResponse(accountId, ref, try answers.entitlements(of: accountId, adding: institution))
+            let requester = requesters.requester(context.request, actingFor: account)
+            return try tokenResponse(accountId, ref, try entitlements.entitlements(of: accountId, publicationId: ref.publicationId,
+                                                                                  for: requester))
         })
     }
 
@@ -56,10 +53,10 @@ package struct TokenController: APIController {
         let ref = Self.issueRef(request)
         // Facts are kept only for an account that exists, so a service key needs no lookup.
         guard settings.edge.signsQuickly, let principal = access.authenticator.cachedPrincipal(&request), principal.mayActFor(account: accountId),
-              coverage.answersFromAccountAlone(request, publicationId: ref.publicationId),
-              let facts = accounts.cachedFacts(accountId) else { return nil }
-        do throws(APIError) {
-            return try tokenResponse(accountId, ref, answers.engine.evaluate(facts, catalog.state, clock.now()))
+              let answer = entitlements.keptEntitlements(of: accountId, publicationId: ref.publicationId,
+                                                         for: requesters.requester(request, records: false)) else { return nil }
+        do throws(GatewayError) {
+            return try tokenResponse(accountId, ref, answer)
         } catch {
             return error.response
         }
@@ -69,14 +66,13 @@ package struct TokenController: APIController {
     /// E30); 404 for an issue the reader cannot see, 403 `not_entitled` with the nearest reason
     /// (E20) otherwise.
     package func tokenResponse(_ accountId: String, _ ref: IssueRef,
-                               _ answer: AccountEntitlements) throws(APIError) -> HTTPResponse {
+                               _ answer: AccountEntitlements) throws(GatewayError) -> HTTPResponse {
         guard let entitlement = answer.entitlement(for: ref) else {
             throw .notFound("no issue \(ref.issueId) in \(ref.publicationId)")
         }
         guard entitlement.entitled else {
-            var error = APIError(status: 403, code: "not_entitled", message: "this account may not download \(ref.issueId)")
-            error.extra = [("reason", .string(entitlement.reasons.first?.rawValue ?? EntitlementReason.noPurchase.rawValue))]
-            throw error
+            throw .notEntitled(issueId: ref.issueId,
+                               reason: (entitlement.reasons.first ?? EntitlementReason.noPurchase).rawValue)
         }
         let paths = entitlement.issue.assets.map(\.path)
         let signed: SignedDownloadToken
@@ -88,7 +84,7 @@ package struct TokenController: APIController {
             grant = try settings.edge.grant(paths: paths, issuedAt: signed.claims.issuedAt, expires: signed.claims.expiresAt,
                                             jwsToken: signed.token)
         } catch {
-            throw .internalError("the token could not be signed")
+            throw .failed("the token could not be signed")
         }
         counters.tokensIssued.increment()
         return .json(200) { w in

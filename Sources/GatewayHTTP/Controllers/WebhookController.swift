@@ -8,20 +8,16 @@ import Wire
 /// their replay. Admin only: events name accounts across the whole store.
 package struct WebhookController: APIController {
     private let access: Access
-    private let store: any GatewayStore
-    private let clock: any GatewayClock
+    private let deadLetters: DeadLetters
 
-    package init(access: Access, store: any GatewayStore, clock: any GatewayClock) {
-        self.access = access; self.store = store; self.clock = clock
+    package init(access: Access, deadLetters: DeadLetters) {
+        self.access = access; self.deadLetters = deadLetters
     }
 
-    /// Dead letters listed at once; the console shows the oldest first.
-    package static let listLimit = 500
-
     package func register(_ router: APIRouterBuilder) {
-        router.add("GET", "/v1/webhooks/dead-letters", execution: .store, route: { [self] context throws(APIError) in
+        router.add("GET", "/v1/webhooks/dead-letters", execution: .store, route: { [self] context throws(GatewayError) in
             try access.requireAdmin(&context)
-            let events = try stored { () throws(StoreError) in try store.deadLetters(limit: Self.listLimit) }
+            let events = try deadLetters.list()
             return .json(200) { w in
                 w.object { w in
                     w.key("events")
@@ -29,12 +25,11 @@ package struct WebhookController: APIController {
                 }
             }
         })
-        router.add("POST", "/v1/webhooks/dead-letters/{seq}/replay", execution: .store, route: { [self] context throws(APIError) in
+        router.add("POST", "/v1/webhooks/dead-letters/{seq}/replay", execution: .store, route: { [self] context throws(GatewayError) in
             try access.requireAdmin(&context)
             let text = context.request.parameter("seq")
-            guard let seq = Int64(text), seq > 0 else { throw .badRequest("seq is a positive integer") }
-            let now = clock.now()
-            guard let event = try stored({ () throws(StoreError) in try store.replayDeadLetter(seq: seq, now: now) }) else {
+            guard let seq = Int64(text), seq > 0 else { throw .invalid("seq is a positive integer") }
+            guard let event = try deadLetters.replay(seq) else {
                 throw .notFound("no dead-lettered webhook event \(text)")
             }
             return .json(200) { w in w.deadLetter(event) }

@@ -1,5 +1,6 @@
 import Entitle
 import GatewayCore
+import HTTPServer
 import IssueCatalog
 import Wire
 
@@ -67,5 +68,13 @@ extension JSONWriter {
             if let issue = p.issue { w.issueRef(issue) } else { w.null() }
             w.field("state", p.state.rawValue)
         }
+    }
+}
+
+extension HTTPResponse {
+    /// The entitlements answer (http-api.md, Accounts and entitlements), which several areas
+    /// return after a change.
+    package static func entitlements(_ accountId: String, _ answer: AccountAnswer) -> HTTPResponse {
+        .json(200) { w in w.entitlements(accountId: accountId, answer.entitlements, grants: answer.grants) }
     }
 }

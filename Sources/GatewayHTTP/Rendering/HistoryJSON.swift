@@ -4,21 +4,21 @@ import Wire
 
 /// The history route's body, also printed by `issue-gateway account history`: one implementation
 /// for both, so the command line says exactly what the API says.
-public enum HistoryJSON {
-    public enum Failure: Error, Equatable {
+package enum HistoryJSON {
+    package enum Failure: Error, Equatable {
         /// A malformed `limit` or `after`, in the route's words.
         case badPage(String)
-        case storage(StoreError)
+        case storage(GatewayError)
     }
 
     /// `{"events": […], "next"?}` for one page of the account's history, `limit` and `after` of
     /// `query` read as the route reads them; nil for an unknown account.
-    public static func body(ofAccount accountId: String, query: [(String, String)], store: any GatewayStore,
-                            view: HistoryView = .staff) throws(Failure) -> [UInt8]? {
+    package static func body(ofAccount accountId: String, query: [(String, String)], history: AccountHistory,
+                             view: HistoryView = .staff) throws(Failure) -> [UInt8]? {
         let request: HistoryRequest
         do { request = try HistoryRequest(query) } catch { throw .badPage(error.message) }
         let page: HistoryPage?
-        do { page = try store.history(ofAccount: accountId, after: request.after, limit: request.limit) } catch {
+        do { page = try history.page(ofAccount: accountId, after: request.after, limit: request.limit) } catch {
             throw .storage(error)
         }
         guard let page else { return nil }

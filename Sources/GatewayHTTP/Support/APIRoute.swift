@@ -2,13 +2,13 @@ import GatewayCore
 import GatewayStore
 import HTTPServer
 
-/// A route body over the request's context that may throw an `APIError`; `APIRouterBuilder`
+/// A route body over the request's context that may throw a `GatewayError`; `APIRouterBuilder`
 /// answers the error in the spec's shape.
-package typealias APIRoute = @Sendable (inout RequestContext) throws(APIError) -> HTTPResponse
+package typealias APIRoute = @Sendable (inout RequestContext) throws(GatewayError) -> HTTPResponse
 
 /// A route's check of a request's head before its body is read (`HeadDecision`): the request's
-/// context without its body; a thrown `APIError` refuses the request.
-package typealias APIHeadCheck = @Sendable (inout RequestContext) throws(APIError) -> Void
+/// context without its body; a thrown `GatewayError` refuses the request.
+package typealias APIHeadCheck = @Sendable (inout RequestContext) throws(GatewayError) -> Void
 
 extension HTTPRequest {
     /// A path parameter the router matched; the pattern guarantees it is present.
@@ -18,14 +18,14 @@ extension HTTPRequest {
 /// Boolean query flags (`?all=`, `?entitled=`) take `true` or `false` and nothing else, once: a
 /// client that wrote `?entitled=1` or `?all=yes` gets a 400 saying so, not a silent default.
 package enum QueryFlag {
-    package static func value(of name: String, in query: [(String, String)]) throws(APIError) -> Bool {
+    package static func value(of name: String, in query: [(String, String)]) throws(GatewayError) -> Bool {
         var found: Bool?
         for (key, value) in query where key == name {
-            guard found == nil else { throw .badRequest("query flag \(name) given more than once") }
+            guard found == nil else { throw .invalid("query flag \(name) given more than once") }
             switch value {
             case "true": found = true
             case "false": found = false
-            default: throw .badRequest("query flag \(name) must be true or false")
+            default: throw .invalid("query flag \(name) must be true or false")
             }
         }
         return found ?? false

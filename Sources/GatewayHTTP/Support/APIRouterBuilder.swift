@@ -13,7 +13,7 @@ package final class APIRouterBuilder {
         self.builder = builder; self.authenticator = authenticator
     }
 
-    /// A route over its `RequestContext`; a thrown `APIError` is answered in the spec's shape.
+    /// A route over its `RequestContext`; a thrown `GatewayError` is answered (`APIError`) in the spec's shape.
     /// `authorizeHead` checks the head of a request whose body is still arriving (a spooled list),
     /// so that a request it refuses leaves nothing on disk.
     package func add(_ method: String, _ pattern: String, execution: Execution = .inline, maxBodyBytes: Int? = nil,
@@ -23,7 +23,7 @@ package final class APIRouterBuilder {
         add(method, pattern, execution: execution, maxBodyBytes: maxBodyBytes, spoolsBody: spoolsBody,
             authorizeHead: authorizeHead.map { headCheck($0) }, fastPlan: fastPlan) { request in
             var context = RequestContext(request, authenticator: authenticator)
-            do throws(APIError) { return try route(&context) } catch { return error.response }
+            do throws(GatewayError) { return try route(&context) } catch { return error.response }
         }
     }
 
@@ -55,11 +55,11 @@ package final class APIRouterBuilder {
         let authenticator = self.authenticator
         return { request in
             guard Authenticator.bearerSecret(request) != nil else {
-                return .refuse(JSONCoding.encode(APIError.unauthorized().response, for: request))
+                return .refuse(JSONCoding.encode(GatewayError.unauthorized().response, for: request))
             }
             return .decideOnPool {
                 var context = RequestContext(request, authenticator: authenticator)
-                do throws(APIError) {
+                do throws(GatewayError) {
                     try check(&context)
                     return nil
                 } catch {

@@ -6,33 +6,33 @@ import HTTPServer
 /// principal the request's context resolves once.
 package struct Access: Sendable {
     package let authenticator: Authenticator
-    private let store: any GatewayStore
+    private let readers: ReaderAccounts
     private let catalog: CatalogCache
 
-    package init(authenticator: Authenticator, store: any GatewayStore, catalog: CatalogCache) {
-        self.authenticator = authenticator; self.store = store; self.catalog = catalog
+    package init(authenticator: Authenticator, readers: ReaderAccounts, catalog: CatalogCache) {
+        self.authenticator = authenticator; self.readers = readers; self.catalog = catalog
     }
 
     /// The account in the path, when the caller may act for it (itself, a service key, admin),
     /// with the principal resolved once for the rest of the request. 404 for an account that
     /// does not exist.
-    package func requireAccount(_ context: inout RequestContext) throws(APIError) -> ActingAccount {
+    package func requireAccount(_ context: inout RequestContext) throws(GatewayError) -> ActingAccount {
         let accountId = context.parameter("accountId")
         let principal = try context.principal()
         guard principal.mayActFor(account: accountId) else { throw .forbidden("this secret may not act for \(accountId)") }
         if case .account = principal { return ActingAccount(id: accountId, principal: principal) }
-        guard try stored({ () throws(StoreError) in try store.account(id: accountId) }) != nil else {
+        guard try readers.exists(accountId) else {
             throw .notFound("no account \(accountId)")
         }
         return ActingAccount(id: accountId, principal: principal)
     }
 
-    package func requireAdmin(_ context: inout RequestContext) throws(APIError) {
+    package func requireAdmin(_ context: inout RequestContext) throws(GatewayError) {
         guard try context.principal().isAdmin else { throw .forbidden("only the admin key may do this") }
     }
 
     /// The path's publication, when the caller may edit it (an editor of it, or admin).
-    package func requireEditor(_ context: inout RequestContext) throws(APIError) -> String {
+    package func requireEditor(_ context: inout RequestContext) throws(GatewayError) -> String {
         let publicationId = context.parameter("publicationId")
         guard try context.principal().mayEdit(publication: publicationId) else {
             throw .forbidden("this key may not edit \(publicationId)")
@@ -45,7 +45,7 @@ package struct Access: Sendable {
 
     /// A publisher's list of print subscribers (E29): an editor of the path's publication, a
     /// service key (a publisher's backend) or admin; the publication must exist.
-    package func requireEditorOrService(_ context: inout RequestContext) throws(APIError) -> String {
+    package func requireEditorOrService(_ context: inout RequestContext) throws(GatewayError) -> String {
         let publicationId = context.parameter("publicationId")
         if case .service = try context.principal() {
             guard catalog.state.snapshot.publication(publicationId) != nil else {
@@ -58,7 +58,7 @@ package struct Access: Sendable {
 
     /// Service keys act for any account; admin does everything; an account may not grant itself.
     @discardableResult
-    package func requireServiceOrAdmin(_ context: inout RequestContext) throws(APIError) -> Principal {
+    package func requireServiceOrAdmin(_ context: inout RequestContext) throws(GatewayError) -> Principal {
         let principal = try context.principal()
         switch principal {
         case .admin, .service: return principal

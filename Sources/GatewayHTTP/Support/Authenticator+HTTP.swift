@@ -12,7 +12,7 @@ extension Authenticator {
     }
 
     /// 401 when the secret is missing or unknown.
-    package func principal(_ request: HTTPRequest) throws(APIError) -> Principal {
+    package func principal(_ request: HTTPRequest) throws(GatewayError) -> Principal {
         guard let secret = Self.bearerSecret(request) else { throw .unauthorized() }
         let digest: SecretDigest
         if let noted = request.credentialDigest { digest = SecretDigest(words: noted) } else { digest = try self.digest(of: secret) }

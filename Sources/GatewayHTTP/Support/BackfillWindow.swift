@@ -11,11 +11,11 @@ package struct BackfillWindow {
     package let end: Instant
 
     /// `keptDays`: how far back the store keeps what is replayed; `kept` says so in the 400.
-    package init(_ body: RequestBody, now: Instant, keptDays: Int64, kept: String) throws(APIError) {
+    package init(_ body: RequestBody, now: Instant, keptDays: Int64, kept: String) throws(GatewayError) {
         let start = try body.instant("start"), end = try body.instant("end")
-        guard start < end else { throw .badRequest("start must be before end") }
-        guard start < now else { throw .badRequest("start must be earlier than now") }
-        guard start >= now.adding(seconds: -keptDays * 86_400) else { throw .badRequest(kept) }
+        guard start < end else { throw .invalid("start must be before end") }
+        guard start < now else { throw .invalid("start must be earlier than now") }
+        guard start >= now.adding(seconds: -keptDays * 86_400) else { throw .invalid(kept) }
         self.start = start
         self.end = min(end, now)
     }

@@ -4,7 +4,7 @@ import IssueCatalog
 /// Issue and product bodies (http-api.md, Catalog) turned into validated model values. The field
 /// rules are the catalog files' (`IssueCatalog` validation), so an editor meets one set of rules.
 package enum CatalogBodies {
-    package static func issue(_ body: RequestBody, publicationId: String) throws(APIError) -> Issue {
+    package static func issue(_ body: RequestBody, publicationId: String) throws(GatewayError) -> Issue {
         var assets: [Asset] = []
         for asset in try body.optionalObjects("assets") ?? [] {
             assets.append(Asset(path: try asset.string("path"), bytes: try asset.optionalInteger("bytes"),
@@ -17,20 +17,20 @@ package enum CatalogBodies {
         return issue
     }
 
-    package static func product(_ body: RequestBody, id: String, catalog: CatalogSnapshot) throws(APIError) -> Product {
+    package static func product(_ body: RequestBody, id: String, catalog: CatalogSnapshot) throws(GatewayError) -> Product {
         let kindText = try body.string("kind")
         guard let kind = Product.Kind(rawValue: kindText) else {
-            throw .badRequest("kind must be one of \(Product.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw .invalid("kind must be one of \(Product.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         var duration: ISODuration?
         if let text = try body.optionalString("duration") {
-            guard let parsed = ISODuration(text) else { throw .badRequest("duration must be an ISO 8601 duration such as P3M") }
+            guard let parsed = ISODuration(text) else { throw .invalid("duration must be an ISO 8601 duration such as P3M") }
             duration = parsed
         }
         var store = Store.appStore
         if let text = try body.optionalString("store") {
             guard let parsed = Store(rawValue: text) else {
-                throw .badRequest("store must be one of \(Store.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw .invalid("store must be one of \(Store.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             store = parsed
         }
@@ -40,7 +40,7 @@ package enum CatalogBodies {
         }
         var level: Int?
         if let value = try body.optionalInteger("level") {
-            guard let fits = Int(exactly: value) else { throw .badRequest("level is out of range") }
+            guard let fits = Int(exactly: value) else { throw .invalid("level is out of range") }
             level = fits
         }
         let product = Product(id: id, store: store, storeProductId: try body.optionalString("storeProductId"),
@@ -56,13 +56,13 @@ package enum CatalogBodies {
         return product
     }
 
-    package static func publication(_ body: RequestBody, id: String) throws(APIError) -> Publication {
+    package static func publication(_ body: RequestBody, id: String) throws(GatewayError) -> Publication {
         let publication = Publication(id: id, title: try body.string("title"))
         try valid { () throws(CatalogProblem) in try publication.validate() }
         return publication
     }
 
-    private static func valid(_ check: () throws(CatalogProblem) -> Void) throws(APIError) {
-        do { try check() } catch { throw .badRequest(error.description) }
+    private static func valid(_ check: () throws(CatalogProblem) -> Void) throws(GatewayError) {
+        do { try check() } catch { throw .invalid(error.description) }
     }
 }

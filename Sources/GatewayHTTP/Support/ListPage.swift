@@ -15,12 +15,12 @@ package struct ListPage: Sendable, Equatable {
     package var isWhole: Bool { limit == nil && after == nil }
 
     /// 400 for a limit outside 1–500 or not a decimal, a malformed cursor, or either given twice.
-    package init(_ query: [(String, String)]) throws(APIError) {
+    package init(_ query: [(String, String)]) throws(GatewayError) {
         let (limit, after) = try Self.parameters(query)
         self.limit = limit
         if let after {
             guard let cursor = ListCursor(token: after) else {
-                throw .badRequest("after must be a cursor from a list's next member")
+                throw .invalid("after must be a cursor from a list's next member")
             }
             self.after = cursor
         }
@@ -28,13 +28,13 @@ package struct ListPage: Sendable, Equatable {
 
     /// `limit` (checked: 1–500, a whole decimal) and `after` (its text), each at most once; shared
     /// by every paged answer (issue lists, account history).
-    package static func parameters(_ query: [(String, String)]) throws(APIError) -> (limit: Int?, after: String?) {
+    package static func parameters(_ query: [(String, String)]) throws(GatewayError) -> (limit: Int?, after: String?) {
         let limits = query.filter { $0.0 == "limit" }, afters = query.filter { $0.0 == "after" }
-        guard limits.count <= 1, afters.count <= 1 else { throw .badRequest("limit and after may be given once each") }
+        guard limits.count <= 1, afters.count <= 1 else { throw .invalid("limit and after may be given once each") }
         guard let text = limits.first?.1 else { return (nil, afters.first?.1) }
         guard text.utf8.count <= 3, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let value = Int(text),
               Self.limits.contains(value) else {
-            throw .badRequest("limit must be a whole number from \(Self.limits.lowerBound) to \(Self.limits.upperBound)")
+            throw .invalid("limit must be a whole number from \(Self.limits.lowerBound) to \(Self.limits.upperBound)")
         }
         return (value, afters.first?.1)
     }

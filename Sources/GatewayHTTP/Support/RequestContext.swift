@@ -23,10 +23,10 @@ package struct RequestContext {
     package func queryParameter(_ name: String) -> String? { query.first { $0.0 == name }?.1 }
 
     /// A boolean query flag: absent is false; present, exactly `true` or `false`.
-    package func flag(_ name: String) throws(APIError) -> Bool { try QueryFlag.value(of: name, in: query) }
+    package func flag(_ name: String) throws(GatewayError) -> Bool { try QueryFlag.value(of: name, in: query) }
 
     /// Who is asking (http-api.md, Auth): 401 when the secret is missing or unknown.
-    package mutating func principal() throws(APIError) -> Principal {
+    package mutating func principal() throws(GatewayError) -> Principal {
         if let resolved { return resolved }
         let principal = try authenticator.principal(request)
         resolved = principal

@@ -1,15 +1,19 @@
 /// Accounts and API keys, one unit of work each. Secrets never reach the store: only their hashes.
 extension GatewayStore {
-    /// `.conflict` if the id, the token hash or the appAccountToken is taken.
-    public func createAccount(_ account: Account) throws(StoreError) {
+    /// `.appAccountTokenInUse` (nothing written) when another account holds its appAccountToken
+    /// (a UUID names one account: E4's V2 rule binds purchases carrying it to that account);
+    /// `.conflict` if the id or the token hash is taken.
+    @discardableResult
+    public func createAccount(_ account: Account) throws(StoreError) -> AccountCreation {
         try write { tx throws(StoreError) in
             // Asked inside the unit of work that inserts, so two creations cannot both pass it.
             if let token = account.appAccountToken, try tx.account(appAccountToken: token) != nil {
-                throw .appAccountTokenInUse
+                return .appAccountTokenInUse
             }
             try Self.naming("account \(account.id), its token or its appAccountToken is taken") {
                 () throws(StoreError) in try tx.insert(account)
             }
+            return .created
         }
     }
 
@@ -41,11 +45,10 @@ extension GatewayStore {
     }
 
     /// The key stops working at once: the next `apiKey(secretHash:)` no longer finds it.
-    /// `.notFound` if no such key.
-    public func deleteAPIKey(keyId: String) throws(StoreError) {
-        try write { tx throws(StoreError) in
-            guard try tx.deleteAPIKey(keyId: keyId) else { throw .notFound("key \(keyId)") }
-        }
+    /// False when there was no such key.
+    @discardableResult
+    public func deleteAPIKey(keyId: String) throws(StoreError) -> Bool {
+        try write { tx throws(StoreError) in try tx.deleteAPIKey(keyId: keyId) }
     }
 
     /// A backend's conflict says only that a record exists; the operation knows which.

@@ -44,7 +44,7 @@ enum AccountCommand {
             explanation = try explanations.explain(ref, for: accountId)
         } catch let error as CLIError {
             throw error
-        } catch let error as APIError {
+        } catch let error as GatewayError {
             throw .failure("the database could not be read: \(error.message)")
         } catch {
             throw .failure("the database could not be read: \(error)")
@@ -61,10 +61,10 @@ enum AccountCommand {
             .compactMap { name, value in value.map { (name, $0) } }
         let store = try context.openStore(try context.configuration())
         let body: [UInt8]?
-        do throws(HistoryJSON.Failure) { body = try HistoryJSON.body(ofAccount: accountId, query: query, store: store) } catch {
+        do throws(HistoryJSON.Failure) { body = try HistoryJSON.body(ofAccount: accountId, query: query, history: AccountHistory(store: store)) } catch {
             switch error {
             case .badPage(let message): throw .usage("account history: \(message)")
-            case .storage(let failure): throw .failure("the database could not be read: \(failure)")
+            case .storage(let failure): throw .failure("the database could not be read: \(failure.message)")
             }
         }
         guard let body else { throw .failure("no account \(accountId)") }

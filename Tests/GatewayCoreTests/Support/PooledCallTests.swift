@@ -6,8 +6,8 @@ import Testing
 /// theirs): a full pool or a call past the deadline is 503 `store_unavailable` with `Retry-After`;
 /// a second asker for the same work joins the running call.
 @Suite struct PooledCallTests {
-    static func outcome(_ call: PooledCall, waiting: Duration) -> APIError? {
-        do throws(APIError) {
+    static func outcome(_ call: PooledCall, waiting: Duration) -> GatewayError? {
+        do throws(GatewayError) {
             try call.wait(until: .now + waiting)
             return nil
         } catch {
@@ -15,19 +15,19 @@ import Testing
         }
     }
 
-    static func isUnavailable(_ error: APIError?) -> Bool {
-        guard let error else { return false }
-        return error.status == 503 && error.code == "store_unavailable" && error.headers.contains { $0.0 == "Retry-After" }
+    static func isUnavailable(_ error: GatewayError?) -> Bool {
+        guard case .storeUnavailable? = error else { return false }
+        return error?.retryAfterSeconds != nil
     }
 
     @Test func aFullPoolIsStoreUnavailable() {
-        let call = PooledCall("Stripe", on: WorkPool { _ in false }) { () throws(APIError) in }
+        let call = PooledCall("Stripe", on: WorkPool { _ in false }) { () throws(GatewayError) in }
         #expect(Self.isUnavailable(Self.outcome(call, waiting: .seconds(5))))
     }
 
     @Test func aCallNotEndedByTheDeadlineIsStoreUnavailable() {
         // Queued and never run: a pool whose threads are all stalled.
-        let call = PooledCall("Google Play", on: WorkPool { _ in true }) { () throws(APIError) in }
+        let call = PooledCall("Google Play", on: WorkPool { _ in true }) { () throws(GatewayError) in }
         #expect(Self.isUnavailable(Self.outcome(call, waiting: .milliseconds(50))))
     }
 
@@ -43,7 +43,7 @@ import Testing
         let held = HeldPool()
         let running = RunningCalls()
         let runs = Atomic<Int>(0)
-        let job: @Sendable () throws(APIError) -> Void = { runs.add(1, ordering: .relaxed) }
+        let job: @Sendable () throws(GatewayError) -> Void = { runs.add(1, ordering: .relaxed) }
         let first = running.join("stripe a", "Stripe", on: held.pool, job)
         let second = running.join("stripe a", "Stripe", on: held.pool, job)
         let other = running.join("stripe b", "Stripe", on: held.pool, job)
@@ -62,21 +62,21 @@ import Testing
     @Test func aJoinedCallsErrorReachesEveryAskerAndAFullPoolFreesTheKey() {
         let held = HeldPool()
         let running = RunningCalls()
-        let failing: @Sendable () throws(APIError) -> Void = { () throws(APIError) in throw .forbidden("no") }
+        let failing: @Sendable () throws(GatewayError) -> Void = { () throws(GatewayError) in throw .forbidden("no") }
         let first = running.join("googlePlay a", "Google Play", on: held.pool, failing)
         let second = running.join("googlePlay a", "Google Play", on: held.pool, failing)
         held.runAll()
-        #expect(Self.outcome(first, waiting: .seconds(5))?.status == 403)
-        #expect(Self.outcome(second, waiting: .seconds(5))?.status == 403)
-        let refused = running.join("googlePlay a", "Google Play", on: WorkPool { _ in false }) { () throws(APIError) in }
+        #expect(Self.outcome(first, waiting: .seconds(5)) == .forbidden("no"))
+        #expect(Self.outcome(second, waiting: .seconds(5)) == .forbidden("no"))
+        let refused = running.join("googlePlay a", "Google Play", on: WorkPool { _ in false }) { () throws(GatewayError) in }
         #expect(Self.isUnavailable(Self.outcome(refused, waiting: .seconds(5))))
         #expect(running.count == 0)
     }
 
     @Test func theCallsOwnAnswerIsPassedOn() {
-        let failing = PooledCall("Stripe", on: .inline) { () throws(APIError) in throw .forbidden("no") }
-        #expect(Self.outcome(failing, waiting: .seconds(5))?.status == 403)
-        let fine = PooledCall("Stripe", on: .inline) { () throws(APIError) in }
+        let failing = PooledCall("Stripe", on: .inline) { () throws(GatewayError) in throw .forbidden("no") }
+        #expect(Self.outcome(failing, waiting: .seconds(5)) == .forbidden("no"))
+        let fine = PooledCall("Stripe", on: .inline) { () throws(GatewayError) in }
         #expect(Self.outcome(fine, waiting: .seconds(5)) == nil)
     }
 }

@@ -50,7 +50,7 @@ import GatewayTesting
         try #require(try flow.storedTransactionIds(first).isEmpty, "transfer (E4): the newer account has it")
         // A poller whose targets were read while the first reader still owned the subscription.
         let stale = StaleOwnerStore(flow.store, owner: first.id)
-        let poller = StatusPoller(settings: .standard, store: stale, ingestion: flow.runtime.core.appStore,
+        let poller = StatusPoller(settings: .standard, store: stale, ingestion: flow.runtime.core.intake.appStore,
                                   clock: flow.clock, counters: flow.runtime.core.counters, work: flow.runtime.core.appStoreWork)
         flow.clock.set(Self.dayBeforeExpiry)
         #expect(poller.pass() == 0)

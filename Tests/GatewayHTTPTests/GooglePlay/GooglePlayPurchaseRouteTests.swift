@@ -164,7 +164,7 @@ import GatewayTesting
         #expect(try g.post(reader, productId: "basic", token: "tok-1").status == 200)
         #expect(try g.entitled(reader) == ["p1"])
         #expect(g.simulator.subscription("tok-1")?.acknowledged == false)
-        let acknowledger = try #require(g.h.runtime.core.acknowledger)
+        let acknowledger = try #require(g.h.runtime.core.intake.acknowledger)
         #expect(acknowledger.pass() == 0)                                       // not due yet
         g.advance(days: 1)
         g.h.clock.advance(seconds: 1)
@@ -195,7 +195,7 @@ import GatewayTesting
         try g.simulator.refund(orderId: try #require(g.simulator.productPurchase("issue-tok")?.orderId), chargeback: true)
         g.advance(days: 1)
         #expect(try g.entitled(reader) == ["p1", "p2"] && g.entitled(other) == ["p2"])
-        let pass = try #require(g.h.runtime.core.voidedPass)
+        let pass = try #require(g.h.runtime.core.intake.voidedPass)
         #expect(pass.pass())
         #expect(try g.entitled(reader).isEmpty && g.entitled(other).isEmpty)
         // A second pass reads the overlap again and changes nothing.

@@ -163,7 +163,7 @@ package final class GatewayHarness: @unchecked Sendable {
     package func store(_ facts: VerifiedFacts, for accountId: String) throws {
         let outcome: IngestOutcome
         do {
-            outcome = try runtime.core.appStore.save(facts, for: accountId)
+            outcome = try runtime.core.intake.facts.save(facts, for: accountId)
         } catch {
             throw HarnessError.unexpected("storing facts failed: \(error.message)")
         }

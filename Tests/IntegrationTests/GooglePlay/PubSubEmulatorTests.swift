@@ -57,7 +57,7 @@ struct PubSubEmulatorTests {
             c.googlePlay.pubSubURL = emulator.url
             c.googlePlay.pubSubEmulator = true
         }
-        let puller = try #require(g.h.runtime.core.puller)
+        let puller = try #require(g.h.runtime.core.intake.puller)
         let created = try g.h.client.post("/v1/accounts", json: #"{"appAccountToken":"\#(Self.uuid)"}"#)
         let reader = (id: try #require(created.json["accountId"] as? String), token: try #require(created.json["accountToken"] as? String))
         try emulator.createTopic("rtdn-pull")
