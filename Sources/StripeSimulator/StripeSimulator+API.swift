@@ -5,7 +5,7 @@ import Wire
 extension StripeSimulator {
     /// The object's JSON as the API renders it (also served over HTTP by the simulator's server).
     func answer<T>(_ make: (StripeFields) throws(StripeParseError) -> T, _ render: (StripeSimulatorState, StripeRendering) -> JSONValue?,
-                   missing: String) throws(StripeAPIError) -> T {
+                   missing: String) throws(StripeAPIFailure) -> T {
         let rendered = state.withLock { s in render(s, self.render(s, shape: apiShape)) }
         guard let rendered else { throw .notFound(missing) }
         do { return try make(StripeFields.parse(rendered.serializedBytes)) } catch {
@@ -13,11 +13,11 @@ extension StripeSimulator {
         }
     }
 
-    public func subscription(_ id: String) throws(StripeAPIError) -> StripeSubscription {
+    public func subscription(_ id: String) throws(StripeAPIFailure) -> StripeSubscription {
         try answer(StripeSubscription.init, { s, r in s.subscriptions[id].map(r.subscription) }, missing: id)
     }
 
-    public func invoice(_ id: String) throws(StripeAPIError) -> StripeInvoice {
+    public func invoice(_ id: String) throws(StripeAPIFailure) -> StripeInvoice {
         var invoice = try answer(StripeInvoice.init, { s, r in s.invoices[id].map(r.invoice) }, missing: id)
         if invoice.linesHaveMore {
             invoice.lines = try allLines(id)
@@ -27,7 +27,7 @@ extension StripeSimulator {
     }
 
     /// `GET /v1/invoices/{id}/lines`, every page.
-    func allLines(_ id: String) throws(StripeAPIError) -> [StripeInvoiceLine] {
+    func allLines(_ id: String) throws(StripeAPIFailure) -> [StripeInvoiceLine] {
         let lines = state.withLock { s in s.invoices[id].map { inv in inv.lines.map { self.render(s, shape: apiShape).line($0) } } }
         guard let lines else { throw .notFound(id) }
         var out: [StripeInvoiceLine] = []
@@ -39,26 +39,26 @@ extension StripeSimulator {
         return out
     }
 
-    public func paidInvoices(subscription: String) throws(StripeAPIError) -> [StripeInvoice] {
+    public func paidInvoices(subscription: String) throws(StripeAPIFailure) -> [StripeInvoice] {
         let ids = state.withLock { s in s.invoiceOrder.filter { s.invoices[$0]?.subscription == subscription && s.invoices[$0]?.status == "paid" } }
         var out: [StripeInvoice] = []
         for id in ids { out.append(try invoice(id)) }
         return out
     }
 
-    public func charge(_ id: String) throws(StripeAPIError) -> StripeCharge {
+    public func charge(_ id: String) throws(StripeAPIFailure) -> StripeCharge {
         try answer(StripeCharge.init, { s, r in s.charges[id].map(r.charge) }, missing: id)
     }
 
-    public func invoiceId(paidBy paymentIntent: String) throws(StripeAPIError) -> String? {
+    public func invoiceId(paidBy paymentIntent: String) throws(StripeAPIFailure) -> String? {
         state.withLock { s in s.charges.values.first { $0.paymentIntent == paymentIntent }?.invoice }
     }
 
-    public func customer(_ id: String) throws(StripeAPIError) -> StripeCustomer {
+    public func customer(_ id: String) throws(StripeAPIFailure) -> StripeCustomer {
         try answer(StripeCustomer.init, { s, r in s.customers[id].map { r.customer(id, metadata: $0) } }, missing: id)
     }
 
-    public func events(createdFrom start: Instant, before end: Instant) throws(StripeAPIError) -> [StripeEvent] {
+    public func events(createdFrom start: Instant, before end: Instant) throws(StripeAPIFailure) -> [StripeEvent] {
         let bodies = state.withLock { s in s.events.filter { $0.created >= start && $0.created < end }.map(\.body) }
         var out: [StripeEvent] = []
         for body in bodies {

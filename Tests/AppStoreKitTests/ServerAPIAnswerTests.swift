@@ -27,18 +27,18 @@ import Testing
 
     @Test func aFieldOfAnotherTypeIsAMalformedAnswerNamingIt() throws {
         let read = try answer(#"{"revision":7,"signedTransactions":["a",1],"data":[{"x":1},"y"]}"#)
-        #expect(throws: ServerAPIError.malformedResponse("history: bad field revision")) { try read.string("revision") }
-        #expect(throws: ServerAPIError.malformedResponse("history: bad field signedTransactions")) {
+        #expect(throws: ServerAPIFailure.malformedResponse("history: bad field revision")) { try read.string("revision") }
+        #expect(throws: ServerAPIFailure.malformedResponse("history: bad field signedTransactions")) {
             try read.strings("signedTransactions")
         }
-        #expect(throws: ServerAPIError.malformedResponse("history: bad field data")) { try read.objects("data") }
+        #expect(throws: ServerAPIFailure.malformedResponse("history: bad field data")) { try read.objects("data") }
     }
 
     @Test func nestedObjectsNameTheirPath() throws {
         let read = try answer(#"{"data":[{"lastTransactions":[{"status":"one"}]}]}"#)
         let group = try #require(try read.objects("data").first)
         let last = try #require(try group.objects("lastTransactions").first)
-        #expect(throws: ServerAPIError.malformedResponse("history.data.lastTransactions: bad field status")) {
+        #expect(throws: ServerAPIFailure.malformedResponse("history.data.lastTransactions: bad field status")) {
             try last.integer("status")
         }
     }

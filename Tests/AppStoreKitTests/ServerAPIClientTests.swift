@@ -121,23 +121,23 @@ import Wire
 
     @Test func aBare401FromProductionIsBadCredentialsWhenTheCallIsPinnedThere() throws {
         let run = try run([.http(401)])
-        #expect(throws: ServerAPIError.unauthorized) { try run.client.transactionHistory("7", in: .production) }
+        #expect(throws: ServerAPIFailure.unauthorized) { try run.client.transactionHistory("7", in: .production) }
         #expect(run.api.requests.count == 1)
     }
 
     @Test func a401FromTheSandboxOrWithABodyIsBadCredentials() throws {
-        #expect(throws: ServerAPIError.unauthorized) { try run([.http(401), .http(401)]).client.transactionHistory("7") }
-        #expect(throws: ServerAPIError.unauthorized) {
+        #expect(throws: ServerAPIFailure.unauthorized) { try run([.http(401), .http(401)]).client.transactionHistory("7") }
+        #expect(throws: ServerAPIFailure.unauthorized) {
             try run([.http(401, body: #"{"errorCode":4010000}"#)]).client.transactionHistory("7")
         }
     }
 
     @Test func notFoundInBothEnvironmentsOrInAChosenOne() throws {
-        #expect(throws: ServerAPIError.notFound) {
+        #expect(throws: ServerAPIFailure.notFound) {
             try run([.error(404, code: 4040010), .error(404, code: 4040010)]).client.transactionHistory("7")
         }
         let chosen = try run([.error(404, code: 4040010)])
-        #expect(throws: ServerAPIError.notFound) { try chosen.client.transactionHistory("7", in: .production) }
+        #expect(throws: ServerAPIFailure.notFound) { try chosen.client.transactionHistory("7", in: .production) }
         #expect(chosen.api.requests.count == 1)
     }
 
@@ -154,7 +154,7 @@ import Wire
 
     @Test func aRetryAfterPastTheDeadlineFailsAtOnce() throws {
         let run = try run([.http(429, headers: ["retry-after": "\(Self.now.adding(seconds: 60).millisecondsSinceEpoch)"])])
-        #expect(throws: ServerAPIError.unavailable(.rateLimited(retryAfter: Self.now.adding(seconds: 60)))) {
+        #expect(throws: ServerAPIFailure.unavailable(.rateLimited(retryAfter: Self.now.adding(seconds: 60)))) {
             try run.client.transactionHistory("1")
         }
         #expect(run.clock.pauses.isEmpty)
@@ -173,13 +173,13 @@ import Wire
 
     @Test func retriesEndAtTheirLimitAndTransportFailuresCount() throws {
         let run = try run([.failure(.timedOut), .failure(.connection("reset")), .error(500, code: 5000001), .http(502)])
-        #expect(throws: ServerAPIError.unavailable(.httpStatus(502))) { try run.client.transactionHistory("1") }
+        #expect(throws: ServerAPIFailure.unavailable(.httpStatus(502))) { try run.client.transactionHistory("1") }
         #expect(run.api.requests.count == 4)
     }
 
     @Test func internalErrorAndOtherClientErrorsAreNotRetried() throws {
         let internalError = try run([.error(400, code: 4000006)])
-        #expect(throws: ServerAPIError.rejected(httpStatus: 400, errorCode: 4000006)) {
+        #expect(throws: ServerAPIFailure.rejected(httpStatus: 400, errorCode: 4000006)) {
             try internalError.client.transactionHistory("1")
         }
         #expect(internalError.api.requests.count == 1)
@@ -187,7 +187,7 @@ import Wire
 
     @Test func anOversizedAnswerIsRefused() throws {
         let run = try run([.failure(.responseTooLarge(limit: 10))])
-        #expect(throws: ServerAPIError.responseTooLarge(limit: 10)) { try run.client.transactionHistory("1") }
+        #expect(throws: ServerAPIFailure.responseTooLarge(limit: 10)) { try run.client.transactionHistory("1") }
     }
 
     // MARK: Paging and verification
@@ -202,17 +202,17 @@ import Wire
     @Test func pagesBeyondTheLimitAreRefused() throws {
         let page = ScriptedServerAPI.Answer.ok(Self.historyPage(["1"], hasMore: true))
         let run = try run([page, page, page, page])
-        #expect(throws: ServerAPIError.tooManyPages(limit: 3)) { try run.client.transactionHistory("1") }
+        #expect(throws: ServerAPIFailure.tooManyPages(limit: 3)) { try run.client.transactionHistory("1") }
     }
 
     @Test func oneForgedItemRefusesTheWholeAnswer() throws {
         let forged = Self.signed("2", bundleId: "org.example.other")
         let body = #"{"revision":"r","hasMore":false,"signedTransactions":["\#(Self.signed("1"))","\#(forged)"]}"#
-        #expect(throws: ServerAPIError.unverifiable(.bundleIdMismatch(found: "org.example.other"))) {
+        #expect(throws: ServerAPIFailure.unverifiable(.bundleIdMismatch(found: "org.example.other"))) {
             try run([.ok(body)]).client.transactionHistory("1")
         }
         let wrongEnvironment = try run([.ok(Self.historyPage(["1"], environment: "Sandbox"))])
-        #expect(throws: ServerAPIError.unverifiable(.environmentNotAccepted("sandbox"))) {
+        #expect(throws: ServerAPIFailure.unverifiable(.environmentNotAccepted("sandbox"))) {
             try wrongEnvironment.client.transactionHistory("1")
         }
     }

@@ -72,8 +72,8 @@ import Wire
 
     @Test func aTokenFromAnotherKeyOrNoneIsABare401() throws {
         let world = try World(receipts: ["r": Self.months("5", count: 2)])
-        #expect(throws: ServerAPIError.unauthorized) { try world.client(key: SigningKey()!).transactionHistory("50") }
-        #expect(throws: ServerAPIError.unauthorized) { try world.client(keyId: "OTHER").transactionHistory("50") }
+        #expect(throws: ServerAPIFailure.unauthorized) { try world.client(key: SigningKey()!).transactionHistory("50") }
+        #expect(throws: ServerAPIFailure.unauthorized) { try world.client(keyId: "OTHER").transactionHistory("50") }
         let raw = try URLSessionExchange().send(
             method: "GET", url: world.server.serverAPIProductionURL.appendingPathComponent("inApps/v1/transactions/50"),
             headers: [:], body: nil, timeout: 5, maximumResponseBytes: 1 << 16)
@@ -83,7 +83,7 @@ import Wire
 
     @Test func unknownIdsAre4040010InEveryEnvironment() throws {
         let world = try World(receipts: ["r": Self.months("5", count: 2)])
-        #expect(throws: ServerAPIError.notFound) { try world.client().transactionInfo("999") }
+        #expect(throws: ServerAPIFailure.notFound) { try world.client().transactionInfo("999") }
     }
 
     @Test func aNeverReleasedAppIsServedFromTheSandboxAfterProductionsBare401() throws {
@@ -113,7 +113,7 @@ import Wire
         #expect(extended.result.success)
         let newest = try #require(world.simulator.receipt("r")?.transactions.first { $0.transactionId == "52" })
         #expect(newest.expiresDate == Self.now.adding(seconds: 7 * 86_400))
-        #expect(throws: ServerAPIError.rejected(httpStatus: 400, errorCode: 4000009)) {
+        #expect(throws: ServerAPIFailure.rejected(httpStatus: 400, errorCode: 4000009)) {
             try client.extendRenewalDate("50", ServerAPIExtension(days: 91, reasonCode: 1, requestIdentifier: "y"))
         }
     }

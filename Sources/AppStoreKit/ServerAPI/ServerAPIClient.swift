@@ -40,7 +40,7 @@ public final class ServerAPIClient: Sendable {
 
     /// Sends `request` and returns the body of Apple's 2xx answer and the environment that gave it.
     public func send(_ request: ServerAPIRequest, in environment: EnvironmentChoice = nil)
-        throws(ServerAPIError) -> (body: Data, environment: StoreEnvironment) {
+        throws(ServerAPIFailure) -> (body: Data, environment: StoreEnvironment) {
         let deadline = CallDeadline(seconds: configuration.deadline, from: clock())
         var current = environment ?? .production
         var failedAttempts = 0

@@ -37,9 +37,9 @@ public struct ServerAPIExtensionResult: Sendable, Equatable {
 /// The strict reading of an answer's JSON: a field of the wrong type is a malformed answer.
 struct ServerAPIAnswer {
     let name: String
-    private let fields: JSONFieldReader<ServerAPIError>
+    private let fields: JSONFieldReader<ServerAPIFailure>
 
-    init(_ body: Data, name: String, limit: Int) throws(ServerAPIError) {
+    init(_ body: Data, name: String, limit: Int) throws(ServerAPIFailure) {
         let parsed: JSONValue
         do { parsed = try JSONParser(limits: JSONLimits(maxBytes: limit, maxDepth: 8)).parse(bytes: Array(body)) } catch {
             throw .malformedResponse("\(name): not JSON")
@@ -53,19 +53,19 @@ struct ServerAPIAnswer {
         fields = JSONFieldReader(object) { .malformedResponse("\(name): bad field \($0)") }
     }
 
-    func string(_ field: String) throws(ServerAPIError) -> String? { try fields.string(field) }
-    func bool(_ field: String) throws(ServerAPIError) -> Bool? { try fields.bool(field) }
-    func strings(_ field: String) throws(ServerAPIError) -> [String] { try fields.elements(field) { $0.stringValue } }
+    func string(_ field: String) throws(ServerAPIFailure) -> String? { try fields.string(field) }
+    func bool(_ field: String) throws(ServerAPIFailure) -> Bool? { try fields.bool(field) }
+    func strings(_ field: String) throws(ServerAPIFailure) -> [String] { try fields.elements(field) { $0.stringValue } }
 
     /// Apple's dates and ids are integers; a JSON number with a fraction is read toward zero.
-    func integer(_ field: String) throws(ServerAPIError) -> Int64? {
+    func integer(_ field: String) throws(ServerAPIFailure) -> Int64? {
         try fields.typed(field) { value in
             if case .number(let number) = value, number.isFinite, abs(number) < 9e15 { return Int64(number) }
             return value.integerValue
         }
     }
 
-    func objects(_ field: String) throws(ServerAPIError) -> [ServerAPIAnswer] {
+    func objects(_ field: String) throws(ServerAPIFailure) -> [ServerAPIAnswer] {
         try fields.elements(field) { $0.objectValue }.map { ServerAPIAnswer($0, name: "\(name).\(field)") }
     }
 }

@@ -12,9 +12,9 @@ public enum ServerAPIStep: Equatable, Sendable {
     /// there with a bare 401: ask the sandbox. When the call was pinned to production, the
     /// answer means `otherwise` (`.notFound`, or `.unauthorized`: a bare 401 is also Apple's
     /// answer to a bad token).
-    case tryOtherEnvironment(otherwise: ServerAPIError)
+    case tryOtherEnvironment(otherwise: ServerAPIFailure)
     case retry(ServerAPIRetryReason)
-    case failure(ServerAPIError)
+    case failure(ServerAPIFailure)
 
     /// Apple's error codes worth another try (appstore.md "Errors").
     static let retryableErrorCodes: Set<Int> = [5000001, 4040002, 4040004, 4040006]

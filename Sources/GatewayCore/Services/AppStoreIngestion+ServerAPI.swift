@@ -52,7 +52,7 @@ extension AppStoreIngestion {
     /// (Get All Subscription Statuses), as facts.
     package func statusFacts(_ transactionId: String, in environment: StoreEnvironment?) throws(GatewayError) -> VerifiedFacts {
         let serverAPI = try requireServerAPI()
-        let found = try Self.answered(now: clock.now()) { () throws(ServerAPIError) in try serverAPI.subscriptionStatuses(transactionId, in: environment) }
+        let found = try Self.answered(now: clock.now()) { () throws(ServerAPIFailure) in try serverAPI.subscriptionStatuses(transactionId, in: environment) }
         return try Self.facts(transactions: found.statuses.compactMap(\.transaction), renewals: found.statuses.compactMap(\.renewalInfo))
     }
 
@@ -60,7 +60,7 @@ extension AppStoreIngestion {
     /// fetched whole.
     package func historyFacts(_ transactionId: String, in environment: StoreEnvironment?) throws(GatewayError) -> VerifiedFacts {
         let serverAPI = try requireServerAPI()
-        let history = try Self.answered(now: clock.now()) { () throws(ServerAPIError) in try serverAPI.transactionHistory(transactionId, in: environment) }
+        let history = try Self.answered(now: clock.now()) { () throws(ServerAPIFailure) in try serverAPI.transactionHistory(transactionId, in: environment) }
         var facts = try Self.facts(transactions: history.transactions, renewals: [])
         facts.historyFetched = Array(Set(facts.transactions.map(\.subscriptionKey)))
         return facts
@@ -70,7 +70,7 @@ extension AppStoreIngestion {
     /// that no notification reported is found with one lookup, not a history walk.
     package func refundFacts(_ transactionId: String, in environment: StoreEnvironment?) throws(GatewayError) -> VerifiedFacts {
         let serverAPI = try requireServerAPI()
-        let refunds = try Self.answered(now: clock.now()) { () throws(ServerAPIError) in
+        let refunds = try Self.answered(now: clock.now()) { () throws(ServerAPIFailure) in
             try serverAPI.refundHistory(transactionId, in: environment)
         }
         return try Self.facts(transactions: refunds.transactions, renewals: [])
@@ -136,7 +136,7 @@ extension AppStoreIngestion {
     /// credentials (only an operator fixes them), is `appStoreUnavailable`; Apple refusing the request itself
     /// `appStoreRefused`; an unknown transaction `notFound`. Apple's rate limit passes its wait
     /// on as `Retry-After` in seconds from `now` (Apple gives a UNIX time in milliseconds).
-    package static func answered<T>(now: Instant, _ call: () throws(ServerAPIError) -> T) throws(GatewayError) -> T {
+    package static func answered<T>(now: Instant, _ call: () throws(ServerAPIFailure) -> T) throws(GatewayError) -> T {
         do { return try call() } catch {
             switch error {
             case .notFound: throw .notFound("the App Store knows no such transaction")
@@ -181,7 +181,7 @@ extension AppStoreIngestion {
             }
             return nil
         }
-        let (environment, result) = try Self.answered(now: clock.now()) { () throws(ServerAPIError) in
+        let (environment, result) = try Self.answered(now: clock.now()) { () throws(ServerAPIFailure) in
             try serverAPI.extendRenewalDate(originalTransactionId, `extension`, in: known)
         }
         var facts = VerifiedFacts()

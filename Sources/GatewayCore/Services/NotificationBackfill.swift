@@ -92,7 +92,7 @@ public final class NotificationBackfill: ThreadBackedService {
     /// sandbox, asked with the same key, answered: a bad key fails both.
     @discardableResult
     package func replay(_ window: Window) -> Bool {
-        var failures: [StoreEnvironment: ServerAPIError] = [:]
+        var failures: [StoreEnvironment: ServerAPIFailure] = [:]
         var allTaken = true
         for environment in environments {
             let query = ServerAPINotificationQuery(start: window.start, end: window.end, onlyFailures: window.onlyFailures)

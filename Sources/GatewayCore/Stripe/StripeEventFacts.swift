@@ -28,7 +28,7 @@ struct StripeEventFacts {
             return try refunded(parsed(StripeCharge.init, event.object), at: event.created)
         case "refund.created", "refund.updated":
             guard let charge = try parsed(StripeRefund.init, event.object).charge else { return VerifiedFacts() }
-            return try refunded(call { (api) throws(StripeAPIError) in try api.charge(charge) }, at: event.created)
+            return try refunded(call { (api) throws(StripeAPIFailure) in try api.charge(charge) }, at: event.created)
         case "charge.dispute.created", "charge.dispute.updated", "charge.dispute.closed",
              "charge.dispute.funds_withdrawn", "charge.dispute.funds_reinstated":
             return try disputed(parsed(StripeDispute.init, event.object), at: event.created)
@@ -43,7 +43,7 @@ struct StripeEventFacts {
 
     private func paid(_ invoice: StripeInvoice, event: StripeEvent) throws(StripeFactError) -> VerifiedFacts {
         var invoice = invoice
-        if invoice.linesHaveMore { invoice = try call { (api) throws(StripeAPIError) in try api.invoice(invoice.id) } }
+        if invoice.linesHaveMore { invoice = try call { (api) throws(StripeAPIFailure) in try api.invoice(invoice.id) } }
         var facts = VerifiedFacts(transactions: StripeFacts.transactions(of: invoice, source: .stripeEvent, paidAtFallback: event.created))
         let environment = StripeFacts.environment(livemode: invoice.livemode)
         // A subscription's invoice is owned with the subscription; a one-off one by itself (E4).
@@ -56,7 +56,7 @@ struct StripeEventFacts {
             // A subscription not seen yet, or one that has ended (a line paid late may have to be cut,
             // E24): its state and its owner come from Stripe (E1).
             if api != nil, try unknownOrEnded(key) {
-                let current = try call { (api) throws(StripeAPIError) in try api.subscription(subscription) }
+                let current = try call { (api) throws(StripeAPIFailure) in try api.subscription(subscription) }
                 facts.append(try subscriptionFacts(current, source: .stripeApi, observedAt: now, withInvoices: false,
                                                    alsoPaid: facts.transactions))
             }
@@ -79,7 +79,7 @@ struct StripeEventFacts {
         // Two snapshots of one subscription within one second cannot be ordered: ask Stripe (stripe.md, Decisions).
         if api != nil, let stored = try read({ () throws(StoreError) in try store.renewalInfo(key) }),
            stored.observedAt == created, stored.source == .stripeEvent {
-            let current = try call { (api) throws(StripeAPIError) in try api.subscription(subscription.id) }
+            let current = try call { (api) throws(StripeAPIFailure) in try api.subscription(subscription.id) }
             return try subscriptionFacts(current, source: .stripeApi, observedAt: now, withInvoices: true)
         }
         return try subscriptionFacts(subscription, source: .stripeEvent, observedAt: created, withInvoices: true)
@@ -108,7 +108,7 @@ struct StripeEventFacts {
             try nameOwner(key, customer: customer, into: &facts)
         }
         if withInvoices, api != nil, stored.isEmpty {
-            for invoice in try call({ (api) throws(StripeAPIError) in try api.paidInvoices(subscription: subscription.id) }) {
+            for invoice in try call({ (api) throws(StripeAPIFailure) in try api.paidInvoices(subscription: subscription.id) }) {
                 facts.transactions += StripeFacts.transactions(of: invoice, source: .stripeApi, paidAtFallback: observedAt,
                                                                trialEnd: subscription.trialEnd)
             }
@@ -124,9 +124,9 @@ struct StripeEventFacts {
     /// A subscription as Stripe holds it now, with every paid invoice (a refresh, E1: the same
     /// facts the events brought, so nothing is counted twice).
     func current(_ id: String) throws(StripeFactError) -> VerifiedFacts {
-        let subscription = try call { (api) throws(StripeAPIError) in try api.subscription(id) }
+        let subscription = try call { (api) throws(StripeAPIFailure) in try api.subscription(id) }
         var paid: [Transaction] = []
-        for invoice in try call({ (api) throws(StripeAPIError) in try api.paidInvoices(subscription: id) }) {
+        for invoice in try call({ (api) throws(StripeAPIFailure) in try api.paidInvoices(subscription: id) }) {
             paid += StripeFacts.transactions(of: invoice, source: .stripeApi, paidAtFallback: now, trialEnd: subscription.trialEnd)
         }
         var facts = try subscriptionFacts(subscription, source: .stripeApi, observedAt: now, withInvoices: false, alsoPaid: paid)
@@ -137,7 +137,7 @@ struct StripeEventFacts {
     /// The customer's metadata names the owner when nothing else did and nobody owns it yet.
     private func nameOwner(_ key: SubscriptionKey, customer: String, into facts: inout VerifiedFacts) throws(StripeFactError) {
         guard api != nil, try read({ () throws(StoreError) in try store.owner(of: key) }) == nil else { return }
-        let found = try call { (api) throws(StripeAPIError) in try api.customer(customer) }
+        let found = try call { (api) throws(StripeAPIFailure) in try api.customer(customer) }
         if let named = StripeFacts.namedAccount(metadata: found.metadata, key: accountKey) { facts.namedOwners[key] = named }
     }
 
@@ -156,14 +156,14 @@ struct StripeEventFacts {
     /// `lost` voids, `won` restores exactly what was voided; open disputes change nothing.
     private func disputed(_ dispute: StripeDispute, at created: Instant) throws(StripeFactError) -> VerifiedFacts {
         guard dispute.status == "lost" || dispute.status == "won" else { return VerifiedFacts() }
-        let charge = try call { (api) throws(StripeAPIError) in try api.charge(dispute.charge) }
+        let charge = try call { (api) throws(StripeAPIFailure) in try api.charge(dispute.charge) }
         let paid = try paidLines(of: charge)
         guard dispute.status == "won" else { return VerifiedFacts(transactions: StripeFacts.voided(paid, at: created, source: .stripeEvent)) }
         // E24: what a cancellation cut before the dispute stays cut; Stripe says when each
         // subscription behind the lines ended.
         var ended: [String: (at: Instant, reason: String?)] = [:]
         for id in Set(paid.filter { $0.expiresDate != nil }.map(\.originalTransactionId)) {
-            let subscription = try call { (api) throws(StripeAPIError) in try api.subscription(id) }
+            let subscription = try call { (api) throws(StripeAPIFailure) in try api.subscription(id) }
             if let endedAt = subscription.endedAt { ended[id] = (endedAt, subscription.cancellationReason) }
         }
         return VerifiedFacts(transactions: StripeFacts.restored(paid, at: created, source: .stripeEvent, ended: ended))
@@ -173,13 +173,13 @@ struct StripeEventFacts {
     private func paidLines(of charge: StripeCharge) throws(StripeFactError) -> [Transaction] {
         var invoiceId = charge.invoice
         if invoiceId == nil, let intent = charge.paymentIntent {
-            invoiceId = try call { (api) throws(StripeAPIError) in try api.invoiceId(paidBy: intent) }
+            invoiceId = try call { (api) throws(StripeAPIFailure) in try api.invoiceId(paidBy: intent) }
         }
         guard let invoiceId else { return [] }
         let environment = StripeFacts.environment(livemode: charge.livemode)
         let stored = try read { () throws(StoreError) in try store.transactions(stripeInvoice: invoiceId, environment: environment) }
         if !stored.isEmpty { return stored }
-        let invoice = try call { (api) throws(StripeAPIError) in try api.invoice(invoiceId) }
+        let invoice = try call { (api) throws(StripeAPIFailure) in try api.invoice(invoiceId) }
         return StripeFacts.transactions(of: invoice, source: .stripeApi, paidAtFallback: now)
     }
 
@@ -208,7 +208,7 @@ struct StripeEventFacts {
         do { return try make(fields) } catch { throw .malformed(error) }
     }
 
-    private func call<T>(_ body: (any StripeAPI) throws(StripeAPIError) -> T) throws(StripeFactError) -> T {
+    private func call<T>(_ body: (any StripeAPI) throws(StripeAPIFailure) -> T) throws(StripeFactError) -> T {
         guard let api else { throw .api(.unavailable("no Stripe API key is configured")) }
         do { return try body(api) } catch { throw .api(error) }
     }

@@ -6,7 +6,7 @@ enum StripeFactError: Error {
     /// The event's object is not what its type says (Stripe will not send it better).
     case malformed(StripeParseError)
     /// A fact needs Stripe's API and it gave no answer (Stripe retries).
-    case api(StripeAPIError)
+    case api(StripeAPIFailure)
     case store(StoreError)
 
     var gatewayError: GatewayError {

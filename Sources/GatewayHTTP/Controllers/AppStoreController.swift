@@ -63,7 +63,7 @@ package struct AppStoreController: APIController {
         router.add("POST", "/v1/appstore/test-notification", execution: .appStore, route: { [self] context throws(GatewayError) in
             try access.requireAdmin(&context)
             let serverAPI = try appStore.requireServerAPI()
-            let token = try AppStoreIngestion.answered(now: clock.now()) { () throws(ServerAPIError) in try serverAPI.requestTestNotification() }
+            let token = try AppStoreIngestion.answered(now: clock.now()) { () throws(ServerAPIFailure) in try serverAPI.requestTestNotification() }
             return .json(200) { w in w.object { w in w.field("testNotificationToken", token) } }
         })
         router.add("POST", "/v1/appstore/backfill", execution: .store, route: { [self] context throws(GatewayError) in

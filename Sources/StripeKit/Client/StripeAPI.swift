@@ -1,7 +1,7 @@
 import Wire
 
 /// Why a call to Stripe's API gave no answer the gateway can use.
-public enum StripeAPIError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum StripeAPIFailure: Error, Equatable, Sendable, CustomStringConvertible {
     /// Not reachable, too slow, 429 or 5xx after the retries, or an answer that could not be read:
     /// trying again later may help (the webhook answers 503 so that Stripe retries); with the wait
     /// in seconds Stripe's last answer named (`Retry-After`), passed on to the gateway's caller.
@@ -28,15 +28,15 @@ public enum StripeAPIError: Error, Equatable, Sendable, CustomStringConvertible 
 /// The reads the gateway makes of Stripe's API (stripe.md, Calling Stripe), each returning the
 /// object parsed in both shapes. Blocking: callers run on the Stripe pool, never on an event loop.
 public protocol StripeAPI: Sendable {
-    func subscription(_ id: String) throws(StripeAPIError) -> StripeSubscription
+    func subscription(_ id: String) throws(StripeAPIFailure) -> StripeSubscription
     /// The invoice with every line (the embedded first page followed by the rest).
-    func invoice(_ id: String) throws(StripeAPIError) -> StripeInvoice
+    func invoice(_ id: String) throws(StripeAPIFailure) -> StripeInvoice
     /// Every paid invoice of a subscription, each with every line.
-    func paidInvoices(subscription: String) throws(StripeAPIError) -> [StripeInvoice]
-    func charge(_ id: String) throws(StripeAPIError) -> StripeCharge
+    func paidInvoices(subscription: String) throws(StripeAPIFailure) -> [StripeInvoice]
+    func charge(_ id: String) throws(StripeAPIFailure) -> StripeCharge
     /// The invoice a payment intent paid (basil and later: invoice payments), if any.
-    func invoiceId(paidBy paymentIntent: String) throws(StripeAPIError) -> String?
-    func customer(_ id: String) throws(StripeAPIError) -> StripeCustomer
+    func invoiceId(paidBy paymentIntent: String) throws(StripeAPIFailure) -> String?
+    func customer(_ id: String) throws(StripeAPIFailure) -> StripeCustomer
     /// Events created in `[start, end)`, oldest first, as raw bodies (each rendered at its own version).
-    func events(createdFrom start: Instant, before end: Instant) throws(StripeAPIError) -> [StripeEvent]
+    func events(createdFrom start: Instant, before end: Instant) throws(StripeAPIFailure) -> [StripeEvent]
 }

@@ -20,15 +20,15 @@ public struct StripeClient: StripeAPI {
         self.configuration = configuration; self.transport = transport; self.clock = clock; self.pause = pause
     }
 
-    public func subscription(_ id: String) throws(StripeAPIError) -> StripeSubscription {
+    public func subscription(_ id: String) throws(StripeAPIFailure) -> StripeSubscription {
         try parse(StripeSubscription.init, try get("/v1/subscriptions/\(try pathSegment(id))"))
     }
 
-    public func invoice(_ id: String) throws(StripeAPIError) -> StripeInvoice {
+    public func invoice(_ id: String) throws(StripeAPIFailure) -> StripeInvoice {
         try complete(parse(StripeInvoice.init, try get("/v1/invoices/\(try pathSegment(id))")))
     }
 
-    public func paidInvoices(subscription: String) throws(StripeAPIError) -> [StripeInvoice] {
+    public func paidInvoices(subscription: String) throws(StripeAPIFailure) -> [StripeInvoice] {
         var out: [StripeInvoice] = []
         for fields in try list("/v1/invoices", [("subscription", subscription), ("status", "paid")]) {
             out.append(try complete(parse(StripeInvoice.init, fields)))
@@ -36,21 +36,21 @@ public struct StripeClient: StripeAPI {
         return out
     }
 
-    public func charge(_ id: String) throws(StripeAPIError) -> StripeCharge {
+    public func charge(_ id: String) throws(StripeAPIFailure) -> StripeCharge {
         try parse(StripeCharge.init, try get("/v1/charges/\(try pathSegment(id))"))
     }
 
-    public func invoiceId(paidBy paymentIntent: String) throws(StripeAPIError) -> String? {
+    public func invoiceId(paidBy paymentIntent: String) throws(StripeAPIFailure) -> String? {
         let payments = try list("/v1/invoice_payments", [("payment[type]", "payment_intent"), ("payment[payment_intent]", paymentIntent)])
-        return try payments.first.map { (fields) throws(StripeAPIError) in try parse(StripeInvoicePayment.init, fields).invoice }
+        return try payments.first.map { (fields) throws(StripeAPIFailure) in try parse(StripeInvoicePayment.init, fields).invoice }
     }
 
-    public func customer(_ id: String) throws(StripeAPIError) -> StripeCustomer {
+    public func customer(_ id: String) throws(StripeAPIFailure) -> StripeCustomer {
         try parse(StripeCustomer.init, try get("/v1/customers/\(try pathSegment(id))"))
     }
 
     /// Stripe lists events newest first; answered oldest first.
-    public func events(createdFrom start: Instant, before end: Instant) throws(StripeAPIError) -> [StripeEvent] {
+    public func events(createdFrom start: Instant, before end: Instant) throws(StripeAPIFailure) -> [StripeEvent] {
         let listed = try list("/v1/events", StripeCreatedWindow.query(from: start, before: end))
         var out: [StripeEvent] = []
         for fields in listed.reversed() { out.append(try parse(StripeEvent.init, fields)) }
@@ -60,7 +60,7 @@ public struct StripeClient: StripeAPI {
     // MARK: Requests
 
     /// An invoice whose embedded lines are a first page gets the rest from `/lines`.
-    private func complete(_ invoice: StripeInvoice) throws(StripeAPIError) -> StripeInvoice {
+    private func complete(_ invoice: StripeInvoice) throws(StripeAPIFailure) -> StripeInvoice {
         guard invoice.linesHaveMore else { return invoice }
         var invoice = invoice
         invoice.lines = []
@@ -72,7 +72,7 @@ public struct StripeClient: StripeAPI {
     }
 
     /// Every object of a list, page after page (`starting_after` the last id).
-    private func list(_ path: String, _ query: [(String, String)]) throws(StripeAPIError) -> [StripeFields] {
+    private func list(_ path: String, _ query: [(String, String)]) throws(StripeAPIFailure) -> [StripeFields] {
         var out: [StripeFields] = []
         var after: String?
         for _ in 0..<configuration.maximumPages {
@@ -81,7 +81,7 @@ public struct StripeClient: StripeAPI {
             let page: (items: [StripeFields], hasMore: Bool)
             do { page = try get(path, asked).list() } catch { throw .unavailable("an unreadable list from \(path): \(error)") }
             out += page.items
-            guard page.hasMore, let last = try page.items.last.map({ (f) throws(StripeAPIError) in try parse({ (f) throws(StripeParseError) in try f.requiredString("id") }, f) }) else {
+            guard page.hasMore, let last = try page.items.last.map({ (f) throws(StripeAPIFailure) in try parse({ (f) throws(StripeParseError) in try f.requiredString("id") }, f) }) else {
                 return out
             }
             after = last
@@ -89,7 +89,7 @@ public struct StripeClient: StripeAPI {
         throw .unavailable("\(path) has more than \(configuration.maximumPages) pages")
     }
 
-    private func get(_ path: String, _ query: [(String, String)] = []) throws(StripeAPIError) -> StripeFields {
+    private func get(_ path: String, _ query: [(String, String)] = []) throws(StripeAPIFailure) -> StripeFields {
         let url = try url(path, query)
         let headers = ["Authorization": "Bearer \(configuration.apiKey)", "Stripe-Version": configuration.apiVersion,
                        "Accept": "application/json"]
@@ -119,7 +119,7 @@ public struct StripeClient: StripeAPI {
         case retry(String, asked: Int?)
     }
 
-    private func exchange(_ url: URL, _ path: String, headers: [String: String], timeout: TimeInterval) throws(StripeAPIError) -> Attempt {
+    private func exchange(_ url: URL, _ path: String, headers: [String: String], timeout: TimeInterval) throws(StripeAPIFailure) -> Attempt {
         let answer: HTTPExchangeResult
         do {
             answer = try transport.send(method: "GET", url: url, headers: headers, body: nil, timeout: timeout,
@@ -140,7 +140,7 @@ public struct StripeClient: StripeAPI {
         }
     }
 
-    private func url(_ path: String, _ query: [(String, String)]) throws(StripeAPIError) -> URL {
+    private func url(_ path: String, _ query: [(String, String)]) throws(StripeAPIFailure) -> URL {
         var text = configuration.baseURL.absoluteString
         if text.hasSuffix("/") { text.removeLast() }
         text += path
@@ -150,7 +150,7 @@ public struct StripeClient: StripeAPI {
     }
 
     /// Stripe's ids are letters, digits and `_`: anything else is not one of its ids.
-    private func pathSegment(_ id: String) throws(StripeAPIError) -> String {
+    private func pathSegment(_ id: String) throws(StripeAPIFailure) -> String {
         guard !id.isEmpty, id.utf8.count <= 255,
               id.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) || $0 == 95 })
         else { throw .notFound("an id Stripe would not give: \(id.prefix(64))") }
@@ -176,7 +176,7 @@ public struct StripeClient: StripeAPI {
         return message
     }
 
-    private func parse<T>(_ make: (StripeFields) throws(StripeParseError) -> T, _ fields: StripeFields) throws(StripeAPIError) -> T {
+    private func parse<T>(_ make: (StripeFields) throws(StripeParseError) -> T, _ fields: StripeFields) throws(StripeAPIFailure) -> T {
         do { return try make(fields) } catch { throw .unavailable("an unreadable answer: \(error)") }
     }
 }

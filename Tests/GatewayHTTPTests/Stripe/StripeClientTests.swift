@@ -62,9 +62,9 @@ import GatewayTesting
         #expect(invoices.count == 5 && Set(invoices.map(\.id)).count == 5)
         let events = try client.events(createdFrom: StripeFlow.start, before: stripe.now.adding(seconds: 1))
         #expect(events.count == stripe.events.count && events.map(\.id) == stripe.events.map(\.id))
-        #expect(throws: StripeAPIError.notFound("/v1/subscriptions/sub_missing")) { try client.subscription("sub_missing") }
+        #expect(throws: StripeAPIFailure.notFound("/v1/subscriptions/sub_missing")) { try client.subscription("sub_missing") }
         let wrongKey = StripeClient(configuration: StripeClientConfiguration(baseURL: url, apiKey: "rk_wrong", apiVersion: "2025-03-31.basil"))
-        #expect(throws: StripeAPIError.refused(status: 401, message: "Invalid API Key provided")) { try wrongKey.subscription(subscription) }
+        #expect(throws: StripeAPIFailure.refused(status: 401, message: "Invalid API Key provided")) { try wrongKey.subscription(subscription) }
     }
 }
 

@@ -56,19 +56,19 @@ import GatewayTesting
         var seen: [String] { lock.withLock { threads } }
         func forget() { lock.withLock { threads.removeAll() } }
 
-        func subscription(_ id: String) throws(StripeAPIError) -> StripeSubscription {
+        func subscription(_ id: String) throws(StripeAPIFailure) -> StripeSubscription {
             let name = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? "unknown"
             lock.withLock { threads.append(name.trimmingCharacters(in: .whitespacesAndNewlines)) }
             return try base.subscription(id)
         }
-        func invoice(_ id: String) throws(StripeAPIError) -> StripeInvoice { try base.invoice(id) }
-        func paidInvoices(subscription: String) throws(StripeAPIError) -> [StripeInvoice] {
+        func invoice(_ id: String) throws(StripeAPIFailure) -> StripeInvoice { try base.invoice(id) }
+        func paidInvoices(subscription: String) throws(StripeAPIFailure) -> [StripeInvoice] {
             try base.paidInvoices(subscription: subscription)
         }
-        func charge(_ id: String) throws(StripeAPIError) -> StripeCharge { try base.charge(id) }
-        func invoiceId(paidBy paymentIntent: String) throws(StripeAPIError) -> String? { try base.invoiceId(paidBy: paymentIntent) }
-        func customer(_ id: String) throws(StripeAPIError) -> StripeCustomer { try base.customer(id) }
-        func events(createdFrom start: Instant, before end: Instant) throws(StripeAPIError) -> [StripeEvent] {
+        func charge(_ id: String) throws(StripeAPIFailure) -> StripeCharge { try base.charge(id) }
+        func invoiceId(paidBy paymentIntent: String) throws(StripeAPIFailure) -> String? { try base.invoiceId(paidBy: paymentIntent) }
+        func customer(_ id: String) throws(StripeAPIFailure) -> StripeCustomer { try base.customer(id) }
+        func events(createdFrom start: Instant, before end: Instant) throws(StripeAPIFailure) -> [StripeEvent] {
             try base.events(createdFrom: start, before: end)
         }
     }

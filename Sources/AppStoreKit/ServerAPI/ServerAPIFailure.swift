@@ -4,7 +4,7 @@ import Wire
 
 /// Why a Server API call gave no answer (appstore.md "Errors"). The gateway turns these into 404,
 /// 502 or 503; none carries Apple's text to a client beyond the error code.
-public enum ServerAPIError: Error, Equatable, Sendable {
+public enum ServerAPIFailure: Error, Equatable, Sendable {
     /// 4040010 (or production's bare 401 followed by the sandbox's 4040010): no such transaction
     /// in any environment tried.
     case notFound
