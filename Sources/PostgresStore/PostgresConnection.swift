@@ -175,9 +175,8 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
         let state = clibpq_sqlstate(result).map { String(cString: $0) }
         lastSQLState = state
         let error = PostgresFailure.classify(sqlState: state, connectionLost: PQstatus(conn) != CONNECTION_OK)
-        // A conflict is the operation's to name; a serialization failure or deadlock is run again
-        // by the store, which logs only when it gives up.
-        if case .conflict = error { throw error }
+        // A serialization failure or deadlock is run again by the store, which logs only when it
+        // gives up.
         if let state, PostgresFailure.rollbackStates.contains(state) { throw error }
         log.failure("\(sql.prefix(60).replacingOccurrences(of: "\n", with: " ")): "
                     + "\(Self.trimmed(PQerrorMessage(conn))) (SQLSTATE \(state ?? "none"))")
@@ -209,7 +208,6 @@ enum PostgresFailure {
     static func classify(sqlState: String?, connectionLost: Bool) -> StoreError {
         if connectionLost { return .busy }
         guard let state = sqlState else { return .failed }
-        if state.hasPrefix("23") { return .conflict("a record with the same identity exists") }  // integrity constraints
         if rollbackStates.contains(state) { return .busy }
         switch state {
         case "55P03",  // lock_not_available (lock_timeout)

@@ -25,21 +25,16 @@ final class SQLiteStatement {
         }
     }
 
-    /// True when a row is available; false when done. A constraint violation is `.conflict` with
-    /// a fixed sentence (SQLite's names tables and columns): the operation above knows what the
-    /// record was.
+    /// True when a row is available; false when done. A constraint violation is `.failed` like
+    /// any other: the operations insert what may exist already with `ON CONFLICT DO NOTHING`, so
+    /// one reaching here breaks a rule they keep (its detail, tables and columns, is logged).
     func step() throws(StoreError) -> Bool {
         switch sqlite3_step(raw) {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
-        case let rc where rc & 0xff == SQLITE_CONSTRAINT:
-            throw .conflict(Self.conflictSentence)
-        case let rc:
-            throw connection.failure(rc, connection.lastErrorMessage)
+        case let rc: throw connection.failure(rc, connection.lastErrorMessage)
         }
     }
-
-    static let conflictSentence = "a record with the same identity exists"
 
     func reset() {
         sqlite3_reset(raw)

@@ -51,17 +51,29 @@ import TestSupport
         #expect(logged.text.contains("file is not a database"), "\(logged.text)")
     }
 
-    @Test func aConflictNamesNoTableOrColumn() throws {
+    @Test func aRowExistingAlreadyIsTheInsertsAnswer() throws {
+        let db = TemporaryDatabase()
+        let store = try SQLiteStore(path: db.path, log: LogLines().log)
+        #expect(try store.createAccount(Fixtures.account("alice")) == .created)
+        #expect(try store.write { tx throws(StoreError) in try tx.insert(Fixtures.account("alice")) } == false)
+        #expect(try store.createAccount(Fixtures.account("alice")) == .taken)
+    }
+
+    @Test func aBrokenUniquenessRuleIsAFailureNamingNoTableOrColumn() throws {
         let db = TemporaryDatabase()
         let logged = LogLines()
         let store = try SQLiteStore(path: db.path, log: logged.log)
-        try store.createAccount(Fixtures.account("alice"))
+        try store.importCatalog(Fixtures.catalog)
+        let batch = CodeBatch(batchId: "b", publicationId: "monthly", issueId: nil, duration: "P1M", expiresAt: nil,
+                              createdAt: Fixtures.t0)
+        try store.createCodeBatch(batch, codeHashes: ["h"])
         do {
-            try store.write { tx throws(StoreError) in try tx.insert(Fixtures.account("alice")) }
-            Issue.record("a second account alice was inserted")
+            try store.createCodeBatch(batch, codeHashes: ["h"])
+            Issue.record("a second batch b was inserted")
         } catch {
-            guard case .conflict(let message) = error else { Issue.record("\(error)"); return }
-            #expect(!message.contains("UNIQUE") && !message.contains("accounts"), "\(message)")
+            #expect(error == .failed)
+            #expect(!"\(error)".contains("UNIQUE") && !"\(error)".contains("code_batches"), "\(error)")
         }
+        #expect(logged.text.contains("UNIQUE"), "\(logged.text)")
     }
 }

@@ -31,7 +31,7 @@ import GatewayStore
         var broken = Fixtures.catalog
         broken.publications.append(Publication(id: "extra", title: "Extra"))
         broken.issues.append(Issue(publicationId: "nowhere", id: "x", title: "x", publishedAt: Fixtures.t0))
-        #expect(throws: StoreError.notFound("publication nowhere of issue x")) { try store.importCatalog(broken) }
+        #expect(try store.importCatalog(broken) == .unknownPublication(of: IssueRef(publicationId: "nowhere", issueId: "x")))
         #expect(try store.loadCatalog() == Fixtures.catalog.normalized())
         #expect(try store.catalogRevision() == revision)
     }
@@ -43,9 +43,9 @@ import GatewayStore
         #expect(try store.upsertPublication(Publication(id: "p", title: "One")) == .created)
         #expect(try store.upsertPublication(Publication(id: "p", title: "Two")) == .updated)
         let product = Product(id: "x", kind: .free, grants: ["p"])
-        #expect(try store.upsertProduct(product) == .created)
-        #expect(try store.upsertProduct(product) == .updated)
-        #expect(throws: StoreError.self) { try store.upsertProduct(Product(id: "y", kind: .free, grants: ["nope"])) }
+        #expect(try store.upsertProduct(product) == .saved(.created))
+        #expect(try store.upsertProduct(product) == .saved(.updated))
+        #expect(try store.upsertProduct(Product(id: "y", kind: .free, grants: ["nope"])) == .unknownPublication("nope"))
         let catalog = try store.loadCatalog()
         #expect(catalog.publications == [Publication(id: "p", title: "Two")])
         #expect(catalog.products == [product])
@@ -56,14 +56,16 @@ import GatewayStore
         let opened = try backend.openWithCatalog()
         let store = opened.store
         let issue = Fixtures.catalog.issues[0]
-        #expect(throws: StoreError.self) { try store.insertIssue(issue) }
+        let unchanged = try store.catalogRevision()
+        #expect(try store.insertIssue(issue) == .exists)
         var orphan = issue
         orphan.publicationId = "nowhere"
-        #expect(throws: StoreError.notFound("publication nowhere")) { try store.insertIssue(orphan) }
+        #expect(try store.insertIssue(orphan) == .unknownPublication)
+        #expect(try store.catalogRevision() == unchanged)
 
         let before = try store.catalogRevision()
         let retracted = try store.retractIssue(issue.ref, at: Fixtures.t0)
-        #expect(retracted.retractedAt == Fixtures.t0)
+        #expect(retracted?.retractedAt == Fixtures.t0)
         #expect(try store.catalogRevision() > before)
         #expect(try store.loadCatalog().issues.first { $0.ref == issue.ref }?.state(at: Fixtures.t0) == .retracted)
 
@@ -72,16 +74,17 @@ import GatewayStore
         corrected.assets = [Asset(path: "/content/monthly/2012-02/v2.pdf")]
         corrected.retractedAt = Fixtures.t0
         let stored = try store.updateIssue(corrected)
-        #expect(stored.retractedAt == nil)
+        #expect(stored != nil && stored?.retractedAt == nil)
         let reloaded = try store.loadCatalog().issues.first { $0.ref == issue.ref }
         #expect(reloaded?.title == "February 2012 (corrected)")
         #expect(reloaded?.assets == corrected.assets)
         #expect(reloaded?.state(at: Fixtures.t0) == .published)
 
         let missing = IssueRef(publicationId: "monthly", issueId: "1999-01")
-        #expect(throws: StoreError.self) { try store.retractIssue(missing, at: Fixtures.t0) }
+        #expect(try store.retractIssue(missing, at: Fixtures.t0) == nil)
         var unknown = issue
         unknown.id = "1999-01"
-        #expect(throws: StoreError.self) { try store.updateIssue(unknown) }
+        #expect(try store.updateIssue(unknown) == nil)
+        #expect(try store.loadCatalog().issues.first { $0.ref == unknown.ref } == nil)
     }
 }

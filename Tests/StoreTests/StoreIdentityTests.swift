@@ -53,7 +53,7 @@ import Wire
         try store.importCatalog(catalog)
         #expect(try store.loadCatalog() == catalog.normalized())
         let moved = Product(id: "weekly.free", store: .googlePlay, storeProductId: "weekly", kind: .free, grants: ["weekly"])
-        #expect(try store.upsertProduct(moved) == .created)
+        #expect(try store.upsertProduct(moved) == .saved(.created))
         let loaded = try store.loadCatalog().products.first { $0.id == "weekly.free" }
         #expect(loaded == moved)
     }
@@ -66,14 +66,12 @@ extension StoreIdentityTests {
         let store = opened.store
         let revision = try store.catalogRevision()
         let twin = Product(id: "monthly.twin", storeProductId: "monthly.1m", kind: .free, grants: ["monthly"])
-        #expect(throws: StoreError.conflict("appStore product monthly.1m is already product monthly.1m")) {
-            try store.upsertProduct(twin)
-        }
+        #expect(try store.upsertProduct(twin) == .storeProductTaken(by: "monthly.1m"))
         #expect(try store.catalogRevision() == revision)
         #expect(try store.loadCatalog() == Fixtures.catalog.normalized())
         // The same store id in another store is another product.
         var play = twin
         play.store = .googlePlay
-        #expect(try store.upsertProduct(play) == .created)
+        #expect(try store.upsertProduct(play) == .saved(.created))
     }
 }

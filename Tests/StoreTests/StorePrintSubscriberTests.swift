@@ -22,7 +22,7 @@ import Wire
         let f = try IngestFixture(backend)
         let first = list("list-1")
         try f.store.record(first)
-        let step = try f.store.apply([row("C-1"), row("C-2"), row("C-1", line: 4)], of: first)
+        let step = try #require(try f.store.apply([row("C-1"), row("C-2"), row("C-1", line: 4)], of: first))
         #expect(step.counts.added == 2 && step.counts.rejected.map(\.line) == [4])
         let claim = try f.store.claimSubscriber(publicationId: "monthly", customerNumber: "C-1", for: "alice", policy: .keep,
                                                 grantId: "g-1", at: Self.listTime) { $0 == "h" }
@@ -35,10 +35,10 @@ import Wire
         // A later whole list without C-1 ends it, and its grant follows.
         let later = Fixtures.instant("2026-04-01T00:00:00Z")
         let second = list("list-2", at: later)
-        #expect(try f.store.apply([row("C-2")], of: second).counts.unchanged == 1)
-        let ending = try f.store.endMissing(from: second, limit: 10)
+        #expect(try f.store.apply([row("C-2")], of: second)?.counts.unchanged == 1)
+        let ending = try #require(try f.store.endMissing(from: second, limit: 10))
         #expect(ending.counts.ended == 1 && ending.touchedAccounts == ["alice"])
-        #expect(try f.store.endMissing(from: second, limit: 10).counts.ended == 0)
+        #expect(try f.store.endMissing(from: second, limit: 10)?.counts.ended == 0)
         #expect(try f.store.accountFacts("alice").grants.first?.end == later)
         #expect(try f.store.subscriber(publicationId: "monthly", customerNumber: "C-1")?.claimedBy == "alice")
         #expect(try f.store.lookup(publicationId: "monthly", customerNumber: "C-1")?.accountId == "alice")

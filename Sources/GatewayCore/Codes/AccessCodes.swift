@@ -34,15 +34,21 @@ package struct AccessCodes: Sendable {
     }
 
     /// Redeems `text` (as a reader typed it) into a grant for the account; a redeemed code drops
-    /// the account's cached answers.
-    package func redeem(_ text: String, for accountId: String, at now: Instant) throws(GatewayError) -> RedemptionOutcome {
-        guard let hash = try Self.normalizedCodeHash(text) else { return .notFound }
+    /// the account's cached answers. False when there is no such usable code (E22: unknown, used,
+    /// expired and withdrawn alike); `conflict` when its issue was retracted (E16), nothing used up.
+    package func redeem(_ text: String, for accountId: String, at now: Instant) throws(GatewayError) -> Bool {
+        guard let hash = try Self.normalizedCodeHash(text) else { return false }
         let grantId = "grant-" + (try identifiers.newIdentifier())
-        let outcome = try stored { () throws(StoreError) in
+        switch try stored({ () throws(StoreError) in
             try store.redeem(codeHash: hash, for: accountId, grantId: grantId, at: now, events: events)
+        }) {
+        case .redeemed:
+            accounts.invalidate([accountId])
+            return true
+        case .notFound: return false
+        case .issueRetracted: throw .conflict("the code's issue has been withdrawn by the publisher; the code is still unused")
+        case .unknownAccount: throw .notFound("account \(accountId)")
         }
-        if case .redeemed = outcome { accounts.invalidate([accountId]) }
-        return outcome
     }
 
     private func codeBatch(_ order: CodeBatchOrder, publicationId: String) throws(GatewayError) -> (CodeBatch, Int) {

@@ -70,11 +70,10 @@ extension GatewayError {
     /// Pub/Sub's redelivery): one minute is the wait asked of them and of the operator.
     package static let storeRetryAfterSeconds = 60
 
-    /// Store failures as the use cases state them; storage details stay in the log.
+    /// Store failures as the use cases state them; storage details stay in the log. (A missing
+    /// or existing thing is an operation's outcome, which the use case states itself.)
     package init(_ error: StoreError) {
         switch error {
-        case .conflict(let m): self = .conflict(m)
-        case .notFound(let m): self = .notFound(m)
         case .busy: self = .storageBusy
         case .failed: self = .storageFailed
         }

@@ -18,9 +18,11 @@ package final class FactIntake: Sendable {
     }
 
     /// Stores the facts an account brought (its receipt, its signed transactions) all-or-nothing:
-    /// `.refused` when E4 under `keep` leaves them with another account, and then nothing changed.
-    package func save(_ facts: VerifiedFacts, for accountId: String) throws(GatewayError) -> IngestOutcome {
-        guard !Self.carriesNothing(facts, notificationUUID: nil) else { return .stored(IngestResult(owners: [:], previousOwners: [])) }
+    /// `ownedByOtherAccount` when E4 under `keep` leaves them with another account, and then
+    /// nothing changed.
+    @discardableResult
+    package func save(_ facts: VerifiedFacts, for accountId: String) throws(GatewayError) -> IngestResult {
+        guard !Self.carriesNothing(facts, notificationUUID: nil) else { return IngestResult(owners: [:], previousOwners: []) }
         return try ingest({ _ throws(StoreError) in facts }, accountId: accountId, notificationUUID: nil, source: nil)
     }
 
@@ -29,7 +31,7 @@ package final class FactIntake: Sendable {
     /// and runs again whenever that unit of work does, so it never builds from a state another
     /// writer changed meanwhile.
     package func save(building build: (any ReadTransaction) throws(StoreError) -> VerifiedFacts,
-                      for accountId: String) throws(GatewayError) -> IngestOutcome {
+                      for accountId: String) throws(GatewayError) -> IngestResult {
         try ingest(build, accountId: accountId, notificationUUID: nil, source: nil)
     }
 
@@ -53,18 +55,16 @@ package final class FactIntake: Sendable {
     @discardableResult
     package func saveForOwners(building build: (any ReadTransaction) throws(StoreError) -> VerifiedFacts,
                                notificationUUID: String? = nil, source: HistorySource? = nil) throws(GatewayError) -> IngestResult {
-        switch try ingest(build, accountId: nil, notificationUUID: notificationUUID, source: source) {
-        case .stored(let result): return result
         // E4 hands facts without a requester to their owner, so `keep` has nothing to refuse;
         // were the store to refuse, the client hears what an account would.
-        case .refused: throw .ownedByOtherAccount
-        }
+        try ingest(build, accountId: nil, notificationUUID: notificationUUID, source: source)
     }
 
     /// Ingests one batch and forgets the cached facts of every account whose entitlements it
-    /// changed (none when refused: nothing changed).
+    /// changed (none when refused: nothing changed). E4's refusal under `keep` is
+    /// `ownedByOtherAccount`.
     private func ingest(_ build: (any ReadTransaction) throws(StoreError) -> VerifiedFacts, accountId: String?,
-                        notificationUUID: String?, source: HistorySource?) throws(GatewayError) -> IngestOutcome {
+                        notificationUUID: String?, source: HistorySource?) throws(GatewayError) -> IngestResult {
         let at = clock.now(), ingestor = FactIngestor(policy: ownership, events: events)
         let outcome = try stored { () throws(StoreError) in
             try store.write { tx throws(StoreError) in
@@ -76,11 +76,16 @@ package final class FactIntake: Sendable {
                 return try ingestor.ingest(batch, into: tx)
             }
         }
-        guard case .stored(let result) = outcome else { return outcome }
+        let result: IngestResult
+        switch outcome {
+        case .stored(let stored): result = stored
+        case .refused: throw .ownedByOtherAccount
+        case .unknownAccount: throw .notFound("account \(accountId ?? "")")
+        }
         var touched = result.previousOwners
         for owner in result.owners.values { if let owner { touched.insert(owner) } }
         if let accountId { touched.insert(accountId) }
         accounts.invalidate(touched)
-        return outcome
+        return result
     }
 }

@@ -28,9 +28,11 @@ package struct PrintClaims: Sendable {
     }
 
     /// Claims for `accountId`; `limitKeys` are the keys whose failures are counted (the account,
-    /// the client address). Throws `rateLimited` before trying when any key is at its limit.
+    /// the client address). Throws `rateLimited` before trying when any key is at its limit,
+    /// `subscriberNotFound` for a failure, `ownedByOtherAccount` when E4 under `keep` leaves the
+    /// subscriber with another account.
     package func claim(publicationId: String, customerNumber: String, verification: String, for accountId: String,
-                       limitKeys: [String], at now: Instant) throws(GatewayError) -> ClaimOutcome {
+                       limitKeys: [String], at now: Instant) throws(GatewayError) {
         for key in limitKeys {
             if let seconds = failures.retryAfter(key, now: now) { throw .rateLimited(retryAfterSeconds: seconds) }
         }
@@ -45,11 +47,15 @@ package struct PrintClaims: Sendable {
         switch outcome {
         case .notFound:
             for key in limitKeys { failures.record(key, now: now) }
+            throw .subscriberNotFound
         case .claimed(_, let previous):
             accounts.invalidate([accountId] + (previous.map { [$0] } ?? []))
-        case .unchanged, .ownedByOtherAccount:
+        case .unchanged:
             break
+        case .ownedByOtherAccount:
+            throw .ownedByOtherAccount
+        case .unknownAccount:
+            throw .notFound("account \(accountId)")
         }
-        return outcome
     }
 }

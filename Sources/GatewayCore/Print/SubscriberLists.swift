@@ -95,9 +95,9 @@ package struct SubscriberLists: Sendable {
         // rejected line ends nobody; the publisher sends it again corrected.
         if kind == .whole && applied.rejectedCount == 0 {
             while true {
-                let step = try stored { () throws(StoreError) in
+                let step = try Self.held(list, try stored { () throws(StoreError) in
                     try store.endMissing(from: list, limit: Self.endingBatchSize, holding: lock.lease(), events: events)
-                }
+                })
                 accounts.invalidate(step.touchedAccounts)
                 applied.add(step.counts)
                 if step.counts.ended < Self.endingBatchSize { break }
@@ -110,10 +110,19 @@ package struct SubscriberLists: Sendable {
         guard !batch.isEmpty else { return }
         let rows = batch
         let lease = lock.lease()
-        let step = try stored { () throws(StoreError) in try store.apply(rows, of: list, holding: lease, events: events) }
+        let step = try Self.held(list, try stored { () throws(StoreError) in
+            try store.apply(rows, of: list, holding: lease, events: events)
+        })
         batch.removeAll(keepingCapacity: true)
         accounts.invalidate(step.touchedAccounts)
         counts.add(step.counts)
+    }
+
+    /// E29: a step is nil when another list of the publication took its lock over (the hold ran
+    /// out): nothing of it was applied.
+    private static func held(_ list: SubscriberImport, _ step: SubscriberListStep?) throws(GatewayError) -> SubscriberListStep {
+        guard let step else { throw .conflict("another list of publication \(list.publicationId) is being applied") }
+        return step
     }
 
     private static func feed(_ reader: inout SubscriberListReader, _ bytes: UnsafeRawBufferPointer,

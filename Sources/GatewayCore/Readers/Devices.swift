@@ -18,6 +18,8 @@ package struct Devices: Sendable {
         case .known(let known): return (known, false)
         case .limitReached(let limit):
             throw .conflict("the account has \(limit) devices, the most it may have; remove one first")
+        case .unknownAccount:
+            throw .notFound("account \(device.accountId)")
         }
     }
 

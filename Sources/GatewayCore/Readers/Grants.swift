@@ -28,6 +28,8 @@ package struct Grants: Sendable {
             throw .conflict("the grant \(grant.source)/\(grant.externalId) was revoked; give a new one under another externalId")
         case .conflicting:
             throw .conflict("a grant \(grant.source)/\(grant.externalId) with other terms exists; revoke it and give a new one")
+        case .unknownAccount:
+            throw .notFound("account \(grant.accountId)")
         }
     }
 

@@ -17,10 +17,11 @@ package struct ReaderAccounts: Sendable {
         let token = try identifiers.newSecret()
         let account = Account(id: "acct-" + (try identifiers.newIdentifier()), tokenHash: try identifiers.hash(token),
                               appAccountToken: appAccountToken, createdAt: clock.now())
-        guard try stored({ () throws(StoreError) in try store.createAccount(account) }) == .created else {
-            throw .appAccountTokenInUse
+        switch try stored({ () throws(StoreError) in try store.createAccount(account) }) {
+        case .created: return (account, token)
+        case .appAccountTokenInUse: throw .appAccountTokenInUse
+        case .taken: throw .conflict("account \(account.id), its token or its appAccountToken is taken")
         }
-        return (account, token)
     }
 
     package func exists(_ accountId: String) throws(GatewayError) -> Bool {

@@ -37,7 +37,9 @@ package struct APIKeys: Sendable {
         let secret = try identifiers.newSecret()
         let key = APIKey(keyId: "key-" + (try identifiers.newIdentifier()), role: made, publications: Array(Set(publications)).sorted(),
                          secretHash: try identifiers.hash(secret), createdAt: clock.now())
-        try stored { () throws(StoreError) in try store.createAPIKey(key) }
+        guard try stored({ () throws(StoreError) in try store.createAPIKey(key) }) else {
+            throw .conflict("key \(key.keyId) or its secret is taken")
+        }
         return (key, secret)
     }
 

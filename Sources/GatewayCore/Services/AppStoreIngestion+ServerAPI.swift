@@ -219,8 +219,8 @@ extension AppStoreIngestion {
         if let effective = outcome.result.effectiveDate { details.set("effectiveDate", .string(effective.rfc3339)) }
         if let note = outcome.note { details.set("note", .string(note)) }
         let now = clock.now()
-        try stored { () throws(StoreError) in
+        guard try stored({ () throws(StoreError) in
             try store.recordOperatorAction("extendRenewalDate", on: accountId, details: details, at: now)
-        }
+        }) else { throw .notFound("account \(accountId)") }
     }
 }

@@ -17,23 +17,42 @@ package struct CatalogChanges: Sendable {
         try change { () throws(StoreError) in try store.upsertPublication(publication) }
     }
 
+    /// `notFound` when it grants an unknown publication; `conflict` when another product has its
+    /// store and store product id.
     package func save(_ product: Product) throws(GatewayError) -> UpsertOutcome {
-        try change { () throws(StoreError) in try store.upsertProduct(product) }
+        switch try change({ () throws(StoreError) in try store.upsertProduct(product) }) {
+        case .saved(let outcome): return outcome
+        case .unknownPublication(let publicationId):
+            throw .notFound("publication \(publicationId) granted by product \(product.id)")
+        case .storeProductTaken(let other):
+            throw .conflict("\(product.store.rawValue) product \(product.storeProductId) is already product \(other)")
+        }
     }
 
-    /// A new issue; `conflict` when its id exists in the publication.
+    /// A new issue; `conflict` when its id exists in the publication, `notFound` when the
+    /// publication does not.
     package func add(_ issue: Issue) throws(GatewayError) {
-        try change { () throws(StoreError) in try store.insertIssue(issue) }
+        switch try change({ () throws(StoreError) in try store.insertIssue(issue) }) {
+        case .inserted: return
+        case .unknownPublication: throw .notFound("publication \(issue.publicationId)")
+        case .exists: throw .conflict("issue \(issue.id) exists in publication \(issue.publicationId)")
+        }
     }
 
-    /// The issue as stored after the edit.
+    /// The issue as stored after the edit; `notFound` when there is none.
     package func update(_ issue: Issue) throws(GatewayError) -> Issue {
-        try change { () throws(StoreError) in try store.updateIssue(issue) }
+        guard let stored = try change({ () throws(StoreError) in try store.updateIssue(issue) }) else { throw Self.missing(issue.ref) }
+        return stored
     }
 
-    /// E16: the issue as stored once retracted at `instant`.
+    /// E16: the issue as stored once retracted at `instant`; `notFound` when there is none.
     package func retract(_ ref: IssueRef, at instant: Instant) throws(GatewayError) -> Issue {
-        try change { () throws(StoreError) in try store.retractIssue(ref, at: instant) }
+        guard let stored = try change({ () throws(StoreError) in try store.retractIssue(ref, at: instant) }) else { throw Self.missing(ref) }
+        return stored
+    }
+
+    private static func missing(_ ref: IssueRef) -> GatewayError {
+        .notFound("issue \(ref.issueId) of publication \(ref.publicationId)")
     }
 
     @discardableResult

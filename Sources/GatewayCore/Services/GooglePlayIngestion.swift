@@ -42,7 +42,8 @@ package final class GooglePlayIngestion: Sendable {
 
     /// `POST /v1/accounts/{id}/googleplay/purchases`: asks Google about the token, stores what it
     /// answers for the account (E4 by `obfuscatedExternalAccountId`), then acknowledges once (E28).
-    package func purchase(accountId: String, packageName: String, productId: String, token: String) throws(GatewayError) -> IngestOutcome {
+    /// `ownedByOtherAccount` when E4 under `keep` leaves the purchase with another account.
+    package func purchase(accountId: String, packageName: String, productId: String, token: String) throws(GatewayError) {
         try requirePackage(packageName)
         guard let product = catalog.state.snapshot.product(.googlePlay, storeProductId: productId) else {
             throw .invalid("productId \(productId) is not a Google Play product of the catalog")
@@ -54,12 +55,9 @@ package final class GooglePlayIngestion: Sendable {
         if let pending = found.pending {
             build = { tx throws(StoreError) in try pending.bind(try found.build(tx), poster: accountId, tx) }
         }
-        let outcome = try facts.save(building: build, for: accountId)
-        if case .stored = outcome {
-            count(found)
-            acknowledge(found, packageName: packageName)
-        }
-        return outcome
+        try facts.save(building: build, for: accountId)
+        count(found)
+        acknowledge(found, packageName: packageName)
     }
 
     // MARK: Notifications

@@ -55,7 +55,7 @@ package struct AccountController: APIController {
                    maxBodyBytes: limits.receiptBodyBytes, route: { [self] context throws(GatewayError) in
             let account = try access.requireAccount(&context), accountId = account.id
             let (facts, signed) = try receiptFacts(RequestBody(context.request))
-            guard case .stored = try self.facts.save(facts, for: accountId) else { throw .ownedByOtherAccount }
+            try self.facts.save(facts, for: accountId)
             // Renewal info is not in a signed transaction: Apple's statuses bring it, in this
             // answer when Apple is quick, else stored in the background (http-api.md).
             postedStatuses.fetch(after: signed)

@@ -65,15 +65,11 @@ package struct CodeController: APIController {
                 if case .limited(let seconds) = redemptionFailures.check(key, now: now) { throw .rateLimited(retryAfterSeconds: seconds) }
             }
             let text = try RequestBody(context.request).string("code")
-            switch try codes.redeem(text, for: accountId, at: now) {
-            case .redeemed:
-                return .entitlements(accountId, try entitlements.answer(of: accountId))
-            case .notFound:
+            guard try codes.redeem(text, for: accountId, at: now) else {
                 for key in keys { _ = redemptionFailures.take(key, now: now) }
                 throw .codeNotFound
-            case .issueRetracted:
-                throw .conflict("the code's issue has been withdrawn by the publisher; the code is still unused")
             }
+            return .entitlements(accountId, try entitlements.answer(of: accountId))
         })
     }
 }

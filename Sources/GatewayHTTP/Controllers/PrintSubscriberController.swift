@@ -64,12 +64,9 @@ package struct PrintSubscriberController: APIController {
             let body = try RequestBody(context.request)
             let publicationId = try body.string("publicationId"), customerNumber = try body.string("customerNumber")
             let verification = try body.string("verification")
-            switch try claims.claim(publicationId: publicationId, customerNumber: customerNumber, verification: verification,
-                                    for: accountId, limitKeys: ["account:" + accountId] + address, at: clock.now()) {
-            case .claimed, .unchanged: return .entitlements(accountId, try entitlements.answer(of: accountId))
-            case .notFound: throw .subscriberNotFound
-            case .ownedByOtherAccount: throw .ownedByOtherAccount
-            }
+            try claims.claim(publicationId: publicationId, customerNumber: customerNumber, verification: verification,
+                             for: accountId, limitKeys: ["account:" + accountId] + address, at: clock.now())
+            return .entitlements(accountId, try entitlements.answer(of: accountId))
         })
     }
 }

@@ -15,11 +15,11 @@ public struct FactIngestor: Sendable {
 
     public init(policy: OwnershipPolicy, events: EventPolicy = .off) { self.policy = policy; self.events = events }
 
-    /// `.notFound` for an unknown account. E4 is decided before anything is written, so a
-    /// `.refused` outcome leaves the caller's unit of work unchanged (it commits nothing).
+    /// E4 is decided before anything is written, so a `.refused` or `.unknownAccount` outcome
+    /// leaves the caller's unit of work unchanged (it commits nothing).
     public func ingest(_ batch: IngestBatch, into tx: any WriteTransaction) throws(StoreError) -> IngestOutcome {
         if let accountId = batch.accountId, try tx.account(id: accountId) == nil {
-            throw .notFound("account \(accountId)")
+            return .unknownAccount
         }
         // Dedupe inside the unit of work (http-api.md: 200 only once the facts are stored): the
         // mark and the facts commit together or not at all. Without a requesting account (a

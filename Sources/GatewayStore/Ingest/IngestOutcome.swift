@@ -7,4 +7,6 @@ public enum IngestOutcome: Sendable, Equatable {
     /// E4 under the `keep` policy: a subscription or purchase of the batch belongs to this other
     /// account. Nothing was written.
     case refused(ownedBy: String)
+    /// The batch names a requesting account that does not exist. Nothing was written.
+    case unknownAccount
 }

@@ -2,7 +2,7 @@
 extension GatewayStore {
     /// `.appAccountTokenInUse` (nothing written) when another account holds its appAccountToken
     /// (a UUID names one account: E4's V2 rule binds purchases carrying it to that account);
-    /// `.conflict` if the id or the token hash is taken.
+    /// `.taken` (nothing written) if the id or the token hash is.
     @discardableResult
     public func createAccount(_ account: Account) throws(StoreError) -> AccountCreation {
         try write { tx throws(StoreError) in
@@ -10,10 +10,7 @@ extension GatewayStore {
             if let token = account.appAccountToken, try tx.account(appAccountToken: token) != nil {
                 return .appAccountTokenInUse
             }
-            try Self.naming("account \(account.id), its token or its appAccountToken is taken") {
-                () throws(StoreError) in try tx.insert(account)
-            }
-            return .created
+            return try tx.insert(account) ? .created : .taken
         }
     }
 
@@ -29,11 +26,9 @@ extension GatewayStore {
         try read { tx throws(StoreError) in try tx.account(appAccountToken: appAccountToken) }
     }
 
-    /// `.conflict` if the key id or the secret hash is taken.
-    public func createAPIKey(_ key: APIKey) throws(StoreError) {
-        try write { tx throws(StoreError) in
-            try Self.naming("key \(key.keyId) or its secret is taken") { () throws(StoreError) in try tx.insert(key) }
-        }
+    /// False (nothing written) if the key id or the secret hash is taken.
+    public func createAPIKey(_ key: APIKey) throws(StoreError) -> Bool {
+        try write { tx throws(StoreError) in try tx.insert(key) }
     }
 
     public func apiKey(secretHash: String) throws(StoreError) -> APIKey? {
@@ -51,12 +46,4 @@ extension GatewayStore {
         try write { tx throws(StoreError) in try tx.deleteAPIKey(keyId: keyId) }
     }
 
-    /// A backend's conflict says only that a record exists; the operation knows which.
-    private static func naming(_ sentence: String, _ insert: () throws(StoreError) -> Void) throws(StoreError) {
-        do throws(StoreError) {
-            try insert()
-        } catch .conflict {
-            throw .conflict(sentence)
-        }
-    }
 }

@@ -21,19 +21,23 @@ extension GatewayStore {
     }
 
     /// Replaces the stored catalog with `catalog`: afterwards `loadCatalog()` returns exactly it
-    /// (order aside). The caller validates it first.
-    public func importCatalog(_ catalog: Catalog) throws(StoreError) {
-        try write { tx throws(StoreError) in
+    /// (order aside). The caller validates it first; an issue of a publication the catalog lacks
+    /// leaves the stored catalog as it was.
+    @discardableResult
+    public func importCatalog(_ catalog: Catalog) throws(StoreError) -> CatalogImport {
+        let publications = Set(catalog.publications.map(\.id))
+        if let orphan = catalog.issues.first(where: { !publications.contains($0.publicationId) }) {
+            return .unknownPublication(of: orphan.ref)
+        }
+        return try write { tx throws(StoreError) in
             try tx.deleteCatalog()
             for publication in catalog.publications { try tx.save(publication) }
             for product in catalog.products { try tx.save(product) }
-            for issue in catalog.issues {
-                guard try tx.publicationExists(issue.publicationId) else {
-                    throw .notFound("publication \(issue.publicationId) of issue \(issue.id)")
-                }
-                try tx.insert(issue)
+            for issue in catalog.issues where try !tx.insert(issue) {
+                throw Self.broken("issue \(issue.id) of publication \(issue.publicationId) twice in an imported catalog")
             }
             try tx.bumpCatalogRevision()
+            return .imported
         }
     }
 
@@ -46,70 +50,61 @@ extension GatewayStore {
         }
     }
 
-    /// `.notFound` when a grant names an unknown publication; `.conflict` when another product
-    /// has its store and store product id.
-    public func upsertProduct(_ product: Product) throws(StoreError) -> UpsertOutcome {
+    public func upsertProduct(_ product: Product) throws(StoreError) -> ProductUpsert {
         try write { tx throws(StoreError) in
             for grant in product.grants where try !tx.publicationExists(grant) {
-                throw .notFound("publication \(grant) granted by product \(product.id)")
+                return .unknownPublication(grant)
             }
             // Vocabulary: (store, storeProductId) names one catalog product.
             if let other = try tx.productId(of: product.storeRef), other != product.id {
-                throw .conflict("\(product.store.rawValue) product \(product.storeProductId) is already product \(other)")
+                return .storeProductTaken(by: other)
             }
             let existed = try tx.productExists(product.id)
             try tx.save(product)
             try tx.bumpCatalogRevision()
-            return existed ? .updated : .created
+            return .saved(existed ? .updated : .created)
         }
     }
 
-    /// `.conflict` if the id exists in that publication, `.notFound` if the publication does not.
-    public func insertIssue(_ issue: Issue) throws(StoreError) {
+    /// Of two writers inserting one issue, one inserts and the other hears `.exists`.
+    @discardableResult
+    public func insertIssue(_ issue: Issue) throws(StoreError) -> IssueInsertion {
         try write { tx throws(StoreError) in
-            guard try tx.publicationExists(issue.publicationId) else {
-                throw .notFound("publication \(issue.publicationId)")
-            }
-            guard try tx.issue(issue.ref) == nil else {
-                throw .conflict("issue \(issue.id) exists in publication \(issue.publicationId)")
-            }
-            try tx.insert(issue)
+            guard try tx.publicationExists(issue.publicationId) else { return .unknownPublication }
+            guard try tx.insert(issue) else { return .exists }
             try tx.bumpCatalogRevision()
+            return .inserted
         }
     }
 
     /// Corrects or reschedules an existing issue; clears a retraction (republish, E16).
-    /// Returns the stored issue. `.notFound` if it does not exist.
+    /// Returns the stored issue; nil (nothing written) if it does not exist.
     @discardableResult
-    public func updateIssue(_ issue: Issue) throws(StoreError) -> Issue {
+    public func updateIssue(_ issue: Issue) throws(StoreError) -> Issue? {
         try write { tx throws(StoreError) in
             var republished = issue
             republished.retractedAt = nil  // E16: correcting an issue republishes it
-            try Self.replace(republished, tx)
-            return republished
+            return try Self.replace(republished, tx) ? republished : nil
         }
     }
 
     /// Sets `retractedAt` (E16) unless already retracted (the first retraction instant is kept).
-    /// Returns the stored issue. `.notFound` if it does not exist.
+    /// Returns the stored issue; nil if it does not exist.
     @discardableResult
-    public func retractIssue(_ ref: IssueRef, at instant: Instant) throws(StoreError) -> Issue {
+    public func retractIssue(_ ref: IssueRef, at instant: Instant) throws(StoreError) -> Issue? {
         try write { tx throws(StoreError) in
-            guard var issue = try tx.issue(ref) else { throw Self.missing(ref) }
+            guard var issue = try tx.issue(ref) else { return nil }
             guard issue.retractedAt == nil else { return issue }
             issue.retractedAt = instant
-            try Self.replace(issue, tx)
-            return issue
+            return try Self.replace(issue, tx) ? issue : nil
         }
     }
 
-    private static func replace(_ issue: Issue, _ tx: any WriteTransaction) throws(StoreError) {
-        guard try tx.deleteIssue(issue.ref) else { throw missing(issue.ref) }
-        try tx.insert(issue)
+    /// False when there was no such issue (nothing written).
+    private static func replace(_ issue: Issue, _ tx: any WriteTransaction) throws(StoreError) -> Bool {
+        guard try tx.deleteIssue(issue.ref) else { return false }
+        guard try tx.insert(issue) else { throw broken("issue \(issue.id) of publication \(issue.publicationId) after its deletion") }
         try tx.bumpCatalogRevision()
-    }
-
-    private static func missing(_ ref: IssueRef) -> StoreError {
-        .notFound("issue \(ref.issueId) of publication \(ref.publicationId)")
+        return true
     }
 }

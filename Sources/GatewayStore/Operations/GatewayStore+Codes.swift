@@ -10,6 +10,8 @@ public enum RedemptionOutcome: Sendable, Equatable {
     case notFound
     /// The code's issue has been retracted (E16): nothing is used up.
     case issueRetracted
+    /// No such account; nothing was written.
+    case unknownAccount
 }
 
 /// Access codes (E22): batches stored as hashes, and redemption as one unit of work that marks the
@@ -44,7 +46,7 @@ extension GatewayStore {
     public func redeem(codeHash: String, for accountId: String, grantId: String, at instant: Instant,
                        events: EventPolicy = .off) throws(StoreError) -> RedemptionOutcome {
         try write { tx throws(StoreError) in
-            guard try tx.account(id: accountId) != nil else { throw .notFound("account \(accountId)") }
+            guard try tx.account(id: accountId) != nil else { return .unknownAccount }
             guard let code = try tx.code(hash: codeHash), code.redeemedBy == nil,
                   let batch = try tx.codeBatch(id: code.batchId), batch.revokedAt == nil,
                   batch.expiresAt.map({ instant < $0 }) ?? true else { return .notFound }
@@ -62,7 +64,7 @@ extension GatewayStore {
                 return .notFound
             }
             guard try tx.markRedeemed(codeHash: codeHash, by: accountId, at: instant) else { return .notFound }
-            try tx.insert(grant)
+            guard try tx.insert(grant) else { throw Self.broken("grant \(grant.grantId) taken") }
             try tx.bumpFactsVersion(ofAccount: accountId)
             var details = FactHistory.grant(grant)
             details.set("batchId", .string(batch.batchId))

@@ -8,16 +8,18 @@ public enum DeviceRegistration: Sendable, Equatable {
     case known(Device)
     /// The account holds `limit` devices already and this token is not one of them.
     case limitReached(limit: Int)
+    /// No such account; nothing was stored.
+    case unknownAccount
 }
 
 /// Reader devices for APNs, one unit of work each, so the per-account limit holds also when two
 /// registrations race.
 extension GatewayStore {
     /// Registers `device` for its account. A token another account held moves to this one (the
-    /// install now belongs to this reader). `.notFound` for an unknown account.
+    /// install now belongs to this reader).
     public func registerDevice(_ device: Device, limit: Int) throws(StoreError) -> DeviceRegistration {
         try write { tx throws(StoreError) in
-            guard try tx.account(id: device.accountId) != nil else { throw .notFound("account \(device.accountId)") }
+            guard try tx.account(id: device.accountId) != nil else { return .unknownAccount }
             let held = try tx.devices(ofAccount: device.accountId)
             if var known = held.first(where: { $0.apnsToken == device.apnsToken }) {
                 // Saved again even unchanged: `registeredAt` is when the device last sent the

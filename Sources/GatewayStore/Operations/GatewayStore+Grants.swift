@@ -7,6 +7,8 @@ public enum GrantOutcome: Sendable, Equatable {
     case created(Grant)
     case unchanged(Grant)
     case conflicting(Grant)
+    /// No such account; nothing was written.
+    case unknownAccount
 }
 
 /// E21, one unit of work each: the grant, the account's facts version and its history change
@@ -15,13 +17,15 @@ extension GatewayStore {
     /// `actor` (who gave it: `admin`, `service:<keyId>`) goes into the history event as `by`.
     public func give(_ grant: Grant, by actor: String? = nil, events: EventPolicy = .off) throws(StoreError) -> GrantOutcome {
         try write { tx throws(StoreError) in
-            guard try tx.account(id: grant.accountId) != nil else { throw .notFound("account \(grant.accountId)") }
+            guard try tx.account(id: grant.accountId) != nil else { return .unknownAccount }
             if let existing = try tx.grant(source: grant.source, externalId: grant.externalId) {
                 // A revoked grant is as if never given (E6 for grants), so a resend must not look
                 // like success to a backend that resyncs: it is a conflict, whatever its terms.
                 return existing.sameTerms(as: grant) && existing.revokedAt == nil ? .unchanged(existing) : .conflicting(existing)
             }
-            try tx.insert(grant)
+            // Checked above on this unit of work's snapshot: a grant another writer inserted since
+            // makes PostgreSQL run it again (serialization), where the check finds it.
+            guard try tx.insert(grant) else { throw Self.broken("grant \(grant.grantId) taken") }
             try tx.bumpFactsVersion(ofAccount: grant.accountId)
             try tx.append(HistoryEvent(accountId: grant.accountId, at: grant.createdAt, kind: .grantGiven, source: .grant,
                                        details: FactHistory.grant(grant, by: actor)))

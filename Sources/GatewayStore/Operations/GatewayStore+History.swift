@@ -17,16 +17,18 @@ extension GatewayStore {
     }
 
     /// Records an operator's action on an account (source `admin`), e.g. a renewal-date extension
-    /// asked of Apple. `.notFound` for an unknown account. `details` must not name `at`, `kind`
-    /// or `source`.
+    /// asked of Apple; false (nothing written) for an unknown account. `details` must not name
+    /// `at`, `kind` or `source`.
+    @discardableResult
     public func recordOperatorAction(_ action: String, on accountId: String, details: JSONObject = JSONObject(),
-                                     at instant: Instant) throws(StoreError) {
+                                     at instant: Instant) throws(StoreError) -> Bool {
         try write { tx throws(StoreError) in
-            guard try tx.account(id: accountId) != nil else { throw .notFound("account \(accountId)") }
+            guard try tx.account(id: accountId) != nil else { return false }
             var all = JSONObject()
             all.set("action", .string(action))
             for member in details { all.set(member.name, member.value) }
             try tx.append(HistoryEvent(accountId: accountId, at: instant, kind: .operatorAction, source: .admin, details: all))
+            return true
         }
     }
 }

@@ -18,11 +18,10 @@ extension GatewayStore {
         try write { tx throws(StoreError) in try tx.releaseSubscriberListLock(publicationId: publicationId, listId: listId) }
     }
 
-    /// Renews `list`'s hold inside a unit of work that applies part of it.
-    static func renew(_ lease: SubscriberListLease?, of list: SubscriberImport, _ tx: any WriteTransaction) throws(StoreError) {
-        guard let lease else { return }
-        guard try tx.holdSubscriberListLock(publicationId: list.publicationId, listId: list.listId, now: lease.now, until: lease.until) else {
-            throw .conflict("another list of publication \(list.publicationId) is being applied")
-        }
+    /// Renews `list`'s hold inside a unit of work that applies part of it; false when another
+    /// list took the lock over (then that unit of work applies nothing).
+    static func renew(_ lease: SubscriberListLease?, of list: SubscriberImport, _ tx: any WriteTransaction) throws(StoreError) -> Bool {
+        guard let lease else { return true }
+        return try tx.holdSubscriberListLock(publicationId: list.publicationId, listId: list.listId, now: lease.now, until: lease.until)
     }
 }

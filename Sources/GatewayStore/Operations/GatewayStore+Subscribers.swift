@@ -20,6 +20,8 @@ public enum ClaimOutcome: Sendable, Equatable {
     case notFound
     /// Another account holds it and the policy is `keep` (E4).
     case ownedByOtherAccount
+    /// No such account; nothing was written.
+    case unknownAccount
 }
 
 /// E29, print subscriber lists and claims. A list is applied in batches of rows, one unit of work
@@ -30,11 +32,11 @@ extension GatewayStore {
     /// Applies `rows` of `list`: each row adds a subscriber or moves its terms (E29's rule in
     /// `PrintSubscriberTerms.following`); a claimed grant follows its subscriber.
     /// With `lease`, the list's hold on its publication's lock is renewed in the same unit of work
-    /// (`.conflict`, nothing applied, when another list took it over).
+    /// (nil, nothing applied, when another list took it over).
     public func apply(_ rows: [ListedSubscriber], of list: SubscriberImport, holding lease: SubscriberListLease? = nil,
-                      events: EventPolicy = .off) throws(StoreError) -> SubscriberListStep {
+                      events: EventPolicy = .off) throws(StoreError) -> SubscriberListStep? {
         try write { tx throws(StoreError) in
-            try Self.renew(lease, of: list, tx)
+            guard try Self.renew(lease, of: list, tx) else { return nil }
             var step = SubscriberListStep()
             for row in rows {
                 let listed = PrintSubscriber(publicationId: list.publicationId, customerNumber: row.customerNumber,
@@ -74,9 +76,9 @@ extension GatewayStore {
     /// name, at the list's time or their own earlier end; call again until `ended` is 0.
     /// `lease` as for `apply`.
     public func endMissing(from list: SubscriberImport, limit: Int, holding lease: SubscriberListLease? = nil,
-                           events: EventPolicy = .off) throws(StoreError) -> SubscriberListStep {
+                           events: EventPolicy = .off) throws(StoreError) -> SubscriberListStep? {
         try write { tx throws(StoreError) in
-            try Self.renew(lease, of: list, tx)
+            guard try Self.renew(lease, of: list, tx) else { return nil }
             var step = SubscriberListStep()
             let missing = try tx.subscribers(of: list.publicationId, notInList: list.listId, runningAt: list.receivedAt,
                                              limit: limit)
@@ -124,7 +126,7 @@ extension GatewayStore {
                                 events: EventPolicy = .off,
                                 verifies: (String) -> Bool) throws(StoreError) -> ClaimOutcome {
         try write { tx throws(StoreError) in
-            guard try tx.account(id: accountId) != nil else { throw .notFound("account \(accountId)") }
+            guard try tx.account(id: accountId) != nil else { return .unknownAccount }
             let subscriber = try tx.subscriber(publicationId: publicationId, customerNumber: customerNumber)
             let matches = verifies(subscriber?.verificationHash ?? Self.standInHash)
             guard let subscriber, matches else { return .notFound }
@@ -132,7 +134,7 @@ extension GatewayStore {
                               externalId: subscriber.grantExternalId, publications: [publicationId],
                               start: subscriber.terms.start, end: subscriber.terms.end, createdAt: instant)
             guard var grant = try tx.grant(source: fresh.source, externalId: fresh.externalId) else {
-                try tx.insert(fresh)
+                guard try tx.insert(fresh) else { throw Self.broken("grant \(fresh.grantId) taken") }
                 try given(fresh, previousOwner: nil, at: instant, events: events, tx)
                 return .claimed(fresh, previousOwner: nil)
             }

@@ -46,11 +46,12 @@ extension SQLReading {
 }
 
 extension SQLWriteTransaction {
-    public func insert(_ account: Account) throws(StoreError) {
+    public func insert(_ account: Account) throws(StoreError) -> Bool {
         try connection.run("""
             INSERT INTO accounts (id, token_hash, app_account_token, created_at)
             VALUES (\(account.id), \(account.tokenHash), \(account.appAccountToken), \(account.createdAt))
-            """)
+            ON CONFLICT DO NOTHING
+            """) == 1
     }
 
     public func bumpFactsVersion(ofAccount accountId: String) throws(StoreError) {
@@ -58,13 +59,15 @@ extension SQLWriteTransaction {
         try connection.run("UPDATE accounts SET facts_version = facts_version + 1 WHERE id = \(accountId)")
     }
 
-    public func insert(_ key: APIKey) throws(StoreError) {
-        try connection.run("""
+    public func insert(_ key: APIKey) throws(StoreError) -> Bool {
+        guard try connection.run("""
             INSERT INTO api_keys (key_id, role, publications, secret_hash, created_at)
             VALUES (\(key.keyId), \(key.role.rawValue), \(RecordRows.joinIds(key.publications)), \(key.secretHash),
                     \(key.createdAt))
-            """)
+            ON CONFLICT DO NOTHING
+            """) == 1 else { return false }
         try hooks.recordChange(.apiKey(keyId: key.keyId))
+        return true
     }
 
     public func deleteAPIKey(keyId: String) throws(StoreError) -> Bool {

@@ -114,18 +114,20 @@ extension SQLWriteTransaction {
                   "issue_id": p.issue?.issueId, "platform": p.platform, "discontinued_at": p.discontinuedAt]))
     }
 
-    public func insert(_ issue: Issue) throws(StoreError) {
-        try connection.run("""
+    public func insert(_ issue: Issue) throws(StoreError) -> Bool {
+        guard try connection.run("""
             INSERT INTO issues (publication_id, id, title, published_at, free, retracted_at)
             VALUES (\(issue.publicationId), \(issue.id), \(issue.title), \(issue.publishedAt), \(issue.free),
                     \(issue.retractedAt))
-            """)
+            ON CONFLICT DO NOTHING
+            """) == 1 else { return false }
         for (position, asset) in issue.assets.enumerated() {
             try connection.run("""
                 INSERT INTO issue_assets (publication_id, issue_id, position, path, bytes, sha256)
                 VALUES (\(issue.publicationId), \(issue.id), \(position), \(asset.path), \(asset.bytes), \(asset.sha256))
                 """)
         }
+        return true
     }
 
     public func deleteIssue(_ ref: IssueRef) throws(StoreError) -> Bool {

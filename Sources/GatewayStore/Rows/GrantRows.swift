@@ -36,14 +36,15 @@ extension SQLReading {
 }
 
 extension SQLWriteTransaction {
-    public func insert(_ grant: Grant) throws(StoreError) {
+    public func insert(_ grant: Grant) throws(StoreError) -> Bool {
         try connection.run("""
             INSERT INTO grants (grant_id, account_id, source, external_id, publications, start, end_at, revoked_at, note,
                                 created_at, issue_id)
             VALUES (\(grant.grantId), \(grant.accountId), \(grant.source), \(grant.externalId),
                     \(RecordRows.joinIds(grant.publications)), \(grant.start), \(grant.end), \(grant.revokedAt),
                     \(grant.note), \(grant.createdAt), \(grant.issue?.issueId))
-            """)
+            ON CONFLICT DO NOTHING
+            """) == 1
     }
 
     public func setRevoked(grantId: String, at instant: Instant) throws(StoreError) {

@@ -4,7 +4,8 @@ import Wire
 
 /// Row access inside a write unit of work: plain inserts, replacements and deletions. What to
 /// write (merging, ownership, revision bumps) is decided above, by the operations of this module.
-/// A row that breaks a uniqueness rule throws `.conflict`.
+/// A row that may exist already (two writers creating it at once) is inserted unless it does, the
+/// insert telling which; any other row breaking a uniqueness rule is `.failed`.
 public protocol WriteTransaction: ReadTransaction {
     // MARK: Catalog
 
@@ -14,8 +15,8 @@ public protocol WriteTransaction: ReadTransaction {
     func save(_ publication: Publication) throws(StoreError)
     /// Inserts or replaces by id.
     func save(_ product: Product) throws(StoreError)
-    /// Inserts an issue with its assets; `.conflict` if its id exists in its publication.
-    func insert(_ issue: Issue) throws(StoreError)
+    /// Inserts an issue with its assets; false (nothing written) if its id exists in its publication.
+    func insert(_ issue: Issue) throws(StoreError) -> Bool
     /// Deletes an issue with its assets; false if there was none.
     @discardableResult
     func deleteIssue(_ ref: IssueRef) throws(StoreError) -> Bool
@@ -23,8 +24,10 @@ public protocol WriteTransaction: ReadTransaction {
 
     // MARK: Accounts and keys
 
-    func insert(_ account: Account) throws(StoreError)
-    func insert(_ key: APIKey) throws(StoreError)
+    /// False (nothing written) if its id or token hash is taken.
+    func insert(_ account: Account) throws(StoreError) -> Bool
+    /// False (nothing written) if its key id or secret hash is taken.
+    func insert(_ key: APIKey) throws(StoreError) -> Bool
     /// False if there was no such key.
     func deleteAPIKey(keyId: String) throws(StoreError) -> Bool
 
@@ -41,8 +44,8 @@ public protocol WriteTransaction: ReadTransaction {
 
     // MARK: Grants (E21)
 
-    /// Inserts a new grant; `(source, externalId)` is unique (a conflict otherwise).
-    func insert(_ grant: Grant) throws(StoreError)
+    /// Inserts a new grant; false (nothing written) if its id or `(source, externalId)` is taken.
+    func insert(_ grant: Grant) throws(StoreError) -> Bool
     /// Marks a grant revoked at `instant`, unless it already is.
     func setRevoked(grantId: String, at instant: Instant) throws(StoreError)
 

@@ -69,8 +69,11 @@ enum CatalogCommand {
         } catch {
             throw .failure(error.file == nil ? "\(folder): \(error)" : "\(folder)/\(error)")
         }
-        try context.store { () throws(StoreError) in try store.importCatalog(catalog) }
-        return catalog
+        switch try context.store({ () throws(StoreError) in try store.importCatalog(catalog) }) {
+        case .imported: return catalog
+        case .unknownPublication(let ref):
+            throw .failure("\(folder): not found: publication \(ref.publicationId) of issue \(ref.issueId)")
+        }
     }
 
     static func summary(_ catalog: Catalog) -> String {

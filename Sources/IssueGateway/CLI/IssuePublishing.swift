@@ -24,15 +24,15 @@ enum IssuePublishing {
         let issue = try parseIssue(arguments)
         let store = try context.openStore(try context.configuration())
         if arguments.flags.contains("replace") {
-            let stored = try context.store { () throws(StoreError) in try store.updateIssue(issue) }
+            guard let stored = try context.store({ () throws(StoreError) in try store.updateIssue(issue) }) else {
+                throw .failure("not found: issue \(issue.id) of publication \(issue.publicationId)")
+            }
             context.console.out("corrected \(stored.publicationId)/\(stored.id), published at \(stored.publishedAt.rfc3339)")
         } else {
-            do {
-                try store.insertIssue(issue)
-            } catch .conflict {
-                throw .failure("issue \(issue.id) already exists in \(issue.publicationId); pass --replace to correct it")
-            } catch {
-                throw .failure("\(error)")
+            switch try context.store({ () throws(StoreError) in try store.insertIssue(issue) }) {
+            case .inserted: break
+            case .unknownPublication: throw .failure("not found: publication \(issue.publicationId)")
+            case .exists: throw .failure("issue \(issue.id) already exists in \(issue.publicationId); pass --replace to correct it")
             }
             context.console.out("published \(issue.publicationId)/\(issue.id) at \(issue.publishedAt.rfc3339)")
         }

@@ -161,13 +161,13 @@ package final class GatewayHarness: @unchecked Sendable {
 
     /// Stores App Store facts for the account as the verified-facts path does; a refusal (E4) fails.
     package func store(_ facts: VerifiedFacts, for accountId: String) throws {
-        let outcome: IngestOutcome
         do {
-            outcome = try runtime.core.intake.facts.save(facts, for: accountId)
+            try runtime.core.intake.facts.save(facts, for: accountId)
+        } catch .ownedByOtherAccount {
+            throw HarnessError.unexpected("the facts were refused (E4)")
         } catch {
             throw HarnessError.unexpected("storing facts failed: \(error.message)")
         }
-        guard case .stored = outcome else { throw HarnessError.unexpected("the facts were refused (E4): \(outcome)") }
     }
 
     /// A download token for one issue, through the API.
