@@ -98,14 +98,18 @@ public struct GatewayRuntime: Sendable {
                                     stripeWork: WorkPool { job in pools.submit(to: .stripe, job) },
                                     googlePlayWork: WorkPool { job in pools.submit(to: .googlePlay, job) },
                                     storeWork: WorkPool { job in pools.submit(to: .store, job) })
-        let api = try HTTPAPI(core: core, settings: APISettings(
+        let apiSettings = APISettings(
             tokenKeys: tokenKeys, tokenIssuer: configuration.tokenIssuer, tokenTTLSeconds: configuration.tokenTTLSeconds,
             edge: try configuration.edge.signer(cdnBase: configuration.cdnBaseURL),
             accountCreation: .init(perMinute: configuration.accountCreationPerMinute, burst: configuration.accountCreationBurst),
             redemptionFailures: .init(perMinute: configuration.redemptionFailuresPerMinute,
                                       burst: configuration.redemptionFailuresBurst),
             limits: limits, verificationKey: try verificationKey(configuration, random: random),
-            subscriberListMaxBytes: configuration.subscriberListMaxBytes, trustedProxies: configuration.trustedProxies))
+            subscriberListMaxBytes: configuration.subscriberListMaxBytes, trustedProxies: configuration.trustedProxies)
+        let api = try HTTPAPI(readers: core.readers, catalogServices: core.catalogServices, intake: core.intake,
+                              support: core.support, operations: core.operations,
+                              print: try core.print(verificationKey: apiSettings.verificationKey), ground: core.ground,
+                              settings: apiSettings)
         metrics.addCaches([("account_answers", { [core] in core.accounts.answerStats }),
                            ("account_facts", { [core] in core.accounts.factsStats }),
                            ("principals", { [core] in core.authenticator.stats }),
@@ -123,7 +127,7 @@ public struct GatewayRuntime: Sendable {
         }
         return GatewayRuntime(configuration: configuration, core: core, api: api, server: server, poller: poller,
                               catalogWatcher: CatalogWatcher(catalog: core.catalog),
-                              pushServices: try PushServices.make(core, configuration: configuration.push),
+                              pushServices: try PushServices.make(core.delivery, configuration: configuration.push),
                               changeFeedFollower: follower)
     }
 }

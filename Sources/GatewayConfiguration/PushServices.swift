@@ -7,7 +7,7 @@ import OutboundHTTP
 /// The background services for pushes and webhooks, built from the configuration: none without
 /// APNs or webhook settings.
 package enum PushServices {
-    package static func make(_ core: CoreServices, configuration: PushSettings) throws(StartError) -> [any BackgroundService] {
+    package static func make(_ delivery: DeliveryServices, configuration: PushSettings) throws(StartError) -> [any BackgroundService] {
         var services: [any BackgroundService] = []
         if let url = configuration.webhookURL.flatMap(URL.init(string:)), let secret = configuration.webhookSecret {
             var settings = WebhookSettings(url: url, secret: secret)
@@ -18,20 +18,20 @@ package enum PushServices {
                 // receiver holds one of them at most. They share one kept session: one receiver.
                 let transport = URLSessionExchange()
                 for _ in 0..<settings.concurrency {
-                    services.append(try WebhookDeliverer(settings: settings, store: core.store, clock: core.clock,
-                                                         transport: transport, counters: core.pushCounters))
+                    services.append(try WebhookDeliverer(settings: settings, store: delivery.store, clock: delivery.clock,
+                                                         transport: transport, counters: delivery.counters))
                 }
             } catch {
                 throw StartError(description: "the webhook secret cannot be used: \(error)")
             }
         }
-        if core.events.pushes {
-            services.append(PushFanOut(core: core, sender: try apnsClient(configuration)))
+        if delivery.events.pushes {
+            services.append(PushFanOut(delivery: delivery, sender: try apnsClient(configuration)))
         }
-        if core.events.publicationEvents {
+        if delivery.events.publicationEvents {
             do {
-                services.append(try PublicationAnnouncer(store: core.store, clock: core.clock, policy: core.events,
-                                                         counters: core.pushCounters))
+                services.append(try PublicationAnnouncer(store: delivery.store, clock: delivery.clock, policy: delivery.events,
+                                                         counters: delivery.counters))
             } catch {
                 throw StartError(description: "publication events could not be prepared: \(error)")
             }

@@ -9,7 +9,7 @@ import Wire
 
 /// The use cases built once at start: the shared ground (store, clock, caches, counters) and the
 /// services grouped by what they serve (readers, catalog, the stores' intake, support,
-/// operations). Each builder takes the groups it needs and each controller only their members.
+/// operations, deliveries) and what every request stands on. Each builder takes the groups it needs and each controller only their members.
 package final class CoreServices: Sendable {
     package let store: any GatewayStore
     package let clock: any GatewayClock
@@ -38,6 +38,8 @@ package final class CoreServices: Sendable {
     package let intake: IntakeServices
     package let support: SupportServices
     package let operations: OperationsServices
+    package let delivery: DeliveryServices
+    package let ground: RequestGround
 
     /// `storeWork`: where writes queued off a request run (E30's records of grants given).
     package init(store: any GatewayStore, appStore services: AppStoreServices, metrics: Metrics, clock: any GatewayClock,
@@ -93,6 +95,10 @@ package final class CoreServices: Sendable {
             keys: APIKeys(store: store, catalog: catalog, authenticator: authenticator, identifiers: identifiers, clock: clock))
         support = SupportServices(lookups: OwnerLookups(store: store), history: AccountHistory(store: store, given: given),
                                   explanations: explanations)
+        ground = RequestGround(authenticator: authenticator, budget: budget, clock: clock, random: random,
+                               identifiers: identifiers, counters: counters)
+        delivery = DeliveryServices(store: store, clock: clock, catalog: catalog, entitlements: entitlements,
+                                    counters: pushCounters, events: events)
         operations = OperationsServices(storeHealth: StoreHealthMonitor(store: store), metrics: metrics,
                                         institutions: institutions, deadLetters: DeadLetters(store: store, clock: clock))
     }

@@ -23,9 +23,11 @@ package struct HTTPAPI: Sendable {
     package let controllers: [any APIController]
     private let authenticator: Authenticator
 
-    package init(core: CoreServices, settings: APISettings) throws(StartError) {
+    package init(readers: ReaderServices, catalogServices: CatalogServices, intake: IntakeServices, support: SupportServices,
+                 operations: OperationsServices, print: PrintServices, ground: RequestGround,
+                 settings: APISettings) throws(StartError) {
         self.settings = settings
-        authenticator = core.authenticator
+        authenticator = ground.authenticator
         let signer: TokenSigner
         do {
             signer = try TokenSigner(keys: settings.tokenKeys, issuer: settings.tokenIssuer,
@@ -33,14 +35,12 @@ package struct HTTPAPI: Sendable {
         } catch {
             throw StartError(description: "\(error)")
         }
-        let tokenMemo = TokenMemo(budgetBytes: core.budget.tokenBytes)
-        let compressed = CompressedBodies(budgetBytes: core.budget.compressedBytes)
+        let tokenMemo = TokenMemo(budgetBytes: ground.budget.tokenBytes)
+        let compressed = CompressedBodies(budgetBytes: ground.budget.compressedBytes)
         self.tokenMemo = tokenMemo
         self.compressed = compressed
-        let readers = core.readers, intake = core.intake, support = core.support, operations = core.operations
-        let catalog = core.catalogServices.cache
-        let print = try core.print(verificationKey: settings.verificationKey)
-        let access = Access(authenticator: core.authenticator, readers: readers.accounts, catalog: catalog)
+        let catalog = catalogServices.cache
+        let access = Access(authenticator: ground.authenticator, readers: readers.accounts, catalog: catalog)
         let entitlements = readers.entitlements
         let requesters = Requesters(addresses: ClientAddressResolver(trustedProxies: settings.trustedProxies))
         let lists = ListResponder(compressed: compressed)
@@ -48,30 +48,30 @@ package struct HTTPAPI: Sendable {
         accounts = AccountController(
             access: access, readers: readers.accounts, catalog: catalog, entitlements: entitlements, requesters: requesters,
             appStore: intake.appStore, facts: intake.facts, postedStatuses: intake.postedStatuses, lists: lists,
-            accountCreationLimit: KeyedRateLimiter(settings.accountCreation), limits: limits, clock: core.clock)
+            accountCreationLimit: KeyedRateLimiter(settings.accountCreation), limits: limits, clock: ground.clock)
         tokens = TokenController(access: access, entitlements: entitlements, requesters: requesters, signer: signer,
-                                 settings: settings, random: core.random, counters: core.counters, clock: core.clock)
+                                 settings: settings, random: ground.random, counters: ground.counters, clock: ground.clock)
         // Registered in this order: the router does not depend on it, `/metrics` labels do not either.
         controllers = [
             OperationsController(storeHealth: operations.storeHealth, metrics: operations.metrics),
-            CatalogController(access: access, catalog: catalog, changes: core.catalogServices.changes, lists: lists,
-                              clock: core.clock),
-            KeyController(access: access, keys: core.catalogServices.keys),
+            CatalogController(access: access, catalog: catalog, changes: catalogServices.changes, lists: lists,
+                              clock: ground.clock),
+            KeyController(access: access, keys: catalogServices.keys),
             accounts,
             tokens,
-            EdgeController(tokenKeys: settings.tokenKeys, tokenMemo: tokenMemo, clock: core.clock, counters: core.counters),
+            EdgeController(tokenKeys: settings.tokenKeys, tokenMemo: tokenMemo, clock: ground.clock, counters: ground.counters),
             LookupController(access: access, lookups: support.lookups),
             ExplanationController(access: access, explanations: support.explanations, entitlements: entitlements,
-                                  requesters: requesters, clock: core.clock),
-            GrantController(access: access, grants: readers.grants, catalog: catalog, identifiers: core.identifiers,
-                            clock: core.clock),
+                                  requesters: requesters, clock: ground.clock),
+            GrantController(access: access, grants: readers.grants, catalog: catalog, identifiers: ground.identifiers,
+                            clock: ground.clock),
             CodeController(access: access, codes: readers.codes, entitlements: entitlements,
-                           redemptionFailures: KeyedRateLimiter(settings.redemptionFailures), clock: core.clock),
+                           redemptionFailures: KeyedRateLimiter(settings.redemptionFailures), clock: ground.clock),
             PrintSubscriberController(access: access, lists: print.lists, claims: print.claims, entitlements: entitlements,
-                                      listMaxBytes: settings.subscriberListMaxBytes, clock: core.clock),
+                                      listMaxBytes: settings.subscriberListMaxBytes, clock: ground.clock),
             InstitutionController(access: access, institutions: operations.institutions, entitlements: entitlements,
-                                  requesters: requesters, tokens: tokens, catalog: catalog, identifiers: core.identifiers,
-                                  clock: core.clock),
+                                  requesters: requesters, tokens: tokens, catalog: catalog, identifiers: ground.identifiers,
+                                  clock: ground.clock),
             HistoryController(access: access, history: support.history),
             TimelineController(access: access, entitlements: entitlements, catalog: catalog),
             ConsoleController(),
@@ -79,9 +79,9 @@ package struct HTTPAPI: Sendable {
                                backfill: intake.backfill, entitlements: entitlements,
                                refreshLimit: KeyedRateLimiter(.init(perMinute: limits.refreshesPerMinute,
                                                                     burst: limits.refreshBurst)),
-                               limits: limits, clock: core.clock),
-            DeviceController(access: access, devices: readers.devices, clock: core.clock),
-            StripeController(access: access, stripe: intake.stripe, limits: limits, clock: core.clock),
+                               limits: limits, clock: ground.clock),
+            DeviceController(access: access, devices: readers.devices, clock: ground.clock),
+            StripeController(access: access, stripe: intake.stripe, limits: limits, clock: ground.clock),
             WebhookController(access: access, deadLetters: operations.deadLetters),
             GooglePlayController(access: access, googlePlay: intake.googlePlay, entitlements: entitlements),
         ]

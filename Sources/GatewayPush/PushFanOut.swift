@@ -40,10 +40,10 @@ package final class PushFanOut: ThreadBackedService {
         self.entitlements = entitlements; self.counters = counters; self.sender = sender
     }
 
-    /// The fan-out over the core's store, clock, catalog and engine.
-    package convenience init(settings: Settings = Settings(), core: CoreServices, sender: any PushSender) {
-        self.init(settings: settings, store: core.store, clock: core.clock, catalog: core.catalog,
-                  entitlements: core.entitlements, counters: core.pushCounters, sender: sender)
+    /// The fan-out over the deliveries' store, clock, catalog and engine.
+    package convenience init(settings: Settings = Settings(), delivery: DeliveryServices, sender: any PushSender) {
+        self.init(settings: settings, store: delivery.store, clock: delivery.clock, catalog: delivery.catalog,
+                  entitlements: delivery.entitlements, counters: delivery.counters, sender: sender)
     }
 
     package func run(until stop: StopToken) {

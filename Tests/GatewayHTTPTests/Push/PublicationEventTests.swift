@@ -51,7 +51,7 @@ import GatewayTesting
         let sender = RecordingPushSender()
         var small = PushFanOut.Settings()
         small.pageSize = 2  // several pages, each resumed from the stored cursor
-        let fanOut = PushFanOut(settings: small, core: h.runtime.core, sender: sender)
+        let fanOut = PushFanOut(settings: small, delivery: h.runtime.core.delivery, sender: sender)
         try h.drainPushJobs(fanOut)  // the seeded issues, announced as they were posted
         let seeded = sender.pushes.count
 

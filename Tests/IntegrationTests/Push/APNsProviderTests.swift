@@ -32,7 +32,7 @@ import GatewayTesting
         let client = try PushServices.apnsClient(h.runtime.configuration.push) { settings in
             settings.backoff = RetryBackoff(base: .milliseconds(10), maximum: .milliseconds(40))
         }
-        let fanOut = PushFanOut(core: h.runtime.core, sender: client)
+        let fanOut = PushFanOut(delivery: h.runtime.core.delivery, sender: client)
         try h.drainPushJobs(fanOut)  // the seeded issues, announced as they were posted, before any device
         let tokens = ["ab": Self.token("ab", 1), "410": Self.token("410", 2), "429": Self.token("429", 3),
                       "500": Self.token("500", 4), "400": Self.token("400", 5)]
@@ -115,7 +115,7 @@ import GatewayTesting
         try h.subscribe(reader.id)
         _ = try h.registerDevice(reader, 1)
         let client = try PushServices.apnsClient(h.runtime.configuration.push)
-        let fanOut = PushFanOut(core: h.runtime.core, sender: client)
+        let fanOut = PushFanOut(delivery: h.runtime.core.delivery, sender: client)
         let before = try h.runtime.core.store.openPushJobs()
         try fanOut.start()
         #expect(silent.requests(atLeast: 1).count >= 1, "the push is on its way and gets no answer")
