@@ -25,6 +25,29 @@ struct PostgresStoreTests {
         group.wait()
     }
 
+    /// Two writers creating one row at once, through two stores as two processes would: one
+    /// creates it and every other hears that it exists, an outcome and never a failure.
+    @Test func oneRowCreatedManyTimesAtOnceIsCreatedOnce() throws {
+        let a = try schema.open(settings: PostgresSettings(poolSize: 8))
+        let b = try schema.open(settings: PostgresSettings(poolSize: 8))
+        try a.importCatalog(Fixtures.catalog)
+        let issue = Issue(publicationId: "monthly", id: "raced", title: "Raced", publishedAt: Fixtures.t0)
+        let issues = Mutex<[Result<IssueInsertion, StoreError>]>([])
+        let accounts = Mutex<[Result<AccountCreation, StoreError>]>([])
+        concurrently(20) { index in
+            let store = index % 2 == 0 ? a : b
+            let inserted = Result(catching: { () throws(StoreError) in try store.insertIssue(issue) })
+            let created = Result(catching: { () throws(StoreError) in try store.createAccount(Fixtures.account("zoe")) })
+            issues.withLock { $0.append(inserted) }
+            accounts.withLock { $0.append(created) }
+        }
+        let insertions = issues.withLock { $0 }, creations = accounts.withLock { $0 }
+        #expect(insertions.filter { $0 == .success(.inserted) }.count == 1)
+        #expect(insertions.filter { $0 == .success(.exists) }.count == 19, "\(insertions)")
+        #expect(creations.filter { $0 == .success(.created) }.count == 1)
+        #expect(creations.filter { $0 == .success(.taken) }.count == 19, "\(creations)")
+    }
+
     /// E4 under `keep` across processes: 50 receipts for one subscription, half brought by alice
     /// through one store, half by bob through another, at once: exactly one account owns it, every
     /// accepted ingest says so, every other was refused for that owner.
