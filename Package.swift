@@ -175,7 +175,7 @@ let package = Package(
                     dependencies: ["DownloadTokens", "GatewayCrypto", "Wire", "IssueCatalog", "TestSupport"]),
         .testTarget(name: "EdgeFormatsTests",
                     dependencies: ["EdgeFormats", "GatewayCrypto", "Wire"], exclude: ["Vectors"]),
-        .testTarget(name: "StoreTests",
+        .testTarget(name: "GatewayStoreTests",
                     dependencies: ["GatewayStore", "SQLiteStore", "PostgresStore", "Wire", "Entitle", "IssueCatalog",
                                    "CSQLite", "TestSupport"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "Metrics", "HTTPServerTesting", "Lifecycle", "Wire",
