@@ -67,6 +67,14 @@ extension GooglePlaySimulator {
     /// The token endpoint: a form with an RS256 assertion the service account signed for this
     /// `aud`, valid now; answers an access token.
     public func tokenEndpoint(form: [UInt8], audience: String) -> SimulatedAnswer {
+        let forced: (status: Int, retryAfter: String?)? = state.withLock {
+            $0.forcedTokenStatuses.isEmpty ? nil : $0.forcedTokenStatuses.removeFirst()
+        }
+        if let forced {
+            var answer = SimulatedAnswer.json(forced.status) { w in w.object { w in w.field("error", "temporarily_unavailable") } }
+            if let retryAfter = forced.retryAfter { answer.headers["Retry-After"] = retryAfter }
+            return answer
+        }
         let fields = Dictionary(String(decoding: form, as: UTF8.self).split(separator: "&").compactMap { pair -> (String, String)? in
             let parts = pair.split(separator: "=", maxSplits: 1)
             guard parts.count == 2 else { return nil }

@@ -20,6 +20,8 @@ public final class GooglePlaySimulator: Sendable {
         /// Answers forced on the next API calls (a status each, and the `Retry-After` it carries),
         /// for retries and outages.
         var forcedStatuses: [(status: Int, retryAfter: String?)] = []
+        /// Answers forced on the next token-endpoint calls, the same way.
+        var forcedTokenStatuses: [(status: Int, retryAfter: String?)] = []
         /// Answers forced on the next Orders API calls only (`orders.get`, `orders:batchGet`).
         var forcedOrderStatuses: [Int] = []
         /// Acknowledgements answered 503 before Google takes them (E28 retries).
@@ -105,6 +107,12 @@ public final class GooglePlaySimulator: Sendable {
     /// `Retry-After` field when `retryAfter` is given, then normal answers resume.
     public func failNextCalls(_ count: Int, status: Int, retryAfter: String? = nil) {
         state.withLock { $0.forcedStatuses += Array(repeating: (status, retryAfter), count: count) }
+    }
+
+    /// The next `count` token-endpoint calls answer `status`, with a `Retry-After` field when
+    /// `retryAfter` is given: Google's OAuth server throttling or failing before any API call.
+    public func failNextTokenCalls(_ count: Int, status: Int, retryAfter: String? = nil) {
+        state.withLock { $0.forcedTokenStatuses += Array(repeating: (status, retryAfter), count: count) }
     }
 
     /// The next `count` Orders API calls answer `status` (the Developer API answers on): the Orders

@@ -17,4 +17,16 @@ import Testing
         }
         #expect(play.pauses.values.withLock { $0 }.isEmpty)
     }
+
+    /// The token endpoint's wait is Google's too: a throttled access-token request ends the call
+    /// carrying it, before any API call.
+    @Test func theTokenEndpointsWaitIsCarriedToo() throws {
+        let play = try PlayFixture()
+        try play.simulator.buy(token: "tok-1", productId: "monthly")
+        play.simulator.failNextTokenCalls(10, status: 429, retryAfter: "30")
+        #expect(throws: GooglePlayError.unavailable("the token endpoint answered HTTP 429", retryAfterSeconds: 30)) {
+            try play.client.subscription(packageName: play.packageName, token: "tok-1")
+        }
+        #expect(play.pauses.values.withLock { $0 }.isEmpty)
+    }
 }

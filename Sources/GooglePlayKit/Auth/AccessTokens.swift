@@ -48,7 +48,10 @@ final class AccessTokens: Sendable {
         switch answer.statusCode {
         case 200...299: break
         // A timeout, throttling or Google's own failure passes: asked again within the deadline.
-        case 408, 429, 500...599: return .failure(.retryable("the token endpoint answered HTTP \(answer.statusCode)"))
+        // Its `Retry-After` travels with it, as an API answer's does (RFC 9110 §10.2.3).
+        case 408, 429, 500...599:
+            return .failure(.retryable("the token endpoint answered HTTP \(answer.statusCode)",
+                                       retryAfter: answer.headers["retry-after"]))
         default:
             let reason = (try? PlayFields.parse(answer.body, limit: Self.maximumAnswerBytes).string("error")) ?? nil
             return .failure(.final(.tokenRefused("the token endpoint answered HTTP \(answer.statusCode)\(reason.map { " (\($0))" } ?? "")")))
@@ -65,5 +68,5 @@ final class AccessTokens: Sendable {
         }
     }
 
-    enum TokenFailure: Error { case retryable(String), final(GooglePlayError) }
+    enum TokenFailure: Error { case retryable(String, retryAfter: String? = nil), final(GooglePlayError) }
 }

@@ -82,7 +82,7 @@ public final class GooglePlayClient: Sendable {
         } else {
             switch tokens.fetch(at: now, transport: transport, timeout: timeout) {
             case .success(let fresh): token = fresh
-            case .failure(.retryable(let reason)): return .retry(reason)
+            case .failure(.retryable(let reason, let retryAfter)): return .retry(reason, retryAfter: retryAfter)
             case .failure(.final(let error)): return .failure(error)
             }
         }

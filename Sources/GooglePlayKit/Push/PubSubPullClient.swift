@@ -73,7 +73,7 @@ public final class PubSubPullClient: Sendable {
             } else {
                 switch tokens.fetch(at: now, transport: transport, timeout: Self.requestTimeout) {
                 case .success(let token): headers["Authorization"] = "Bearer " + token
-                case .failure(.retryable(let why)): throw .unavailable(why)
+                case .failure(.retryable(let why, _)): throw .unavailable(why)
                 case .failure(.final(let error)): throw error
                 }
             }
