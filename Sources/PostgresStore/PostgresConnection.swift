@@ -175,9 +175,9 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
         let state = clibpq_sqlstate(result).map { String(cString: $0) }
         lastSQLState = state
         let error = PostgresFailure.classify(sqlState: state, connectionLost: PQstatus(conn) != CONNECTION_OK)
-        // A serialization failure or deadlock is run again by the store, which logs only when it
-        // gives up.
-        if let state, PostgresFailure.rollbackStates.contains(state) { throw error }
+        // A serialization failure, a deadlock or a unique key met is run again by the store, which
+        // logs only when it gives up.
+        if let state, PostgresFailure.runAgainStates.contains(state) { throw error }
         log.failure("\(sql.prefix(60).replacingOccurrences(of: "\n", with: " ")): "
                     + "\(Self.trimmed(PQerrorMessage(conn))) (SQLSTATE \(state ?? "none"))")
         throw error
@@ -204,11 +204,20 @@ enum PostgresFailure {
     /// Serialization failure and deadlock: the server rolled the transaction back, so running the
     /// whole unit of work again is safe.
     static let rollbackStates: Set<String> = ["40001", "40P01"]
+    /// unique_violation. Under REPEATABLE READ a row another writer committed after this
+    /// transaction's snapshot is not seen by its reads, so two writers that each checked "no such
+    /// row" meet at the unique index: the later one fails with 23505, not 40001. Its unit of work is
+    /// run again on a fresh snapshot, where it finds the row and answers its outcome (`.exists`,
+    /// `.storeProductTaken`, …). One that violates a constraint by itself fails again each time and
+    /// ends as `busy` after the write attempts, logged then.
+    static let uniqueViolation = "23505"
+    /// What a write runs again from the start.
+    static let runAgainStates = rollbackStates.union([uniqueViolation])
 
     static func classify(sqlState: String?, connectionLost: Bool) -> StoreError {
         if connectionLost { return .busy }
         guard let state = sqlState else { return .failed }
-        if rollbackStates.contains(state) { return .busy }
+        if runAgainStates.contains(state) { return .busy }
         switch state {
         case "55P03",  // lock_not_available (lock_timeout)
              "57014",  // query_canceled (statement_timeout)

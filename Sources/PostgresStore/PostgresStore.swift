@@ -89,8 +89,9 @@ public final class PostgresStore: GatewayStore {
         }
     }
 
-    /// Runs `body` again from the start after a serialization failure or deadlock: the server
-    /// rolled the transaction back, and every write body is a function of what it reads in it.
+    /// Runs `body` again from the start after a serialization failure, a deadlock or a unique key
+    /// another writer committed meanwhile (`PostgresFailure.runAgainStates`): the transaction is
+    /// rolled back, and every write body is a function of what it reads in it.
     func writeRows<R>(_ body: (SQLWriteTransaction<PostgresConnection, PostgresWriteHooks>) throws(StoreError) -> R)
         throws(StoreError) -> R {
         try retrying { c throws(StoreError) in
@@ -101,10 +102,10 @@ public final class PostgresStore: GatewayStore {
             noteCommitted(tx.hooks.recordedSequences)
             return result
         } cured: { c in
-            c.lastSQLState.map(PostgresFailure.rollbackStates.contains) ?? false
+            c.lastSQLState.map(PostgresFailure.runAgainStates.contains) ?? false
         } beforeRetry: { attempt throws(StoreError) in
             guard attempt < settings.writeAttempts else {
-                log.failure("a write collided with others \(attempt) times (serialization failure or deadlock); giving up")
+                log.failure("a write collided with others \(attempt) times (serialization failure, deadlock or unique key); giving up")
                 throw .busy
             }
             // A short random pause so the transactions that collided do not collide again.

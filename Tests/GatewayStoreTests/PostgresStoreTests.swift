@@ -25,6 +25,30 @@ struct PostgresStoreTests {
         group.wait()
     }
 
+    /// Two products naming one store product (vocabulary: they name one product), saved at once
+    /// through two stores: the first to commit keeps it, the other hears that it is taken, an
+    /// outcome and never a failure (a unique violation from a concurrent commit runs the unit of
+    /// work again, which then sees the winner).
+    @Test func twoProductsNamingOneStoreProductAtOnceEndInAnOutcome() throws {
+        let a = try schema.open(settings: PostgresSettings(poolSize: 8))
+        let b = try schema.open(settings: PostgresSettings(poolSize: 8))
+        try a.importCatalog(Fixtures.catalog)
+        let results = Mutex<[Result<ProductUpsert, StoreError>]>([])
+        concurrently(20) { index in
+            let product = Product(id: index % 2 == 0 ? "raced.a" : "raced.b", storeProductId: "com.example.raced",
+                                  kind: .free, grants: ["monthly"])
+            let saved = Result(catching: { () throws(StoreError) in try (index % 4 < 2 ? a : b).upsertProduct(product) })
+            results.withLock { $0.append(saved) }
+        }
+        let outcomes = results.withLock { $0 }
+        #expect(outcomes.allSatisfy { (try? $0.get()) != nil }, "\(outcomes)")
+        let winners = Set(outcomes.compactMap { result -> String? in
+            if case .success(.storeProductTaken(let by)) = result { return by } else { return nil }
+        })
+        #expect(winners.count == 1, "\(outcomes)")
+        #expect(outcomes.filter { if case .success(.saved) = $0 { true } else { false } }.count == 10, "\(outcomes)")
+    }
+
     /// Two writers creating one row at once, through two stores as two processes would: one
     /// creates it and every other hears that it exists, an outcome and never a failure.
     @Test func oneRowCreatedManyTimesAtOnceIsCreatedOnce() throws {
