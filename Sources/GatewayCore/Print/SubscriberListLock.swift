@@ -1,5 +1,6 @@
 import Foundation
 import GatewayStore
+import Lifecycle
 import Wire
 
 /// E29: a publication's subscriber lists are applied one at a time, in every process on the store
@@ -12,8 +13,10 @@ struct SubscriberListLock: Sendable {
     static let holdSeconds: Int64 = 60
     /// How long a list waits for the one before it (a list of a million rows takes minutes).
     static let waitSeconds: Int64 = 600
-    /// Between two tries to take the lock: another process's release is not signalled.
-    static let retryPause: TimeInterval = 0.02
+    /// Between two tries to take the lock (another process's release is not signalled): each try
+    /// is a write unit of work, so the pause grows from 20 ms to 1 s rather than taking the
+    /// database's one writer from the list being applied 50 times a second for minutes.
+    static let retryPauses = RetryBackoff(base: .milliseconds(20), maximum: .seconds(1))
 
     let store: any GatewayStore
     let clock: any GatewayClock
@@ -28,6 +31,7 @@ struct SubscriberListLock: Sendable {
     /// holds it after `waitSeconds`.
     func take(publicationId: String, listId: String) throws(GatewayError) {
         let deadline = ContinuousClock.now.advanced(by: .seconds(Self.waitSeconds))
+        var tries = 0
         while true {
             let lease = lease()
             if try stored({ () throws(StoreError) in try store.takeSubscriberListLock(publicationId: publicationId, listId: listId, lease) }) {
@@ -37,7 +41,8 @@ struct SubscriberListLock: Sendable {
                 throw .listInProgress("another subscriber list of \(publicationId) is still being applied; send this one again later",
                                       retryAfterSeconds: Int(Self.holdSeconds))
             }
-            Thread.sleep(forTimeInterval: Self.retryPause)
+            tries += 1
+            Thread.sleep(forTimeInterval: Self.retryPauses.seconds(afterFailures: tries))
         }
     }
 
