@@ -80,19 +80,16 @@ import GatewayTesting
     @Test func e25UpgradeThenResignupEntitlesEachIssueOnce() throws {
         let g = try GooglePlayGateway()
         let reader = try g.h.createAccount()
-        try g.simulator.buy(token: "tok-a", productId: "basic")                       // March 1st
-        #expect(try g.post(reader, productId: "basic", token: "tok-a").status == 200)
+        try g.subscribe(reader, token: "tok-a", productId: "basic")                       // March 1st
         g.advance(days: 10)
-        try g.simulator.buy(token: "tok-b", productId: "premium", linkedTo: "tok-a")  // March 11th to April 10th
-        #expect(try g.post(reader, productId: "premium", token: "tok-b").status == 200)
+        try g.subscribe(reader, token: "tok-b", productId: "premium", linkedTo: "tok-a")  // March 11th to April 10th
         let chain = try g.subscriptions(reader)
         #expect(chain.count == 1 && chain.first?["originalTransactionId"] as? String == "tok-a")
         #expect(chain.first?["productId"] as? String == "premium")
         g.advance(days: 30)
         try g.simulator.expire("tok-b")
         g.advance(days: 21)                                                            // May 1st
-        try g.simulator.buy(token: "tok-c", productId: "basic")
-        #expect(try g.post(reader, productId: "basic", token: "tok-c").status == 200)
+        try g.subscribe(reader, token: "tok-c", productId: "basic")
         g.advance(days: 20)
         // p3 (April 15th) fell in the gap; p4b (April 28th) is unlocked at the re-signup.
         #expect(try g.entitled(reader) == ["p1", "p2", "p4b", "p5"])
@@ -122,8 +119,7 @@ import GatewayTesting
     @Test func aRefreshAsksGoogleAndFindsARefundNoNotificationBrought() throws {
         let g = try GooglePlayGateway()
         let reader = try g.h.createAccount()
-        try g.simulator.buy(token: "tok-1", productId: "basic")
-        #expect(try g.post(reader, productId: "basic", token: "tok-1").status == 200)
+        try g.subscribe(reader, token: "tok-1", productId: "basic")
         g.advance(days: 20)
         let orderId = try #require(g.simulator.subscription("tok-1")?.orderIds.first)
         try g.simulator.refund(orderId: orderId)                               // no push delivered
@@ -139,8 +135,7 @@ import GatewayTesting
     @Test func lookupFindsAPurchaseTokenAndAnOrder() throws {
         let g = try GooglePlayGateway()
         let reader = try g.h.createAccount()
-        try g.simulator.buy(token: "tok-1", productId: "basic")
-        #expect(try g.post(reader, productId: "basic", token: "tok-1").status == 200)
+        try g.subscribe(reader, token: "tok-1", productId: "basic")
         let orderId = try #require(g.simulator.subscription("tok-1")?.orderIds.first)
         let admin = GatewayHarness.adminKey
         let byToken = try g.h.client.get("/v1/lookup?purchaseToken=tok-1", as: admin)
@@ -184,8 +179,7 @@ import GatewayTesting
     @Test func e24TheVoidedPassFindsARefundAndAChargebackNoNotificationBrought() throws {
         let g = try GooglePlayGateway()
         let reader = try g.h.createAccount()
-        try g.simulator.buy(token: "tok-1", productId: "basic")
-        #expect(try g.post(reader, productId: "basic", token: "tok-1").status == 200)
+        try g.subscribe(reader, token: "tok-1", productId: "basic")
         let other = try g.h.createAccount()
         g.advance(days: 20)
         g.simulator.buyProduct(token: "issue-tok", productId: "issue_p2")
@@ -206,8 +200,7 @@ import GatewayTesting
     @Test func theBackfillRouteReplaysAWindowForTheAdminOnly() throws {
         let g = try GooglePlayGateway()
         let reader = try g.h.createAccount()
-        try g.simulator.buy(token: "tok-1", productId: "basic")
-        #expect(try g.post(reader, productId: "basic", token: "tok-1").status == 200)
+        try g.subscribe(reader, token: "tok-1", productId: "basic")
         g.advance(days: 5)
         try g.simulator.refund(orderId: try #require(g.simulator.subscription("tok-1")?.orderIds.first))
         g.advance(days: 1)

@@ -82,6 +82,15 @@ package final class GooglePlayGateway: @unchecked Sendable {
             """)
     }
 
+    /// The reader buys `productId` in Google Play (an upgrade or downgrade when `linkedTo` names
+    /// the token it replaces) and the app posts the purchase, which must be taken (200).
+    package func subscribe(_ account: (id: String, token: String), token: String, productId: String,
+                           linkedTo: String? = nil) throws {
+        try simulator.buy(token: token, productId: productId, linkedTo: linkedTo)
+        let posted = try post(account, productId: productId, token: token)
+        guard posted.status == 200 else { throw HarnessError.unexpected("\(posted.status): \(posted.text)") }
+    }
+
     /// A Pub/Sub push of `notification` with Google's OIDC token (or `authorization` as given).
     package func push(_ notification: SimulatedNotification, authorization: String? = nil) throws -> APIResponse {
         let bearer = authorization ?? "Bearer " + simulator.pushToken(audience: Self.audience)
