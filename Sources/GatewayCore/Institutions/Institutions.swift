@@ -70,11 +70,10 @@ package final class Institutions: Sendable {
         }
         // E30: another institution's ranges may overlap these (libraries share networks): where
         // several cover an address, the one created first serves it (`CoveredNetworks`).
-        let refusal = try stored { () throws(StoreError) in
-            try store.saveInstitution(institution, at: clock.now(),
-                                      unlessGone: replacing ? GatewayError.notFound("no institution \(institution.institutionId)") : nil)
+        let saved = try stored { () throws(StoreError) in
+            try store.saveInstitution(institution, at: clock.now(), replacing: replacing)
         }
-        if let refusal { throw refusal }
+        guard saved else { throw .notFound("no institution \(institution.institutionId)") }
         forget()
     }
 

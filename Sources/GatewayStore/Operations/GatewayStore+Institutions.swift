@@ -1,8 +1,7 @@
 import Wire
 
-/// E30's institutions, one unit of work each. A check of the others made above the store
-/// (`saveInstitution`'s `check`) runs on the list `institutions()` gives inside the same write, so
-/// two admins cannot each pass it with one half of what it refuses.
+/// E30's institutions, one unit of work each; their networks may overlap one another's (the one
+/// created first serves a shared address, `CoveredNetworks`).
 ///
 /// "History sources `print` and `institution` record what each gave" (E30): the accounts an
 /// institution's grant was given to are recorded once per pair (`recordInstitutionAccount`),
@@ -17,25 +16,21 @@ extension GatewayStore {
         try read { tx throws(StoreError) in try tx.institution(id: id) }
     }
 
-    /// Saves `institution` when `check`, if given, accepts it beside the others (every institution but
-    /// itself); `check`'s refusal is returned and nothing is written. When it replaces one that
+    /// Saves `institution`; E30 lets its networks overlap another's. When it replaces one that
     /// gave other publications or another interval, each account it was given to gets
     /// `grantChanged` (source `institution`) at `instant`, naming what changed and what it was.
-    /// `unlessGone`: a replacement's refusal when the institution is no longer there (deleted
+    /// `replacing`: false, and nothing written, when the institution is no longer there (deleted
     /// since the caller read it), so a replacement never brings a deleted one back.
-    public func saveInstitution<Refusal: Sendable>(_ institution: Institution, at instant: Instant, unlessGone: Refusal? = nil,
-                                                   check: (([Institution]) -> Refusal?)? = nil) throws(StoreError) -> Refusal? {
+    public func saveInstitution(_ institution: Institution, at instant: Instant, replacing: Bool = false) throws(StoreError) -> Bool {
         try write { tx throws(StoreError) in
             let all = try tx.institutions()
-            if let unlessGone, !all.contains(where: { $0.institutionId == institution.institutionId }) { return unlessGone }
-            let others = all.filter { $0.institutionId != institution.institutionId }
-            if let refusal = check?(others) { return refusal }
+            if replacing, !all.contains(where: { $0.institutionId == institution.institutionId }) { return false }
             try tx.save(institution)
             if let old = all.first(where: { $0.institutionId == institution.institutionId }),
                let details = FactHistory.institution(old, changedTo: institution) {
                 try appendToAccounts(of: institution.institutionId, .grantChanged, details, at: instant, tx)
             }
-            return nil
+            return true
         }
     }
 
