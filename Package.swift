@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "AppStoreSimulator", targets: ["AppStoreSimulator"]),
         .library(name: "StripeKit", targets: ["StripeKit"]),
         .library(name: "GooglePlayKit", targets: ["GooglePlayKit"]),
+        .library(name: "OpenIDConnect", targets: ["OpenIDConnect"]),
         .library(name: "GooglePlaySimulator", targets: ["GooglePlaySimulator"]),
         .executable(name: "issue-gateway-bench", targets: ["Benchmarks"]),
     ],
@@ -115,10 +116,16 @@ let package = Package(
         .executableTarget(name: "StripeSimulatorTool",
                           dependencies: ["StripeSimulator", "StripeKit", "HTTPServer", "Wire", "CommandLineSupport"]),
 
+        // OpenID Connect ID tokens (readers.md E31): compact JWS with an allowed algorithm, a
+        // provider's JWKS (RSA and EC P-256) kept by `Cache-Control`, the signature through
+        // GatewayCrypto, then the claims of OpenID Connect Core §3.1.3.7; the providers file. No
+        // store, no clock reads: `now` is passed in.
+        .target(name: "OpenIDConnect", dependencies: ["Wire", "GatewayCrypto", "OutboundHTTP"]),
+
         // Google Play (googleplay.md): the service account's OAuth assertion (RS256), the Developer and
         // Orders API client, Google's bodies into store-neutral facts (E23, E25), real-time developer
         // notifications and the Pub/Sub push token's OIDC verification.
-        .target(name: "GooglePlayKit", dependencies: ["Wire", "IssueCatalog", "Entitle", "GatewayCrypto", "OutboundHTTP"]),
+        .target(name: "GooglePlayKit", dependencies: ["Wire", "IssueCatalog", "Entitle", "GatewayCrypto", "OutboundHTTP", "OpenIDConnect"]),
         // The Google Play simulator: token endpoint, Developer and Orders API, JWKS and OIDC push
         // tokens it signs, scenario steps. Tests and developers only, never the product.
         .target(name: "GooglePlaySimulator",
@@ -133,7 +140,7 @@ let package = Package(
         // explanations, the status poller, the notification backfill, caches and catalog state.
         .target(name: "GatewayCore",
                 dependencies: ["Wire", "IssueCatalog", "Entitle", "GatewayCrypto", "DownloadTokens", "GatewayStore",
-                               "AppStoreKit", "StripeKit", "GooglePlayKit", "OutboundHTTP", "Lifecycle", "Metrics"]),
+                               "AppStoreKit", "StripeKit", "GooglePlayKit", "OpenIDConnect", "OutboundHTTP", "Lifecycle", "Metrics"]),
         // Pushes to reader devices (APNs over libcurl) and webhooks: the only target that links curl.
         .target(name: "GatewayPush",
                 dependencies: ["GatewayCore", "Wire", "IssueCatalog", "Entitle", "GatewayCrypto", "GatewayStore", "OutboundHTTP",
@@ -152,7 +159,7 @@ let package = Package(
         .target(name: "GatewayConfiguration",
                 dependencies: ["GatewayCore", "GatewayPush", "GatewayHTTP", "Wire", "IssueCatalog", "Entitle", "GatewayCrypto",
                                "DownloadTokens", "EdgeFormats", "GatewayStore", "SQLiteStore", "PostgresStore", "HTTPServer",
-                               "AppStoreKit", "StripeKit", "GooglePlayKit", "OutboundHTTP", "Lifecycle", "Metrics"]),
+                               "AppStoreKit", "StripeKit", "GooglePlayKit", "OpenIDConnect", "OutboundHTTP", "Lifecycle", "Metrics"]),
 
         // The `issue-gateway` executable: the command line only.
         .executableTarget(name: "IssueGateway",
@@ -185,7 +192,7 @@ let package = Package(
                                    "Wire", "Entitle", "IssueCatalog", "TestSupport"]),
         .testTarget(name: "StripeKitTests", dependencies: ["StripeKit", "OutboundHTTP", "Wire", "Entitle", "IssueCatalog", "GatewayCrypto"]),
         .testTarget(name: "GooglePlayKitTests",
-                    dependencies: ["GooglePlayKit", "GooglePlaySimulator", "OutboundHTTP", "GatewayCrypto", "Wire", "Entitle",
+                    dependencies: ["GooglePlayKit", "GooglePlaySimulator", "OpenIDConnect", "OutboundHTTP", "GatewayCrypto", "Wire", "Entitle",
                                    "IssueCatalog", "TestSupport"]),
         .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle"]),
         .testTarget(name: "OutboundHTTPTests", dependencies: ["OutboundHTTP", "Wire"]),
@@ -197,7 +204,7 @@ let package = Package(
                 dependencies: ["GatewayCore", "GatewayPush", "GatewayHTTP", "GatewayConfiguration", "GatewayStore",
                                "SQLiteStore", "PostgresStore", "HTTPServer", "HTTPServerTesting",
                                "AppStoreKit", "AppStoreSimulator", "StripeKit", "StripeSimulator", "GooglePlayKit",
-                               "GooglePlaySimulator", "Lifecycle", "Wire", "Entitle", "DownloadTokens", "GatewayCrypto",
+                               "GooglePlaySimulator", "OpenIDConnect", "Lifecycle", "Wire", "Entitle", "DownloadTokens", "GatewayCrypto",
                                "IssueCatalog", "TestSupport"],
                 path: "Tests/GatewayTesting"),
         // By layer: the core's use cases and caches without HTTP; the configuration and runtime wiring;
@@ -215,7 +222,7 @@ let package = Package(
                     dependencies: ["GatewayTesting", "GatewayCore", "GatewayPush", "GatewayHTTP", "GatewayConfiguration",
                                    "Metrics", "GatewayStore", "SQLiteStore", "PostgresStore", "HTTPServer", "HTTPServerTesting",
                                    "AppStoreKit", "AppStoreSimulator", "StripeKit", "StripeSimulator", "GooglePlayKit",
-                                   "GooglePlaySimulator", "OutboundHTTP", "Lifecycle", "Wire", "Entitle", "DownloadTokens",
+                                   "GooglePlaySimulator", "OpenIDConnect", "OutboundHTTP", "Lifecycle", "Wire", "Entitle", "DownloadTokens",
                                    "GatewayCrypto", "IssueCatalog", "CSystem", "CZlib", "TestSupport"]),
         .testTarget(name: "IntegrationTests",
                     dependencies: ["GatewayTesting", "IssueGateway", "GatewayCore", "GatewayPush", "GatewayHTTP", "GatewayConfiguration",

@@ -1,3 +1,4 @@
+#include <string.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
@@ -69,5 +70,31 @@ done:
     OSSL_PARAM_BLD_free(builder);
     BN_free(bn_n);
     BN_free(bn_e);
+    return key;
+}
+
+// An EC P-256 public key from its JWK members (RFC 7518 §6.2.1: `x` and `y`, 32 bytes each), for
+// ES256 verification against a JWKS: the uncompressed point 0x04‖x‖y (SEC 1 §2.3.3). NULL when
+// libcrypto refuses the point (not on the curve).
+static inline EVP_PKEY *ccrypto_p256_public_key(const unsigned char *x, const unsigned char *y) {
+    unsigned char point[65];
+    point[0] = 0x04;
+    memcpy(point + 1, x, 32);
+    memcpy(point + 33, y, 32);
+    OSSL_PARAM params[3];
+    params[0] = OSSL_PARAM_construct_utf8_string(OSSL_PKEY_PARAM_GROUP_NAME, (char *)"prime256v1", 0);
+    params[1] = OSSL_PARAM_construct_octet_string(OSSL_PKEY_PARAM_PUB_KEY, point, sizeof point);
+    params[2] = OSSL_PARAM_construct_end();
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(NULL, "EC", NULL);
+    EVP_PKEY *key = NULL;
+    if (ctx == NULL || EVP_PKEY_fromdata_init(ctx) != 1 || EVP_PKEY_fromdata(ctx, &key, EVP_PKEY_PUBLIC_KEY, params) != 1) key = NULL;
+    EVP_PKEY_CTX_free(ctx);
+    if (key != NULL) {
+        // fromdata does not check the point lies on the curve; a public-key check does.
+        EVP_PKEY_CTX *check = EVP_PKEY_CTX_new_from_pkey(NULL, key, NULL);
+        int ok = check != NULL && EVP_PKEY_public_check(check) == 1;
+        EVP_PKEY_CTX_free(check);
+        if (!ok) { EVP_PKEY_free(key); key = NULL; }
+    }
     return key;
 }

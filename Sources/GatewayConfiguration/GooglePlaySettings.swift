@@ -1,6 +1,7 @@
 import Foundation
 import GatewayCore
 import GooglePlayKit
+import OpenIDConnect
 
 /// Google Play's settings (http-api.md, Configuration: `ISSUE_GATEWAY_GOOGLE_*`). Google Play is off
 /// until packages are given; pushes are refused until an audience and an email are given.
@@ -11,7 +12,7 @@ public struct GooglePlaySettings: Sendable, Equatable {
     public var apiURL = GooglePlayConfiguration.defaultAPIBaseURL.absoluteString
     public var pushAudience: String?
     public var pushEmail: String?
-    public var certsURL = GoogleSigningKeys.defaultURL.absoluteString
+    public var certsURL = PushTokenPolicy.keysURL.absoluteString
     /// `projects/P/subscriptions/S` to pull notifications from; nil: no pull.
     public var pullSubscription: String?
     /// Pub/Sub's base URL; `PUBSUB_EMULATOR_HOST` (Google's convention) makes it the emulator's,
@@ -51,7 +52,7 @@ public struct GooglePlaySettings: Sendable, Equatable {
         let client = GooglePlayClient(configuration: GooglePlayConfiguration(apiBaseURL: api), key: key,
                                       clock: { clock.now() }, observe: observe)
         let push = pushAudience.flatMap { audience in
-            pushEmail.map { PushTokenVerifier(policy: PushTokenPolicy(audience: audience, email: $0), keys: GoogleSigningKeys(url: certs)) }
+            pushEmail.map { PushTokenVerifier(policy: PushTokenPolicy(audience: audience, email: $0), keys: KeptKeySet(url: certs)) }
         }
         var pull: PubSubPullClient?
         if let pullSubscription {

@@ -22,4 +22,21 @@ public enum ECDSARawSignature {
         }
         return ok ? out : nil
     }
+
+    /// r‖s → DER, or nil unless exactly `length` bytes: what libcrypto verifies.
+    public static func toDER(_ raw: [UInt8]) -> [UInt8]? {
+        guard raw.count == length, let signature = ECDSA_SIG_new() else { return nil }
+        defer { ECDSA_SIG_free(signature); ERR_clear_error() }
+        guard let r = BN_bin2bn(raw, Int32(scalarLength), nil) else { return nil }
+        guard let s = BN_bin2bn(Array(raw[scalarLength...]), Int32(scalarLength), nil) else { BN_free(r); return nil }
+        guard ECDSA_SIG_set0(signature, r, s) == 1 else { BN_free(r); BN_free(s); return nil }
+        let count = i2d_ECDSA_SIG(signature, nil)
+        guard count > 0 else { return nil }
+        var der = [UInt8](repeating: 0, count: Int(count))
+        let written = der.withUnsafeMutableBufferPointer { buffer -> Int32 in
+            var cursor = buffer.baseAddress
+            return i2d_ECDSA_SIG(signature, &cursor)
+        }
+        return written == count ? der : nil
+    }
 }

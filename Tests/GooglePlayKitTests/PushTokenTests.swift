@@ -1,6 +1,7 @@
 import Foundation
 import GatewayCrypto
 import GooglePlaySimulator
+import OpenIDConnect
 import OutboundHTTP
 import TestSupport
 import Testing
@@ -14,7 +15,7 @@ import Wire
 
     func verifier(_ play: PlayFixture) -> PushTokenVerifier {
         PushTokenVerifier(policy: PushTokenPolicy(audience: Self.audience, email: play.simulator.pushEmail),
-                          keys: GoogleSigningKeys(url: play.server.certsURL))
+                          keys: KeptKeySet(url: play.server.certsURL))
     }
 
     @Test func googlesTokenVerifies() throws {
@@ -53,16 +54,16 @@ import Wire
         defer { listener.stop() }
         let play = try PlayFixture()
         let check = PushTokenVerifier(policy: PushTokenPolicy(audience: Self.audience, email: play.simulator.pushEmail),
-                                      keys: GoogleSigningKeys(url: listener.url("/certs")))
+                                      keys: KeptKeySet(url: listener.url("/certs")))
         #expect(throws: PushTokenError.keysUnavailable("HTTP 500")) {
             try check.verify(token: play.simulator.pushToken(audience: Self.audience), now: play.simulator.now)
         }
     }
 
     @Test func cacheControlMaxAgeIsRead() {
-        #expect(GoogleSigningKeys.maxAge("public, max-age=19790, must-revalidate, no-transform") == 19790)
-        #expect(GoogleSigningKeys.maxAge("no-store") == 0)
-        #expect(GoogleSigningKeys.maxAge("public") == nil)
+        #expect(CacheControl.maxAge("public, max-age=19790, must-revalidate, no-transform") == 19790)
+        #expect(CacheControl.maxAge("no-store") == 0)
+        #expect(CacheControl.maxAge("public") == nil)
     }
 
     /// Tokens and a JWKS made by PyJWT (an independent library) from an RSA key it generated; the
@@ -90,7 +91,7 @@ import Wire
         let listener = try LocalHTTPListener { _ in .respond(status: 200, body: jwks) }
         defer { listener.stop() }
         let check = PushTokenVerifier(policy: PushTokenPolicy(audience: Self.audience, email: "push@example.iam.gserviceaccount.com"),
-                                      keys: GoogleSigningKeys(url: listener.url("/oauth2/v3/certs")))
+                                      keys: KeptKeySet(url: listener.url("/oauth2/v3/certs")))
         let now = Instant(secondsSinceEpoch: 1_767_225_600 + 60)
         func token(_ name: String) throws -> String { try #require(made[name] as? String) }
         #expect(try check.verify(token: token("good"), now: now)["sub"]?.stringValue == "1")

@@ -23,15 +23,7 @@ enum ES256 {
     }
 
     /// r‖s → DER, or nil unless exactly 64 bytes.
-    static func derSignature(fromRaw raw: Data) -> Data? {
-        guard raw.count == rawSignatureLength, let signature = ECDSA_SIG_new() else { return nil }
-        defer { ECDSA_SIG_free(signature) }
-        let bytes = [UInt8](raw)
-        guard let r = BN_bin2bn(bytes, Int32(scalarLength), nil) else { return nil }
-        guard let s = BN_bin2bn(Array(bytes[scalarLength...]), Int32(scalarLength), nil) else { BN_free(r); return nil }
-        guard ECDSA_SIG_set0(signature, r, s) == 1 else { BN_free(r); BN_free(s); return nil }
-        return DEREncoding.encode { i2d_ECDSA_SIG(signature, $0) }
-    }
+    static func derSignature(fromRaw raw: Data) -> Data? { ECDSARawSignature.toDER([UInt8](raw)).map { Data($0) } }
 
     /// Verifies a raw r‖s signature over `message` (hashed with SHA-256 here) with `publicKey`.
     static func verify(rawSignature raw: Data, message: Data, publicKey: OpaquePointer) -> Bool {

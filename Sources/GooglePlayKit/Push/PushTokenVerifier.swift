@@ -1,5 +1,5 @@
 import Foundation
-import GatewayCrypto
+import OpenIDConnect
 import Wire
 
 /// What a Pub/Sub push token must say (googleplay.md "Push auth"; Google's `id_token.py`): the
@@ -11,9 +11,9 @@ public struct PushTokenPolicy: Sendable, Equatable {
     public var leewaySeconds: Int64
 
     /// Both spellings Google's own verifier accepts.
-    public static let issuers: Set<String> = ["https://accounts.google.com", "accounts.google.com"]
-    /// A token is a JWT of about 1 KiB; anything far larger is refused before decoding.
-    public static let maximumTokenBytes = 16 * 1024
+    public static let issuers: Set<String> = IdentityProvider.published["google"]!.issuers
+    /// Where Google publishes the keys that sign its OIDC tokens.
+    public static let keysURL = IdentityProvider.published["google"]!.jwksURL
 
     public init(audience: String, email: String, leewaySeconds: Int64 = 60) {
         self.audience = audience; self.email = email; self.leewaySeconds = leewaySeconds
@@ -55,13 +55,14 @@ public enum PushTokenError: Error, Equatable, Sendable, CustomStringConvertible 
     }
 }
 
-/// Verifies a Pub/Sub push's `Authorization: Bearer` OIDC token (RS256 against Google's JWKS).
-/// `kid` is only a lookup in keys fetched from the configured URL: a token never brings its key.
+/// Verifies a Pub/Sub push's `Authorization: Bearer` OIDC token (RS256 against Google's JWKS,
+/// kept by `Cache-Control`). The signature step is OpenIDConnect's, as for readers' ID tokens;
+/// the claims a push token must carry are its own.
 public struct PushTokenVerifier: Sendable {
     public let policy: PushTokenPolicy
-    private let keys: GoogleSigningKeys
+    private let keys: KeptKeySet
 
-    public init(policy: PushTokenPolicy, keys: GoogleSigningKeys) { self.policy = policy; self.keys = keys }
+    public init(policy: PushTokenPolicy, keys: KeptKeySet) { self.policy = policy; self.keys = keys }
 
     /// The token's claims when it verifies at `now`.
     @discardableResult
@@ -71,22 +72,18 @@ public struct PushTokenVerifier: Sendable {
     }
 
     public func verify(token: String, now: Instant) throws(PushTokenError) -> JSONObject {
-        let jws: CompactJWS
-        do { jws = try CompactJWS(splitting: token, maximumBytes: PushTokenPolicy.maximumTokenBytes) } catch {
-            throw .malformed("not a compact JWS")
+        let jwt: SignedJWT
+        do { jwt = try SignedJWT.verify(token, algorithms: ["RS256"], keys: keys, now: now) } catch {
+            switch error {
+            case .malformed(let why): throw .malformed(why)
+            case .algorithm(let alg): throw .algorithm(alg)
+            case .unknownKey: throw .unknownKey
+            case .signature: throw .signature
+            case .keysUnavailable(let why): throw .keysUnavailable(why)
+            }
         }
-        guard let header = try? JSONParser(limits: JSONLimits(maxBytes: 4096, maxDepth: 4)).parse(bytes: jws.header).objectValue else {
-            throw .malformed("the header is not a JSON object")
-        }
-        let alg = header["alg"]?.stringValue ?? "(none)"
-        guard alg == "RS256" else { throw .algorithm(alg) }
-        guard let kid = header["kid"]?.stringValue, !kid.isEmpty else { throw .unknownKey }
-        let key = try keys.key(kid, now: now)
-        guard key.verifyRS256(signature: jws.signature, message: jws.signingInput) else { throw .signature }
-        guard let claims = try? JSONParser(limits: JSONLimits(maxBytes: PushTokenPolicy.maximumTokenBytes, maxDepth: 8))
-            .parse(bytes: jws.payload).objectValue else { throw .malformed("the claims are not a JSON object") }
-        try check(claims, now: now)
-        return claims
+        try check(jwt.claims, now: now)
+        return jwt.claims
     }
 
     private func check(_ claims: JSONObject, now: Instant) throws(PushTokenError) {
