@@ -1,10 +1,11 @@
-import Foundation
 import AppStoreKit
 import DownloadTokens
 import Entitle
+import Foundation
 import GatewayCore
 import HTTPServer
 import IssueCatalog
+import OpenIDConnect
 import PostgresStore
 
 /// Every setting of the gateway (http-api.md, Configuration), parsed and validated once at start.
@@ -30,6 +31,9 @@ public struct Configuration: Sendable, Equatable {
     public var verificationKey: String?
     /// E30: the proxies whose `X-Forwarded-For` is believed.
     package var trustedProxies: [NetworkRange] = []
+    /// readers.md E31: the OpenID Connect providers readers sign in with, read from the file
+    /// `ISSUE_GATEWAY_IDENTITY_PROVIDERS` names; none: sign-in with an ID token is off.
+    public var identityProviders: [IdentityProvider] = []
     /// The largest subscriber list taken (http-api.md: 1 GiB).
     public var subscriberListMaxBytes = 1 << 30
     public var tokenIssuer = "issue-gateway"

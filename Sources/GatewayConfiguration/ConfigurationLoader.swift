@@ -33,6 +33,7 @@ extension Configuration {
             }
             return ranges
         }),
+        ("ISSUE_GATEWAY_IDENTITY_PROVIDERS", set(\.identityProviders, SettingParsers.identityProviders)),
         ("ISSUE_GATEWAY_SUBSCRIBER_LIST_MAX", set(\.subscriberListMaxBytes) { v throws(SettingParsers.Invalid) in
             try SettingParsers.byteSize(v, in: ConfigurationLimits.subscriberListBytes)
         }),

@@ -7,6 +7,7 @@ import GatewayStore
 import HTTPServer
 import Lifecycle
 import Metrics
+import OpenIDConnect
 import StripeKit
 
 /// Everything `issue-gateway serve` runs: the API on the HTTP server, the status poller, the
@@ -97,7 +98,8 @@ public struct GatewayRuntime: Sendable {
                                     googlePlay: googlePlayServices,
                                     stripeWork: WorkPool { job in pools.submit(to: .stripe, job) },
                                     googlePlayWork: WorkPool { job in pools.submit(to: .googlePlay, job) },
-                                    storeWork: WorkPool { job in pools.submit(to: .store, job) })
+                                    storeWork: WorkPool { job in pools.submit(to: .store, job) },
+                                    identityProviders: OpenIDProviders(configuration.identityProviders))
         let apiSettings = APISettings(
             tokenKeys: tokenKeys, tokenIssuer: configuration.tokenIssuer, tokenTTLSeconds: configuration.tokenTTLSeconds,
             edge: try configuration.edge.signer(cdnBase: configuration.cdnBaseURL),

@@ -5,6 +5,7 @@ import Foundation
 import GatewayCore
 import HTTPServer
 import IssueCatalog
+import OpenIDConnect
 import PostgresStore
 
 /// Parsers for one setting's text each. They throw a message; the loader adds the setting's name.
@@ -137,6 +138,13 @@ package enum SettingParsers {
             throw Invalid(message: "cannot read certificate file \(path)")
         }
         return paths
+    }
+
+    /// readers.md, Configuration: the path of the identity providers' JSON file, read and checked
+    /// now, so that a provider half configured stops the gateway from starting.
+    package static func identityProviders(_ path: String) throws(Invalid) -> [IdentityProvider] {
+        guard let data = FileManager.default.contents(atPath: path) else { throw Invalid(message: "cannot read \(path)") }
+        do { return try IdentityProvidersFile.decode(Array(data)) } catch { throw Invalid(message: "\(path): \(error.description)") }
     }
 
     /// `kid:base64url-secret,kid2:…` (http-api.md, tokens.md); the first signs. Parsed by the

@@ -4,6 +4,7 @@ import GatewayCrypto
 import GatewayStore
 import IssueCatalog
 import Metrics
+import OpenIDConnect
 import StripeKit
 import Wire
 
@@ -47,7 +48,8 @@ package final class CoreServices: Sendable {
                  ownership: OwnershipPolicy, events: EventPolicy, appStoreWork: WorkPool,
                  stripe stripeSettings: StripeSettings = StripeSettings(webhookSecrets: []), stripeAPI: (any StripeAPI)? = nil,
                  googlePlay googlePlayServices: GooglePlayServices? = nil,
-                 stripeWork: WorkPool = .inline, googlePlayWork: WorkPool = .inline, storeWork: WorkPool = .inline) throws(StartError) {
+                 stripeWork: WorkPool = .inline, googlePlayWork: WorkPool = .inline, storeWork: WorkPool = .inline,
+                 identityProviders: OpenIDProviders = OpenIDProviders([])) throws(StartError) {
         self.store = store
         self.clock = clock
         self.random = random
@@ -86,7 +88,10 @@ package final class CoreServices: Sendable {
             devices: Devices(store: store),
             grants: Grants(store: store, accounts: accounts, events: events, clock: clock),
             codes: AccessCodes(store: store, catalog: catalog, accounts: accounts, clock: clock, identifiers: identifiers,
-                               events: events))
+                               events: events),
+            identityVerifier: ProviderIdentityVerifier(providers: identityProviders, store: store),
+            nonces: SignInNonces(store: store, random: random, isConfigured: !identityProviders.isEmpty),
+            appleServerEvents: AppleServerEvents(providers: identityProviders))
         catalogServices = CatalogServices(
             cache: catalog,
             changes: CatalogChanges(store: store, catalog: catalog,

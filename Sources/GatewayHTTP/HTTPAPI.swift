@@ -81,6 +81,7 @@ package struct HTTPAPI: Sendable {
                                                                     burst: limits.refreshBurst)),
                                limits: limits, clock: ground.clock),
             DeviceController(access: access, devices: readers.devices, clock: ground.clock),
+            SignInNonceController(nonces: readers.nonces, clock: ground.clock),
             StripeController(access: access, stripe: intake.stripe, limits: limits, clock: ground.clock),
             WebhookController(access: access, deadLetters: operations.deadLetters),
             GooglePlayController(access: access, googlePlay: intake.googlePlay, entitlements: entitlements),

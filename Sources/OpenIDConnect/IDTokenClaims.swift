@@ -5,6 +5,7 @@ import Wire
 /// kept for support as given. `claims` holds the rest for a caller that reads more (Sign in with
 /// Apple's notifications read `events`).
 public struct IDTokenClaims: Sendable, Equatable {
+    /// Empty only where the checks did not require it (a notification names none).
     public var subject: String
     public var email: String?
     public var emailVerified: Bool?
@@ -53,7 +54,10 @@ public struct IDTokenClaims: Sendable, Equatable {
         if let nonce {
             guard let claimed = claims["nonce"]?.stringValue, Self.matches(claimed, nonce: nonce) else { throw .nonce }
         }
-        guard let sub = claims["sub"]?.stringValue, !sub.isEmpty, sub.count <= maximumSubjectLength else { throw .malformed }
+        let sub = claims["sub"]?.stringValue ?? ""
+        if checks.subjectRequired || claims.contains("sub") {
+            guard !sub.isEmpty, sub.count <= maximumSubjectLength else { throw .malformed }
+        }
         return IDTokenClaims(subject: sub, email: claims["email"]?.stringValue,
                              emailVerified: claims["email_verified"].flatMap(Self.flag),
                              isPrivateEmail: claims["is_private_email"].flatMap(Self.flag),

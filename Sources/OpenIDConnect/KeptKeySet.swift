@@ -19,7 +19,7 @@ public final class KeptKeySet: Sendable {
         var keys: JSONWebKeySet?
         var freshUntil: Instant = .distantPast
         /// The last fetch begun, whatever its outcome: fetches are at most once per interval.
-        var lastAttempt: Instant = .distantPast
+        var lastAttempt: Instant?
         /// Why the last fetch failed; nil once one succeeded.
         var lastFailure: String?
     }
@@ -50,7 +50,7 @@ public final class KeptKeySet: Sendable {
         let step = kept.withLock { state -> Step in
             let keptKey = state.keys?.keys[kid]
             if let keptKey, now < state.freshUntil { return .use(keptKey) }
-            if now.secondsSinceEpoch - state.lastAttempt.secondsSinceEpoch < Self.minimumRefetchSeconds {
+            if let last = state.lastAttempt, now < last.adding(seconds: Self.minimumRefetchSeconds) {
                 if let keptKey { return .use(keptKey) }
                 return .refuse(state.lastFailure.map { .unavailable($0) } ?? .unknownKey)
             }

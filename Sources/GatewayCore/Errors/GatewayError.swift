@@ -15,6 +15,11 @@ package enum GatewayError: Error, Sendable, Equatable {
     case unsupportedFormat(String)
     /// No proof of who is asking, or a proof refused (secret, signature, shared secret, push token).
     case unauthorized(String = "a valid bearer secret is required")
+    /// readers.md E31: an ID token (or a Sign in with Apple notification) refused; `reason` is the
+    /// step it failed (`IDTokenRefusal`'s raw values).
+    case invalidIDToken(reason: String)
+    /// readers.md E31: the provider's keys could not be fetched and none is kept for the token's `kid`.
+    case providerUnavailable(retryAfterSeconds: Int)
     /// The caller is known and may not do this.
     case forbidden(String = "this secret is not allowed here")
     /// E7: the account's entitlement does not cover the issue; `reason` is the first E-rule reason.
@@ -83,7 +88,7 @@ extension GatewayError {
     /// database could not answer now); a refusal or a missing thing will not change by asking.
     package var isTransient: Bool {
         switch self {
-        case .appStoreUnavailable, .storeUnavailable, .storageBusy, .listInProgress, .storageUnreachable: true
+        case .appStoreUnavailable, .storeUnavailable, .storageBusy, .listInProgress, .storageUnreachable, .providerUnavailable: true
         default: false
         }
     }
@@ -98,6 +103,7 @@ extension GatewayError {
         case .storeUnavailable(_, let seconds): seconds ?? Self.storeRetryAfterSeconds
         case .listInProgress(_, let seconds): seconds
         case .rateLimited(let seconds, _): seconds
+        case .providerUnavailable(let seconds): seconds
         default: nil
         }
     }
@@ -113,6 +119,8 @@ extension GatewayError {
         case .invalidNetwork(let entry, let reason): "\(entry): \(reason)"
         case .notEntitled(let issueId, _): "this account may not download \(issueId)"
         case .notInInstitution: "no institution covers this address"
+        case .invalidIDToken(let reason): "the ID token was refused (\(reason))"
+        case .providerUnavailable: "the identity provider's keys cannot be fetched now; try again later"
         case .codeNotFound: "no such code, or it was used, has expired or was withdrawn"
         case .subscriberNotFound: "no subscriber with this customer number and verification value in this publication"
         case .ownedByOtherAccount: "this purchase belongs to another account"

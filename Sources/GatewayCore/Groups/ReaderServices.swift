@@ -6,4 +6,9 @@ package struct ReaderServices: Sendable {
     package let devices: Devices
     package let grants: Grants
     package let codes: AccessCodes
+    /// E31: ID tokens of the configured providers, the nonces issued for them, failure counts.
+    package let identityVerifier: any IdentityVerifying
+    package let nonces: SignInNonces
+    /// Sign in with Apple's server notifications, verified as the provider `apple`'s tokens.
+    package let appleServerEvents: AppleServerEvents
 }

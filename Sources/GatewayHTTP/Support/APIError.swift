@@ -24,6 +24,7 @@ package struct APIError: Sendable {
         case .invalid: (400, "bad_request", [])
         case .invalidNetwork(let entry, _): (400, "invalid_network", [("network", .string(entry))])
         case .unauthorized: (401, "unauthorized", [])
+        case .invalidIDToken(let reason): (401, "invalid_id_token", [("reason", .string(reason))])
         case .forbidden: (403, "forbidden", [])
         case .notEntitled(_, let reason): (403, "not_entitled", [("reason", .string(reason))])
         case .notInInstitution: (403, "not_in_institution", [])
@@ -46,6 +47,7 @@ package struct APIError: Sendable {
             (502, "app_store_refused", errorCode.map { [("appStoreErrorCode", .int($0))] } ?? [])
         case .appStoreUnavailable: (503, "app_store_unavailable", [])
         case .storeUnavailable: (503, "store_unavailable", [])
+        case .providerUnavailable: (503, "provider_unavailable", [])
         case .storageBusy, .listInProgress: (503, "storage_busy", [])
         case .storageUnreachable: (503, "storage_unavailable", [])
         }

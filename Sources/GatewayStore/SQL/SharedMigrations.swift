@@ -199,6 +199,15 @@ extension SharedMigration {
             publication_id \(.key) PRIMARY KEY, list_id \(.key) NOT NULL, held_until \(.instant) NOT NULL
         )\(.tableOptions);
         """,
+        // Sign-in nonces (readers.md E31): each issued nonce as the SHA-256 of its text, live until
+        // it expires, used up by the first sign-in that presents it. Rows past their expiry are
+        // deleted as new nonces are issued.
+        """
+        CREATE TABLE sign_in_nonces (
+            nonce_hash \(.key) PRIMARY KEY, expires_at \(.instant) NOT NULL, used_at \(.instant)
+        )\(.tableOptions);
+        CREATE INDEX sign_in_nonces_by_expiry ON sign_in_nonces (expires_at);
+        """,
     ]
 
     /// Step 2's rebuild of a table keyed by subscription (its other columns as released, in

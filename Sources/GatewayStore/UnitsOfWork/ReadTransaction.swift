@@ -123,6 +123,11 @@ public protocol ReadTransaction {
     /// order: the token it replaced, one step back along its chain.
     func linkedPurchaseTokens(of purchaseToken: String) throws(StoreError) -> [String]
 
+    // MARK: Sign-in nonces (E31)
+
+    /// Whether the nonce with this hash was issued, is unexpired at `now` and unused.
+    func signInNonceIsLive(hash: String, now: Instant) throws(StoreError) -> Bool
+
     // MARK: Devices (push)
 
     /// The account's APNs devices, by token.

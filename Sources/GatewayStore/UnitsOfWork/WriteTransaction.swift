@@ -118,6 +118,13 @@ public protocol WriteTransaction: ReadTransaction {
     @discardableResult
     func recordPlaySnapshot(_ snapshot: PlaySnapshotRecord) throws(StoreError) -> Bool
 
+    // MARK: Sign-in nonces (E31)
+
+    /// Records an issued nonce by its hash, and deletes those that expired by `now`.
+    func insertSignInNonce(hash: String, expiresAt: Instant, now: Instant) throws(StoreError)
+    /// Marks the nonce used at `now`; false (nothing written) unless it was issued, unexpired and unused.
+    func useSignInNonce(hash: String, now: Instant) throws(StoreError) -> Bool
+
     // MARK: Devices (push)
 
     /// Inserts or replaces by token (a token held by another account moves to this one).

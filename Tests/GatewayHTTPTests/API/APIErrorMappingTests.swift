@@ -9,6 +9,7 @@ import Testing
         (.invalid("x"), 400, "bad_request"),
         (.invalidNetwork(entry: "10.0.0.1/8", reason: "host bits are set"), 400, "invalid_network"),
         (.unauthorized(), 401, "unauthorized"),
+        (.invalidIDToken(reason: "nonce"), 401, "invalid_id_token"),
         (.forbidden(), 403, "forbidden"),
         (.notEntitled(issueId: "2026-05", reason: "expired"), 403, "not_entitled"),
         (.notInInstitution, 403, "not_in_institution"),
@@ -30,6 +31,7 @@ import Testing
         (.appStoreRefused(status: 400, appStoreErrorCode: 4000006), 502, "app_store_refused"),
         (.appStoreUnavailable("x"), 503, "app_store_unavailable"),
         (.storeUnavailable("x"), 503, "store_unavailable"),
+        (.providerUnavailable(retryAfterSeconds: 30), 503, "provider_unavailable"),
         (.storageBusy, 503, "storage_busy"),
         (.storageUnreachable, 503, "storage_unavailable"),
     ]
@@ -53,6 +55,7 @@ import Testing
         #expect(APIError(.appStoreUnavailable("x", retryAfterSeconds: 30)).headers.first { $0.0 == "Retry-After" }?.1 == "30")
         #expect(APIError(.storeUnavailable("x")).headers.first { $0.0 == "Retry-After" }?.1 == "60")
         #expect(APIError(.rateLimited(retryAfterSeconds: 7)).headers.first { $0.0 == "Retry-After" }?.1 == "7")
+        #expect(APIError(.providerUnavailable(retryAfterSeconds: 30)).headers.first { $0.0 == "Retry-After" }?.1 == "30")
     }
 
     @Test func theErrorsExtraFieldsNameWhatWasRefused() {
@@ -60,6 +63,10 @@ import Testing
         #expect(APIError(.receiptRejected("x")).extra.isEmpty)
         #expect(APIError(.invalidNetwork(entry: "10.0.0.1/8", reason: "r")).extra.map(\.0) == ["network"])
         #expect(APIError(.notEntitled(issueId: "i", reason: "expired")).extra.map(\.0) == ["reason"])
+        // readers.md, Decisions: E31's reason sits inside the error object beside the code.
+        let refused = APIError(.invalidIDToken(reason: "audience"))
+        #expect(refused.extra.map(\.0) == ["reason"])
+        #expect(refused.extra.first?.1 == .string("audience"))
         #expect(APIError(.appStoreRefused(status: 400, appStoreErrorCode: 1)).extra.map(\.0) == ["appStoreErrorCode"])
     }
 }
