@@ -37,7 +37,8 @@ extension IssueGatewayClient {
     ///   - chooseSessionToReplace: called when the account is at its device limit (E34) with its
     ///     live sessions; return the id of the one to end, or `nil` to give up (the
     ///     `device_limit` error is then thrown). The same nonce and token are sent again.
-    ///   - idToken: gets the provider's ID token for the nonce.
+    ///   - idToken: gets the provider's ID token for the nonce; what it throws is thrown as
+    ///     ``IssueGatewayError/Code/idTokenUnavailable`` (the nonce is left unused and expires).
     @discardableResult
     public func signIn(with provider: IdentityProvider, device: DeviceInfo,
                        chooseSessionToReplace: (@Sendable ([SessionInfo]) async -> String?)? = nil,
@@ -45,7 +46,7 @@ extension IssueGatewayClient {
         let nonce = try await connection.decode(SignInNonce.self, APICall("POST", "v1", "sessions", "nonces"))
         let token: String
         do { token = try await idToken(nonce) } catch {
-            throw IssueGatewayError(code: .invalidIdToken, message: "no ID token was obtained: \(error)")
+            throw IssueGatewayError(code: .idTokenUnavailable, message: "no ID token was obtained: \(error)")
         }
         let body = SessionRequest(provider: provider.rawValue, idToken: token, nonce: nonce.nonce, device: device)
         return try await makeSession(body, chooseSessionToReplace: chooseSessionToReplace)

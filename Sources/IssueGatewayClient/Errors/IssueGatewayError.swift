@@ -142,6 +142,8 @@ extension IssueGatewayError {
         case sessionStore
         /// Client: a downloaded file could not be put in its folder.
         case fileSystem
+        /// Client: the app's ID-token closure threw (the reader cancelled the provider's sheet).
+        case idTokenUnavailable
         /// A code this version of the client does not know.
         case unrecognized(String)
 
@@ -150,7 +152,7 @@ extension IssueGatewayError {
             .ownedByOtherAccount, .appStoreUnavailable, .storeUnavailable, .storageBusy, .rateLimited, .codeNotFound,
             .appAccountTokenInUse, .purchaseNotFound, .purchaseExpired, .invalidIdToken, .linkCodeNotFound, .deviceLimit,
             .accountMerged, .identityInUse, .lastIdentity, .notConfigured, .providerUnavailable, .noSession, .network,
-            .malformedResponse, .downloadRefused, .sessionStore, .fileSystem,
+            .malformedResponse, .downloadRefused, .sessionStore, .fileSystem, .idTokenUnavailable,
         ]
 
         /// The code named `rawValue`.
@@ -192,6 +194,7 @@ extension IssueGatewayError {
             case .downloadRefused: "client.download_refused"
             case .sessionStore: "client.session_store"
             case .fileSystem: "client.file_system"
+            case .idTokenUnavailable: "client.id_token_unavailable"
             case .unrecognized(let code): code
             }
         }

@@ -98,8 +98,28 @@ public struct Grant: Sendable, Hashable, Decodable {
 
 /// The states of E27, open to states the gateway adds later.
 public enum SubscriptionState: OpenEnumeration {
-    case active, activeAutoRenewOff, gracePeriod, billingRetry, expiredVoluntary, expiredBilling,
-         expiredPriceIncrease, expiredProductUnavailable, expiredOther, revoked, paused
+    /// Paid and renewing.
+    case active
+    /// Paid; will not renew.
+    case activeAutoRenewOff
+    /// The store retries billing and still gives access.
+    case gracePeriod
+    /// The store retries billing; no access.
+    case billingRetry
+    /// Ended: the reader turned renewal off.
+    case expiredVoluntary
+    /// Ended: billing failed.
+    case expiredBilling
+    /// Ended: the reader did not accept a price increase.
+    case expiredPriceIncrease
+    /// Ended: the product was no longer on sale.
+    case expiredProductUnavailable
+    /// Ended otherwise.
+    case expiredOther
+    /// Refunded or revoked.
+    case revoked
+    /// Paused by the reader (Google Play).
+    case paused
     /// A state this version of the client does not know.
     case unrecognized(String)
 

@@ -3,11 +3,17 @@ import Foundation
 /// Any JSON value: the extra fields of an error answer (``IssueGatewayError/details``), kept
 /// whole so that fields the gateway adds later reach the app.
 public enum JSONValue: Sendable, Hashable, Codable {
+    /// A string.
     case string(String)
+    /// A number.
     case number(Double)
+    /// `true` or `false`.
     case bool(Bool)
+    /// An array.
     case array([JSONValue])
+    /// An object.
     case object([String: JSONValue])
+    /// `null`.
     case null
 
     /// Decodes any JSON value.

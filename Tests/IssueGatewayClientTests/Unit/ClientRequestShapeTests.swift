@@ -107,6 +107,19 @@ import Testing
                                               appAccountToken: Fixture.session.appAccountToken))
     }
 
+    @Test func E31aCancelledProviderSheetSendsNoSignIn() async throws {
+        struct Cancelled: Error {}
+        let transport = ScriptedTransport()
+        let (client, store) = Fixture.client(transport)
+        transport.answer(201, #"{"nonce":"n-456","expiresAt":"2026-03-20T12:10:00.000Z"}"#)
+        let error = await #expect(throws: IssueGatewayError.self) {
+            try await client.signIn(with: .google, device: Fixture.device) { _ in throw Cancelled() }
+        }
+        #expect(error?.code == .idTokenUnavailable)
+        #expect(transport.requests.map(\.url.path) == ["/v1/sessions/nonces"])
+        #expect(await store.load() == Fixture.session)
+    }
+
     @Test func E34atTheDeviceLimitTheSameBodyIsSentAgainNamingTheChosenSession() async throws {
         let transport = ScriptedTransport()
         let (client, _) = Fixture.client(transport, signedIn: false)
