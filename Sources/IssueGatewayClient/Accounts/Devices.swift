@@ -28,6 +28,12 @@ public struct SessionInfo: Sendable, Decodable, Hashable, Identifiable {
         public var name: String?
         /// Its platform.
         public var platform: String?
+
+        init(id: String? = nil, name: String? = nil, platform: String? = nil) {
+            self.id = id
+            self.name = name
+            self.platform = platform
+        }
     }
 
     /// The session's id, for ``IssueGatewayClient/endSession(_:)``.
@@ -43,4 +49,16 @@ public struct SessionInfo: Sendable, Decodable, Hashable, Identifiable {
 
     /// The session's id.
     public var id: String { sessionId }
+
+    enum CodingKeys: String, CodingKey { case sessionId, device, createdAt, lastUsedAt, current }
+
+    /// Decodes a listed session; a `null` or absent device is one with no fields.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        sessionId = try container.decode(String.self, forKey: .sessionId)
+        device = try container.decodeIfPresent(Device.self, forKey: .device) ?? Device()
+        createdAt = try container.decode(Date.self, forKey: .createdAt)
+        lastUsedAt = try container.decodeIfPresent(Date.self, forKey: .lastUsedAt)
+        current = try container.decodeIfPresent(Bool.self, forKey: .current) ?? false
+    }
 }

@@ -144,10 +144,10 @@ import Testing
         #expect(try await client.createLinkCode().code == "K7MX2QPA")
         try expectRequest(transport, "POST", "/v1/accounts/acc-1/link-codes")
 
-        transport.answer(200, #"{"sessions":[{"sessionId":"ses-1","device":{"id":null,"name":null,"platform":null},"createdAt":"2026-01-01T00:00:00.000Z","lastUsedAt":"2026-01-01T00:00:00.000Z","current":true}]}"#)
+        transport.answer(200, #"{"sessions":[{"sessionId":"ses-1","device":{"id":null,"name":null,"platform":null},"createdAt":"2026-01-01T00:00:00.000Z","lastUsedAt":"2026-01-01T00:00:00.000Z","current":true},{"sessionId":"ses-7","device":null,"createdAt":"2026-01-02T00:00:00.000Z","lastUsedAt":null,"current":false}]}"#)
         let sessions = try await client.sessions()
         try expectRequest(transport, "GET", "/v1/accounts/acc-1/sessions")
-        #expect(sessions.map(\.current) == [true])
+        #expect(sessions.map(\.current) == [true, false])
         #expect(sessions.first?.device.name == nil)
 
         transport.answer(200, #"{"sessionId":"ses-7"}"#)

@@ -57,4 +57,20 @@ import Testing
         #expect(error?.retryAfter == nil)
         #expect(transport.requests.count == 1)
     }
+
+    @Test func aRetryAfterGivenAsAnHTTPDateIsWaitedUntilThen() async throws {
+        let transport = ScriptedTransport()
+        let waits = RecordedWaits()
+        let (client, _) = Fixture.client(transport, retries: waits.policy)
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        let then = formatter.string(from: Date().addingTimeInterval(10))
+        transport.answer(429, #"{"error":{"code":"rate_limited","message":"slow down"}}"#, headers: ["Retry-After": then])
+        transport.answer(200, Fixture.entitlements)
+        _ = try await client.entitlements()
+        let wait = try #require(waits.all.first)
+        #expect(wait > 8 && wait <= 10, "waited \(wait) s")
+    }
 }

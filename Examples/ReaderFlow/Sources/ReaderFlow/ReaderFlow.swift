@@ -23,7 +23,7 @@ final class PrintingTransport: HTTPTransport {
     /// The URL without its token, which is a secret for a few minutes.
     private static func shown(_ url: URL) -> String {
         var components = URLComponents(url: url, resolvingAgainstBaseURL: false)!
-        components.queryItems = components.queryItems?.map { $0.name == "token" ? URLQueryItem(name: "token", value: "…") : $0 }
+        components.queryItems = components.queryItems?.map { $0.name == "token" ? URLQueryItem(name: "token", value: "REDACTED") : $0 }
         return components.string ?? url.absoluteString
     }
 }
