@@ -233,8 +233,7 @@ let package = Package(
         // The client against a scripted transport, and against a real gateway on a socket with the
         // App Store simulator signing transactions and real nginx as the CDN.
         .testTarget(name: "IssueGatewayClientTests",
-                    dependencies: ["IssueGatewayClient", "GatewayTesting", "GatewayConfiguration", "GatewayStore", "AppStoreSimulator",
-                                   "AppStoreKit", "Entitle", "Wire", "TestSupport"]),
+                    dependencies: ["IssueGatewayClient", "GatewayTesting", "GatewayStore", "AppStoreSimulator", "TestSupport"]),
         .testTarget(name: "IssueGatewayTests",
                     dependencies: ["IssueGateway", "GatewayConfiguration", "GatewayCore", "GatewayHTTP", "GatewayStore",
                                    "SQLiteStore", "PostgresStore", "HTTPServer", "CommandLineSupport", "Lifecycle", "Wire",
