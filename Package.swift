@@ -5,7 +5,9 @@ import PackageDescription
 
 let package = Package(
     name: "issue-gateway",
-    platforms: [.macOS(.v13)],
+    // The floor is the reader client's (iOS 15, macOS 12: StoreKit 2 and async URLSession); the
+    // gateway's own targets run on Linux only (epoll), where no platform floor applies (decision 93).
+    platforms: [.macOS(.v12), .iOS(.v15)],
     products: [
         .executable(name: "issue-gateway", targets: ["IssueGateway"]),
         .executable(name: "appstore-simulator", targets: ["AppStoreSimulatorTool"]),
@@ -29,6 +31,8 @@ let package = Package(
         .library(name: "OpenIDConnect", targets: ["OpenIDConnect"]),
         .library(name: "GooglePlaySimulator", targets: ["GooglePlaySimulator"]),
         .executable(name: "issue-gateway-bench", targets: ["Benchmarks"]),
+        // What reader apps add: the gateway's reader routes as a Swift client, Foundation only.
+        .library(name: "IssueGatewayClient", targets: ["IssueGatewayClient"]),
     ],
     targets: [
         // System libraries, reached through module maps.
@@ -167,6 +171,10 @@ let package = Package(
                                          "DownloadTokens", "GatewayCrypto", "GatewayStore", "SQLiteStore", "PostgresStore",
                                          "HTTPServer", "AppStoreKit", "Lifecycle", "CommandLineSupport"]),
 
+        // The client reader apps add alone (iOS, macOS, Linux): accounts and sessions, purchases,
+        // issue lists, downloads, pushes. Foundation only, no other target of this package.
+        .target(name: "IssueGatewayClient"),
+
         // Benchmarks (release mode): `swift run -c release issue-gateway-bench <name>`.
         .executableTarget(name: "Benchmarks", dependencies: ["Wire", "IssueCatalog", "Entitle", "DownloadTokens", "GatewayCrypto",
                                                             "GatewayCore", "GatewayStore", "GooglePlaySimulator"]),
@@ -229,6 +237,10 @@ let package = Package(
                                    "GatewayStore", "SQLiteStore", "PostgresStore", "HTTPServer", "AppStoreKit",
                                    "AppStoreSimulator", "GooglePlayKit", "GooglePlaySimulator", "CommandLineSupport", "Lifecycle", "Wire",
                                    "Entitle", "DownloadTokens", "GatewayCrypto", "IssueCatalog", "CSystem", "TestSupport"]),
+        // The client against a scripted transport, and against a real gateway on a socket with the
+        // App Store simulator signing transactions and real nginx as the CDN.
+        .testTarget(name: "IssueGatewayClientTests",
+                    dependencies: ["IssueGatewayClient", "GatewayTesting", "GatewayStore", "AppStoreSimulator", "TestSupport"]),
         .testTarget(name: "IssueGatewayTests",
                     dependencies: ["IssueGateway", "GatewayConfiguration", "GatewayCore", "GatewayHTTP", "GatewayStore",
                                    "SQLiteStore", "PostgresStore", "HTTPServer", "CommandLineSupport", "Lifecycle", "Wire",

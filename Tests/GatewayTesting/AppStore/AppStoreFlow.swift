@@ -53,11 +53,11 @@ package final class AppStoreFlow: @unchecked Sendable {
     /// `wrapStore`: what the gateway sees of the store (a test's failing wrapper).
     /// `serverAPI`: the gateway holds App Store Server API credentials whose public key the
     /// simulator was given, and calls its Server API; notifications it sends go to
-    /// the gateway.
+    /// the gateway. `configure` changes the gateway's settings last (its CDN base URL).
     package init(policy: OwnershipPolicy = .transfer, gatewaySecret: String = FlowFixtures.sharedSecret,
          script: SimulatorScript = FlowFixtures.script, serverAPI: Bool = false,
          wrapStore: (any GatewayStore) -> any GatewayStore = { $0 }, store given: (any GatewayStore)? = nil,
-         peerOf peer: AppStoreFlow? = nil) throws {
+         peerOf peer: AppStoreFlow? = nil, configure: (inout Configuration) -> Void = { _ in }) throws {
         store = try given ?? database.open()
         if peer == nil { try store.importCatalog(FlowFixtures.catalog) }
         authority = try peer?.authority ?? TestCertificateAuthority(options: .init(issuedAt: FlowFixtures.at("2025-06-01T00:00:00Z")))
@@ -93,6 +93,7 @@ package final class AppStoreFlow: @unchecked Sendable {
         configuration.appAppleId = FlowFixtures.appAppleId
         configuration.storeThreads = 2
         configuration.appStoreThreads = 2
+        configure(&configuration)
         var http = HTTPServerConfiguration()
         http.host = "127.0.0.1"
         http.port = 0

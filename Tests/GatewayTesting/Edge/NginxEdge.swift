@@ -20,8 +20,9 @@ package final class NginxEdge {
     private let process = Process()
 
     /// `deploy/nginx/edge.conf`: the gateway's `GET /v1/edge/verify` decides every download.
-    package convenience init(gatewayPort: Int) throws {
-        try self.init(configuration: "edge.conf") { port, content, prefix in
+    /// `port`: where nginx listens, when the gateway must know its CDN base before nginx starts.
+    package convenience init(gatewayPort: Int, port: Int? = nil) throws {
+        try self.init(configuration: "edge.conf", port: port) { port, content, prefix in
             [("server 127.0.0.1:8080;", "server 127.0.0.1:\(gatewayPort);"),
              ("listen 8081;", "listen 127.0.0.1:\(port);"),
              ("root /srv/issue-gateway;", "root \(content.path);"),
@@ -48,14 +49,14 @@ package final class NginxEdge {
 
     /// `configuration`, a file of deploy/nginx, with the lines `replacements` names rewritten
     /// (given the port, content root and prefix; it may write files under the prefix).
-    private init(configuration: String, replacements: (Int, URL, URL) throws -> [(String, String)]) throws {
+    private init(configuration: String, port given: Int? = nil, replacements: (Int, URL, URL) throws -> [(String, String)]) throws {
         guard FileManager.default.isExecutableFile(atPath: Self.binary) else {
             throw Failure(description: "\(Self.binary) is missing: run scripts/setup")
         }
         prefix = FileManager.default.temporaryDirectory.appendingPathComponent("issue-edge-\(UUID().uuidString)")
         content = prefix.appendingPathComponent("content-root")
         try FileManager.default.createDirectory(at: content, withIntermediateDirectories: true)
-        port = try FreePort.loopback()
+        port = try given ?? FreePort.loopback()
         let deploy = Self.repository.appendingPathComponent("deploy/nginx")
         let edge = try Self.render(try String(contentsOf: deploy.appendingPathComponent(configuration), encoding: .utf8),
                                    try replacements(port, content, prefix))
