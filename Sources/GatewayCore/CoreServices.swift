@@ -89,6 +89,8 @@ package final class CoreServices: Sendable {
             grants: Grants(store: store, accounts: accounts, events: events, clock: clock),
             codes: AccessCodes(store: store, catalog: catalog, accounts: accounts, clock: clock, identifiers: identifiers,
                                events: events),
+            deletions: AccountDeletions(store: store, accounts: accounts, authenticator: authenticator, catalog: catalog,
+                                        events: events, clock: clock, googlePlayPackages: googlePlayServices?.packages ?? []),
             identityVerifier: ProviderIdentityVerifier(providers: identityProviders, store: store),
             nonces: SignInNonces(store: store, random: random, isConfigured: !identityProviders.isEmpty),
             appleServerEvents: AppleServerEvents(providers: identityProviders))

@@ -73,6 +73,7 @@ package struct HTTPAPI: Sendable {
                                   requesters: requesters, tokens: tokens, catalog: catalog, identifiers: ground.identifiers,
                                   clock: ground.clock),
             HistoryController(access: access, history: support.history),
+            AccountDeletionController(access: access, deletions: readers.deletions),
             TimelineController(access: access, entitlements: entitlements, catalog: catalog),
             ConsoleController(),
             AppStoreController(access: access, appStore: intake.appStore, refresh: intake.refresh(storeWait: limits.refreshStoreWait),

@@ -102,6 +102,13 @@ package struct ByteBudgetLRU<Key: Hashable, Value> {
         return value
     }
 
+    /// Forgets the entries whose value `matches` (a walk over every entry: for rare changes).
+    package mutating func removeAll(where matches: (Value) -> Bool) {
+        for (key, node) in slots where nodes[node].value.map(matches) ?? false {
+            _ = removeValue(for: key)
+        }
+    }
+
     /// Forgets every entry (the counts of hits and misses stay).
     package mutating func removeAll() {
         slots.removeAll()

@@ -6,6 +6,8 @@ package struct ReaderServices: Sendable {
     package let devices: Devices
     package let grants: Grants
     package let codes: AccessCodes
+    /// E35: deletion and export.
+    package let deletions: AccountDeletions
     /// E31: ID tokens of the configured providers, the nonces issued for them, failure counts.
     package let identityVerifier: any IdentityVerifying
     package let nonces: SignInNonces

@@ -79,6 +79,18 @@ package final class Authenticator: Sendable {
         }
     }
 
+    /// A deleted account's secrets stop resolving at once (E35); a lookup that raced with the
+    /// deletion is answered but not kept.
+    package func forget(accountId: String) {
+        cache.withLock { cache in
+            cache.revocations.invalidate(CollectionOfOne(Self.accountKey(accountId)))
+            cache.principals.removeAll { $0.principal == .account(accountId) }
+        }
+    }
+
+    /// Accounts and API keys share the revocation log, apart by prefix.
+    private static func accountKey(_ accountId: String) -> String { "account:" + accountId }
+
     /// Forgets every resolution (a change feed that lost entries).
     package func forgetAll() {
         cache.withLock { cache in
@@ -122,6 +134,8 @@ package final class Authenticator: Sendable {
             if let keyId = found.keyId {
                 guard cache.revocations.isCurrent(ticket, for: keyId) else { return }
                 cache.keyHashes[keyId] = digest
+            } else if case .account(let accountId) = found.principal {
+                guard cache.revocations.isCurrent(ticket, for: Self.accountKey(accountId)) else { return }
             }
             cache.principals.insert(found, for: digest, bytes: bytes)
         }

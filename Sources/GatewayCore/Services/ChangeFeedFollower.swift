@@ -94,6 +94,9 @@ public final class ChangeFeedFollower: ThreadBackedService {
             case .catalog: catalogChanged = true
             case .accountFacts(let id): accountIds.insert(id)
             case .apiKey(let id): authenticator.forget(keyId: id)
+            case .accountEnded(let id):
+                authenticator.forget(accountId: id)
+                accountIds.insert(id)
             }
         }
         if !accountIds.isEmpty { accounts.invalidate(accountIds) }

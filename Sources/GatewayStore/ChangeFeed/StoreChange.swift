@@ -7,6 +7,8 @@ public enum StoreChange: Hashable, Sendable {
     case accountFacts(accountId: String)
     /// An API key was created or deleted.
     case apiKey(keyId: String)
+    /// An account was deleted (E35): its bearer secrets stop resolving in every process.
+    case accountEnded(accountId: String)
 }
 
 /// One entry of a change feed: its place in commit order and what changed.

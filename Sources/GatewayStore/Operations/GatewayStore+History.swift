@@ -42,9 +42,7 @@ extension GatewayStore {
                               grants: Set<String>) throws(StoreError) -> [HistoryEvent] {
         try read { tx throws(StoreError) in
             var found: [HistoryEvent] = []
-            var after: Int64?
-            while true {
-                let page = try tx.history(ofAccount: accountId, after: after, limit: Self.historyScanPage)
+            try Self.forEachHistoryPage(ofAccount: accountId, tx) { page in
                 found += page.filter { event in
                     let text = { (name: String) in event.details[name]?.stringValue }
                     if let id = text("transactionId") { return transactions.contains(id) }
@@ -52,9 +50,20 @@ extension GatewayStore {
                     return event.kind == .ownershipBound || event.kind == .ownershipTransferredAway
                         ? text("originalTransactionId").map(subscriptions.contains) ?? false : false
                 }
-                guard page.count == Self.historyScanPage, let last = page.last else { return found }
-                after = last.sequence
             }
+            return found
+        }
+    }
+
+    /// The account's whole history, a page at a time, oldest first, on the caller's snapshot.
+    static func forEachHistoryPage(ofAccount accountId: String, _ tx: any ReadTransaction,
+                                   _ body: ([HistoryEvent]) throws(StoreError) -> Void) throws(StoreError) {
+        var after: Int64?
+        while true {
+            let page = try tx.history(ofAccount: accountId, after: after, limit: historyScanPage)
+            try body(page)
+            guard page.count == historyScanPage, let last = page.last else { return }
+            after = last.sequence
         }
     }
 

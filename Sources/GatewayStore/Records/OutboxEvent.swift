@@ -4,6 +4,8 @@ import Wire
 public enum WebhookEventKind: String, Sendable, CaseIterable {
     case issuePublished = "issue.published"
     case entitlementChanged = "entitlement.changed"
+    /// readers.md E35: `{"accountId"}` of an account deleted.
+    case accountDeleted = "account.deleted"
 }
 
 /// One webhook event waiting in the store's outbox until the publisher's backend answers 2xx.
@@ -16,7 +18,8 @@ public struct OutboxEvent: Hashable, Sendable {
     /// Assigned by the store when the event is written; 0 before.
     public var seq: Int64
     /// Deterministic, so the same change never makes two events (and receivers may dedupe on it):
-    /// `issue.published/<publication>/<issue>`, `entitlement.changed/<account>/<facts version>`.
+    /// `issue.published/<publication>/<issue>`, `entitlement.changed/<account>/<facts version>`,
+    /// `account.deleted/<account>`.
     public var eventId: String
     public var kind: WebhookEventKind
     public var accountId: String?

@@ -26,8 +26,11 @@ extension SQLReading {
         try findAccount(where: "app_account_token", equals: appAccountToken)
     }
 
+    /// E35: a deleted account is found by nothing.
     private func findAccount(where column: StaticString, equals value: String) throws(StoreError) -> Account? {
-        try connection.queryFirst("\(RecordRows.accountColumns) WHERE \(literal: column) = \(value)", RecordRows.account)
+        try connection.queryFirst("""
+            \(RecordRows.accountColumns) WHERE \(literal: column) = \(value) AND deleted_at IS NULL
+            """, RecordRows.account)
     }
 
     public func factsVersion(ofAccount accountId: String) throws(StoreError) -> Int64 {

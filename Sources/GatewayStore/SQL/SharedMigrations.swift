@@ -208,6 +208,11 @@ extension SharedMigration {
         )\(.tableOptions);
         CREATE INDEX sign_in_nonces_by_expiry ON sign_in_nonces (expires_at);
         """,
+        // Deletion (readers.md E35): when an account was deleted. Its row stays (its history and
+        // grants refer to it) under a token hash no secret has; no lookup finds it any more.
+        """
+        ALTER TABLE accounts ADD COLUMN deleted_at \(.instant);
+        """,
     ]
 
     /// Step 2's rebuild of a table keyed by subscription (its other columns as released, in

@@ -123,6 +123,11 @@ public protocol ReadTransaction {
     /// order: the token it replaced, one step back along its chain.
     func linkedPurchaseTokens(of purchaseToken: String) throws(StoreError) -> [String]
 
+    // MARK: Institutions given (E30, E35)
+
+    /// The institutions whose grant was given to the account, the first given first.
+    func institutionAccounts(ofAccount accountId: String) throws(StoreError) -> [InstitutionAccount]
+
     // MARK: Sign-in nonces (E31)
 
     /// Whether the nonce with this hash was issued, is unexpired at `now` and unused.

@@ -118,6 +118,21 @@ public protocol WriteTransaction: ReadTransaction {
     @discardableResult
     func recordPlaySnapshot(_ snapshot: PlaySnapshotRecord) throws(StoreError) -> Bool
 
+    // MARK: Deletion (E35)
+
+    /// What identifies the reader apart from history and grants: its push devices, its bearer
+    /// secret (replaced by a hash no secret has) and its `appAccountToken` (freed for another).
+    func eraseReaderIdentity(ofAccount accountId: String) throws(StoreError)
+    /// The account owns nothing any more: its subscriptions and purchases stay, owned by nobody.
+    func releaseOwnership(ofAccount accountId: String) throws(StoreError)
+    /// Every grant of the account not revoked yet ends at `instant`; their notes are erased.
+    func endGrants(ofAccount accountId: String, at instant: Instant) throws(StoreError)
+    func deleteInstitutionAccounts(ofAccount accountId: String) throws(StoreError)
+    /// Replaces one history event's details (free text and addresses erased).
+    func replaceHistoryDetails(sequence: Int64, details: JSONObject) throws(StoreError)
+    /// The account is found by no lookup from now on.
+    func markAccountDeleted(_ accountId: String, at instant: Instant) throws(StoreError)
+
     // MARK: Sign-in nonces (E31)
 
     /// Records an issued nonce by its hash, and deletes those that expired by `now`.

@@ -1,0 +1,45 @@
+import Wire
+
+/// readers.md E35's erasure, row by row: what identifies the reader goes, the store transactions
+/// stay under no account, the account row stays (its history and grants refer to it) marked
+/// deleted under a token hash no secret has (a SHA-256 in hex never contains `:`).
+extension SQLWriteTransaction {
+    public func eraseReaderIdentity(ofAccount accountId: String) throws(StoreError) {
+        try connection.run("DELETE FROM devices WHERE account_id = \(accountId)")
+        try connection.run("""
+            UPDATE accounts SET token_hash = \("deleted:" + accountId), app_account_token = NULL WHERE id = \(accountId)
+            """)
+    }
+
+    public func releaseOwnership(ofAccount accountId: String) throws(StoreError) {
+        try connection.run("DELETE FROM owners WHERE account_id = \(accountId)")
+    }
+
+    public func endGrants(ofAccount accountId: String, at instant: Instant) throws(StoreError) {
+        try connection.run("UPDATE grants SET revoked_at = \(instant) WHERE account_id = \(accountId) AND revoked_at IS NULL")
+        try connection.run("UPDATE grants SET note = NULL WHERE account_id = \(accountId)")
+    }
+
+    public func deleteInstitutionAccounts(ofAccount accountId: String) throws(StoreError) {
+        try connection.run("DELETE FROM institution_accounts WHERE account_id = \(accountId)")
+    }
+
+    public func replaceHistoryDetails(sequence: Int64, details: JSONObject) throws(StoreError) {
+        try connection.run("""
+            UPDATE history_events SET details = \(JSONValue.object(details).serialized) WHERE sequence = \(sequence)
+            """)
+    }
+
+    public func markAccountDeleted(_ accountId: String, at instant: Instant) throws(StoreError) {
+        try hooks.recordChange(.accountEnded(accountId: accountId))
+        try connection.run("UPDATE accounts SET deleted_at = \(instant) WHERE id = \(accountId)")
+    }
+}
+
+extension SQLReading {
+    public func institutionAccounts(ofAccount accountId: String) throws(StoreError) -> [InstitutionAccount] {
+        try connection.query("""
+            \(RecordRows.institutionAccountColumns) WHERE account_id = \(accountId) ORDER BY first_seen, institution_id
+            """, RecordRows.institutionAccount)
+    }
+}
