@@ -12,4 +12,6 @@ public protocol GatewayStore: AnyObject, Sendable {
     /// Runs `body` as one transaction: all of its changes commit together, or none when it throws.
     /// Writers are serialized.
     func write<R>(_ body: (any WriteTransaction) throws(StoreError) -> R) throws(StoreError) -> R
+    /// What every write unit of work keeps derived from the facts it changes (E36).
+    var upkeep: FactsUpkeep { get }
 }
