@@ -7,6 +7,8 @@ public struct CirculationFacts: Sendable {
     public var catalog: EntitlementCatalog
     public var evidence: [(accountId: String, item: CirculationEvidence)]
     public var downloads: [DownloadRecord]
+    /// Every institution not deleted (E30).
+    public var institutions: [Institution]
 }
 
 extension GatewayStore {
@@ -27,7 +29,7 @@ extension GatewayStore {
             if let upkeep { catalog = try upkeep.catalog(tx) } else { catalog = EntitlementCatalog(CatalogSnapshot(try tx.catalog())) }
             guard let window = catalog.circulationWindow(of: ref, asOf: asOf) else { return nil }
             return CirculationFacts(catalog: catalog, evidence: try tx.circulationEvidence(publicationId: ref.publicationId, window: window),
-                                    downloads: try tx.downloadRecords(of: ref))
+                                    downloads: try tx.downloadRecords(of: ref), institutions: try tx.institutions())
         }
     }
 }
