@@ -100,7 +100,7 @@ package final class CoreServices: Sendable {
         delivery = DeliveryServices(store: store, clock: clock, catalog: catalog, entitlements: entitlements,
                                     counters: pushCounters, events: events)
         // E36: every write that changes an account's facts keeps its circulation rows, under this policy.
-        store.upkeep.install(CirculationUpkeep(policy: policy))
+        store.factsUpkeep?.install(CirculationUpkeep(policy: policy))
         operations = OperationsServices(storeHealth: StoreHealthMonitor(store: store), metrics: metrics,
                                         institutions: institutions, deadLetters: DeadLetters(store: store, clock: clock),
                                         circulation: Circulation(store: store, clock: clock),

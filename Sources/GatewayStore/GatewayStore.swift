@@ -12,6 +12,15 @@ public protocol GatewayStore: AnyObject, Sendable {
     /// Runs `body` as one transaction: all of its changes commit together, or none when it throws.
     /// Writers are serialized.
     func write<R>(_ body: (any WriteTransaction) throws(StoreError) -> R) throws(StoreError) -> R
-    /// What every write unit of work keeps derived from the facts it changes (E36).
+}
+
+/// A backend whose write units of work keep what is derived from the facts they change (E36).
+public protocol UpkeptStore: GatewayStore {
     var upkeep: FactsUpkeep { get }
+}
+
+extension GatewayStore {
+    /// The backend's upkeep; nil for a store that forwards to another (a test's wrapper), whose
+    /// backend keeps its own.
+    public var factsUpkeep: FactsUpkeep? { (self as? any UpkeptStore)?.upkeep }
 }

@@ -7,7 +7,7 @@ import Synchronization
 /// writes in `REPEATABLE READ` transactions run again (up to `PostgresSettings.writeAttempts`) when
 /// the server reports a serialization failure or a deadlock, which it rolled back. The row access
 /// is `GatewayStore`'s, written once; `PostgresWriteHooks` adds the change log and the locks.
-public final class PostgresStore: GatewayStore {
+public final class PostgresStore: UpkeptStore {
     let pool: PostgresPool
     /// Change-log sequences this process committed and its change feed has not read yet: the
     /// caches above were told of those changes by the code that made them (`ChangeFeed.madeHere`).

@@ -7,7 +7,7 @@ import Synchronization
 /// writer at a time anyway) running each write unit of work in `BEGIN IMMEDIATE`, and a capped
 /// pool of reader connections (`SQLiteSettings.readerPoolSize`), which WAL lets read committed
 /// snapshots while the writer works. The row access is `GatewayStore`'s, written once.
-public final class SQLiteStore: GatewayStore {
+public final class SQLiteStore: UpkeptStore {
     public let path: String
     private let settings: SQLiteSettings
     private let log: StoreLog

@@ -53,11 +53,11 @@ import Wire
         try f.store.importCatalog(Self.catalog)
         try f.ingest("alice", [Fixtures.transaction("1", original: "o1", purchased: "2026-01-10T00:00:00Z",
                                                     expires: "2026-03-10T00:00:00Z")])
-        let kept = try f.store.read { tx in try tx.circulationEvidence(ofAccount: "alice") }
-        try f.store.write { tx in try tx.replaceCirculationEvidence(ofAccount: "alice", with: []) }
-        let upkeep = try #require(f.store.upkeep.installed as? CirculationUpkeep)
+        let kept = try f.store.read { tx throws(StoreError) in try tx.circulationEvidence(ofAccount: "alice") }
+        try f.store.write { tx throws(StoreError) in try tx.replaceCirculationEvidence(ofAccount: "alice", with: []) }
+        let upkeep = try #require(f.store.factsUpkeep?.installed as? CirculationUpkeep)
         #expect(try upkeep.rebuild(f.store, batch: 2) == 3)
-        #expect(try Set(f.store.read { tx in try tx.circulationEvidence(ofAccount: "alice") }) == Set(kept))
+        #expect(try Set(f.store.read { tx throws(StoreError) in try tx.circulationEvidence(ofAccount: "alice") }) == Set(kept))
         #expect(!kept.isEmpty)
     }
 
@@ -75,14 +75,14 @@ import Wire
         try store.recordDownloads([
             DownloadRecord(reader: .account("a"), issue: jan, firstAt: at("2026-01-01T00:00:00Z"), lastAt: at("2026-01-02T00:00:00Z"), downloads: 3),
         ])
-        let a = try store.read { tx in try tx.downloadRecords(of: .account("a")) }
+        let a = try store.read { tx throws(StoreError) in try tx.downloadRecords(of: .account("a")) }
         #expect(a == [DownloadRecord(reader: .account("a"), issue: jan, firstAt: at("2026-01-01T00:00:00Z"),
                                      lastAt: at("2026-01-03T00:00:00Z"), downloads: 5)])
-        try store.write { tx in try tx.moveDownloadRecords(from: "b", to: "a") }
-        let merged = try store.read { tx in try tx.downloadRecords(of: .account("a")) }
+        try store.write { tx throws(StoreError) in try tx.moveDownloadRecords(from: "b", to: "a") }
+        let merged = try store.read { tx throws(StoreError) in try tx.downloadRecords(of: .account("a")) }
         #expect(merged.first?.downloads == 6 && merged.first?.lastAt == at("2026-01-05T00:00:00Z"))
-        #expect(try store.read { tx in try tx.downloadRecords(of: .account("b")) }.isEmpty)
-        try store.write { tx in try tx.eraseDownloadRecords(ofAccount: "a") }
-        #expect(try store.read { tx in try tx.downloadRecords(of: jan) }.map(\.reader) == [.institution("lib")])
+        #expect(try store.read { tx throws(StoreError) in try tx.downloadRecords(of: .account("b")) }.isEmpty)
+        try store.write { tx throws(StoreError) in try tx.eraseDownloadRecords(ofAccount: "a") }
+        #expect(try store.read { tx throws(StoreError) in try tx.downloadRecords(of: jan) }.map(\.reader) == [.institution("lib")])
     }
 }

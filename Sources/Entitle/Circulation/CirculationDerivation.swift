@@ -82,6 +82,7 @@ public enum CirculationDerivation {
             for period in IntervalMerge.merged(stretch.map { ActivePeriod(start: $0.start, end: $0.end) }) {
                 for var starter in stretch where starter.start == period.start {
                     starter.kind = .unlock
+                    starter.end = starter.start  // stored so: one index range finds it
                     out.append(starter)
                 }
             }

@@ -30,7 +30,7 @@ enum ReportsCommand {
     /// Every derived report table, rebuilt in turn; a report's own table is added here.
     static func rebuild(_ store: any GatewayStore, policy: EntitlementPolicy) throws(StoreError) -> Int {
         let circulation = CirculationUpkeep(policy: policy)
-        store.upkeep.install(circulation)
+        store.factsUpkeep?.install(circulation)
         return try circulation.rebuild(store)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 @testable import GatewayConfiguration
 import Testing
+import Entitle
 import Wire
 import GatewayTesting
 
