@@ -111,9 +111,6 @@ public enum CirculationDerivation {
         if a.start != b.start { return a.start < b.start }
         if a.end != b.end { return a.end < b.end }
         if a.issueId != b.issueId { return a.issueId < b.issueId }
-        if a.basis != b.basis || a.beganAt != b.beganAt || a.store != b.store || a.subscriptionId != b.subscriptionId {
-            return CirculationEvidence.decides(a, over: b)
-        }
-        return (a.productId ?? "") < (b.productId ?? "")
+        return CirculationEvidence.decides(a, over: b)
     }
 }

@@ -40,12 +40,17 @@ public struct CirculationEvidence: Hashable, Sendable {
     }
 
     /// reports.md, "Began first, and ties": basis first, then the earliest beginning, then the
-    /// store's name, then the smaller subscription (or grant) id.
+    /// store's name, then the smaller subscription (or grant) id; within one subscription, the
+    /// latest start, then the smaller product id (decision 87).
     public static func decides(_ a: Self, over b: Self) -> Bool {
         if a.basis != b.basis { return a.basis < b.basis }
         if a.beganAt != b.beganAt { return a.beganAt < b.beganAt }
         let sa = a.store?.rawValue ?? "", sb = b.store?.rawValue ?? ""
         if sa != sb { return sa.utf8.lexicographicallyPrecedes(sb.utf8) }
-        return a.subscriptionId.utf8.lexicographicallyPrecedes(b.subscriptionId.utf8)
+        if a.subscriptionId != b.subscriptionId { return a.subscriptionId.utf8.lexicographicallyPrecedes(b.subscriptionId.utf8) }
+        // Within one subscription: the transaction begun last (an upgrade's, a renewal's), then
+        // the smaller product id, so the answer never depends on the order facts came in.
+        if a.start != b.start { return a.start > b.start }
+        return (a.productId ?? "").utf8.lexicographicallyPrecedes((b.productId ?? "").utf8)
     }
 }

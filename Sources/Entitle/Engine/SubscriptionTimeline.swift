@@ -51,14 +51,14 @@ struct SubscriptionTimeline {
                 if t.cutReturnedMoney, end < expires {
                     // E24, E20: after a refunded cut, what it would have entitled is `refunded`.
                     intervals.append(ProductInterval(product: number, period: ActivePeriod(start: end, end: expires),
-                                                     kind: .refundedAfterCut))
+                                                     kind: .refundedAfterCut, transaction: position))
                 }
             } else {
                 // E6: void, yet its expiry still counts as the subscription's end (E8), so that a
                 // refund never widens a grace interval backwards over the refunded period.
                 end = expires
-                intervals.append(ProductInterval(product: number,
-                                                 period: ActivePeriod(start: t.purchaseDate, end: expires), kind: .void))
+                intervals.append(ProductInterval(product: number, period: ActivePeriod(start: t.purchaseDate, end: expires),
+                                                 kind: .void, transaction: position))
             }
             if lastEnd.map({ end > $0.instant }) ?? true { lastEnd = (end, number, position) }
         }
