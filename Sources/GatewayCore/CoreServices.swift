@@ -106,8 +106,12 @@ package final class CoreServices: Sendable {
                                identifiers: identifiers, counters: counters)
         delivery = DeliveryServices(store: store, clock: clock, catalog: catalog, entitlements: entitlements,
                                     counters: pushCounters, events: events)
+        // E36: every write that changes an account's facts keeps its circulation rows, under this policy.
+        store.factsUpkeep?.install(CirculationUpkeep(policy: policy))
         operations = OperationsServices(storeHealth: StoreHealthMonitor(store: store), metrics: metrics,
-                                        institutions: institutions, deadLetters: DeadLetters(store: store, clock: clock))
+                                        institutions: institutions, deadLetters: DeadLetters(store: store, clock: clock),
+                                        circulation: Circulation(store: store, clock: clock),
+                                        downloads: DownloadRecorder(store: store))
     }
 
     /// Print subscribers' lists and claims, over the keyed hash of verification values.

@@ -50,7 +50,8 @@ package struct HTTPAPI: Sendable {
             appStore: intake.appStore, facts: intake.facts, postedStatuses: intake.postedStatuses, lists: lists,
             accountCreationLimit: KeyedRateLimiter(settings.accountCreation), limits: limits, clock: ground.clock)
         tokens = TokenController(access: access, entitlements: entitlements, requesters: requesters, signer: signer,
-                                 settings: settings, random: ground.random, counters: ground.counters, clock: ground.clock)
+                                 settings: settings, random: ground.random, counters: ground.counters, clock: ground.clock,
+                                 downloads: operations.downloads)
         // Registered in this order: the router does not depend on it, `/metrics` labels do not either.
         controllers = [
             OperationsController(storeHealth: operations.storeHealth, metrics: operations.metrics),
@@ -85,6 +86,7 @@ package struct HTTPAPI: Sendable {
             SignInNonceController(nonces: readers.nonces, clock: ground.clock),
             StripeController(access: access, stripe: intake.stripe, limits: limits, clock: ground.clock),
             WebhookController(access: access, deadLetters: operations.deadLetters),
+            CirculationController(access: access, circulation: operations.circulation),
             GooglePlayController(access: access, googlePlay: intake.googlePlay, entitlements: entitlements),
         ]
     }

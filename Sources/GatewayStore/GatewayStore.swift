@@ -13,3 +13,14 @@ public protocol GatewayStore: AnyObject, Sendable {
     /// Writers are serialized.
     func write<R>(_ body: (any WriteTransaction) throws(StoreError) -> R) throws(StoreError) -> R
 }
+
+/// A backend whose write units of work keep what is derived from the facts they change (E36).
+public protocol UpkeptStore: GatewayStore {
+    var upkeep: FactsUpkeep { get }
+}
+
+extension GatewayStore {
+    /// The backend's upkeep; nil for a store that forwards to another (a test's wrapper), whose
+    /// backend keeps its own.
+    public var factsUpkeep: FactsUpkeep? { (self as? any UpkeptStore)?.upkeep }
+}

@@ -7,7 +7,7 @@ import Synchronization
 /// writes in `REPEATABLE READ` transactions run again (up to `PostgresSettings.writeAttempts`) when
 /// the server reports a serialization failure or a deadlock, which it rolled back. The row access
 /// is `GatewayStore`'s, written once; `PostgresWriteHooks` adds the change log and the locks.
-public final class PostgresStore: GatewayStore {
+public final class PostgresStore: UpkeptStore {
     let pool: PostgresPool
     /// Change-log sequences this process committed and its change feed has not read yet: the
     /// caches above were told of those changes by the code that made them (`ChangeFeed.madeHere`).
@@ -15,6 +15,7 @@ public final class PostgresStore: GatewayStore {
     /// Past this many unread own changes (no follower reads them: a CLI command) they are forgotten.
     static let ownChangesKept = 100_000
     private let settings: PostgresSettings
+    public let upkeep = FactsUpkeep()
     private let log: StoreLog
 
     /// Connects to `url` and brings the schema up to date. What PostgreSQL says when it fails goes
@@ -95,7 +96,7 @@ public final class PostgresStore: GatewayStore {
     func writeRows<R>(_ body: (SQLWriteTransaction<PostgresConnection, PostgresWriteHooks>) throws(StoreError) -> R)
         throws(StoreError) -> R {
         try retrying { c throws(StoreError) in
-            let tx = SQLWriteTransaction(connection: c, hooks: PostgresWriteHooks(connection: c))
+            let tx = SQLWriteTransaction(connection: c, hooks: PostgresWriteHooks(connection: c), upkeep: upkeep.installed)
             let result = try c.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ") { () throws(StoreError) in
                 try body(tx)
             }

@@ -7,7 +7,7 @@ import Synchronization
 /// writer at a time anyway) running each write unit of work in `BEGIN IMMEDIATE`, and a capped
 /// pool of reader connections (`SQLiteSettings.readerPoolSize`), which WAL lets read committed
 /// snapshots while the writer works. The row access is `GatewayStore`'s, written once.
-public final class SQLiteStore: GatewayStore {
+public final class SQLiteStore: UpkeptStore {
     public let path: String
     private let settings: SQLiteSettings
     private let log: StoreLog
@@ -18,6 +18,7 @@ public final class SQLiteStore: GatewayStore {
     private let idleReaders: Mutex<[SQLiteConnection]>
     /// One permit per reader connection the pool may hold: a read waits for one when all are busy.
     private let readerPermits: Permits
+    public let upkeep = FactsUpkeep()
 
     /// Opens (creating it and its parent folder if needed) and migrates the database at `path`.
     /// What SQLite says when it fails goes to `log`, never into the thrown error.
@@ -49,7 +50,7 @@ public final class SQLiteStore: GatewayStore {
     public func write<R>(_ body: (any WriteTransaction) throws(StoreError) -> R) throws(StoreError) -> R {
         try writer.withLock { connection throws(StoreError) in
             try connection.writeTransaction { () throws(StoreError) in
-                try body(SQLWriteTransaction(connection: connection))
+                try body(SQLWriteTransaction(connection: connection, upkeep: upkeep.installed))
             }
         }
     }

@@ -20,4 +20,7 @@ struct ProductInterval: Hashable, Sendable {
     var product: Int?
     var period: ActivePeriod
     var kind: Kind
+    /// The position, in the account's transaction table, of the transaction that entitles it (a
+    /// grace interval: the one whose end it follows, E8); what E36 attributes it to.
+    var transaction: Int? = nil
 }

@@ -33,6 +33,8 @@ package enum GatewayError: Error, Sendable, Equatable {
     case subscriberNotFound
     /// The thing exists already, or the change contradicts what is stored.
     case conflict(String)
+    /// E36: a scheduled issue has no circulation yet.
+    case notPublished(String)
     /// E4 under the `keep` policy: the purchase is another account's (`IngestOutcome.refused`).
     case ownedByOtherAccount
     /// An `appAccountToken` names one account (E4's V2 rule binds purchases carrying it).
@@ -112,7 +114,7 @@ extension GatewayError {
     package var message: String {
         switch self {
         case .invalid(let m), .tooLarge(let m), .unsupportedFormat(let m), .unauthorized(let m), .forbidden(let m),
-             .notFound(let m), .conflict(let m), .notConfigured(let m), .receiptRejected(let m, _),
+             .notFound(let m), .conflict(let m), .notPublished(let m), .notConfigured(let m), .receiptRejected(let m, _),
              .appStoreUnavailable(let m, _), .storeUnavailable(let m, _), .listInProgress(let m, _), .rateLimited(_, let m),
              .failed(let m):
             m

@@ -3,8 +3,10 @@ import EdgeFormats
 import Entitle
 import GatewayCrypto
 import GatewayCore
+import GatewayStore
 import HTTPServer
 import IssueCatalog
+import Wire
 
 /// `POST /v1/accounts/{accountId}/publications/{publicationId}/issues/{issueId}/token`
 /// (http-api.md; tokens.md): a download token only for a visible, entitled issue (E16), with
@@ -18,11 +20,14 @@ package struct TokenController: APIController {
     private let random: any RandomBytesSource
     private let counters: GatewayCounters
     private let clock: any GatewayClock
+    private let downloads: DownloadRecorder
 
     package init(access: Access, entitlements: EntitlementsNow, requesters: Requesters, signer: TokenSigner,
-                 settings: APISettings, random: any RandomBytesSource, counters: GatewayCounters, clock: any GatewayClock) {
+                 settings: APISettings, random: any RandomBytesSource, counters: GatewayCounters, clock: any GatewayClock,
+                 downloads: DownloadRecorder) {
         self.access = access; self.entitlements = entitlements; self.requesters = requesters; self.signer = signer; self.settings = settings; self.random = random; self.counters = counters
         self.clock = clock
+        self.downloads = downloads
     }
 
     package func register(_ router: APIRouterBuilder) {
@@ -38,7 +43,10 @@ package struct TokenController: APIController {
             // the first time, recorded in its history).
             let requester = requesters.requester(context.request, actingFor: account)
             return try tokenResponse(accountId, ref, try entitlements.entitlements(of: accountId, publicationId: ref.publicationId,
-                                                                                  for: requester))
+                                                                                  for: requester),
+                                     coveredBy: { [self] () throws(GatewayError) in
+                                         try entitlements.institution(covering: requesters.address(context.request))
+                                     })
         })
     }
 
@@ -65,8 +73,11 @@ package struct TokenController: APIController {
     /// A token for a visible, entitled issue (E16), its `sub` `accountId` (or an institution's,
     /// E30); 404 for an issue the reader cannot see, 403 `not_entitled` with the nearest reason
     /// (E20) otherwise.
-    package func tokenResponse(_ accountId: String, _ ref: IssueRef,
-                               _ answer: AccountEntitlements) throws(GatewayError) -> HTTPResponse {
+    /// E36: the answer is recorded as the download of `accountId`, or of the institution whose
+    /// token it is (`sub` `institution:…`), or, when only an institution's coverage entitles the
+    /// issue on an account route, of that institution (`coveredBy`).
+    package func tokenResponse(_ accountId: String, _ ref: IssueRef, _ answer: AccountEntitlements,
+                               coveredBy: () throws(GatewayError) -> Institution? = { nil }) throws(GatewayError) -> HTTPResponse {
         guard let entitlement = answer.entitlement(for: ref) else {
             throw .notFound("no issue \(ref.issueId) in \(ref.publicationId)")
         }
@@ -77,9 +88,10 @@ package struct TokenController: APIController {
         let paths = entitlement.issue.assets.map(\.path)
         let signed: SignedDownloadToken
         let grant: EdgeGrant
+        let now = clock.now()
         do {
             signed = try signer.sign(subject: accountId, publication: ref.publicationId, issue: ref.issueId,
-                                     paths: paths, now: clock.now(), random: random)
+                                     paths: paths, now: now, random: random)
             // tokens.md, Rules common to every format: one deadline, the JWS's own `exp`.
             grant = try settings.edge.grant(paths: paths, issuedAt: signed.claims.issuedAt, expires: signed.claims.expiresAt,
                                             jwsToken: signed.token)
@@ -87,6 +99,7 @@ package struct TokenController: APIController {
             throw .failed("the token could not be signed")
         }
         counters.tokensIssued.increment()
+        try recordDownload(accountId, ref, reasons: entitlement.reasons, at: now, coveredBy: coveredBy)
         return .json(200) { w in
             w.object { w in
                 w.field("token", signed.token)
@@ -110,6 +123,18 @@ package struct TokenController: APIController {
                     }
                 }
             }
+        }
+    }
+
+    private func recordDownload(_ subject: String, _ ref: IssueRef, reasons: [EntitlementReason], at instant: Instant,
+                                coveredBy: () throws(GatewayError) -> Institution?) throws(GatewayError) {
+        let institutionPrefix = "institution:"
+        if subject.hasPrefix(institutionPrefix) {
+            downloads.record(.institution(String(subject.dropFirst(institutionPrefix.count))), ref, at: instant)
+        } else if reasons == [.institution], let institution = try coveredBy() {
+            downloads.record(.institution(institution.institutionId), ref, at: instant)
+        } else {
+            downloads.record(.account(subject), ref, at: instant)
         }
     }
 }

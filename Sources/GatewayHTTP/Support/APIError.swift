@@ -33,6 +33,7 @@ package struct APIError: Sendable {
         case .subscriberNotFound: (404, "subscriber_not_found", [])
         case .purchaseNotFound: (404, "purchase_not_found", [])
         case .conflict: (409, "conflict", [])
+        case .notPublished: (409, "not_published", [])
         case .ownedByOtherAccount: (409, "owned_by_other_account", [])
         case .appAccountTokenInUse: (409, "app_account_token_in_use", [])
         case .notConfigured: (409, "not_configured", [])

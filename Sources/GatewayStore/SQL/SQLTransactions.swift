@@ -18,13 +18,18 @@ public struct SQLReadTransaction<Connection: SQLConnection>: SQLReading {
 public struct SQLWriteTransaction<Connection: SQLConnection, Hooks: SQLWriteHooks>: SQLReading, WriteTransaction {
     public let connection: Connection
     public let hooks: Hooks
+    /// What is derived from an account's facts in the unit of work that changes them (E36).
+    public let upkeep: (any FactsUpkeeping)?
 
-    public init(connection: Connection, hooks: Hooks) {
+    public init(connection: Connection, hooks: Hooks, upkeep: (any FactsUpkeeping)? = nil) {
         self.connection = connection
         self.hooks = hooks
+        self.upkeep = upkeep
     }
 }
 
 extension SQLWriteTransaction where Hooks == NoWriteHooks {
-    public init(connection: Connection) { self.init(connection: connection, hooks: NoWriteHooks()) }
+    public init(connection: Connection, upkeep: (any FactsUpkeeping)? = nil) {
+        self.init(connection: connection, hooks: NoWriteHooks(), upkeep: upkeep)
+    }
 }

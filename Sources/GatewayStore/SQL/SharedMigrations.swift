@@ -213,6 +213,35 @@ extension SharedMigration {
         """
         ALTER TABLE accounts ADD COLUMN deleted_at \(.instant);
         """,
+        // E36: what decides an issue's circulation, per account, derived from its facts by the
+        // engine (`CirculationDerivation`) and rewritten in the unit of work that changes them:
+        // intervals that entitle what is published inside (kind 0), starts of stretches that
+        // unlock (kind 1, `end_at` = `start_at`), single issues (kind 2, `issue_id`). One index
+        // answers an issue: (publication, kind, issue, end) ranges.
+        """
+        CREATE TABLE circulation_evidence (
+            account_id \(.key) NOT NULL, publication_id \(.key) NOT NULL, kind \(.integer) NOT NULL,
+            start_at \(.instant) NOT NULL, end_at \(.instant) NOT NULL, issue_id \(.key) NOT NULL,
+            basis \(.integer) NOT NULL, store \(.text), product_id \(.text), subscription_id \(.text) NOT NULL,
+            began_at \(.instant) NOT NULL
+        )\(.tableOptions);
+        CREATE INDEX circulation_evidence_by_issue ON circulation_evidence (publication_id, kind, issue_id, end_at);
+        CREATE INDEX circulation_evidence_by_account ON circulation_evidence (account_id);
+        CREATE TABLE circulation_state (
+            id \(.integer) PRIMARY KEY, fingerprint \(.text) NOT NULL
+        )\(.tableOptions);
+        """,
+        // E36: download records, per reader (an account or an institution) and issue: the first
+        // and last instant a download token or CDN-native URL was handed out, and how many.
+        """
+        CREATE TABLE download_records (
+            reader \(.key) NOT NULL, reader_id \(.key) NOT NULL, publication_id \(.key) NOT NULL,
+            issue_id \(.key) NOT NULL, first_at \(.instant) NOT NULL, last_at \(.instant) NOT NULL,
+            downloads \(.integer) NOT NULL,
+            PRIMARY KEY (reader, reader_id, publication_id, issue_id)
+        )\(.tableOptions);
+        CREATE INDEX download_records_by_issue ON download_records (publication_id, issue_id);
+        """,
     ]
 
     /// Step 2's rebuild of a table keyed by subscription (its other columns as released, in

@@ -169,4 +169,19 @@ public protocol ReadTransaction {
     func openPushJobs(limit: Int) throws(StoreError) -> [PushJob]
     /// Accounts with at least one device that `audience` names, by account id after `after`, at most `limit`.
     func pushCandidates(_ audience: PushAudience, after: String?, limit: Int) throws(StoreError) -> [String]
+
+    // MARK: Circulation (E36)
+
+    /// The evidence that may entitle the issue of `window` in `publicationId`, with its account.
+    func circulationEvidence(publicationId: String, window: CirculationWindow) throws(StoreError)
+        -> [(accountId: String, item: CirculationEvidence)]
+    func circulationEvidence(ofAccount accountId: String) throws(StoreError) -> [CirculationEvidence]
+    /// What the stored evidence was derived under (`CirculationUpkeep.fingerprint`); nil before the first rebuild.
+    func circulationFingerprint() throws(StoreError) -> String?
+    /// Account ids after `after` (nil: from the first), in id order, at most `limit`.
+    func accountIds(after: String?, limit: Int) throws(StoreError) -> [String]
+    /// Every reader's download record of one issue.
+    func downloadRecords(of issue: IssueRef) throws(StoreError) -> [DownloadRecord]
+    /// One reader's download records, by issue.
+    func downloadRecords(of reader: DownloadReader) throws(StoreError) -> [DownloadRecord]
 }

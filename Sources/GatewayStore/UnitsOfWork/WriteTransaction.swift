@@ -167,4 +167,16 @@ public protocol WriteTransaction: ReadTransaction {
     func insert(_ job: PushJob) throws(StoreError)
     /// Writes a job's cursor, end and lease.
     func updatePushJob(_ job: PushJob) throws(StoreError)
+
+    // MARK: Circulation (E36)
+
+    /// Makes the account's stored evidence exactly `evidence`.
+    func replaceCirculationEvidence(ofAccount accountId: String, with evidence: [CirculationEvidence]) throws(StoreError)
+    func setCirculationFingerprint(_ fingerprint: String) throws(StoreError)
+    /// Adds a record to its pair's (earliest first, latest last, counts added), or stores it.
+    func record(_ download: DownloadRecord) throws(StoreError)
+    /// E35: erases the account's download records.
+    func eraseDownloadRecords(ofAccount accountId: String) throws(StoreError)
+    /// E32: moves the account's download records onto `target`'s, merging pair by pair.
+    func moveDownloadRecords(from source: String, to target: String) throws(StoreError)
 }

@@ -1,0 +1,84 @@
+import Entitle
+import GatewayCrypto
+import IssueCatalog
+import Synchronization
+import Wire
+
+/// E36: keeps every account's `circulation_evidence` derived from its facts by the engine
+/// (`CirculationDerivation`) under one policy, in the unit of work that changes them, so that an
+/// issue's circulation is one indexed query. The rows depend on the catalog's products and
+/// publications and on the policy (not on its issues: a new issue needs nothing); a change of
+/// those is caught by `fingerprint` and answered by `rebuild` (decision 86).
+public final class CirculationUpkeep: FactsUpkeeping {
+    public let policy: EntitlementPolicy
+    /// The catalog prepared at a revision: one catalog read per catalog change, not per write.
+    private let prepared = Mutex<(revision: Int64, catalog: EntitlementCatalog)?>(nil)
+
+    public init(policy: EntitlementPolicy) { self.policy = policy }
+
+    public func factsChanged(ofAccount accountId: String, in tx: any WriteTransaction) throws(StoreError) {
+        try refresh(accountId, catalog: try catalog(tx), tx)
+    }
+
+    /// The catalog at `tx`'s revision, prepared once per revision.
+    public func catalog(_ tx: any ReadTransaction) throws(StoreError) -> EntitlementCatalog {
+        let revision = try tx.catalogRevision()
+        if let kept = prepared.withLock({ $0 }), kept.revision == revision { return kept.catalog }
+        let catalog = EntitlementCatalog(CatalogSnapshot(try tx.catalog()))
+        prepared.withLock { $0 = (revision, catalog) }
+        return catalog
+    }
+
+    private func refresh(_ accountId: String, catalog: EntitlementCatalog, _ tx: any WriteTransaction) throws(StoreError) {
+        let facts = AccountFacts(transactions: try tx.transactions(ofAccount: accountId),
+                                 renewals: try tx.renewalInfos(ofAccount: accountId), grants: try tx.grants(ofAccount: accountId))
+        try tx.replaceCirculationEvidence(ofAccount: accountId,
+                                          with: CirculationDerivation.evidence(catalog: catalog, facts: facts, policy: policy))
+    }
+
+    /// What the rows were derived under: the products (what each is and grants), the
+    /// publications and the policy, as a SHA-256 in hex.
+    public func fingerprint(_ catalog: CatalogSnapshot) throws(StoreError) -> String {
+        var text = "policy \(policy.acceptSandbox) \(policy.graceDays)\n"
+        for publication in catalog.publications.map(\.id).sorted() { text += "publication \(publication)\n" }
+        for p in catalog.products.sorted(by: { $0.id < $1.id }) {
+            text += "product \(p.id) \(p.store.rawValue) \(p.storeProductId) \(p.kind.rawValue) \(p.duration?.description ?? "-")"
+            text += " \(p.issue.map { "\($0.publicationId)/\($0.issueId)" } ?? "-") \(p.grants.sorted().joined(separator: ","))\n"
+        }
+        do {
+            return Hex.encode(try SHA256Digest.hash(Array(text.utf8)))
+        } catch {
+            throw .failed
+        }
+    }
+
+    /// Derives every account's rows again from its facts, `batch` accounts per unit of work, and
+    /// records the fingerprint they were made under last (`issue-gateway reports rebuild`). Returns
+    /// how many accounts it went through.
+    @discardableResult
+    public func rebuild(_ store: any GatewayStore, batch: Int = 500) throws(StoreError) -> Int {
+        var after: String?
+        var count = 0
+        while true {
+            let done = try store.write { tx throws(StoreError) -> Bool in
+                let ids = try tx.accountIds(after: after, limit: batch)
+                let catalog = try catalog(tx)
+                for id in ids { try refresh(id, catalog: catalog, tx) }
+                count += ids.count
+                after = ids.last ?? after
+                if ids.count < batch { try tx.setCirculationFingerprint(try fingerprint(catalog.snapshot)) }
+                return ids.count < batch
+            }
+            if done { return count }
+        }
+    }
+
+    /// Rebuilds when the rows were made under another catalog or policy (or never): what a
+    /// report calls before it reads them.
+    public func ensureCurrent(_ store: any GatewayStore) throws(StoreError) {
+        let current = try store.read { tx throws(StoreError) in
+            try tx.circulationFingerprint() == fingerprint(try catalog(tx).snapshot)
+        }
+        if !current { try rebuild(store) }
+    }
+}

@@ -1,0 +1,91 @@
+import Entitle
+import IssueCatalog
+import Wire
+
+/// E36's `circulation_evidence` (the per-account rows an issue's circulation is answered from)
+/// and `circulation_state` (the catalog and policy they were derived under).
+extension RecordRows {
+    static let evidenceColumns: SQL = """
+        SELECT account_id, publication_id, kind, start_at, end_at, issue_id, basis, store, product_id, subscription_id,
+               began_at FROM circulation_evidence
+        """
+
+    static func evidence(_ row: some StoredRow) throws(StoreError) -> (accountId: String, item: CirculationEvidence) {
+        guard let kind = CirculationEvidence.Kind(rawValue: row.int(2)), let basis = CirculationBasis(rawValue: row.int(6)) else {
+            throw row.corrupt("circulation evidence of account \(row.text(0))")
+        }
+        let store = try row.optionalText(7).map { (name) throws(StoreError) in
+            guard let store = Store(rawValue: name) else { throw row.corrupt("store \(name) of account \(row.text(0))") }
+            return store
+        }
+        return (row.text(0), CirculationEvidence(
+            kind: kind, publicationId: row.text(1), start: row.instant(3), end: row.instant(4), issueId: row.text(5),
+            basis: basis, store: store, productId: row.optionalText(8), subscriptionId: row.text(9), beganAt: row.instant(10)))
+    }
+}
+
+extension SQLReading {
+    /// The evidence that may entitle the issue of `window` (one indexed query over three ranges):
+    /// intervals holding its publication, stretches beginning before the next issue (E13), and
+    /// purchases or codes of it alone.
+    public func circulationEvidence(publicationId: String, window: CirculationWindow) throws(StoreError)
+        -> [(accountId: String, item: CirculationEvidence)] {
+        let t = window.publishedAt, next = min(window.nextPublishedAt, window.asOf.adding(milliseconds: 1))
+        let interval = CirculationEvidence.Kind.interval.rawValue, unlock = CirculationEvidence.Kind.unlock.rawValue
+        let issue = CirculationEvidence.Kind.issue.rawValue
+        return try connection.query("""
+            \(RecordRows.evidenceColumns) WHERE publication_id = \(publicationId) AND kind = \(interval) AND issue_id = ''
+              AND end_at > \(t) AND start_at <= \(t)
+            UNION ALL
+            \(RecordRows.evidenceColumns) WHERE publication_id = \(publicationId) AND kind = \(unlock) AND issue_id = ''
+              AND end_at >= \(t) AND end_at < \(next)
+            UNION ALL
+            \(RecordRows.evidenceColumns) WHERE publication_id = \(publicationId) AND kind = \(issue)
+              AND issue_id = \(window.issueId)
+            """) { row throws(StoreError) in try RecordRows.evidence(row) }
+    }
+
+    public func circulationEvidence(ofAccount accountId: String) throws(StoreError) -> [CirculationEvidence] {
+        try connection.query("\(RecordRows.evidenceColumns) WHERE account_id = \(accountId)") {
+            row throws(StoreError) in try RecordRows.evidence(row).item
+        }
+    }
+
+    public func circulationFingerprint() throws(StoreError) -> String? {
+        try connection.queryFirst("SELECT fingerprint FROM circulation_state WHERE id = 1") { $0.text(0) }
+    }
+
+    /// Account ids after `after` (nil: from the first), in id order, at most `limit`.
+    public func accountIds(after: String?, limit: Int) throws(StoreError) -> [String] {
+        try connection.query("SELECT id FROM accounts WHERE id > \(after ?? "") ORDER BY id LIMIT \(limit)") { $0.text(0) }
+    }
+}
+
+extension SQLWriteTransaction {
+    /// Makes the account's stored evidence `evidence` (distinct items), touching only the rows
+    /// that differ: a renewal adds one row, a repeated fact none.
+    public func replaceCirculationEvidence(ofAccount accountId: String, with evidence: [CirculationEvidence]) throws(StoreError) {
+        let stored = Set(try circulationEvidence(ofAccount: accountId)), wanted = Set(evidence)
+        for gone in stored.subtracting(wanted) {
+            try connection.run("""
+                DELETE FROM circulation_evidence WHERE account_id = \(accountId) AND publication_id = \(gone.publicationId)
+                  AND kind = \(gone.kind.rawValue) AND start_at = \(gone.start) AND end_at = \(gone.end)
+                  AND issue_id = \(gone.issueId) AND basis = \(gone.basis.rawValue) AND subscription_id = \(gone.subscriptionId)
+                  AND began_at = \(gone.beganAt) AND COALESCE(store, '') = \(gone.store?.rawValue ?? "")
+                  AND COALESCE(product_id, '') = \(gone.productId ?? "")
+                """)
+        }
+        for new in wanted.subtracting(stored) {
+            try connection.run("""
+                INSERT INTO circulation_evidence (account_id, publication_id, kind, start_at, end_at, issue_id, basis, store,
+                                                  product_id, subscription_id, began_at)
+                VALUES (\(accountId), \(new.publicationId), \(new.kind.rawValue), \(new.start), \(new.end), \(new.issueId),
+                        \(new.basis.rawValue), \(new.store?.rawValue), \(new.productId), \(new.subscriptionId), \(new.beganAt))
+                """)
+        }
+    }
+
+    public func setCirculationFingerprint(_ fingerprint: String) throws(StoreError) {
+        try connection.run(.upsert(into: "circulation_state", key: ["id": 1], set: ["fingerprint": fingerprint]))
+    }
+}
