@@ -20,4 +20,7 @@ struct ProductInterval: Hashable, Sendable {
     var product: Int?
     var period: ActivePeriod
     var kind: Kind
+    /// A `service` or `void` interval of a transaction in a free trial (Apple's offer type free
+    /// trial, a Google Play free-trial phase, a Stripe line of amount 0): what E37 tells apart.
+    var freeTrial = false
 }

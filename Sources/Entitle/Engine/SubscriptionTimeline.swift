@@ -46,8 +46,8 @@ struct SubscriptionTimeline {
                 if let pausedAt = renewal?.pausedAt, t.purchaseDate < pausedAt { entitled = min(entitled, pausedAt) }
                 end = entitled
                 entitles = true
-                intervals.append(ProductInterval(product: number,
-                                                 period: ActivePeriod(start: t.purchaseDate, end: end), kind: .service))
+                intervals.append(ProductInterval(product: number, period: ActivePeriod(start: t.purchaseDate, end: end),
+                                                 kind: .service, freeTrial: t.isFreeTrial))
                 if t.cutReturnedMoney, end < expires {
                     // E24, E20: after a refunded cut, what it would have entitled is `refunded`.
                     intervals.append(ProductInterval(product: number, period: ActivePeriod(start: end, end: expires),
@@ -57,8 +57,8 @@ struct SubscriptionTimeline {
                 // E6: void, yet its expiry still counts as the subscription's end (E8), so that a
                 // refund never widens a grace interval backwards over the refunded period.
                 end = expires
-                intervals.append(ProductInterval(product: number,
-                                                 period: ActivePeriod(start: t.purchaseDate, end: expires), kind: .void))
+                intervals.append(ProductInterval(product: number, period: ActivePeriod(start: t.purchaseDate, end: expires),
+                                                 kind: .void, freeTrial: t.isFreeTrial))
             }
             if lastEnd.map({ end > $0.instant }) ?? true { lastEnd = (end, number) }
         }
@@ -77,11 +77,13 @@ struct SubscriptionTimeline {
         /// E24: the revocation is a cut, and whether the store returned money with it.
         var isCut: Bool
         var cutReturnedMoney: Bool
+        var isFreeTrial: Bool
 
         init(_ t: UnsafeBufferPointer<Transaction>, _ i: Int) {
             purchaseDate = t[i].purchaseDate; revocationDate = t[i].revocationDate; isUpgraded = t[i].isUpgraded
             isCut = t[i].isCut
             cutReturnedMoney = isCut && (t[i].revocationKind?.returnedMoney ?? false)
+            isFreeTrial = t[i].offer == .freeTrial
         }
     }
 

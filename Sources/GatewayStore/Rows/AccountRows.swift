@@ -57,6 +57,7 @@ extension SQLWriteTransaction {
     public func bumpFactsVersion(ofAccount accountId: String) throws(StoreError) {
         try hooks.recordChange(.accountFacts(accountId: accountId))
         try connection.run("UPDATE accounts SET facts_version = facts_version + 1 WHERE id = \(accountId)")
+        try refreshSubscriberIntervals(ofAccount: accountId)  // E37, kept up to date with the facts
     }
 
     public func insert(_ key: APIKey) throws(StoreError) -> Bool {

@@ -159,4 +159,14 @@ public protocol ReadTransaction {
     func openPushJobs(limit: Int) throws(StoreError) -> [PushJob]
     /// Accounts with at least one device that `audience` names, by account id after `after`, at most `limit`.
     func pushCandidates(_ audience: PushAudience, after: String?, limit: Int) throws(StoreError) -> [String]
+
+    // MARK: Subscribers over time (E37)
+
+    /// The stored intervals of every subscription with one of `products`, each subscription's
+    /// rows next to each other.
+    func subscriberIntervals(products: [StoreProductRef]) throws(StoreError) -> [SubscriberSeries.Row]
+    /// Up to `limit` accounts owning a subscription or purchase, by id, after `accountId`.
+    func owningAccounts(after accountId: String, limit: Int) throws(StoreError) -> [String]
+    /// Subscriptions and purchases with stored facts that no account owns.
+    func ownerlessSubscriptions() throws(StoreError) -> [SubscriptionKey]
 }

@@ -145,4 +145,13 @@ public protocol WriteTransaction: ReadTransaction {
     func insert(_ job: PushJob) throws(StoreError)
     /// Writes a job's cursor, end and lease.
     func updatePushJob(_ job: PushJob) throws(StoreError)
+
+    // MARK: Subscribers over time (E37)
+
+    /// Computes again the intervals of every subscription the account owns (`bumpFactsVersion`
+    /// does it with every change of its facts).
+    func refreshSubscriberIntervals(ofAccount accountId: String) throws(StoreError)
+    /// The same for a subscription nobody owns.
+    func refreshSubscriberIntervals(ofSubscription key: SubscriptionKey) throws(StoreError)
+    func deleteAllSubscriberIntervals() throws(StoreError)
 }
