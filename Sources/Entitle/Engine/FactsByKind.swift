@@ -14,6 +14,8 @@ struct FactsByKind {
     /// E14: bought issues and whether the purchase was revoked. A ref bought twice is entitled if
     /// any purchase of it stands.
     var issuePurchases: [IssueRef: Bool] = [:]
+    /// E14: the unrevoked purchases of each bought issue, as table positions (E36 names them).
+    var issueBuyers: [IssueRef: [Int]] = [:]
     var purchases: [PurchaseStatus] = []
     /// (store, environment, subscription group) where a free trial or introductory offer was used.
     var introConsumedGroups: Set<String> = []
@@ -39,13 +41,13 @@ struct FactsByKind {
                 addToSubscription(position, table[position].store, table[position].environment,
                                   table[position].originalTransactionId)
             } else {
-                add(Fields(table, position), number: number, catalog: catalog)
+                add(Fields(table, position), position: position, number: number, catalog: catalog)
             }
         }
     }
 
     /// A transaction that is not part of a subscription.
-    private mutating func add(_ t: Fields, number: Int?, catalog: EntitlementCatalog) {
+    private mutating func add(_ t: Fields, position: Int, number: Int?, catalog: EntitlementCatalog) {
         let revoked = t.revocationDate != nil
         guard let number else { return addPurchase(t, kind: nil, issue: nil) }
         let product = catalog.products[number]
@@ -62,7 +64,7 @@ struct FactsByKind {
                 }
             } else {
                 let purchase = NonRenewingStack.Purchase(purchaseDate: t.purchaseDate, transactionId: t.transactionId,
-                                                         duration: product.duration)
+                                                         duration: product.duration, transaction: position, product: number)
                 for publication in catalog.productGrants[number] {
                     nonRenewing[slot: nonRenewing.slot(publication, default: [])].append(purchase)
                 }
@@ -72,10 +74,13 @@ struct FactsByKind {
             // E11: [purchaseDate, ∞) unless revoked.
             singleIntervals.append(ProductInterval(product: number,
                                                    period: ActivePeriod(start: t.purchaseDate, end: .distantFuture),
-                                                   kind: revoked ? .void : .service))
+                                                   kind: revoked ? .void : .service, transaction: position))
         case .issue:
             addPurchase(t, kind: .issue, issue: product.issue)
-            if let ref = product.issue { issuePurchases[ref] = (issuePurchases[ref] ?? true) && revoked }
+            if let ref = product.issue {
+                issuePurchases[ref] = (issuePurchases[ref] ?? true) && revoked
+                if !revoked { issueBuyers[ref, default: []].append(position) }
+            }
         }
     }
 

@@ -20,7 +20,7 @@ struct ProductInterval: Hashable, Sendable {
     var product: Int?
     var period: ActivePeriod
     var kind: Kind
-    /// A `service` or `void` interval of a transaction in a free trial (Apple's offer type free
-    /// trial, a Google Play free-trial phase, a Stripe line of amount 0): what E37 tells apart.
-    var freeTrial = false
+    /// The position, in the account's transaction table, of the transaction that entitles it (a
+    /// grace interval: the one whose end it follows, E8); what E36 attributes it to.
+    var transaction: Int? = nil
 }

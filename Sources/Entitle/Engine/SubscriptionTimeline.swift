@@ -26,7 +26,7 @@ struct SubscriptionTimeline {
         self.positions = positions
         self.renewal = renewal
         intervals.reserveCapacity(positions.count + 1)
-        var lastEnd: (instant: Instant, product: Int?)?
+        var lastEnd: (instant: Instant, product: Int?, transaction: Int)?
         var entitles = false
         var lastProductId: String?
         var number: Int?
@@ -47,7 +47,7 @@ struct SubscriptionTimeline {
                 end = entitled
                 entitles = true
                 intervals.append(ProductInterval(product: number, period: ActivePeriod(start: t.purchaseDate, end: end),
-                                                 kind: .service, freeTrial: t.isFreeTrial))
+                                                 kind: .service, transaction: position))
                 if t.cutReturnedMoney, end < expires {
                     // E24, E20: after a refunded cut, what it would have entitled is `refunded`.
                     intervals.append(ProductInterval(product: number, period: ActivePeriod(start: end, end: expires),
@@ -57,15 +57,15 @@ struct SubscriptionTimeline {
                 // E6: void, yet its expiry still counts as the subscription's end (E8), so that a
                 // refund never widens a grace interval backwards over the refunded period.
                 end = expires
-                intervals.append(ProductInterval(product: number, period: ActivePeriod(start: t.purchaseDate, end: expires),
-                                                 kind: .void, freeTrial: t.isFreeTrial))
+                intervals.append(ProductInterval(product: number,
+                                                 period: ActivePeriod(start: t.purchaseDate, end: expires), kind: .void))
             }
-            if lastEnd.map({ end > $0.instant }) ?? true { lastEnd = (end, number) }
+            if lastEnd.map({ end > $0.instant }) ?? true { lastEnd = (end, number, position) }
         }
         }
         if entitles, let lastEnd {
             lastExpires = lastEnd.instant
-            addGrace(lastProduct: lastEnd.product, policy: policy)
+            addGrace(lastProduct: lastEnd.product, lastTransaction: lastEnd.transaction, policy: policy)
         }
     }
 
@@ -77,13 +77,11 @@ struct SubscriptionTimeline {
         /// E24: the revocation is a cut, and whether the store returned money with it.
         var isCut: Bool
         var cutReturnedMoney: Bool
-        var isFreeTrial: Bool
 
         init(_ t: UnsafeBufferPointer<Transaction>, _ i: Int) {
             purchaseDate = t[i].purchaseDate; revocationDate = t[i].revocationDate; isUpgraded = t[i].isUpgraded
             isCut = t[i].isCut
             cutReturnedMoney = isCut && (t[i].revocationKind?.returnedMoney ?? false)
-            isFreeTrial = t[i].offer == .freeTrial
         }
     }
 
@@ -114,13 +112,14 @@ struct SubscriptionTimeline {
     /// E8. The App Store's grace-period expiry is a fact once seen (the merge keeps the latest one),
     /// so issues published in grace stay entitled when the retry later fails. A grace expiry that
     /// belongs to an earlier lapse is placed after the expiry it extended.
-    private mutating func addGrace(lastProduct: Int?, policy: EntitlementPolicy) {
+    private mutating func addGrace(lastProduct: Int?, lastTransaction: Int, policy: EntitlementPolicy) {
         guard let renewal, let lastExpires else { return }
         if let appleGrace = renewal.gracePeriodExpiresDate {
             let lapse = appleGraceStart(before: appleGrace)
             if let lapse, lapse.instant < appleGrace {
                 let period = ActivePeriod(start: lapse.instant, end: appleGrace)
-                intervals.append(ProductInterval(product: lapse.product, period: period, kind: .grace))
+                intervals.append(ProductInterval(product: lapse.product, period: period, kind: .grace,
+                                                 transaction: lapse.transaction))
                 if lapse.instant == lastExpires { currentGrace = period }
             }
             if appleGrace > lastExpires { return }  // the App Store gives one: the policy adds none
@@ -129,18 +128,18 @@ struct SubscriptionTimeline {
         let billingTrouble = renewal.isInBillingRetry || renewal.expirationIntent == .billing
         guard billingTrouble, policy.graceMilliseconds > 0 else { return }
         let period = ActivePeriod(start: lastExpires, end: lastExpires.adding(milliseconds: policy.graceMilliseconds))
-        intervals.append(ProductInterval(product: lastProduct, period: period, kind: .grace))
+        intervals.append(ProductInterval(product: lastProduct, period: period, kind: .grace, transaction: lastTransaction))
         currentGrace = period
         currentGraceIsOwn = true
     }
 
     /// The latest end (a refunded transaction's expiry included, E8) at or before a grace expiry,
     /// and the product that lapsed there.
-    private func appleGraceStart(before grace: Instant) -> (instant: Instant, product: Int?)? {
-        var best: (instant: Instant, product: Int?)?
+    private func appleGraceStart(before grace: Instant) -> (instant: Instant, product: Int?, transaction: Int?)? {
+        var best: (instant: Instant, product: Int?, transaction: Int?)?
         for interval in intervals where interval.kind == .service || interval.kind == .void {
             let end = interval.period.end
-            if end <= grace, best.map({ end > $0.instant }) ?? true { best = (end, interval.product) }
+            if end <= grace, best.map({ end > $0.instant }) ?? true { best = (end, interval.product, interval.transaction) }
         }
         return best
     }

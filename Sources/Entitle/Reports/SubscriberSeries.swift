@@ -60,9 +60,11 @@ public enum SubscriberSeries {
                         interval.period.start.adding(milliseconds: policy.graceMilliseconds))))
                 case .refunded: life.refunded = true
                 case .nonRenewing:
-                    nonRenewing[row.accountId, default: []].append((interval.subscription, NonRenewingStack.Purchase(
+                    var purchases = nonRenewing[row.accountId, default: []]
+                    purchases.append((interval.subscription, NonRenewingStack.Purchase(
                         purchaseDate: interval.period.start, transactionId: interval.subscription.originalTransactionId,
-                        duration: duration(interval.product))))
+                        duration: duration(interval.product), transaction: purchases.count, product: 0)))
+                    nonRenewing[row.accountId] = purchases
                 }
             }
             sweep.add(life, store: rows[start].interval.subscription.store)
@@ -70,10 +72,8 @@ public enum SubscriberSeries {
         }
         // E10: non-renewing purchases of the products granting this publication stack per account.
         for purchases in nonRenewing.values {
-            let byId = Dictionary(purchases.map { ($0.1.transactionId, $0.0) }, uniquingKeysWith: { a, _ in a })
-            for (purchase, period) in NonRenewingStack.stacked(purchases.map(\.1)) {
-                guard let key = byId[purchase.transactionId] else { continue }
-                sweep.add(Life(paid: [period]), store: key.store)
+            for (period, purchase) in NonRenewingStack.stacked(purchases.map(\.1)) {
+                sweep.add(Life(paid: [period]), store: purchases[purchase.transaction].0.store)
             }
         }
         return sweep.days()

@@ -33,8 +33,9 @@ public enum SubscriptionIntervals {
                                                 renewal: renewals.first { $0.subscriptionKey == key }, policy: policy,
                                                 product: { catalog.productNumbers[StoreProductRef(store: key.store, storeProductId: $0)] })
             for (i, interval) in timeline.intervals.enumerated() {
-                guard let number = interval.product, let kind = kind(of: interval, ownGrace: timeline.currentGraceIsOwn
-                                                                     && i == timeline.intervals.count - 1) else { continue }
+                let trial = interval.transaction.map { accepted.table[$0].offer == .freeTrial } ?? false
+                let ownGrace = timeline.currentGraceIsOwn && i == timeline.intervals.count - 1  // added last (E8)
+                guard let number = interval.product, let kind = kind(of: interval, trial: trial, ownGrace: ownGrace) else { continue }
                 out.append(SubscriptionInterval(subscription: key, productId: catalog.products[number].storeProductId,
                                                 kind: kind, period: interval.period))
             }
@@ -52,13 +53,13 @@ public enum SubscriptionIntervals {
         return Result(subscriptions: keys.sorted(), intervals: merged(out))
     }
 
-    /// What E37 makes of one of the timeline's intervals: nil for what it does not count (a
-    /// refunded trial, a refunded remainder after a cut).
-    private static func kind(of interval: ProductInterval, ownGrace: Bool) -> SubscriptionInterval.Kind? {
+    /// What E37 makes of one of the timeline's intervals (`trial`: the transaction serving it is
+    /// in a free trial): nil for what it does not count (a refunded remainder after a cut).
+    private static func kind(of interval: ProductInterval, trial: Bool, ownGrace: Bool) -> SubscriptionInterval.Kind? {
         switch interval.kind {
-        case .service: interval.freeTrial ? .trial : .paid
+        case .service: trial ? .trial : .paid
         case .grace: ownGrace ? .ownGrace : .grace
-        case .void: interval.freeTrial ? nil : .refunded
+        case .void: .refunded
         case .refundedAfterCut: nil
         }
     }
