@@ -39,6 +39,7 @@ package final class CoreServices: Sendable {
     package let support: SupportServices
     package let operations: OperationsServices
     package let delivery: DeliveryServices
+    package let reports: ReportServices
     package let ground: RequestGround
 
     /// `storeWork`: where writes queued off a request run (E30's records of grants given).
@@ -99,6 +100,7 @@ package final class CoreServices: Sendable {
                                identifiers: identifiers, counters: counters)
         delivery = DeliveryServices(store: store, clock: clock, catalog: catalog, entitlements: entitlements,
                                     counters: pushCounters, events: events)
+        reports = ReportServices(subscribers: SubscriberMetrics(store: store, catalog: catalog, policy: policy, clock: clock))
         operations = OperationsServices(storeHealth: StoreHealthMonitor(store: store), metrics: metrics,
                                         institutions: institutions, deadLetters: DeadLetters(store: store, clock: clock))
     }

@@ -35,6 +35,9 @@ public enum SubscriberSeries {
 
     public static let dayMilliseconds: Int64 = 86_400_000
 
+    /// The UTC day (days since 1970-01-01) holding `t`.
+    public static func day(of t: Instant) -> Int64 { Sweep.day(t) }
+
     /// Days `first...last` (days since the epoch). `rows` are every stored interval of products
     /// granting the publication, each subscription's rows next to each other; `duration` names
     /// a non-renewing product's duration in the catalog (E10).
