@@ -132,7 +132,8 @@ public enum SubscriberSeries {
 
         mutating func add(_ life: Life, store: Store) {
             let paid = IntervalMerge.merged(life.paid)
-            let active = life.grace.isEmpty ? paid : IntervalMerge.merged(paid + life.grace)
+            // E8's grace follows a paid period: with every paid period refunded there is none to follow.
+            let active = life.grace.isEmpty || paid.isEmpty ? paid : IntervalMerge.merged(paid + life.grace)
             let trial = IntervalMerge.merged(life.trial)
             let serve = trial.isEmpty ? active : IntervalMerge.merged(active + trial)
             guard !serve.isEmpty else { return }

@@ -22,6 +22,7 @@ enum CommandLineTool {
                                       why an account may or may not download an issue (E20)
           account history ACCOUNT     every fact as it arrived on the account, as the API answers
           appstore migrate            move receipt-only subscriptions onto the App Store Server API
+          reports rebuild             compute the reports' derived rows again from the facts
 
         --config FILE reads settings (NAME=value lines, the environment's names) from FILE;
         the environment wins over it. `issue-gateway <command> --help` tells more.
@@ -52,6 +53,7 @@ enum CommandLineTool {
         case "token": try TokenCommand.run(rest, context)
         case "account": try AccountCommand.run(rest, context)
         case "appstore": try AppStoreCommand.run(rest, context)
+        case "reports": try ReportsCommand.run(rest, context)
         default: throw .usage("unknown command \(command)")
         }
     }
