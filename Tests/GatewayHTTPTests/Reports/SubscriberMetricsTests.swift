@@ -98,6 +98,23 @@ import Wire
         #expect(p["2025-03-01"]?["activeByStore"] as? [String: Int] == ["appStore": 1, "googlePlay": 0, "stripe": 1])
     }
 
+    /// E10: non-renewing purchases are subscriptions; a second one bought before the first ends
+    /// stacks after it, so it is new (and the first churned) the day the first ends.
+    @Test(arguments: MetricsBackend.all)
+    func e37NonRenewingPurchasesStack(_ backend: MetricsBackend) throws {
+        let g = try backend.gateway()
+        func purchase(_ id: String, _ at: String) -> Transaction {
+            Transaction(environment: .production, transactionId: id, originalTransactionId: id, productId: "monthly.old",
+                        purchaseDate: G.at(at), source: .notificationV2)
+        }
+        try g.account([purchase("n1", "2025-01-01T00:00:00Z"), purchase("n2", "2025-02-01T00:00:00Z")])
+        let p = try g.points("from=2025-01-01&to=2025-07-02")
+        #expect(counts(p["2025-01-01"]) == [1, 0, 1, 0, 0])
+        #expect(counts(p["2025-02-01"]) == [1, 0, 0, 0, 0], "bought, but its period starts when the first ends")
+        #expect(counts(p["2025-04-01"]) == [1, 0, 1, 1, 0])
+        #expect(counts(p["2025-07-01"]) == [0, 0, 0, 1, 0])
+    }
+
     /// ISO weeks start on Monday; a week or month cut by the range, or by today, is one point
     /// over its days there: its start the first of them, its sums over them, its levels those
     /// of the last.

@@ -1,9 +1,8 @@
 // Reports (reports.md): an issue's circulation (E36) and a publication's subscribers over time
 // as the chart the gateway draws (E37).
 import { get, enc, pictureURL } from './api.js';
-import { el, byId, show, say, attempt, fields, table } from './dom.js';
+import { el, byId, show, attempt, fields, table, showPicture } from './dom.js';
 
-let chartShown = null;
 let publication = null;
 
 export function start() {
@@ -30,15 +29,8 @@ async function showChart() {
   const range = fields(byId('metrics-range'));
   const path = '/v1/publications/' + enc(publication) + '/metrics.svg?from=' + enc(range.from) + '&to=' + enc(range.to)
     + '&interval=' + enc(range.interval);
-  try {
-    const url = await pictureURL(path);
-    if (chartShown) URL.revokeObjectURL(chartShown);
-    chartShown = url;
-    show(where, el('img', { src: url, alt: 'Active subscriptions by store and trials over time', class: 'timeline metrics' }),
-      el('a', { href: url, target: '_blank', rel: 'noopener', class: 'hint' }, 'Open full size'));
-  } catch (e) {
-    say(where, 'Subscribers: ' + e.message);
-  }
+  await showPicture(where, () => pictureURL(path), 'Subscribers', 'Active subscriptions by store and trials over time',
+    'timeline metrics', 'Open full size');
 }
 
 /// `GET /v1/publications/{p}/issues/{i}/circulation`: who could read the issue and on what
@@ -59,4 +51,5 @@ export async function showCirculation(issueId) {
     ], { class: 'circulation' }),
     el('p', { class: 'hint' }, stores.length ? 'Paid and trial by store: ' + stores.join(', ') + '. ' : '',
       'Institutions: ' + c.institutions.entitled + ' entitled, ' + c.institutions.downloaded + ' downloaded.'));
+  where.scrollIntoView({ block: 'nearest' });
 }
