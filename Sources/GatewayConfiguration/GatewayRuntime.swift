@@ -110,7 +110,8 @@ public struct GatewayRuntime: Sendable {
             subscriberListMaxBytes: configuration.subscriberListMaxBytes, trustedProxies: configuration.trustedProxies)
         let api = try HTTPAPI(readers: core.readers, catalogServices: core.catalogServices, intake: core.intake,
                               support: core.support, operations: core.operations,
-                              print: try core.print(verificationKey: apiSettings.verificationKey), ground: core.ground,
+                              print: try core.print(verificationKey: apiSettings.verificationKey), reports: core.reports,
+                              ground: core.ground,
                               settings: apiSettings)
         metrics.addCaches([("account_answers", { [core] in core.accounts.answerStats }),
                            ("account_facts", { [core] in core.accounts.factsStats }),

@@ -40,6 +40,7 @@ package final class CoreServices: Sendable {
     package let support: SupportServices
     package let operations: OperationsServices
     package let delivery: DeliveryServices
+    package let reports: ReportServices
     package let ground: RequestGround
 
     /// `storeWork`: where writes queued off a request run (E30's records of grants given).
@@ -108,6 +109,7 @@ package final class CoreServices: Sendable {
                                     counters: pushCounters, events: events)
         // E36: every write that changes an account's facts keeps its circulation rows, under this policy.
         store.factsUpkeep?.install(CirculationUpkeep(policy: policy))
+        reports = ReportServices(subscribers: SubscriberMetrics(store: store, catalog: catalog, policy: policy, clock: clock))
         operations = OperationsServices(storeHealth: StoreHealthMonitor(store: store), metrics: metrics,
                                         institutions: institutions, deadLetters: DeadLetters(store: store, clock: clock),
                                         circulation: Circulation(store: store, clock: clock),

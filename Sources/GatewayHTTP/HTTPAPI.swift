@@ -24,7 +24,7 @@ package struct HTTPAPI: Sendable {
     private let authenticator: Authenticator
 
     package init(readers: ReaderServices, catalogServices: CatalogServices, intake: IntakeServices, support: SupportServices,
-                 operations: OperationsServices, print: PrintServices, ground: RequestGround,
+                 operations: OperationsServices, print: PrintServices, reports: ReportServices, ground: RequestGround,
                  settings: APISettings) throws(StartError) {
         self.settings = settings
         authenticator = ground.authenticator
@@ -76,6 +76,7 @@ package struct HTTPAPI: Sendable {
             HistoryController(access: access, history: support.history),
             AccountDeletionController(access: access, deletions: readers.deletions),
             TimelineController(access: access, entitlements: entitlements, catalog: catalog),
+            MetricsController(access: access, subscribers: reports.subscribers, catalog: catalog),
             ConsoleController(),
             AppStoreController(access: access, appStore: intake.appStore, refresh: intake.refresh(storeWait: limits.refreshStoreWait),
                                backfill: intake.backfill, entitlements: entitlements,

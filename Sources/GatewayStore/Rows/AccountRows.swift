@@ -61,6 +61,7 @@ extension SQLWriteTransaction {
         try hooks.recordChange(.accountFacts(accountId: accountId))
         try connection.run("UPDATE accounts SET facts_version = facts_version + 1 WHERE id = \(accountId)")
         try upkeep?.factsChanged(ofAccount: accountId, in: self)
+        try refreshSubscriberIntervals(ofAccount: accountId)  // E37, kept up to date with the facts
     }
 
     public func insert(_ key: APIKey) throws(StoreError) -> Bool {

@@ -242,6 +242,19 @@ extension SharedMigration {
         )\(.tableOptions);
         CREATE INDEX download_records_by_issue ON download_records (publication_id, issue_id);
         """,
+        // E37: each store subscription's paid, trial and grace periods per product, derived from
+        // the facts in the unit of work that changes them (`SubscriptionIntervals`), so a series
+        // over a publication is one indexed read and a sweep; `reports rebuild` makes them again.
+        // Keyed by subscription (a deleted account's store subscriptions stay counted, decision 89).
+        """
+        CREATE TABLE subscriber_intervals (
+            store \(.key) NOT NULL, environment \(.key) NOT NULL, original_transaction_id \(.key) NOT NULL,
+            store_product_id \(.key) NOT NULL, kind \(.key) NOT NULL, start \(.instant) NOT NULL,
+            end_at \(.instant) NOT NULL, account_id \(.key) NOT NULL,
+            PRIMARY KEY (store, environment, original_transaction_id, store_product_id, kind, start)
+        )\(.tableOptions);
+        CREATE INDEX subscriber_intervals_by_product ON subscriber_intervals (store, store_product_id);
+        """,
     ]
 
     /// Step 2's rebuild of a table keyed by subscription (its other columns as released, in

@@ -184,4 +184,12 @@ public protocol ReadTransaction {
     func downloadRecords(of issue: IssueRef) throws(StoreError) -> [DownloadRecord]
     /// One reader's download records, by issue.
     func downloadRecords(of reader: DownloadReader) throws(StoreError) -> [DownloadRecord]
+    // MARK: Subscribers over time (E37)
+    /// The stored intervals of every subscription with one of `products`, each subscription's
+    /// rows next to each other.
+    func subscriberIntervals(products: [StoreProductRef]) throws(StoreError) -> [SubscriberSeries.Row]
+    /// Up to `limit` accounts owning a subscription or purchase, by id, after `accountId`.
+    func owningAccounts(after accountId: String, limit: Int) throws(StoreError) -> [String]
+    /// Subscriptions and purchases with stored facts that no account owns.
+    func ownerlessSubscriptions() throws(StoreError) -> [SubscriptionKey]
 }

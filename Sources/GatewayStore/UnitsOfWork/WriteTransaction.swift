@@ -179,4 +179,11 @@ public protocol WriteTransaction: ReadTransaction {
     func eraseDownloadRecords(ofAccount accountId: String) throws(StoreError)
     /// E32: moves the account's download records onto `target`'s, merging pair by pair.
     func moveDownloadRecords(from source: String, to target: String) throws(StoreError)
+    // MARK: Subscribers over time (E37)
+    /// Computes again the intervals of every subscription the account owns (`bumpFactsVersion`
+    /// does it with every change of its facts).
+    func refreshSubscriberIntervals(ofAccount accountId: String) throws(StoreError)
+    /// The same for a subscription nobody owns.
+    func refreshSubscriberIntervals(ofSubscription key: SubscriptionKey) throws(StoreError)
+    func deleteAllSubscriberIntervals() throws(StoreError)
 }

@@ -22,7 +22,7 @@ enum CommandLineTool {
                                       why an account may or may not download an issue (E20)
           account history ACCOUNT     every fact as it arrived on the account, as the API answers
           appstore migrate            move receipt-only subscriptions onto the App Store Server API
-          reports rebuild             derive every account's report rows (E36) again from its facts
+          reports rebuild             derive the reports' rows (E36 circulation, E37 subscriber intervals) again from the facts
 
         --config FILE reads settings (NAME=value lines, the environment's names) from FILE;
         the environment wins over it. `issue-gateway <command> --help` tells more.

@@ -4,15 +4,17 @@ import GatewayCore
 import Entitle
 import GatewayStore
 
-/// `issue-gateway reports rebuild`: every account's derived report rows made again from its facts
-/// (E36's circulation evidence), under the configured policy, for a store that lost them or was
-/// loaded without them.
+/// `issue-gateway reports rebuild`: the reports' derived rows made again from the facts
+/// (reports.md, How fast: "rebuilt from the facts by one command if lost"): E36's circulation
+/// evidence under the configured policy, and E37's subscription intervals.
 enum ReportsCommand {
     static let help = """
         usage: issue-gateway reports rebuild
 
-        Derives every account's circulation rows (E36) again from its stored facts, 500 accounts
-        per unit of work; safe while the gateway serves.
+        Derives the reports' rows again from the stored facts: every account's circulation rows
+        (E36) and every subscription's intervals (E37), a few hundred accounts per unit of work.
+        Safe while the gateway serves: an account whose facts change meanwhile is derived again by
+        its own change.
         """
 
     static func run(_ words: ArraySlice<String>, _ context: CommandContext) throws(CLIError) {
@@ -23,14 +25,16 @@ enum ReportsCommand {
         try arguments.expectPositionals(0, "")
         let configuration = try context.configuration()
         let store = try context.openStore(configuration)
-        let count = try context.store { () throws(StoreError) in try rebuild(store, policy: configuration.entitlementPolicy) }
-        context.console.out("rebuilt the report rows of \(count) accounts")
+        let (circulation, subscribers) = try context.store { () throws(StoreError) in
+            try rebuild(store, policy: configuration.entitlementPolicy)
+        }
+        context.console.out("rebuilt the circulation rows of \(circulation) accounts and the subscriber intervals of \(subscribers) accounts")
     }
 
     /// Every derived report table, rebuilt in turn; a report's own table is added here.
-    static func rebuild(_ store: any GatewayStore, policy: EntitlementPolicy) throws(StoreError) -> Int {
+    static func rebuild(_ store: any GatewayStore, policy: EntitlementPolicy) throws(StoreError) -> (circulation: Int, subscribers: Int) {
         let circulation = CirculationUpkeep(policy: policy)
         store.factsUpkeep?.install(circulation)
-        return try circulation.rebuild(store)
+        return (try circulation.rebuild(store), try store.rebuildSubscriberIntervals())
     }
 }

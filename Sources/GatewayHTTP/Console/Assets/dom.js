@@ -129,3 +129,18 @@ export function rowFilter(container, placeholder) {
   });
   return input;
 }
+
+/// Shows in `where` a picture the key fetched (`load` answers its `blob:` URL, `api.js`'s
+/// `pictureURL`) with a link to it full size, revoking the URL shown there before; a failure is
+/// said there, after `what`.
+export async function showPicture(where, load, what, alt, className, linkText) {
+  try {
+    const url = await load();
+    if (where.dataset.picture) URL.revokeObjectURL(where.dataset.picture);
+    where.dataset.picture = url;
+    show(where, el('img', { src: url, alt, class: className }),
+      el('a', { href: url, target: '_blank', rel: 'noopener', class: 'hint' }, linkText));
+  } catch (e) {
+    say(where, what + ': ' + e.message);
+  }
+}

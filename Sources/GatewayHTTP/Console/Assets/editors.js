@@ -2,6 +2,7 @@
 // republish; access codes; publications (admin).
 import { call, get, enc } from './api.js';
 import { el, byId, show, say, table, when, badge, attempt, fields, nowInstant, confirmingButton, rowFilter } from './dom.js';
+import * as reports from './reports.js';
 
 let publications = [];
 let current = null;
@@ -23,6 +24,7 @@ export function start(can) {
     byId('publication-card').hidden = false;
     byId('publication-form').addEventListener('submit', savePublication);
   }
+  reports.start();
   stopEditing();
   if (publications.length > 0) choose(publications[0].id);
 }
@@ -32,6 +34,7 @@ function choose(id) {
   const publication = publications.find((p) => p.id === id);
   show(byId('publication-title'), publication ? publication.title : '');
   stopEditing();
+  reports.choose(id);
   loadIssues();
 }
 
@@ -74,14 +77,16 @@ function showIssues(page, into) {
 
 function actions(issue) {
   const correct = el('button', { type: 'button', class: 'quiet', onclick: () => startEditing(issue) }, 'Correct');
+  const circulation = el('button', { type: 'button', class: 'quiet circulation',
+    onclick: () => reports.showCirculation(issue.id) }, 'Circulation');
   if (issue.state === 'retracted') {
     const republish = el('button', { type: 'button', class: 'quiet' }, 'Republish');
     republish.addEventListener('click', () => send('PUT', issue.id, bodyOf(issue), 'Republished ' + issue.id + '.'));
-    return [correct, republish];
+    return [correct, circulation, republish];
   }
   const retract = confirmingButton('Retract', 'Retract: sure?', () =>
     send('DELETE', issue.id, undefined, 'Retracted ' + issue.id + '.'));
-  return [correct, retract];
+  return issue.state === 'scheduled' ? [correct, retract] : [correct, circulation, retract];
 }
 
 /// The issue body of http-api.md from an issue answer.

@@ -2,11 +2,11 @@
 // grants, its issues with their reasons, the timeline picture, the history, and the explanation
 // of any issue ("why can't this reader open the May issue?").
 import { call, get, enc, pictureURL } from './api.js';
-import { el, byId, show, say, table, when, badge, attempt, fields, list, nowInstant, confirmingButton, rowFilter } from './dom.js';
+import { el, byId, show, say, table, when, badge, attempt, fields, list, nowInstant, confirmingButton, rowFilter, showPicture }
+  from './dom.js';
 
 let publications = [];
 let account = null;
-let pictureShown = null;
 
 /// What `/v1/lookup` takes, in the order a pasted id is tried.
 const idKinds = [
@@ -188,15 +188,8 @@ async function showTimeline(publication) {
   const range = fields(byId('timeline-range'));
   const path = '/v1/accounts/' + enc(account) + '/timeline.svg?publication=' + enc(publication)
     + (range.from ? '&from=' + enc(range.from + 'T00:00:00Z') : '') + (range.to ? '&to=' + enc(range.to + 'T00:00:00Z') : '');
-  try {
-    const url = await pictureURL(path);
-    if (pictureShown) URL.revokeObjectURL(pictureShown);
-    pictureShown = url;
-    show(where, el('img', { src: url, alt: 'Timeline of the account\'s periods and the publication\'s issues', class: 'timeline' }),
-      el('a', { href: url, target: '_blank', rel: 'noopener', class: 'hint' }, 'Open full size (reasons on hover)'));
-  } catch (e) {
-    say(where, 'Timeline: ' + e.message);
-  }
+  await showPicture(where, () => pictureURL(path), 'Timeline',
+    'Timeline of the account\'s periods and the publication\'s issues', 'timeline', 'Open full size (reasons on hover)');
 }
 
 async function explain(publication, issueId) {

@@ -24,7 +24,7 @@ package enum TimelineSVG {
     package static let entitledColour = "#2e7d32", notEntitledColour = "#b0b0b0", todayColour = "#d81b60"
 
     package static func render(_ timeline: AccountTimeline, publicationTitle: String, accountId: String) -> String {
-        let scale = Scale(from: timeline.from, to: timeline.to)
+        let scale = Scale(from: timeline.from, to: timeline.to, left: Layout.left, width: Layout.plotWidth)
         var svg = SVGWriter(width: Layout.width, height: Layout.height)
         let heading = "\(publicationTitle): account \(accountId), \(SupportSentence.day(timeline.from)) to \(SupportSentence.day(timeline.to)) (UTC)"
         svg.title(heading)
@@ -37,15 +37,7 @@ package enum TimelineSVG {
         return svg.finish()
     }
 
-    /// Instants to x coordinates over the plot, clamped to it.
-    package struct Scale {
-        package let from: Instant, to: Instant
-        package func x(_ t: Instant) -> Double {
-            let span = Double(to.millisecondsSinceEpoch - from.millisecondsSinceEpoch)
-            let offset = Double(max(from, min(t, to)).millisecondsSinceEpoch - from.millisecondsSinceEpoch)
-            return Layout.left + offset / span * Layout.plotWidth
-        }
-    }
+    package typealias Scale = ChartPieces.Scale
 
     private static func laneY(_ kind: TimelineBar.Kind) -> Double {
         let index = TimelineBar.Kind.allCases.firstIndex(of: kind) ?? 0
@@ -88,17 +80,7 @@ package enum TimelineSVG {
     }
 
     private static func axis(_ timeline: AccountTimeline, _ scale: Scale, _ svg: inout SVGWriter) {
-        let y = Layout.axisY
-        svg.element("line", [("x1", SVGWriter.number(Layout.left)), ("y1", SVGWriter.number(y)),
-                             ("x2", SVGWriter.number(Layout.left + Layout.plotWidth)), ("y2", SVGWriter.number(y)), ("stroke", "#444")])
-        for tick in TimeAxis(from: timeline.from, to: timeline.to).ticks {
-            let x = SVGWriter.number(scale.x(tick.at))
-            svg.element("line", [("x1", x), ("y1", SVGWriter.number(y)), ("x2", x),
-                                 ("y2", SVGWriter.number(y + (tick.label == nil ? 3 : 6))), ("stroke", "#444")])
-            if let label = tick.label {
-                svg.element("text", [("x", x), ("y", SVGWriter.number(y + 18)), ("text-anchor", "middle")]) { $0.characters(label) }
-            }
-        }
+        ChartPieces.timeAxis(scale, y: Layout.axisY, &svg)
     }
 
     private static func today(_ timeline: AccountTimeline, _ scale: Scale, _ svg: inout SVGWriter) {
@@ -113,12 +95,6 @@ package enum TimelineSVG {
     private static func legend(_ svg: inout SVGWriter) {
         let entries = TimelineBar.Kind.allCases.map { ($0.rawValue, colours[$0] ?? "#000") }
             + [("issue entitled", entitledColour), ("issue not entitled", notEntitledColour), ("today", todayColour)]
-        var x = Layout.left
-        for (label, colour) in entries {
-            svg.element("rect", [("x", SVGWriter.number(x)), ("y", SVGWriter.number(Layout.legendY - 9)), ("width", "10"),
-                                 ("height", "10"), ("fill", colour)])
-            svg.element("text", [("x", SVGWriter.number(x + 14)), ("y", SVGWriter.number(Layout.legendY))]) { $0.characters(label) }
-            x += 14 + Double(label.count) * 6.5 + 18
-        }
+        ChartPieces.legend(entries, left: Layout.left, y: Layout.legendY, &svg)
     }
 }
