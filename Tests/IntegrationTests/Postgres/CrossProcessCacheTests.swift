@@ -43,6 +43,18 @@ final class CrossProcessCacheTests {
         #expect(took, "B still accepts the revoked key")
     }
 
+    /// readers.md E35: a deleted account's token, resolved and kept by B, is 401 on B within a
+    /// second of the deletion on A, and its id 404 there.
+    @Test func e35AnAccountDeletedOnAIsGoneOnBWithinOneSecond() throws {
+        let reader = try a.createAccount()
+        let path = "/v1/accounts/\(reader.id)/entitlements"
+        #expect(within { try b.client.get(path, as: reader.token).status == 200 })
+        #expect(try b.client.get(path, as: reader.token).status == 200)  // resolved from B's cache now
+        #expect(try a.client.delete("/v1/accounts/\(reader.id)", as: H.adminKey).status == 200)
+        #expect(within { try b.client.get(path, as: reader.token).status == 401 }, "B still accepts the deleted account's token")
+        #expect(try b.client.get(path, as: H.adminKey).status == 404)
+    }
+
     /// B loses the database: past a second without the feed it answers from the store (here a
     /// 503) rather than from what it cached; once back, it catches up with what another process
     /// changed meanwhile (the change log, not a notification it could not hear).
