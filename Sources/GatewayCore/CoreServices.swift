@@ -47,7 +47,9 @@ package final class CoreServices: Sendable {
                  ownership: OwnershipPolicy, events: EventPolicy, appStoreWork: WorkPool,
                  stripe stripeSettings: StripeSettings = StripeSettings(webhookSecrets: []), stripeAPI: (any StripeAPI)? = nil,
                  googlePlay googlePlayServices: GooglePlayServices? = nil,
-                 stripeWork: WorkPool = .inline, googlePlayWork: WorkPool = .inline, storeWork: WorkPool = .inline) throws(StartError) {
+                 stripeWork: WorkPool = .inline, googlePlayWork: WorkPool = .inline, storeWork: WorkPool = .inline,
+                 sessions sessionPolicy: SessionPolicy = .standard, identityVerifier: (any IdentityVerifying)? = nil,
+                 deleteAccount: (@Sendable (String) throws(GatewayError) -> Void)? = nil) throws(StartError) {
         self.store = store
         self.clock = clock
         self.random = random
@@ -63,7 +65,8 @@ package final class CoreServices: Sendable {
         let catalog: CatalogCache
         do {
             authenticator = try Authenticator(store: store, adminKey: adminKey, cacheBytes: budget.principalBytes,
-                                              coherence: coherence, secretsHashed: counters.secretsHashed)
+                                              coherence: coherence, secretsHashed: counters.secretsHashed, clock: clock,
+                                              sessions: sessionPolicy)
             catalog = try CatalogCache(store: store)
         } catch {
             throw StartError(description: "\(error)")
@@ -79,6 +82,7 @@ package final class CoreServices: Sendable {
         let given = InstitutionAccounts(store: store, clock: clock, work: storeWork)
         let explanations = Explanations(store: store, accounts: accounts, catalog: catalog, entitlements: entitlements,
                                         clock: clock, given: given)
+        let verifier = identityVerifier ?? UnconfiguredIdentityVerifier()
         readers = ReaderServices(
             accounts: ReaderAccounts(store: store, identifiers: identifiers, clock: clock),
             entitlements: EntitlementsNow(accounts: accounts, catalog: catalog, engine: entitlements, institutions: institutions,
@@ -86,7 +90,18 @@ package final class CoreServices: Sendable {
             devices: Devices(store: store),
             grants: Grants(store: store, accounts: accounts, events: events, clock: clock),
             codes: AccessCodes(store: store, catalog: catalog, accounts: accounts, clock: clock, identifiers: identifiers,
-                               events: events))
+                               events: events),
+            identityVerifier: verifier,
+            sessionPolicy: sessionPolicy,
+            sessions: ReaderSessions(store: store, clock: clock, authenticator: authenticator, policy: sessionPolicy),
+            signIn: SignIn(store: store, identifiers: identifiers, clock: clock, authenticator: authenticator, accounts: accounts,
+                           policy: sessionPolicy, verifier: verifier),
+            linkCodes: LinkCodes(store: store, identifiers: identifiers, clock: clock),
+            identities: ReaderIdentities(store: store, clock: clock, policy: sessionPolicy, verifier: verifier),
+            // E35: an account Sign in with Apple deletes goes through the deletion use case given
+            // here (`deleteAccount`); without one it is left, its identity removed and sessions ended.
+            appleEvents: AppleIdentityEvents(store: store, clock: clock, authenticator: authenticator, policy: sessionPolicy,
+                                             deleteAccount: deleteAccount))
         catalogServices = CatalogServices(
             cache: catalog,
             changes: CatalogChanges(store: store, catalog: catalog,

@@ -15,6 +15,7 @@ enum PostgresChangeLog {
         case .catalog: return ("catalog", "")
         case .accountFacts(let id): return ("account", id)
         case .apiKey(let id): return ("key", id)
+        case .session(let id): return ("session", id)
         }
     }
 
@@ -24,6 +25,7 @@ enum PostgresChangeLog {
         case "catalog": change = .catalog
         case "account": change = .accountFacts(accountId: row.text(2))
         case "key": change = .apiKey(keyId: row.text(2))
+        case "session": change = .session(sessionId: row.text(2))
         case let kind: throw row.corrupt("change \(row.int64(0)): unknown kind \(kind)")
         }
         return SequencedChange(sequence: row.int64(0), change: change)

@@ -94,6 +94,7 @@ public final class ChangeFeedFollower: ThreadBackedService {
             case .catalog: catalogChanged = true
             case .accountFacts(let id): accountIds.insert(id)
             case .apiKey(let id): authenticator.forget(keyId: id)
+            case .session(let id): authenticator.forget(sessionId: id)
             }
         }
         if !accountIds.isEmpty { accounts.invalidate(accountIds) }

@@ -7,6 +7,8 @@ public enum StoreChange: Hashable, Sendable {
     case accountFacts(accountId: String)
     /// An API key was created or deleted.
     case apiKey(keyId: String)
+    /// A session ended (E34: sign-out, a replacement, a merge): its token stops resolving.
+    case session(sessionId: String)
 }
 
 /// One entry of a change feed: its place in commit order and what changed.
