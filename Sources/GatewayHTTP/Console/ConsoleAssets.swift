@@ -52,6 +52,7 @@ package enum ConsoleAssets {
             ConsoleAsset("editors.js", PackageResources.editors_js),
             ConsoleAsset("products.js", PackageResources.products_js),
             ConsoleAsset("readers.js", PackageResources.readers_js),
+            ConsoleAsset("signin.js", PackageResources.signin_js),
             ConsoleAsset("support.js", PackageResources.support_js),
             ConsoleAsset("webhooks.js", PackageResources.webhooks_js),
         ]
