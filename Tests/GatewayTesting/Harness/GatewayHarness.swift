@@ -61,6 +61,9 @@ package final class GatewayHarness: @unchecked Sendable {
         configuration.appStoreSandboxURL = "http://127.0.0.1:9/verifyReceipt"
         configuration.storeThreads = 2
         configuration.appStoreThreads = 2
+        // Scenarios move the test clock over months and years between a reader's requests: the
+        // longest idle time keeps their sessions (E34) alive; idleness is tested with its own.
+        configuration.sessionIdleDays = ConfigurationLimits.sessionIdleDays.upperBound
         configure(&configuration)
         var http = HTTPServerConfiguration()
         http.host = "127.0.0.1"
