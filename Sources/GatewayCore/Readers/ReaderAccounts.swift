@@ -30,6 +30,11 @@ package struct ReaderAccounts: Sendable {
         try stored { () throws(StoreError) in try store.account(id: accountId) } != nil
     }
 
+    /// E32: whether the account exists and was merged into another.
+    package func wasMerged(_ accountId: String) throws(GatewayError) -> Bool {
+        try stored { () throws(StoreError) in try store.account(id: accountId) }?.mergedInto != nil
+    }
+
     /// The account in a path as E32 answers it: `accountMerged` (the account it was merged
     /// into, at the end of a chain of merges) when `tellsMerges`, else `notFound`, for an account
     /// merged away; `notFound` for none, or for merges that end at no account (a deleted one).

@@ -22,7 +22,7 @@ package struct Access: Sendable {
         let accountId = context.parameter("accountId")
         let principal = try context.principal()
         guard principal.mayActFor(account: accountId) else {
-            try readers.requireLive(accountId, tellsMerges: false)
+            if try readers.wasMerged(accountId) { throw .notFound("no account \(accountId)") }
             throw .forbidden("this secret may not act for \(accountId)")
         }
         // An account's own session is live: a merged account's sessions ended with the merge.
