@@ -113,9 +113,11 @@ package struct SignIn: Sendable {
                 let bearer = try bearerAccount(request.bearer, tx, now: now)
                 let route = SignInRoute.decide(holder: holderId, bearer: bearer)
                 let targetId = route.existingTarget ?? newAccountId
-                let live = try route.existingTarget.map { id throws(StoreError) in
-                    try tx.liveSessions(ofAccount: id, idleCutoff: policy.idleCutoff(now: now))
-                } ?? []
+                var live: [Session] = []
+                if let id = route.existingTarget {
+                    try tx.lockSessionPlaces(ofAccount: id)
+                    live = try tx.liveSessions(ofAccount: id, idleCutoff: policy.idleCutoff(now: now))
+                }
                 let bearerSession = request.bearer.flatMap { $0.accountId == targetId ? $0.sessionId : nil }
                 let placement = SessionPlacement.decide(live: live, device: request.device, replace: request.replaceSessionId,
                                                         bearerSession: bearerSession, policy: policy)

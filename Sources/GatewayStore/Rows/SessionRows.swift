@@ -55,6 +55,14 @@ extension SQLWriteTransaction {
         return true
     }
 
+    /// E34: writes the account's row without changing it, so that two units of work placing a
+    /// session on one account cannot both count its live sessions before the other's commit
+    /// (PostgreSQL refuses the second as a concurrent update and the store runs it again; SQLite's
+    /// one writer serializes them anyway).
+    public func lockSessionPlaces(ofAccount accountId: String) throws(StoreError) {
+        try connection.run("UPDATE accounts SET merged_at = merged_at WHERE id = \(accountId)")
+    }
+
     public func touchSession(id: String, at instant: Instant, ifUnusedSince since: Instant) throws(StoreError) -> Bool {
         try connection.run("""
             UPDATE sessions SET last_used_at = \(instant)

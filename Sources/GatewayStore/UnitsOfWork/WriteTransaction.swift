@@ -37,6 +37,8 @@ public protocol WriteTransaction: ReadTransaction {
     func insert(_ session: Session) throws(StoreError) -> Bool
     /// Ends a session not yet ended (other processes hear of it); false when there was none.
     func endSession(id: String, at instant: Instant) throws(StoreError) -> Bool
+    /// Serializes the units of work that place sessions on one account (E34's limit).
+    func lockSessionPlaces(ofAccount accountId: String) throws(StoreError)
     /// Moves `lastUsedAt` to `instant` when the session is not ended and was last used at `since`
     /// or before; true when it moved.
     func touchSession(id: String, at instant: Instant, ifUnusedSince since: Instant) throws(StoreError) -> Bool
