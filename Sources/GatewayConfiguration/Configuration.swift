@@ -92,6 +92,10 @@ public struct Configuration: Sendable, Equatable {
     /// bits, and this keeps guessing slower still.
     public var redemptionFailuresPerMinute = 10
     public var redemptionFailuresBurst = 10
+    /// E34: live sessions per account (`ISSUE_GATEWAY_DEVICE_LIMIT`, 0 for none) and the days an
+    /// unused session lives (`ISSUE_GATEWAY_SESSION_IDLE_DAYS`).
+    public var deviceLimit = 0
+    public var sessionIdleDays = 90
     /// APNs and webhooks: off unless configured.
     public var push = PushSettings()
     /// Google Play: off unless packages and a service account are configured.

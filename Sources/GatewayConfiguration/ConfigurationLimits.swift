@@ -25,6 +25,10 @@ package enum ConfigurationLimits {
     /// `ISSUE_GATEWAY_ACCOUNT_CREATION_RATE` (per minute) and `_BURST`, per source address.
     package static let accountCreationRate = 1...100_000_000
     package static let accountCreationBurst = 1...100_000_000
+    /// `ISSUE_GATEWAY_DEVICE_LIMIT` (E34): 0 for no limit, else live sessions per account.
+    package static let deviceLimit = 0...10_000
+    /// `ISSUE_GATEWAY_SESSION_IDLE_DAYS` (E34): a day to ten years.
+    package static let sessionIdleDays = 1...3_650
     /// `ISSUE_GATEWAY_WEBHOOK_SECRET`: the HMAC key of webhook signatures.
     package static let webhookSecretBytes = 16
     /// `ISSUE_GATEWAY_WEBHOOK_DEAD_LETTER_AFTER`: a minute (a test, a demo) to 30 days.

@@ -83,6 +83,8 @@ extension Configuration {
         ("ISSUE_GATEWAY_ACCOUNT_CREATION_BURST", integer(\.accountCreationBurst, in: ConfigurationLimits.accountCreationBurst)),
         ("ISSUE_GATEWAY_REDEEM_FAILURES_RATE", integer(\.redemptionFailuresPerMinute, in: ConfigurationLimits.accountCreationRate)),
         ("ISSUE_GATEWAY_REDEEM_FAILURES_BURST", integer(\.redemptionFailuresBurst, in: ConfigurationLimits.accountCreationBurst)),
+        ("ISSUE_GATEWAY_DEVICE_LIMIT", integer(\.deviceLimit, in: ConfigurationLimits.deviceLimit)),
+        ("ISSUE_GATEWAY_SESSION_IDLE_DAYS", integer(\.sessionIdleDays, in: ConfigurationLimits.sessionIdleDays)),
         ("ISSUE_GATEWAY_APPSTORE_API_KEY_ID", set(\.appStoreAPIKeyId, SettingParsers.nonEmpty)),
         ("ISSUE_GATEWAY_APPSTORE_API_ISSUER_ID", set(\.appStoreAPIIssuerId, SettingParsers.nonEmpty)),
         ("ISSUE_GATEWAY_APPSTORE_API_PRIVATE_KEY", set(\.appStoreAPIPrivateKeyPath, SettingParsers.nonEmpty)),

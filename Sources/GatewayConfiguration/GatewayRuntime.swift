@@ -52,7 +52,8 @@ public struct GatewayRuntime: Sendable {
                      appStore: AppStoreServices? = nil, http: HTTPServerConfiguration? = nil, accessLog: AccessLog? = nil,
                      pollerSettings: StatusPollerSettings? = .standard, random: any RandomBytesSource = SystemRandom(),
                      limits: APILimits = .standard, stripeAPI: (any StripeAPI)? = nil,
-                     googlePlay: GooglePlayServices? = nil) throws(StartError) -> GatewayRuntime {
+                     googlePlay: GooglePlayServices? = nil,
+                     identityVerifier: (any IdentityVerifying)? = nil) throws(StartError) -> GatewayRuntime {
         guard let adminKey = configuration.adminKey, let tokenKeys = configuration.tokenKeys else {
             throw StartError(description: "the admin key and token keys must be resolved before the API starts")
         }
@@ -99,7 +100,10 @@ public struct GatewayRuntime: Sendable {
                                     stripeWork: WorkPool { job in pools.submit(to: .stripe, job) },
                                     googlePlayWork: WorkPool { job in pools.submit(to: .googlePlay, job) },
                                     storeWork: WorkPool { job in pools.submit(to: .store, job) },
-                                    identityProviders: OpenIDProviders(configuration.identityProviders))
+                                    identityProviders: OpenIDProviders(configuration.identityProviders),
+                                    sessions: SessionPolicy(deviceLimit: configuration.deviceLimit,
+                                                            idleDays: configuration.sessionIdleDays),
+                                    identityVerifier: identityVerifier)
         let apiSettings = APISettings(
             tokenKeys: tokenKeys, tokenIssuer: configuration.tokenIssuer, tokenTTLSeconds: configuration.tokenTTLSeconds,
             edge: try configuration.edge.signer(cdnBase: configuration.cdnBaseURL),

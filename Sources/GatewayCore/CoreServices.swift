@@ -50,7 +50,8 @@ package final class CoreServices: Sendable {
                  stripe stripeSettings: StripeSettings = StripeSettings(webhookSecrets: []), stripeAPI: (any StripeAPI)? = nil,
                  googlePlay googlePlayServices: GooglePlayServices? = nil,
                  stripeWork: WorkPool = .inline, googlePlayWork: WorkPool = .inline, storeWork: WorkPool = .inline,
-                 identityProviders: OpenIDProviders = OpenIDProviders([])) throws(StartError) {
+                 identityProviders: OpenIDProviders = OpenIDProviders([]), sessions sessionPolicy: SessionPolicy = .standard,
+                 identityVerifier: (any IdentityVerifying)? = nil) throws(StartError) {
         self.store = store
         self.clock = clock
         self.random = random
@@ -66,7 +67,8 @@ package final class CoreServices: Sendable {
         let catalog: CatalogCache
         do {
             authenticator = try Authenticator(store: store, adminKey: adminKey, cacheBytes: budget.principalBytes,
-                                              coherence: coherence, secretsHashed: counters.secretsHashed)
+                                              coherence: coherence, secretsHashed: counters.secretsHashed, clock: clock,
+                                              sessions: sessionPolicy)
             catalog = try CatalogCache(store: store)
         } catch {
             throw StartError(description: "\(error)")
@@ -82,6 +84,9 @@ package final class CoreServices: Sendable {
         let given = InstitutionAccounts(store: store, clock: clock, work: storeWork)
         let explanations = Explanations(store: store, accounts: accounts, catalog: catalog, entitlements: entitlements,
                                         clock: clock, given: given)
+        let verifier = identityVerifier ?? ProviderIdentityVerifier(providers: identityProviders, store: store)
+        let deletions = AccountDeletions(store: store, accounts: accounts, authenticator: authenticator, catalog: catalog,
+                                         events: events, clock: clock, googlePlayPackages: googlePlayServices?.packages ?? [])
         readers = ReaderServices(
             accounts: ReaderAccounts(store: store, identifiers: identifiers, clock: clock),
             entitlements: EntitlementsNow(accounts: accounts, catalog: catalog, engine: entitlements, institutions: institutions,
@@ -90,11 +95,19 @@ package final class CoreServices: Sendable {
             grants: Grants(store: store, accounts: accounts, events: events, clock: clock),
             codes: AccessCodes(store: store, catalog: catalog, accounts: accounts, clock: clock, identifiers: identifiers,
                                events: events),
-            deletions: AccountDeletions(store: store, accounts: accounts, authenticator: authenticator, catalog: catalog,
-                                        events: events, clock: clock, googlePlayPackages: googlePlayServices?.packages ?? []),
-            identityVerifier: ProviderIdentityVerifier(providers: identityProviders, store: store),
-            nonces: SignInNonces(store: store, random: random, isConfigured: !identityProviders.isEmpty),
-            appleServerEvents: AppleServerEvents(providers: identityProviders))
+            deletions: deletions,
+            identityVerifier: verifier,
+            nonces: SignInNonces(store: store, random: random, isConfigured: verifier.isConfigured),
+            appleServerEvents: AppleServerEvents(providers: identityProviders),
+            sessionPolicy: sessionPolicy,
+            sessions: ReaderSessions(store: store, clock: clock, authenticator: authenticator, policy: sessionPolicy),
+            signIn: SignIn(store: store, identifiers: identifiers, clock: clock, authenticator: authenticator, accounts: accounts,
+                           policy: sessionPolicy, verifier: verifier),
+            linkCodes: LinkCodes(store: store, identifiers: identifiers, clock: clock),
+            identities: ReaderIdentities(store: store, clock: clock, policy: sessionPolicy, verifier: verifier),
+            // E35: an account Sign in with Apple deletes goes through the deletion use case.
+            appleEvents: AppleIdentityEvents(store: store, clock: clock, authenticator: authenticator, policy: sessionPolicy,
+                                             deleteAccount: { id throws(GatewayError) in _ = try deletions.delete(id) }))
         catalogServices = CatalogServices(
             cache: catalog,
             changes: CatalogChanges(store: store, catalog: catalog,

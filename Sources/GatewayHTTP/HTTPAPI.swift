@@ -61,7 +61,7 @@ package struct HTTPAPI: Sendable {
             accounts,
             tokens,
             EdgeController(tokenKeys: settings.tokenKeys, tokenMemo: tokenMemo, clock: ground.clock, counters: ground.counters),
-            LookupController(access: access, lookups: support.lookups),
+            LookupController(access: access, lookups: support.lookups, identities: readers.identities),
             ExplanationController(access: access, explanations: support.explanations, entitlements: entitlements,
                                   requesters: requesters, clock: ground.clock),
             GrantController(access: access, grants: readers.grants, catalog: catalog, identifiers: ground.identifiers,
@@ -89,6 +89,7 @@ package struct HTTPAPI: Sendable {
             WebhookController(access: access, deadLetters: operations.deadLetters),
             CirculationController(access: access, circulation: operations.circulation),
             GooglePlayController(access: access, googlePlay: intake.googlePlay, entitlements: entitlements),
+            SessionController(access: access, readers: readers, requesters: requesters),
         ]
     }
 

@@ -16,6 +16,7 @@ enum PostgresChangeLog {
         case .accountFacts(let id): return ("account", id)
         case .apiKey(let id): return ("key", id)
         case .accountEnded(let id): return ("account-ended", id)
+        case .session(let id): return ("session", id)
         }
     }
 
@@ -26,6 +27,7 @@ enum PostgresChangeLog {
         case "account": change = .accountFacts(accountId: row.text(2))
         case "key": change = .apiKey(keyId: row.text(2))
         case "account-ended": change = .accountEnded(accountId: row.text(2))
+        case "session": change = .session(sessionId: row.text(2))
         case let kind: throw row.corrupt("change \(row.int64(0)): unknown kind \(kind)")
         }
         return SequencedChange(sequence: row.int64(0), change: change)

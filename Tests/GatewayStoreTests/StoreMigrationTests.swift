@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import Entitle
 import GatewayStore
@@ -5,6 +6,7 @@ import IssueCatalog
 @testable import PostgresStore
 @testable import SQLiteStore
 import TestSupport
+import Wire
 
 /// The shared migrations that key transactions (step 1) and everything kept per subscription
 /// (step 2) by store (E1 as amended, E23) and give products their store fields, on a database
@@ -63,6 +65,13 @@ import TestSupport
         #expect(try store.accountFacts("bob").transactions == [play])
         #expect(try store.owner(of: appleKey) == "alice" && store.owner(of: play.subscriptionKey) == "bob")
         #expect(try store.latestReceipt(for: play.subscriptionKey) == nil)
+        // E34: the account's token is its first session, with no device, last used when the step
+        // ran (an upgrade signs nobody out by idleness); the account's own column holds no hash.
+        let session = try #require(try store.session(tokenHash: "h"))
+        #expect(session.id == "sess-alice" && session.accountId == "alice" && session.device == SessionDevice())
+        let aDayAgo = Instant(millisecondsSinceEpoch: Int64(Date().timeIntervalSince1970 * 1000) - 86_400_000)
+        #expect(session.isLive(idleCutoff: aDayAgo) && session.createdAt == Instant(millisecondsSinceEpoch: 0))
+        #expect(try store.account(id: "alice")?.tokenHash == "alice")
     }
 
     @Test func anSQLiteFileFromBeforeStoresUpgrades() throws {

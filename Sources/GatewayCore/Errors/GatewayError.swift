@@ -39,6 +39,18 @@ package enum GatewayError: Error, Sendable, Equatable {
     case ownedByOtherAccount
     /// An `appAccountToken` names one account (E4's V2 rule binds purchases carrying it).
     case appAccountTokenInUse
+    /// E32: the account in the path was merged into `mergedInto` (told to service and admin keys;
+    /// others hear `notFound`).
+    case accountMerged(mergedInto: String)
+    /// E34: the account has as many live sessions as the device limit allows; `sessions` are
+    /// they (`current`: the requester's own, if among them). Nothing changed.
+    case deviceLimit(sessions: [Session], current: String?)
+    /// E33: a link code unknown, used or expired.
+    case linkCodeNotFound
+    /// E32: the identity belongs to another account; nothing changed.
+    case identityInUse
+    /// E32: the account's only identity, with sessions made with it: sign-out or deletion is the way.
+    case lastIdentity
     /// A use case that needs credentials the operator did not configure: no retry helps.
     case notConfigured(String)
     /// Apple verified the receipt or transaction and refused it; `appStoreStatus` is its status.
@@ -126,6 +138,11 @@ extension GatewayError {
         case .codeNotFound: "no such code, or it was used, has expired or was withdrawn"
         case .subscriberNotFound: "no subscriber with this customer number and verification value in this publication"
         case .ownedByOtherAccount: "this purchase belongs to another account"
+        case .accountMerged(let into): "this account was merged into \(into)"
+        case .deviceLimit: "the account has as many devices signed in as it may; sign one out or replace it (replaceSessionId)"
+        case .linkCodeNotFound: "no such link code, or it was used or has expired"
+        case .identityInUse: "this identity belongs to another account"
+        case .lastIdentity: "this is the account's only identity and sessions were made with it; sign out or delete the account instead"
         case .appAccountTokenInUse: "another account already holds this appAccountToken"
         case .appStoreRefused(let status, _): "the App Store refused the request (HTTP \(status))"
         case .purchaseNotFound: "Google Play does not know this purchase"

@@ -4,6 +4,7 @@ import GatewayCrypto
 import GatewayStore
 import Metrics
 import Synchronization
+import Wire
 
 /// Resolves `Authorization: Bearer <secret>` to a principal. Secrets are known only by their
 /// SHA-256 (http-api.md, Auth); the admin key's hash is compared in constant time, the others are
@@ -11,12 +12,29 @@ import Synchronization
 /// (`CacheBudget`). Revoking a key drops that key's resolution only, so it stops working at once;
 /// a lookup of that key that raced with the revocation is answered but not kept
 /// (`InvalidationLog`), so a request in flight during `DELETE /v1/keys/{id}` cannot put the
-/// revoked key back into the cache.
+/// revoked key back into the cache. An account's token is a session (E34): it resolves while the
+/// session is live, moves the session's `lastUsedAt` at most once an hour, and an ended session's
+/// resolution is dropped the same way as a revoked key's (here at once, on other processes when
+/// their change feed brings `StoreChange.session`).
 package final class Authenticator: Sendable {
+    /// What a resolution is dropped by.
+    private enum Revocable: Hashable {
+        case key(String)
+        case session(String)
+        case account(String)
+    }
+
+    /// A session a token resolved to, as last read.
+    private struct SessionSeen {
+        var id: String
+        var lastUsedAt: Instant
+    }
+
     /// A resolution, with the API key it came from (nil for an account's token).
     private struct Resolved {
         var principal: Principal
         var keyId: String?
+        var session: SessionSeen?
 
         var heapBytes: Int {
             let principalBytes: Int
@@ -28,7 +46,7 @@ package final class Authenticator: Sendable {
             case .service(let keyId): principalBytes = MemoryFootprint.string(keyId)
             case .account(let id): principalBytes = MemoryFootprint.string(id)
             }
-            return principalBytes + MemoryFootprint.optionalString(keyId)
+            return principalBytes + MemoryFootprint.optionalString(keyId) + MemoryFootprint.optionalString(session?.id)
         }
     }
 
@@ -36,7 +54,9 @@ package final class Authenticator: Sendable {
         var principals: ByteBudgetLRU<SecretDigest, Resolved>
         /// The secret digest each API key was resolved under, to drop it on revocation.
         var keyHashes: [String: SecretDigest] = [:]
-        var revocations: InvalidationLog<String>
+        /// The secret digest each session was resolved under, to drop it when the session ends.
+        var sessionHashes: [String: SecretDigest] = [:]
+        var revocations: InvalidationLog<Revocable>
     }
 
     private let store: any GatewayStore
@@ -46,10 +66,15 @@ package final class Authenticator: Sendable {
     private let coherence: CacheCoherence
     /// Counts `digest(of:)`: at most one per request.
     private let secretsHashed: Counter?
+    private let clock: any GatewayClock
+    private let sessions: SessionPolicy
 
     package init(store: any GatewayStore, adminKey: String, cacheBytes: Int, coherence: CacheCoherence = CacheCoherence(),
-                 secretsHashed: Counter? = nil) throws(CryptoError) {
+                 secretsHashed: Counter? = nil, clock: any GatewayClock = SystemClock(),
+                 sessions: SessionPolicy = .standard) throws(CryptoError) {
         self.store = store
+        self.clock = clock
+        self.sessions = sessions
         self.coherence = coherence
         self.secretsHashed = secretsHashed
         self.adminKeyDigest = try SecretDigest(of: adminKey)
@@ -64,17 +89,19 @@ package final class Authenticator: Sendable {
     }
 
     /// The principal from memory alone: nil when the secret was not resolved before (the store
-    /// would have to be asked).
+    /// would have to be asked), or when its session is due for its hourly `lastUsedAt` move or
+    /// may have idled out (a write or a read the route's handler makes).
     package func cachedPrincipal(_ digest: SecretDigest) -> Principal? {
         if digest.matches(adminKeyDigest) { return .admin }
-        guard coherence.isTrusted else { return nil }
-        return cache.withLock { $0.principals.value(for: digest)?.principal }
+        guard coherence.isTrusted, let found = cache.withLock({ $0.principals.value(for: digest) }) else { return nil }
+        if let session = found.session, !isFresh(session, now: clock.now()) { return nil }
+        return found.principal
     }
 
     /// A revoked API key stops resolving at once; every other resolution is kept.
     package func forget(keyId: String) {
         cache.withLock { cache in
-            cache.revocations.invalidate(CollectionOfOne(keyId))
+            cache.revocations.invalidate(CollectionOfOne(Revocable.key(keyId)))
             if let digest = cache.keyHashes.removeValue(forKey: keyId) { cache.principals.removeValue(for: digest) }
         }
     }
@@ -83,19 +110,25 @@ package final class Authenticator: Sendable {
     /// deletion is answered but not kept.
     package func forget(accountId: String) {
         cache.withLock { cache in
-            cache.revocations.invalidate(CollectionOfOne(Self.accountKey(accountId)))
+            cache.revocations.invalidate(CollectionOfOne(Revocable.account(accountId)))
             cache.principals.removeAll { $0.principal == .account(accountId) }
         }
     }
 
-    /// Accounts and API keys share the revocation log, apart by prefix.
-    private static func accountKey(_ accountId: String) -> String { "account:" + accountId }
+    /// E34: an ended session's token stops resolving at once; every other resolution is kept.
+    package func forget(sessionId: String) {
+        cache.withLock { cache in
+            cache.revocations.invalidate(CollectionOfOne(Revocable.session(sessionId)))
+            if let digest = cache.sessionHashes.removeValue(forKey: sessionId) { cache.principals.removeValue(for: digest) }
+        }
+    }
 
     /// Forgets every resolution (a change feed that lost entries).
     package func forgetAll() {
         cache.withLock { cache in
             cache.revocations.invalidateAll()
             cache.keyHashes.removeAll()
+            cache.sessionHashes.removeAll()
             cache.principals.removeAll()
         }
     }
@@ -104,11 +137,22 @@ package final class Authenticator: Sendable {
 
     /// The principal a secret's digest names; nil when it names none.
     package func resolve(_ digest: SecretDigest) throws(GatewayError) -> Principal? {
-        if digest.matches(adminKeyDigest) { return .admin }
+        try resolveSession(digest)?.principal
+    }
+
+    /// The principal a secret's digest names with, for an account's token, its session's id (E34:
+    /// what `current` and sign-out name); nil when it names none or its session has ended.
+    package func resolveSession(_ digest: SecretDigest) throws(GatewayError) -> (principal: Principal, sessionId: String?)? {
+        if digest.matches(adminKeyDigest) { return (.admin, nil) }
         let trusted = coherence.isTrusted
+        let now = clock.now()
         let (cached, ticket) = cache.withLock { (trusted ? $0.principals.value(for: digest) : nil, $0.revocations.ticket()) }
-        if let cached { return cached.principal }
-        let found: Resolved?
+        // A session due for its hourly move, or maybe idle, is read again (another process may
+        // have moved it).
+        if let cached, cached.session.map({ isFresh($0, now: now) }) ?? true {
+            return (cached.principal, cached.session?.id)
+        }
+        var found: Resolved?
         do {
             let hash = digest.hex
             if let key = try store.apiKey(secretHash: hash), digest.matches(storedHex: key.secretHash) {
@@ -118,27 +162,48 @@ package final class Authenticator: Sendable {
                                                keyId: key.keyId)
                 case .service: found = Resolved(principal: .service(keyId: key.keyId), keyId: key.keyId)
                 }
-            } else if let account = try store.account(tokenHash: hash),
-                      digest.matches(storedHex: account.tokenHash) {
-                found = Resolved(principal: .account(account.id), keyId: nil)
+            } else if var session = try store.session(tokenHash: hash), digest.matches(storedHex: session.tokenHash),
+                      session.isLive(idleCutoff: sessions.idleCutoff(now: now)) {
+                // E34: a request is not a write; the session's last use moves once an hour.
+                let since = now.adding(milliseconds: -SessionPolicy.touchIntervalMilliseconds)
+                // Not moved here when another process moved it within the hour: then it is as recent.
+                if sessions.isTouchDue(lastUsedAt: session.lastUsedAt, now: now) {
+                    _ = try store.write { tx throws(StoreError) in try tx.touchSession(id: session.id, at: now, ifUnusedSince: since) }
+                    session.lastUsedAt = now
+                }
+                found = Resolved(principal: .account(session.accountId), keyId: nil,
+                                 session: SessionSeen(id: session.id, lastUsedAt: session.lastUsedAt))
             } else {
                 found = nil
             }
         } catch {
             throw GatewayError(error)
         }
-        guard let found else { return nil }
+        guard let found else {
+            // An ended or idle session: its earlier resolution goes too.
+            if let cached, let session = cached.session { forget(sessionId: session.id) }
+            return nil
+        }
         let bytes = found.heapBytes
         cache.withLock { cache in
             guard coherence.isTrusted else { return }
             if let keyId = found.keyId {
-                guard cache.revocations.isCurrent(ticket, for: keyId) else { return }
+                guard cache.revocations.isCurrent(ticket, for: .key(keyId)) else { return }
                 cache.keyHashes[keyId] = digest
             } else if case .account(let accountId) = found.principal {
-                guard cache.revocations.isCurrent(ticket, for: Self.accountKey(accountId)) else { return }
+                guard cache.revocations.isCurrent(ticket, for: .account(accountId)) else { return }
+            }
+            if let session = found.session {
+                guard cache.revocations.isCurrent(ticket, for: .session(session.id)) else { return }
+                cache.sessionHashes[session.id] = digest
             }
             cache.principals.insert(found, for: digest, bytes: bytes)
         }
-        return found.principal
+        return (found.principal, found.session?.id)
+    }
+
+    /// Whether a session seen at `session.lastUsedAt` is live and not due for its move at `now`.
+    private func isFresh(_ session: SessionSeen, now: Instant) -> Bool {
+        !sessions.isTouchDue(lastUsedAt: session.lastUsedAt, now: now)
     }
 }

@@ -97,6 +97,7 @@ public final class ChangeFeedFollower: ThreadBackedService {
             case .accountEnded(let id):
                 authenticator.forget(accountId: id)
                 accountIds.insert(id)
+            case .session(let id): authenticator.forget(sessionId: id)
             }
         }
         if !accountIds.isEmpty { accounts.invalidate(accountIds) }

@@ -22,7 +22,11 @@ struct PlayPendingBinding: Sendable {
     func bind(_ facts: VerifiedFacts, poster: String, _ tx: any ReadTransaction) throws(StoreError) -> VerifiedFacts {
         var facts = facts
         var owner = poster
-        if let accountToken, let named = try tx.account(appAccountToken: accountToken) { owner = named.id }
+        // E32: the account a merged holder of the token was merged into.
+        if let accountToken, let holder = try tx.account(appAccountToken: accountToken),
+           let named = try tx.reachedAccount(id: holder.id) {
+            owner = named.id
+        }
         facts.namedOwners[key] = owner
         return facts
     }

@@ -53,6 +53,7 @@ package enum ConsoleAssets {
             ConsoleAsset("products.js", PackageResources.products_js),
             ConsoleAsset("readers.js", PackageResources.readers_js),
             ConsoleAsset("reports.js", PackageResources.reports_js),
+            ConsoleAsset("signin.js", PackageResources.signin_js),
             ConsoleAsset("support.js", PackageResources.support_js),
             ConsoleAsset("webhooks.js", PackageResources.webhooks_js),
         ]

@@ -27,6 +27,7 @@ package struct GrantController: APIController {
         router.add("POST", "/v1/accounts/{accountId}/grants", execution: .store, route: { [self] context throws(GatewayError) in
             let accountId = context.parameter("accountId")
             let actor = try access.requireServiceOrAdmin(&context).actor
+            try access.requireLiveAccount(accountId)
             let grant = try grantBody(RequestBody(context.request), accountId: accountId)
             let (given, created) = try grants.give(grant, by: actor)
             return .json(created ? 201 : 200) { w in w.grant(given, withNote: true) }
@@ -34,6 +35,7 @@ package struct GrantController: APIController {
         router.add("DELETE", "/v1/accounts/{accountId}/grants/{grantId}", execution: .store, route: { [self] context throws(GatewayError) in
             let accountId = context.parameter("accountId")
             let actor = try access.requireServiceOrAdmin(&context).actor
+            try access.requireLiveAccount(accountId)
             let grantId = context.parameter("grantId")
             let revoked = try grants.revoke(grantId, ofAccount: accountId, by: actor)
             return .json(200) { w in w.grant(revoked, withNote: true) }

@@ -16,7 +16,7 @@ package struct HistoryController: APIController {
 
     package func register(_ router: APIRouterBuilder) {
         router.add("GET", "/v1/accounts/{accountId}/history", execution: .store, route: { [self] context throws(GatewayError) in
-            let account = try access.requireAccount(&context), accountId = account.id
+            let account = try access.requireAccount(&context, readsMerged: true), accountId = account.id
             let body: [UInt8]?
             let view: HistoryView = account.principal.isReader ? .reader : .staff
             do throws(HistoryJSON.Failure) {

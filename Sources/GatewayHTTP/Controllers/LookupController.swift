@@ -11,9 +11,10 @@ import Wire
 package struct LookupController: APIController {
     private let access: Access
     private let lookups: OwnerLookups
+    private let identities: ReaderIdentities
 
-    package init(access: Access, lookups: OwnerLookups) {
-        self.access = access; self.lookups = lookups
+    package init(access: Access, lookups: OwnerLookups, identities: ReaderIdentities) {
+        self.access = access; self.lookups = lookups; self.identities = identities
     }
 
     package static let lookupKeys = ["originalTransactionId", "transactionId", "appAccountToken", "accountId", "stripeSubscriptionId",
@@ -24,6 +25,7 @@ package struct LookupController: APIController {
             try access.requireServiceOrAdmin(&context)
             let query = context.query
             if let found = try printSubscriberLookup(query) { return .json(200) { w in w.lookup(found) } }
+            if let found = try emailLookup(query) { return .json(200) { w in w.emailLookup(found) } }
             let given = query.filter { Self.lookupKeys.contains($0.0) }
             guard given.count == 1, let (name, value) = given.first, !value.isEmpty else {
                 throw .invalid("give exactly one of \(Self.lookupKeys.joined(separator: ", "))")
@@ -46,6 +48,18 @@ package struct LookupController: APIController {
         }
         guard let found = try lookups.owner(of: .printSubscriber(publicationId: publicationId, customerNumber: customerNumber),
                                             in: nil) else { throw .notFound("nobody holds the claim of \(customerNumber) in \(publicationId)") }
+        return found
+    }
+
+    /// readers.md, Decisions: `?email=…` finds the accounts an identity with that kept email
+    /// belongs to (compared without case); nil when the query is another lookup.
+    private func emailLookup(_ query: [(String, String)]) throws(GatewayError) -> [Identity]? {
+        guard let email = query.first(where: { $0.0 == "email" })?.1 else { return nil }
+        guard !email.isEmpty, !query.contains(where: { Self.lookupKeys.contains($0.0) || $0.0 == "publicationId" }) else {
+            throw .invalid("give a non-empty email, and no other lookup")
+        }
+        let found = try identities.lookup(email: email)
+        guard !found.isEmpty else { throw .notFound("no identity holds the email \(email)") }
         return found
     }
 
@@ -74,6 +88,24 @@ package struct LookupController: APIController {
 }
 
 extension JSONWriter {
+    /// `{"accountId": the first found, "accounts": [{"accountId", "provider", "subject", "email"}]}`.
+    package mutating func emailLookup(_ found: [Identity]) {
+        object { w in
+            w.field("accountId", found[0].accountId)
+            w.key("accounts")
+            w.array { w in
+                for identity in found {
+                    w.object { w in
+                        w.field("accountId", identity.accountId)
+                        w.field("provider", identity.key.provider)
+                        w.field("subject", identity.key.subject)
+                        w.field("email", identity.email)
+                    }
+                }
+            }
+        }
+    }
+
     package mutating func lookup(_ found: OwnerLookup) {
         object { w in
             w.field("accountId", found.accountId)

@@ -10,6 +10,8 @@ package struct APIError: Sendable {
     package let code: String
     package let message: String
     package let extra: [(String, JSONScalar)]
+    /// Fields beside `extra` that are not scalars (E34's `sessions`), in order after them.
+    package let structured: [(String, JSONValue)]
     /// Header fields the answer carries besides the body (`Retry-After`).
     package let headers: [(String, String)]
 
@@ -17,6 +19,16 @@ package struct APIError: Sendable {
         message = error.message
         headers = error.retryAfterSeconds.map { [("Retry-After", String($0))] } ?? []
         (status, code, extra) = Self.statusCodeAndFields(of: error)
+        structured = Self.structuredFields(of: error)
+    }
+
+    /// readers.md, Decisions: extra error fields sit inside the `error` object beside `code`.
+    private static func structuredFields(of error: GatewayError) -> [(String, JSONValue)] {
+        switch error {
+        case .deviceLimit(let sessions, let current):
+            [("sessions", .array(sessions.map { SessionJSON.value($0, current: current) }))]
+        default: []
+        }
     }
 
     private static func statusCodeAndFields(of error: GatewayError) -> (Int, String, [(String, JSONScalar)]) {
@@ -35,6 +47,11 @@ package struct APIError: Sendable {
         case .conflict: (409, "conflict", [])
         case .notPublished: (409, "not_published", [])
         case .ownedByOtherAccount: (409, "owned_by_other_account", [])
+        case .accountMerged(let into): (404, "account_merged", [("mergedInto", .string(into))])
+        case .linkCodeNotFound: (404, "link_code_not_found", [])
+        case .deviceLimit: (409, "device_limit", [])
+        case .identityInUse: (409, "identity_in_use", [])
+        case .lastIdentity: (409, "last_identity", [])
         case .appAccountTokenInUse: (409, "app_account_token_in_use", [])
         case .notConfigured: (409, "not_configured", [])
         case .purchaseExpired: (410, "purchase_expired", [])
@@ -58,7 +75,7 @@ package struct APIError: Sendable {
     /// carries `Retry-After` (http-api.md): the wait the error names, else the fallback, clamped
     /// here so that no error path can forget it or send a wait out of range.
     package var response: HTTPResponse {
-        var response = HTTPResponse.error(status, code: code, message: message, extra: extra)
+        var response = HTTPResponse.error(status, code: code, message: message, extra: extra, structured: structured)
         response.headers += headers
         return response.withRetryAfter()
     }

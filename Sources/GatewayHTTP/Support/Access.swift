@@ -15,16 +15,37 @@ package struct Access: Sendable {
 
     /// The account in the path, when the caller may act for it (itself, a service key, admin),
     /// with the principal resolved once for the rest of the request. 404 for an account that
-    /// does not exist.
-    package func requireAccount(_ context: inout RequestContext) throws(GatewayError) -> ActingAccount {
+    /// does not exist; E32: for an account merged into another, 404 `account_merged` (with
+    /// `mergedInto`) to service and admin keys and 404 `not_found` to anyone else, unless
+    /// `readsMerged` (its history stays readable to service and admin keys).
+    package func requireAccount(_ context: inout RequestContext, readsMerged: Bool = false) throws(GatewayError) -> ActingAccount {
         let accountId = context.parameter("accountId")
         let principal = try context.principal()
-        guard principal.mayActFor(account: accountId) else { throw .forbidden("this secret may not act for \(accountId)") }
+        guard principal.mayActFor(account: accountId) else {
+            if try readers.wasMerged(accountId) { throw .notFound("no account \(accountId)") }
+            throw .forbidden("this secret may not act for \(accountId)")
+        }
+        // An account's own session is live: a merged account's sessions ended with the merge.
         if case .account = principal { return ActingAccount(id: accountId, principal: principal) }
-        guard try readers.exists(accountId) else {
-            throw .notFound("no account \(accountId)")
+        if readsMerged {
+            guard try readers.exists(accountId) else { throw .notFound("no account \(accountId)") }
+        } else {
+            try readers.requireLive(accountId, tellsMerges: true)
         }
         return ActingAccount(id: accountId, principal: principal)
+    }
+
+    /// E32: a service or admin key's route naming an account that was merged away answers
+    /// `account_merged`; an unknown account `not_found`.
+    package func requireLiveAccount(_ accountId: String) throws(GatewayError) {
+        try readers.requireLive(accountId, tellsMerges: true)
+    }
+
+    /// E32: routes only the account's own session may take (its identities).
+    package func requireOwnSession(_ context: inout RequestContext) throws(GatewayError) -> ActingAccount {
+        let acting = try requireAccount(&context)
+        guard case .account = acting.principal else { throw .forbidden("only the account's own session may do this") }
+        return acting
     }
 
     package func requireAdmin(_ context: inout RequestContext) throws(GatewayError) {

@@ -13,10 +13,16 @@ extension Authenticator {
 
     /// 401 when the secret is missing or unknown.
     package func principal(_ request: HTTPRequest) throws(GatewayError) -> Principal {
+        try session(request).principal
+    }
+
+    /// The principal with, for an account's token, its session's id (E34); 401 when the secret
+    /// is missing, unknown, or its session has ended.
+    package func session(_ request: HTTPRequest) throws(GatewayError) -> (principal: Principal, sessionId: String?) {
         guard let secret = Self.bearerSecret(request) else { throw .unauthorized() }
         let digest: SecretDigest
         if let noted = request.credentialDigest { digest = SecretDigest(words: noted) } else { digest = try self.digest(of: secret) }
-        guard let found = try resolve(digest) else { throw .unauthorized("unknown secret") }
+        guard let found = try resolveSession(digest) else { throw .unauthorized("unknown secret") }
         return found
     }
 

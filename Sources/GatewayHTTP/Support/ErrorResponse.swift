@@ -5,7 +5,7 @@ import Wire
 extension HTTPResponse {
     /// The spec's error shape: `{"error":{"code":…,"message":…, …extra}}` (http-api.md, Conventions).
     package static func error(_ status: Int, code: String, message: String,
-                      extra: [(String, JSONScalar)] = []) -> HTTPResponse {
+                      extra: [(String, JSONScalar)] = [], structured: [(String, JSONValue)] = []) -> HTTPResponse {
         json(status) { w in
             w.object { w in
                 w.key("error")
@@ -15,6 +15,10 @@ extension HTTPResponse {
                     for (name, value) in extra {
                         w.key(name)
                         w.value(value)
+                    }
+                    for (name, value) in structured {
+                        w.key(name)
+                        w.rawValue(value.serializedBytes)
                     }
                 }
             }

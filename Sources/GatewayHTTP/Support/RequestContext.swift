@@ -9,6 +9,7 @@ package struct RequestContext {
     package let query: [(String, String)]
     private let authenticator: Authenticator
     private var resolved: Principal?
+    private var resolvedSession: String?
 
     package init(_ request: HTTPRequest, authenticator: Authenticator) {
         self.request = request
@@ -28,8 +29,27 @@ package struct RequestContext {
     /// Who is asking (http-api.md, Auth): 401 when the secret is missing or unknown.
     package mutating func principal() throws(GatewayError) -> Principal {
         if let resolved { return resolved }
-        let principal = try authenticator.principal(request)
+        let (principal, sessionId) = try authenticator.session(request)
         resolved = principal
+        resolvedSession = sessionId
         return principal
+    }
+
+    /// The session the request's bearer secret is (E34), nil for a key; 401 as `principal()`.
+    package mutating func sessionId() throws(GatewayError) -> String? {
+        _ = try principal()
+        return resolvedSession
+    }
+
+    /// E32: the requester's live session, when its bearer is one; nil for none, a key, or a
+    /// secret that resolves to nothing (a sign-in never fails for its bearer).
+    package mutating func optionalSession() throws(GatewayError) -> SignIn.Bearer? {
+        guard Authenticator.bearerSecret(request) != nil else { return nil }
+        do {
+            guard case .account(let accountId) = try principal(), let sessionId = resolvedSession else { return nil }
+            return SignIn.Bearer(accountId: accountId, sessionId: sessionId)
+        } catch .unauthorized {
+            return nil
+        }
     }
 }

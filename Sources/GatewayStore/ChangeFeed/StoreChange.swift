@@ -9,6 +9,8 @@ public enum StoreChange: Hashable, Sendable {
     case apiKey(keyId: String)
     /// An account was deleted (E35): its bearer secrets stop resolving in every process.
     case accountEnded(accountId: String)
+    /// A session ended (E34: sign-out, a replacement, a merge): its token stops resolving.
+    case session(sessionId: String)
 }
 
 /// One entry of a change feed: its place in commit order and what changed.

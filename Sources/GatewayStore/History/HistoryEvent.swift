@@ -45,6 +45,9 @@ public enum HistoryKind: String, Sendable, CaseIterable {
     /// A grant's interval moved with what it follows (E29: a print subscriber's list).
     case grantChanged
     case codeRedeemed
+    /// E32: an anonymous account was merged into an identified one (`mergedFrom` on the account
+    /// merged into, `mergedInto` on the merged one).
+    case merged
     /// Something an operator did for the account (`action` names it).
     case operatorAction
 }
@@ -61,6 +64,8 @@ public enum HistorySource: String, Sendable, CaseIterable {
     case print
     /// What an institution gave (E30).
     case institution
+    /// A reader's sign-in (E32).
+    case signIn
 }
 
 /// One page of an account's history, oldest first.

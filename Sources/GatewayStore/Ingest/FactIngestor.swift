@@ -173,10 +173,12 @@ public struct FactIngestor: Sendable {
     }
 
     /// E4: the account the store names for the subscription (`IngestBatch.namedOwners`) when it
-    /// exists, else the one an `appAccountToken` names.
+    /// exists, else the one an `appAccountToken` names. E32: an account merged into another is
+    /// that other account (a Stripe `client_reference_id`, a Play `obfuscatedExternalAccountId`
+    /// or a V2 `appAccountToken` naming it reaches where it was merged).
     private func namedAccount(_ key: SubscriptionKey, _ batch: IngestBatch, merged: [Transaction],
                               _ tx: any WriteTransaction) throws(StoreError) -> String? {
-        if let named = batch.namedOwners[key], try tx.account(id: named) != nil { return named }
+        if let named = batch.namedOwners[key], let account = try tx.reachedAccount(id: named) { return account.id }
         return try tokenAccount(key, merged: merged, tx)
     }
 
@@ -192,7 +194,9 @@ public struct FactIngestor: Sendable {
         }
         var asked: Set<String> = []
         for token in newestFirst.compactMap(\.appAccountToken) where asked.insert(token).inserted {
-            if let account = try tx.account(appAccountToken: token) { return account.id }
+            if let holder = try tx.account(appAccountToken: token), let account = try tx.reachedAccount(id: holder.id) {
+                return account.id
+            }
         }
         return nil
     }

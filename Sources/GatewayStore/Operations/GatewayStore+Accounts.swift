@@ -2,15 +2,18 @@
 extension GatewayStore {
     /// `.appAccountTokenInUse` (nothing written) when another account holds its appAccountToken
     /// (a UUID names one account: E4's V2 rule binds purchases carrying it to that account);
-    /// `.taken` (nothing written) if the id or the token hash is.
+    /// `.taken` (nothing written) if the id or the token hash is. `firstSession`, when given, is
+    /// made with it (E34: the token `POST /v1/accounts` answers is the account's first session).
     @discardableResult
-    public func createAccount(_ account: Account) throws(StoreError) -> AccountCreation {
+    public func createAccount(_ account: Account, firstSession: Session? = nil) throws(StoreError) -> AccountCreation {
         try write { tx throws(StoreError) in
             // Asked inside the unit of work that inserts, so two creations cannot both pass it.
             if let token = account.appAccountToken, try tx.account(appAccountToken: token) != nil {
                 return .appAccountTokenInUse
             }
-            return try tx.insert(account) ? .created : .taken
+            guard try tx.insert(account) else { return .taken }
+            if let firstSession, !(try tx.insert(firstSession)) { throw .failed }
+            return .created
         }
     }
 

@@ -2,11 +2,14 @@ import Wire
 
 /// Accounts (with their facts version) and API keys. Secrets never reach the store: only hashes.
 extension RecordRows {
-    public static let accountColumns: SQL = "SELECT id, token_hash, app_account_token, created_at FROM accounts"
+    public static let accountColumns: SQL = """
+        SELECT id, token_hash, app_account_token, created_at, merged_into, merged_at FROM accounts
+        """
     public static let keyColumns: SQL = "SELECT key_id, role, publications, secret_hash, created_at FROM api_keys"
 
     public static func account(_ row: some StoredRow) -> Account {
-        Account(id: row.text(0), tokenHash: row.text(1), appAccountToken: row.optionalText(2), createdAt: row.instant(3))
+        Account(id: row.text(0), tokenHash: row.text(1), appAccountToken: row.optionalText(2), createdAt: row.instant(3),
+                mergedInto: row.optionalText(4), mergedAt: row.optionalInstant(5))
     }
 
     public static func apiKey(_ row: some StoredRow) throws(StoreError) -> APIKey {
@@ -24,6 +27,19 @@ extension SQLReading {
 
     public func account(appAccountToken: String) throws(StoreError) -> Account? {
         try findAccount(where: "app_account_token", equals: appAccountToken)
+    }
+
+    /// E32: the account `accountId` reaches now: itself, or the account it was merged into
+    /// (following a chain of merges); nil when no account with that id exists at the chain's end.
+    public func reachedAccount(id accountId: String) throws(StoreError) -> Account? {
+        var account = try self.account(id: accountId)
+        var seen: Set<String> = [accountId]
+        while let next = account?.mergedInto {
+            // A cycle cannot be written (a merge target is never merged); refused if ever read.
+            guard seen.insert(next).inserted else { throw .failed }
+            account = try self.account(id: next)
+        }
+        return account
     }
 
     /// E35: a deleted account is found by nothing.

@@ -55,6 +55,8 @@ public enum SQLDialect: Sendable, Equatable {
         case (.serialPrimaryKey, .sqlite): return "INTEGER PRIMARY KEY AUTOINCREMENT"
         case (.serialPrimaryKey, .postgres): return "BIGSERIAL PRIMARY KEY"
         case (.tableOptions, .sqlite): return " STRICT"
+        case (.currentInstant, .sqlite): return "(CAST(strftime('%s', 'now') AS INTEGER) * 1000)"
+        case (.currentInstant, .postgres): return "(CAST(EXTRACT(EPOCH FROM now()) AS BIGINT) * 1000)"
         case (.tableOptions, .postgres): return ""
         }
     }
@@ -75,4 +77,7 @@ public enum SQLSchemaWord: Sendable {
     case serialPrimaryKey
     /// After a `CREATE TABLE`'s closing parenthesis (SQLite's tables are `STRICT`).
     case tableOptions
+    /// The instant the step runs, in milliseconds since 1970 (whole seconds), for a backfilled
+    /// column that means "now" (a migrated session was last seen when the gateway was upgraded).
+    case currentInstant
 }

@@ -255,6 +255,40 @@ extension SharedMigration {
         )\(.tableOptions);
         CREATE INDEX subscriber_intervals_by_product ON subscriber_intervals (store, store_product_id);
         """,
+        // Readers (readers.md, E31–E34): every account token is a session. Each existing
+        // account's token becomes its first session (no device, last used when this step runs,
+        // so no reader is signed out by the upgrade), and the account's own column no longer
+        // holds a secret's hash (it is NOT NULL UNIQUE and SQLite cannot drop it in place: it
+        // holds the id). Identities (provider, subject) held by one account, link codes by
+        // hash, and an account's merge into another (E32).
+        """
+        CREATE TABLE sessions (
+            session_id \(.key) PRIMARY KEY, account_id \(.key) NOT NULL REFERENCES accounts(id),
+            token_hash \(.key) NOT NULL UNIQUE, device_id \(.text), device_name \(.text), device_platform \(.text),
+            identity_provider \(.key), identity_subject \(.key),
+            created_at \(.instant) NOT NULL, last_used_at \(.instant) NOT NULL, ended_at \(.instant)
+        )\(.tableOptions);
+        CREATE INDEX sessions_by_account ON sessions (account_id);
+        CREATE INDEX sessions_by_identity ON sessions (identity_provider, identity_subject);
+        INSERT INTO sessions (session_id, account_id, token_hash, created_at, last_used_at)
+            SELECT 'sess-' || id, id, token_hash, created_at, \(.currentInstant) FROM accounts;
+        UPDATE accounts SET token_hash = id;
+        ALTER TABLE accounts ADD COLUMN merged_into \(.key);
+        ALTER TABLE accounts ADD COLUMN merged_at \(.instant);
+        CREATE TABLE identities (
+            provider \(.key) NOT NULL, subject \(.key) NOT NULL, account_id \(.key) NOT NULL REFERENCES accounts(id),
+            email \(.text), email_verified \(.boolean), is_private_email \(.boolean), real_user_status \(.integer),
+            created_at \(.instant) NOT NULL,
+            PRIMARY KEY (provider, subject)
+        )\(.tableOptions);
+        CREATE INDEX identities_by_account ON identities (account_id);
+        CREATE INDEX identities_by_email ON identities (lower(email));
+        CREATE TABLE link_codes (
+            code_hash \(.key) PRIMARY KEY, account_id \(.key) NOT NULL REFERENCES accounts(id),
+            created_at \(.instant) NOT NULL, expires_at \(.instant) NOT NULL, used_at \(.instant)
+        )\(.tableOptions);
+        CREATE INDEX link_codes_by_account ON link_codes (account_id);
+        """,
     ]
 
     /// Step 2's rebuild of a table keyed by subscription (its other columns as released, in

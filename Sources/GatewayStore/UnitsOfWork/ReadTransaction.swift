@@ -26,6 +26,22 @@ public protocol ReadTransaction {
     func apiKey(secretHash: String) throws(StoreError) -> APIKey?
     /// Every key, by key id.
     func apiKeys() throws(StoreError) -> [APIKey]
+    /// E32: the account an id reaches now, itself or the end of its chain of merges.
+    func reachedAccount(id accountId: String) throws(StoreError) -> Account?
+
+    // MARK: Sessions, identities (E31–E34)
+
+    func session(tokenHash: String) throws(StoreError) -> Session?
+    func session(id: String) throws(StoreError) -> Session?
+    /// The account's sessions neither ended nor unused since before `idleCutoff`, oldest first.
+    func liveSessions(ofAccount accountId: String, idleCutoff: Instant) throws(StoreError) -> [Session]
+    func identity(_ key: IdentityKey) throws(StoreError) -> Identity?
+    /// The account's identities, by provider.
+    func identities(ofAccount accountId: String) throws(StoreError) -> [Identity]
+    /// Identities whose kept email is `email`, compared without case.
+    func identities(email: String) throws(StoreError) -> [Identity]
+    /// E33: the account of a link code neither used nor expired at `instant`.
+    func liveLinkCode(hash: String, at instant: Instant) throws(StoreError) -> String?
 
     // MARK: App Store facts
 

@@ -31,6 +31,36 @@ public protocol WriteTransaction: ReadTransaction {
     /// False if there was no such key.
     func deleteAPIKey(keyId: String) throws(StoreError) -> Bool
 
+    // MARK: Sessions, identities, link codes, merges (E31–E34)
+
+    /// False (nothing written) if its id or token hash is taken.
+    func insert(_ session: Session) throws(StoreError) -> Bool
+    /// Ends a session not yet ended (other processes hear of it); false when there was none.
+    func endSession(id: String, at instant: Instant) throws(StoreError) -> Bool
+    /// Serializes the units of work that place sessions on one account (E34's limit).
+    func lockSessionPlaces(ofAccount accountId: String) throws(StoreError)
+    /// Moves `lastUsedAt` to `instant` when the session is not ended and was last used at `since`
+    /// or before; true when it moved.
+    func touchSession(id: String, at instant: Instant, ifUnusedSince since: Instant) throws(StoreError) -> Bool
+    /// Ends the account's sessions not yet ended; their ids.
+    func endSessions(ofAccount accountId: String, at instant: Instant) throws(StoreError) -> [String]
+    /// Ends the sessions signed in with the identity not yet ended; their ids.
+    func endSessions(madeWith key: IdentityKey, at instant: Instant) throws(StoreError) -> [String]
+    /// Inserts an identity, or replaces the claims of the stored one (its account stays).
+    func save(_ identity: Identity) throws(StoreError)
+    /// False if there was no such identity.
+    func deleteIdentity(_ key: IdentityKey) throws(StoreError) -> Bool
+    /// False (nothing written) if its hash is taken.
+    func insert(_ code: LinkCode) throws(StoreError) -> Bool
+    /// Uses an unused, unexpired link code up; false when there is none.
+    func useLinkCode(hash: String, at instant: Instant) throws(StoreError) -> Bool
+    /// Ends the account's unused link codes.
+    func endLinkCodes(ofAccount accountId: String, at instant: Instant) throws(StoreError)
+    /// Moves the rows an account holds (`RecordRows.rowsMovedByMerge`) to another.
+    func moveMergedRows(from: String, into: String) throws(StoreError)
+    /// Marks an account merged into another; false when it was merged already.
+    func setMerged(_ accountId: String, into: String, at instant: Instant) throws(StoreError) -> Bool
+
     // MARK: App Store facts
 
     /// Inserts or replaces by (environment, transactionId).

@@ -1,6 +1,9 @@
+import Foundation
 import GatewayCore
 import GatewayHTTP
+import GatewayStore
 import Testing
+import Wire
 
 /// The one mapping from the core's domain errors to HTTP (http-api.md, Conventions): each case's
 /// status and code, its extra fields, and `Retry-After` on every 429 and 503.
@@ -18,6 +21,11 @@ import Testing
         (.subscriberNotFound, 404, "subscriber_not_found"),
         (.purchaseNotFound, 404, "purchase_not_found"),
         (.conflict("x"), 409, "conflict"),
+        (.accountMerged(mergedInto: "acct-b"), 404, "account_merged"),
+        (.linkCodeNotFound, 404, "link_code_not_found"),
+        (.deviceLimit(sessions: [], current: nil), 409, "device_limit"),
+        (.identityInUse, 409, "identity_in_use"),
+        (.lastIdentity, 409, "last_identity"),
         (.ownedByOtherAccount, 409, "owned_by_other_account"),
         (.appAccountTokenInUse, 409, "app_account_token_in_use"),
         (.notConfigured("x"), 409, "not_configured"),
@@ -68,5 +76,20 @@ import Testing
         #expect(refused.extra.map(\.0) == ["reason"])
         #expect(refused.extra.first?.1 == .string("audience"))
         #expect(APIError(.appStoreRefused(status: 400, appStoreErrorCode: 1)).extra.map(\.0) == ["appStoreErrorCode"])
+        #expect(APIError(.accountMerged(mergedInto: "acct-b")).extra.map(\.0) == ["mergedInto"])
+    }
+
+    /// readers.md, Decisions: `device_limit`'s live sessions sit inside the error object beside `code`.
+    @Test func e34ADeviceLimitCarriesTheLiveSessionsInsideTheError() throws {
+        let session = Session(id: "sess-1", accountId: "acct-a", tokenHash: "h", device: SessionDevice(id: "d1", name: "Phone"),
+                              createdAt: Instant(rfc3339: "2026-03-01T00:00:00Z")!)
+        let response = GatewayError.deviceLimit(sessions: [session], current: "sess-1").response
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
+        let error = try #require(json["error"] as? [String: Any])
+        #expect(error["code"] as? String == "device_limit")
+        let sessions = try #require(error["sessions"] as? [[String: Any]])
+        #expect(sessions.first?["sessionId"] as? String == "sess-1" && sessions.first?["current"] as? Bool == true)
+        #expect((sessions.first?["device"] as? [String: Any])?["platform"] is NSNull)
+        #expect(sessions.first?["lastUsedAt"] as? String == "2026-03-01T00:00:00.000Z")
     }
 }

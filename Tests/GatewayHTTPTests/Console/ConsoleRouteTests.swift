@@ -13,7 +13,7 @@ import GatewayTesting
         "icon.svg": "image/svg+xml", "main.js": "text/javascript; charset=utf-8",
         "api.js": "text/javascript; charset=utf-8", "dom.js": "text/javascript; charset=utf-8",
         "editors.js": "text/javascript; charset=utf-8", "products.js": "text/javascript; charset=utf-8",
-        "support.js": "text/javascript; charset=utf-8", "webhooks.js": "text/javascript; charset=utf-8",
+        "support.js": "text/javascript; charset=utf-8", "signin.js": "text/javascript; charset=utf-8", "webhooks.js": "text/javascript; charset=utf-8",
         "readers.js": "text/javascript; charset=utf-8",
     ]
 

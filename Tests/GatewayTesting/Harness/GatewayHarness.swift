@@ -50,6 +50,7 @@ package final class GatewayHarness: @unchecked Sendable {
     /// instead of the SQLite file (a PostgreSQL store shared with another harness).
     package init(transport: Transport = .inProcess, wrapStore: (SQLiteStore) -> any GatewayStore = { $0 },
          store: (any GatewayStore)? = nil, stripeAPI: (any StripeAPI)? = nil,
+         identityVerifier: (any IdentityVerifying)? = nil,
          configure: (inout Configuration) -> Void = { _ in }) throws {
         var configuration = Configuration(threads: 2)
         configuration.catalogFolder = nil
@@ -60,6 +61,9 @@ package final class GatewayHarness: @unchecked Sendable {
         configuration.appStoreSandboxURL = "http://127.0.0.1:9/verifyReceipt"
         configuration.storeThreads = 2
         configuration.appStoreThreads = 2
+        // Scenarios move the test clock over months and years between a reader's requests: the
+        // longest idle time keeps their sessions (E34) alive; idleness is tested with its own.
+        configuration.sessionIdleDays = ConfigurationLimits.sessionIdleDays.upperBound
         configure(&configuration)
         var http = HTTPServerConfiguration()
         http.host = "127.0.0.1"
@@ -70,7 +74,8 @@ package final class GatewayHarness: @unchecked Sendable {
         http.shutdownGracePeriod = .seconds(2)
         runtime = try GatewayRuntime.make(configuration: configuration, store: try store ?? wrapStore(try database.open()),
                                           clock: clock,
-                                          http: http, pollerSettings: nil, stripeAPI: stripeAPI)
+                                          http: http, pollerSettings: nil, stripeAPI: stripeAPI,
+                                          identityVerifier: identityVerifier)
         switch transport {
         case .socket:
             let port = try runtime.server.start()

@@ -39,13 +39,15 @@ package final class StripeFlow: @unchecked Sendable {
     package init(shape: StripeShape = .basil, apiShape: StripeShape = .basil, api: Bool = true, livemode: Bool = true,
          overHTTP: Bool = false, apiVersion: String = StripeShape.basil.apiVersion,
          transport: GatewayHarness.Transport = .inProcess, wrapAPI: APIWrap? = nil,
+         identityVerifier: (any IdentityVerifying)? = nil,
          configure: (inout Configuration) -> Void = { _ in }) throws {
         let stripe = StripeSimulator(start: Self.start, livemode: livemode, webhookShape: shape, apiShape: apiShape)
         self.stripe = stripe
         let server = overHTTP ? StripeSimulatorServer(simulator: stripe, apiKey: Self.apiKey) : nil
         self.server = server
         let url = try server?.start()
-        harness = try GatewayHarness(transport: transport, stripeAPI: api && !overHTTP ? wrapAPI?.wrap(stripe) ?? stripe : nil) { configuration in
+        harness = try GatewayHarness(transport: transport, stripeAPI: api && !overHTTP ? wrapAPI?.wrap(stripe) ?? stripe : nil,
+                                     identityVerifier: identityVerifier) { configuration in
             configuration.stripe.webhookSecrets = [Self.secret]
             configure(&configuration)
             if let url {

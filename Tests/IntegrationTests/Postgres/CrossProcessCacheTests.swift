@@ -55,6 +55,18 @@ final class CrossProcessCacheTests {
         #expect(try b.client.get(path, as: H.adminKey).status == 404)
     }
 
+    /// readers.md E34: an ended session's token, resolved and kept by B, is 401 on B within a
+    /// second of the sign-out on A.
+    @Test func e34ASessionEndedOnAIs401OnBWithinOneSecond() throws {
+        let reader = try a.createAccount()
+        let path = "/v1/accounts/\(reader.id)/entitlements"
+        #expect(within { try b.client.get(path, as: reader.token).status == 200 })
+        #expect(try b.client.get(path, as: reader.token).status == 200)  // resolved from B's cache now
+        #expect(try a.client.delete("/v1/sessions/current", as: reader.token).status == 200)
+        let took = within { try b.client.get(path, as: reader.token).status == 401 }
+        #expect(took, "B still accepts the ended session")
+    }
+
     /// B loses the database: past a second without the feed it answers from the store (here a
     /// 503) rather than from what it cached; once back, it catches up with what another process
     /// changed meanwhile (the change log, not a notification it could not hear).

@@ -9,10 +9,12 @@ export function signOut() { secret = null; }
 
 /// An answer that is not a success: the API's own `code` and `message` (http-api.md, Conventions).
 export class APIError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, error = {}) {
     super(message);
     this.status = status;
     this.code = code;
+    /// E32: an `account_merged` answer's account.
+    this.mergedInto = error.mergedInto || null;
   }
 }
 
@@ -37,7 +39,7 @@ async function failure(response) {
   let error = null;
   try { error = (await response.json()).error; } catch (e) { /* not the API's shape */ }
   if (error && typeof error.message === 'string') {
-    return new APIError(response.status, String(error.code), error.message);
+    return new APIError(response.status, String(error.code), error.message, error);
   }
   return new APIError(response.status, 'http_' + response.status, 'The gateway answered ' + response.status + '.');
 }

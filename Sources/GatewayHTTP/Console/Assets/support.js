@@ -4,6 +4,7 @@
 import { call, get, enc, pictureURL } from './api.js';
 import { el, byId, show, say, table, when, badge, attempt, fields, list, nowInstant, confirmingButton, rowFilter, showPicture }
   from './dom.js';
+import { showSignIn } from './signin.js';
 
 let publications = [];
 let account = null;
@@ -17,6 +18,7 @@ const idKinds = [
   ['stripeSubscriptionId', 'Stripe subscription'],
   ['purchaseToken', 'Google Play purchase token'],
   ['orderId', 'Google Play order id'],
+  ['email', 'email'],
 ];
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -46,6 +48,7 @@ async function lookup(event) {
   for (const [name, label] of idKinds) {
     if (name === 'appAccountToken' && !uuid.test(id)) continue;
     if (name === 'stripeSubscriptionId' && !id.startsWith('sub_')) continue;
+    if (name === 'email' && !id.includes('@')) continue;
     try {
       const found = await get('/v1/lookup?' + name + '=' + enc(id));
       return open(found, label);
@@ -66,7 +69,7 @@ async function open(found, label) {
   const view = byId('account');
   view.setAttribute('aria-busy', 'true');
   // Nothing of the account shown before stays while this one loads.
-  for (const id of ['entitlements', 'timeline', 'explanation', 'account-issues', 'history']) show(byId(id));
+  for (const id of ['entitlements', 'timeline', 'explanation', 'account-issues', 'history', 'sign-in']) show(byId(id));
   view.hidden = false;
   show(byId('account-id'), account);
   const how = [label === 'account id' ? 'Found by its account id' : 'Found by ' + label + ' ' + (found[idKinds.find(([, l]) => l === label)[0]] || '')];
@@ -78,7 +81,8 @@ async function open(found, label) {
   byId('grant-form').elements.start.value = nowInstant();
   const entitlements = await loadEntitlements();
   choosePublication(entitlements);
-  await Promise.all([showIssues(), showHistory()]);
+  await Promise.all([showIssues(), showHistory(),
+    showSignIn(byId('sign-in'), account, (id) => open({ accountId: id }, 'account id'), found.accounts)]);
   view.setAttribute('aria-busy', 'false');
 }
 

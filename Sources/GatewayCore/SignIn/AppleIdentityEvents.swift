@@ -1,0 +1,88 @@
+import GatewayStore
+import Wire
+
+/// One Sign in with Apple server notification, verified and parsed (readers.md, Sign in with
+/// Apple's server notifications): its `events` claim's `type` and `sub` (and `email` when given).
+package struct AppleIdentityEvent: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
+        case consentRevoked
+        /// Apple's `account-delete` (also spelled `account-deleted`).
+        case accountDelete
+        case emailDisabled
+        case emailEnabled
+    }
+
+    package var kind: Kind
+    package var subject: String
+    package var email: String?
+
+    package init(kind: Kind, subject: String, email: String? = nil) {
+        self.kind = kind; self.subject = subject; self.email = email
+    }
+}
+
+/// What Sign in with Apple's notifications do to the identity `(apple, sub)`: a revoked consent
+/// removes it and ends the sessions made with it; an account deletion does the same and deletes
+/// the account (E35) when nothing identifies it and no session remains; the email is dropped or
+/// kept. An unknown `sub` changes nothing; the same notification twice changes nothing more.
+package struct AppleIdentityEvents: Sendable {
+    /// What the actions did, for the caller and the tests.
+    package enum Outcome: Sendable, Equatable {
+        /// No identity `(apple, sub)`.
+        case unknownSubject
+        case identityRemoved(accountId: String, endedSessions: [String])
+        /// The identity was removed and the account, left without identity or session, deleted.
+        case accountDeleted(accountId: String, endedSessions: [String])
+        case emailChanged(accountId: String)
+    }
+
+    /// The provider id of Sign in with Apple.
+    package static let provider = "apple"
+
+    private let store: any GatewayStore
+    private let clock: any GatewayClock
+    private let authenticator: Authenticator
+    private let policy: SessionPolicy
+    /// E35's deletion of an account (one unit of work of its own, its webhook); nil where the
+    /// runtime gives none: the account is then left, without identity or session.
+    private let deleteAccount: (@Sendable (String) throws(GatewayError) -> Void)?
+
+    package init(store: any GatewayStore, clock: any GatewayClock, authenticator: Authenticator, policy: SessionPolicy,
+                 deleteAccount: (@Sendable (String) throws(GatewayError) -> Void)?) {
+        self.store = store; self.clock = clock; self.authenticator = authenticator; self.policy = policy
+        self.deleteAccount = deleteAccount
+    }
+
+    package func take(_ event: AppleIdentityEvent) throws(GatewayError) -> Outcome {
+        let key = IdentityKey(provider: Self.provider, subject: event.subject)
+        let now = clock.now()
+        let cutoff = policy.idleCutoff(now: now)
+        let outcome = try stored { () throws(StoreError) -> (Outcome, deletionDue: Bool) in
+            try store.write { tx throws(StoreError) -> (Outcome, deletionDue: Bool) in
+                guard var identity = try tx.identity(key) else { return (.unknownSubject, false) }
+                switch event.kind {
+                case .emailDisabled, .emailEnabled:
+                    identity.email = event.kind == .emailEnabled ? (event.email ?? identity.email) : nil
+                    try tx.save(identity)
+                    return (.emailChanged(accountId: identity.accountId), false)
+                case .consentRevoked, .accountDelete:
+                    _ = try tx.deleteIdentity(key)
+                    let ended = try tx.endSessions(madeWith: key, at: now)
+                    let identitiesLeft = try tx.identities(ofAccount: identity.accountId)
+                    let sessionsLeft = try tx.liveSessions(ofAccount: identity.accountId, idleCutoff: cutoff)
+                    let bare = identitiesLeft.isEmpty && sessionsLeft.isEmpty
+                    let due = event.kind == .accountDelete && bare
+                    return (.identityRemoved(accountId: identity.accountId, endedSessions: ended), due)
+                }
+            }
+        }
+        if case .identityRemoved(let accountId, let ended) = outcome.0 {
+            for id in ended { authenticator.forget(sessionId: id) }
+            if outcome.deletionDue, let deleteAccount {
+                try deleteAccount(accountId)
+                return .accountDeleted(accountId: accountId, endedSessions: ended)
+            }
+        }
+        return outcome.0
+    }
+}
