@@ -85,6 +85,7 @@ package struct HTTPAPI: Sendable {
                                limits: limits, clock: ground.clock),
             DeviceController(access: access, devices: readers.devices, clock: ground.clock),
             SignInNonceController(nonces: readers.nonces, clock: ground.clock),
+            SignInWithAppleController(events: readers.appleServerEvents, actions: readers.appleEvents, clock: ground.clock),
             StripeController(access: access, stripe: intake.stripe, limits: limits, clock: ground.clock),
             WebhookController(access: access, deadLetters: operations.deadLetters),
             CirculationController(access: access, circulation: operations.circulation),

@@ -1,26 +1,6 @@
 import GatewayStore
 import Wire
 
-/// One Sign in with Apple server notification, verified and parsed (readers.md, Sign in with
-/// Apple's server notifications): its `events` claim's `type` and `sub` (and `email` when given).
-package struct AppleIdentityEvent: Sendable, Equatable {
-    package enum Kind: Sendable, Equatable {
-        case consentRevoked
-        /// Apple's `account-delete` (also spelled `account-deleted`).
-        case accountDelete
-        case emailDisabled
-        case emailEnabled
-    }
-
-    package var kind: Kind
-    package var subject: String
-    package var email: String?
-
-    package init(kind: Kind, subject: String, email: String? = nil) {
-        self.kind = kind; self.subject = subject; self.email = email
-    }
-}
-
 /// What Sign in with Apple's notifications do to the identity `(apple, sub)`: a revoked consent
 /// removes it and ends the sessions made with it; an account deletion does the same and deletes
 /// the account (E35) when nothing identifies it and no session remains; the email is dropped or
@@ -53,27 +33,29 @@ package struct AppleIdentityEvents: Sendable {
         self.deleteAccount = deleteAccount
     }
 
-    package func take(_ event: AppleIdentityEvent) throws(GatewayError) -> Outcome {
+    package func take(_ event: AppleServerEvent) throws(GatewayError) -> Outcome {
         let key = IdentityKey(provider: Self.provider, subject: event.subject)
         let now = clock.now()
         let cutoff = policy.idleCutoff(now: now)
         let outcome = try stored { () throws(StoreError) -> (Outcome, deletionDue: Bool) in
             try store.write { tx throws(StoreError) -> (Outcome, deletionDue: Bool) in
                 guard var identity = try tx.identity(key) else { return (.unknownSubject, false) }
-                switch event.kind {
+                let deletes: Bool
+                switch event {
+                case .other: return (.unknownSubject, false)
                 case .emailDisabled, .emailEnabled:
-                    identity.email = event.kind == .emailEnabled ? (event.email ?? identity.email) : nil
+                    if case .emailEnabled(_, let email) = event { identity.email = email ?? identity.email } else { identity.email = nil }
                     try tx.save(identity)
                     return (.emailChanged(accountId: identity.accountId), false)
-                case .consentRevoked, .accountDelete:
-                    _ = try tx.deleteIdentity(key)
-                    let ended = try tx.endSessions(madeWith: key, at: now)
-                    let identitiesLeft = try tx.identities(ofAccount: identity.accountId)
-                    let sessionsLeft = try tx.liveSessions(ofAccount: identity.accountId, idleCutoff: cutoff)
-                    let bare = identitiesLeft.isEmpty && sessionsLeft.isEmpty
-                    let due = event.kind == .accountDelete && bare
-                    return (.identityRemoved(accountId: identity.accountId, endedSessions: ended), due)
+                case .consentRevoked: deletes = false
+                case .accountDeleted: deletes = true
                 }
+                _ = try tx.deleteIdentity(key)
+                let ended = try tx.endSessions(madeWith: key, at: now)
+                let identitiesLeft = try tx.identities(ofAccount: identity.accountId)
+                let sessionsLeft = try tx.liveSessions(ofAccount: identity.accountId, idleCutoff: cutoff)
+                let due = deletes && identitiesLeft.isEmpty && sessionsLeft.isEmpty
+                return (.identityRemoved(accountId: identity.accountId, endedSessions: ended), due)
             }
         }
         if case .identityRemoved(let accountId, let ended) = outcome.0 {

@@ -1,4 +1,5 @@
 import GatewayStore
+import OpenIDConnect
 import Wire
 
 /// E32: an account's identities: another provider's added (`POST …/identities`), one removed
@@ -56,7 +57,7 @@ package struct ReaderIdentities: Sendable {
         case .added(let identity): return identity
         case .inUse: throw .identityInUse
         case .providerTaken: throw .conflict("the account holds another identity of \(key.provider)")
-        case .nonceRefused: throw .unauthorized("invalid_id_token: the nonce was used already")
+        case .nonceRefused: throw .invalidIDToken(reason: IDTokenRefusal.nonce.rawValue)
         }
     }
 

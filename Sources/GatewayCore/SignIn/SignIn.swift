@@ -1,4 +1,5 @@
 import GatewayStore
+import OpenIDConnect
 import Wire
 
 /// `POST /v1/sessions` (readers.md): a sign-in with a verified ID token (E31, E32) or a link code
@@ -75,7 +76,7 @@ package struct SignIn: Sendable {
         }
         guard let result = outcome else {
             // E31 step 5: the nonce was used meanwhile (`invalid_id_token`, reason `nonce`).
-            throw .unauthorized("invalid_id_token: the nonce was used already")
+            throw .invalidIDToken(reason: IDTokenRefusal.nonce.rawValue)
         }
         return result
     }

@@ -16,8 +16,21 @@ extension JSONWriter {
                 w.field("createdAt", r.account.createdAt.rfc3339)
                 w.field("appAccountToken", r.account.appAccountToken)
             }
-            w.key("identities"); w.array { _ in }
-            w.key("sessions"); w.array { _ in }
+            w.key("identities")
+            w.array { w in
+                for identity in r.identities {
+                    w.object { w in
+                        w.field("provider", identity.key.provider)
+                        w.field("subject", identity.key.subject)
+                        w.field("email", identity.email)
+                        w.key("emailVerified"); if let verified = identity.emailVerified { w.bool(verified) } else { w.null() }
+                        w.key("isPrivateEmail"); if let relay = identity.isPrivateEmail { w.bool(relay) } else { w.null() }
+                        w.key("realUserStatus"); if let status = identity.realUserStatus { w.int(status) } else { w.null() }
+                        w.field("createdAt", identity.createdAt.rfc3339)
+                    }
+                }
+            }
+            w.key("sessions"); w.array { w in for session in r.sessions { w.rawValue(SessionJSON.value(session, current: nil).serializedBytes) } }
             w.key("devices"); w.array { w in for device in r.devices { w.device(device) } }
             w.key("transactions"); w.array { w in for t in r.transactions { w.transactionFacts(t) } }
             w.key("renewalInfo"); w.array { w in for renewal in r.renewalInfos { w.renewalInfoFacts(renewal) } }
@@ -48,7 +61,18 @@ extension JSONWriter {
                 }
             }
             w.key("history"); w.array { w in for event in r.history { w.historyEvent(event, view: view) } }
-            w.key("downloads"); w.array { _ in }
+            w.key("downloads")
+            w.array { w in
+                for record in r.downloads {
+                    w.object { w in
+                        w.field("publicationId", record.issue.publicationId)
+                        w.field("issueId", record.issue.issueId)
+                        w.field("firstDownloadAt", record.firstAt.rfc3339)
+                        w.field("lastDownloadAt", record.lastAt.rfc3339)
+                        w.field("downloads", Int(record.downloads))
+                    }
+                }
+            }
         }
     }
 

@@ -30,6 +30,11 @@ public final class CirculationUpkeep: FactsUpkeeping {
     }
 
     private func refresh(_ accountId: String, catalog: EntitlementCatalog, _ tx: any WriteTransaction) throws(StoreError) {
+        // readers.md, Deletion: a deleted reader leaves circulation as if never a reader (its
+        // ended grants included); `account(id:)` finds no deleted account.
+        guard try tx.account(id: accountId) != nil else {
+            return try tx.replaceCirculationEvidence(ofAccount: accountId, with: [])
+        }
         let facts = AccountFacts(transactions: try tx.transactions(ofAccount: accountId),
                                  renewals: try tx.renewalInfos(ofAccount: accountId), grants: try tx.grants(ofAccount: accountId))
         try tx.replaceCirculationEvidence(ofAccount: accountId,

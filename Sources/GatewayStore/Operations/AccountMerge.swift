@@ -3,7 +3,8 @@ import Wire
 /// E32: an anonymous account merged into an identified one, inside the caller's unit of work.
 extension WriteTransaction {
     /// Everything `from` holds becomes `into`'s (subscriptions and purchases, grants and print
-    /// claims, push devices, redeemed codes: `RecordRows.rowsMovedByMerge`; its appAccountToken
+    /// claims, push devices, redeemed codes: `RecordRows.rowsMovedByMerge`; download records, pair by
+    /// pair; its appAccountToken
     /// reaches `into` through `reachedAccount`); both facts versions rise; both histories record
     /// `merged`; `from`'s sessions and link codes end. The E4 `keep` policy is not asked: a merge
     /// is one reader's accounts joined, not a transfer. Returns the ended sessions' ids; nil (nothing
@@ -11,6 +12,7 @@ extension WriteTransaction {
     public func merge(_ from: String, into: String, at instant: Instant) throws(StoreError) -> [String]? {
         guard from != into, try setMerged(from, into: into, at: instant) else { return nil }
         try moveMergedRows(from: from, into: into)
+        try moveDownloadRecords(from: from, to: into)
         let ended = try endSessions(ofAccount: from, at: instant)
         try endLinkCodes(ofAccount: from, at: instant)
         try bumpFactsVersion(ofAccount: from)

@@ -8,7 +8,7 @@ extension GatewayStore {
     /// Deletes the account at `instant`; nil (nothing written) when there is no such account.
     ///
     /// Erased: the reader's identity (`eraseReaderIdentity`: push devices, bearer secret,
-    /// `appAccountToken`; identities, sessions, link codes and download records belong there too),
+    /// `appAccountToken`, identities, sessions, link codes and download records),
     /// free text and client addresses in its history and grants, the institutions' records of it.
     /// Ended at `instant`: every grant (print claims released, redeemed codes ended). Kept: the
     /// transactions and renewal infos, owned by nobody, so a later post of the same purchase by
@@ -28,8 +28,10 @@ extension GatewayStore {
             try tx.endGrants(ofAccount: accountId, at: instant)
             try tx.deleteInstitutionAccounts(ofAccount: accountId)
             try Self.eraseFreeText(ofAccount: accountId, tx)
-            try tx.bumpFactsVersion(ofAccount: accountId)
+            // Marked first: the facts' upkeep then derives nothing for it (reports.md: a deleted
+            // reader leaves circulation as if never a reader).
             try tx.markAccountDeleted(accountId, at: instant)
+            try tx.bumpFactsVersion(ofAccount: accountId)
             if events.webhooks {
                 var data = JSONWriter()
                 data.object { w in w.field("accountId", accountId) }
@@ -63,10 +65,13 @@ extension GatewayStore {
             }
             var history: [HistoryEvent] = []
             try Self.forEachHistoryPage(ofAccount: accountId, tx) { page in history += page }
-            return AccountRecords(account: account, devices: try tx.devices(ofAccount: accountId),
+            return AccountRecords(account: account, identities: try tx.identities(ofAccount: accountId),
+                                  sessions: try tx.liveSessions(ofAccount: accountId, idleCutoff: Instant(millisecondsSinceEpoch: 0)),
+                                  devices: try tx.devices(ofAccount: accountId),
                                   transactions: try tx.transactions(ofAccount: accountId),
                                   renewalInfos: try tx.renewalInfos(ofAccount: accountId), grants: try tx.grants(ofAccount: accountId),
-                                  institutions: institutions, history: history)
+                                  institutions: institutions, history: history,
+                                  downloads: try tx.downloadRecords(of: .account(accountId)))
         }
     }
 }

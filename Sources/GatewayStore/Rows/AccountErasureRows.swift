@@ -5,10 +5,26 @@ import Wire
 /// deleted under a token hash no secret has (a SHA-256 in hex never contains `:`).
 extension SQLWriteTransaction {
     public func eraseReaderIdentity(ofAccount accountId: String) throws(StoreError) {
-        try connection.run("DELETE FROM devices WHERE account_id = \(accountId)")
+        for table in ["devices", "sessions", "identities", "link_codes"] {
+            try connection.run("DELETE FROM \(raw: table) WHERE account_id = \(accountId)")
+        }
+        try eraseDownloadRecords(ofAccount: accountId)
         try connection.run("""
             UPDATE accounts SET token_hash = \("deleted:" + accountId), app_account_token = NULL WHERE id = \(accountId)
             """)
+        try freeAppAccountTokens(mergedInto: accountId)
+    }
+
+    /// readers.md, Deletion: the appAccountTokens of accounts merged into a deleted one (along
+    /// every chain of merges) are freed, as the deleted account's own is.
+    private func freeAppAccountTokens(mergedInto accountId: String) throws(StoreError) {
+        var reached = [accountId]
+        var seen: Set<String> = [accountId]
+        while let target = reached.popLast() {
+            let merged = try connection.query("SELECT id FROM accounts WHERE merged_into = \(target)") { $0.text(0) }
+            try connection.run("UPDATE accounts SET app_account_token = NULL WHERE merged_into = \(target)")
+            for id in merged where seen.insert(id).inserted { reached.append(id) }
+        }
     }
 
     public func releaseOwnership(ofAccount accountId: String) throws(StoreError) {

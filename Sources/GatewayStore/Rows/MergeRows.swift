@@ -3,8 +3,8 @@ import Wire
 /// E32's merge at the row level: what an account holds, moved to another account.
 extension RecordRows {
     /// Every table whose rows an account holds through one column and that a merge moves to the
-    /// account merged into, as (table, column). A table added later that an account holds
-    /// (download records, `downloads`) is one entry here.
+    /// account merged into, as (table, column). Download records, whose pairs may meet, are merged
+    /// apart (`moveDownloadRecords`).
     public static let rowsMovedByMerge: [(table: String, column: String)] = [
         ("owners", "account_id"),           // subscriptions and purchases (E4)
         ("grants", "account_id"),           // grants and print claims (E21, E29); (source, external_id) is unique

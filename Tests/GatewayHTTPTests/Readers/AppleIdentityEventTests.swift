@@ -31,13 +31,13 @@ import GatewayTesting
         let apple = try h.signIn(verifier, subject: "001.a", email: "a@privaterelay.appleid.com", device: "phone").signedIn()
         let code = try h.linkCode(for: apple.accountId, as: apple.token)
         let web = try h.linkSignIn(code: code, device: "web").signedIn()
-        let outcome = try events().take(AppleIdentityEvent(kind: .consentRevoked, subject: "001.a"))
+        let outcome = try events().take(AppleServerEvent.consentRevoked(subject: "001.a"))
         #expect(outcome == .identityRemoved(accountId: apple.accountId, endedSessions: [apple.sessionId]))
         #expect(try h.client.get("/v1/accounts/\(apple.accountId)/entitlements", as: apple.token).status == 401)
         #expect(try h.client.get("/v1/accounts/\(apple.accountId)/entitlements", as: web.token).status == 200,
                 "a link code's session was not made with the identity")
         #expect(try identities(apple.accountId).isEmpty)
-        #expect(try events().take(AppleIdentityEvent(kind: .consentRevoked, subject: "001.a")) == .unknownSubject,
+        #expect(try events().take(AppleServerEvent.consentRevoked(subject: "001.a")) == .unknownSubject,
                 "the same notification twice changes nothing more")
         #expect(deleted.ids.withLock { $0 }.isEmpty)
     }
@@ -46,20 +46,20 @@ import GatewayTesting
         let kept = try h.signIn(verifier, subject: "001.k", device: "phone").signedIn()
         let code = try h.linkCode(for: kept.accountId, as: kept.token)
         _ = try h.linkSignIn(code: code, device: "web").signedIn()
-        let left = try events().take(AppleIdentityEvent(kind: .accountDelete, subject: "001.k"))
+        let left = try events().take(AppleServerEvent.accountDeleted(subject: "001.k"))
         #expect(left == .identityRemoved(accountId: kept.accountId, endedSessions: [kept.sessionId]))
         let gone = try h.signIn(verifier, subject: "001.d", device: "phone").signedIn()
-        let deletedOutcome = try events().take(AppleIdentityEvent(kind: .accountDelete, subject: "001.d"))
+        let deletedOutcome = try events().take(AppleServerEvent.accountDeleted(subject: "001.d"))
         #expect(deletedOutcome == .accountDeleted(accountId: gone.accountId, endedSessions: [gone.sessionId]))
         #expect(deleted.ids.withLock { $0 } == [gone.accountId])
-        #expect(try events().take(AppleIdentityEvent(kind: .accountDelete, subject: "001.unknown")) == .unknownSubject)
+        #expect(try events().take(AppleServerEvent.accountDeleted(subject: "001.unknown")) == .unknownSubject)
     }
 
     @Test func emailDisabledDropsTheEmailAndEmailEnabledKeepsTheEventsEmail() throws {
         let reader = try h.signIn(verifier, subject: "001.e", email: "e@privaterelay.appleid.com", device: "phone").signedIn()
-        #expect(try events().take(AppleIdentityEvent(kind: .emailDisabled, subject: "001.e")) == .emailChanged(accountId: reader.accountId))
+        #expect(try events().take(AppleServerEvent.emailDisabled(subject: "001.e")) == .emailChanged(accountId: reader.accountId))
         #expect(try identities(reader.accountId).first?.email == nil)
-        let enabled = AppleIdentityEvent(kind: .emailEnabled, subject: "001.e", email: "e2@privaterelay.appleid.com")
+        let enabled = AppleServerEvent.emailEnabled(subject: "001.e", email: "e2@privaterelay.appleid.com")
         #expect(try events().take(enabled) == .emailChanged(accountId: reader.accountId))
         #expect(try identities(reader.accountId).first?.email == "e2@privaterelay.appleid.com")
         #expect(try h.client.get("/v1/accounts/\(reader.accountId)/entitlements", as: reader.token).status == 200)

@@ -59,7 +59,7 @@ package final class ScriptedIdentityVerifier: IdentityVerifying {
         }
         guard let found else {
             if let clientAddress { tokenFailures.record(clientAddress, now: now) }
-            throw .unauthorized("invalid_id_token")
+            throw .invalidIDToken(reason: "nonce")
         }
         return found
     }
