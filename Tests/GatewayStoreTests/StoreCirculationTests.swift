@@ -55,7 +55,7 @@ import Wire
                                                     expires: "2026-03-10T00:00:00Z")])
         let kept = try f.store.read { tx throws(StoreError) in try tx.circulationEvidence(ofAccount: "alice") }
         try f.store.write { tx throws(StoreError) in try tx.replaceCirculationEvidence(ofAccount: "alice", with: []) }
-        let upkeep = try #require(f.store.factsUpkeep?.installed as? CirculationUpkeep)
+        let upkeep = try #require(f.store.factsUpkeep?.upkeep(CirculationUpkeep.self))
         #expect(try upkeep.rebuild(f.store, batch: 2) == 3)
         #expect(try Set(f.store.read { tx throws(StoreError) in try tx.circulationEvidence(ofAccount: "alice") }) == Set(kept))
         #expect(!kept.isEmpty)
