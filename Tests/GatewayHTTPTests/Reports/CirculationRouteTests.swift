@@ -73,15 +73,20 @@ import GatewayTesting
     @Test func e36FreeScheduledAndUnknownIssues() throws {
         let h = try H()
         try h.seedCatalog()
+        let reader = try h.createAccount()
+        #expect(try h.token(for: reader, issue: "2026-02").status == 200)
+        h.runtime.core.operations.downloads.flush()
         let free = try circulation(h, "2026-02")
         #expect(free.status == 200 && free.json["free"] as? Bool == true)
         #expect(free.json["entitled"] is NSNull, "\(free.text)")
+        #expect((free.json["downloaded"] as? [String: Int]) == ["total": 1, "paid": 0, "trial": 0, "print": 0, "grant": 0,
+                                                                 "notEntitled": 0])
+        #expect(try circulation(h, "2026-02", format: "csv").text.contains("\r\n\(reader.id),free,,,,true,"))
         let scheduled = try circulation(h, "2026-04")
         #expect(scheduled.status == 409 && (scheduled.json["error"] as? [String: Any])?["code"] as? String == "not_published", "\(scheduled.text)")
         #expect(try circulation(h, "1999-01").status == 404)
         #expect(try h.client.get("/v1/publications/nope/issues/x/circulation", as: H.adminKey).status == 404)
         #expect(try circulation(h, "2026-01", format: "xml").status == 400)
-        let reader = try h.createAccount()
         #expect(try h.client.get("/v1/publications/monthly/issues/2026-01/circulation", as: reader.token).status == 403)
     }
 
