@@ -55,7 +55,7 @@ import Wire
                                                     expires: "2026-03-10T00:00:00Z")])
         let kept = try f.store.read { tx throws(StoreError) in try tx.circulationEvidence(ofAccount: "alice") }
         try f.store.write { tx throws(StoreError) in try tx.replaceCirculationEvidence(ofAccount: "alice", with: []) }
-        let upkeep = try #require(f.store.factsUpkeep?.installed as? CirculationUpkeep)
+        let upkeep = try #require(f.store.factsUpkeep?.upkeep(CirculationUpkeep.self))
         #expect(try upkeep.rebuild(f.store, batch: 2) == 3)
         #expect(try Set(f.store.read { tx throws(StoreError) in try tx.circulationEvidence(ofAccount: "alice") }) == Set(kept))
         #expect(!kept.isEmpty)
@@ -84,5 +84,38 @@ import Wire
         #expect(try store.read { tx throws(StoreError) in try tx.downloadRecords(of: .account("b")) }.isEmpty)
         try store.write { tx throws(StoreError) in try tx.eraseDownloadRecords(ofAccount: "a") }
         #expect(try store.read { tx throws(StoreError) in try tx.downloadRecords(of: jan) }.map(\.reader) == [.institution("lib")])
+    }
+
+    /// E17: a product that comes to grant another publication changes everyone who owns it; the
+    /// report's rows follow (the catalog's fingerprint differs, so they are derived again).
+    @Test(arguments: StoreBackend.all)
+    func e36ACatalogChangeOfWhatAProductGrantsReachesTheRows(_ backend: StoreBackend) throws {
+        let f = try IngestFixture(backend)
+        var catalog = Self.catalog
+        catalog.publications.append(Publication(id: "weekly", title: "Weekly"))
+        catalog.issues.append(Issue(publicationId: "weekly", id: "w1", title: "w1", publishedAt: Fixtures.instant("2026-02-05T00:00:00Z")))
+        try f.store.importCatalog(catalog)
+        try f.ingest("alice", [Fixtures.transaction("1", original: "o1", purchased: "2026-01-10T00:00:00Z",
+                                                    expires: "2026-03-10T00:00:00Z")])
+        let w1 = IssueRef(publicationId: "weekly", issueId: "w1")
+        #expect(try f.store.circulationFacts(w1, asOf: Fixtures.instant("2026-06-01T00:00:00Z"))?.evidence.isEmpty == true)
+        catalog.products[0].grants = ["monthly", "weekly"]
+        try f.store.importCatalog(catalog)
+        let after = try #require(try f.store.circulationFacts(w1, asOf: Fixtures.instant("2026-06-01T00:00:00Z")))
+        #expect(after.evidence.map(\.accountId) == ["alice"])
+    }
+
+    /// Grants (E21) change the facts through their own writer: the rows follow in its unit of work.
+    @Test(arguments: StoreBackend.all)
+    func e36GrantsReachTheRowsInTheirUnitOfWork(_ backend: StoreBackend) throws {
+        let f = try IngestFixture(backend)
+        try f.store.importCatalog(Self.catalog)
+        let grant = Grant(grantId: "g1", accountId: "bob", source: "print", externalId: "monthly:7", publications: ["monthly"],
+                          start: Fixtures.instant("2026-01-20T00:00:00Z"), end: nil, createdAt: Fixtures.t0)
+        _ = try f.store.give(grant)
+        let decided = try #require(try basis(f.store, "2026-01")["bob"])
+        #expect(decided.basis == .print && decided.subscriptionId == "g1", "unlocked at the grant's start (E13)")
+        _ = try f.store.revokeGrant("g1", ofAccount: "bob", at: Fixtures.instant("2026-02-02T00:00:00Z"))
+        #expect(try basis(f.store, "2026-02")["bob"] == nil, "a revoked grant never was")
     }
 }

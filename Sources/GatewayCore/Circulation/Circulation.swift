@@ -27,7 +27,7 @@ package struct Circulation: Sendable {
 
     /// `issue-gateway reports rebuild`: every account's derived rows made again from its facts.
     package func rebuild() throws(GatewayError) -> Int {
-        guard let upkeep = store.factsUpkeep?.installed as? CirculationUpkeep else { return 0 }
+        guard let upkeep = store.factsUpkeep?.upkeep(CirculationUpkeep.self) else { return 0 }
         do { return try upkeep.rebuild(store) } catch { throw GatewayError(error) }
     }
 }

@@ -33,7 +33,9 @@ package struct CirculationReport: Sendable, Equatable {
     /// In account-id byte order.
     package var rows: [Row]
 
-    package var downloadedTotal: Int { downloaded.total + notEntitled }
+    /// reports.md: every account that downloaded the issue (the four bases and `notEntitled`;
+    /// for a free issue, every downloader).
+    package var downloadedTotal: Int { rows.lazy.filter { $0.download != nil }.count }
 
     /// reports.md: counts from the evidence that may entitle the issue and its download records.
     package init(issue: Issue, window: CirculationWindow, facts: CirculationFacts) {

@@ -108,6 +108,16 @@ package struct EntitlementsNow: Sendable {
         try evaluate(accountId, adding: nil, catalog.state)
     }
 
+    /// E36: whose download a token for `ref` on `accountId`'s route is: the institution's when
+    /// only its coverage entitles the issue (reports.md, Decisions), else the account's.
+    package func downloader(of accountId: String, _ ref: IssueRef, for requester: Requester) throws(GatewayError) -> DownloadReader {
+        if case .institution(let institution, _) = try share(requester, publicationId: ref.publicationId, reach: .store),
+           try entitlements(of: accountId).entitlement(for: ref)?.entitled != true {
+            return .institution(institution.institutionId)
+        }
+        return .account(accountId)
+    }
+
     /// E30: the institution covering `address` (the first created where several do), or nil.
     package func institution(covering address: [UInt8]?) throws(GatewayError) -> Institution? {
         guard let address else { return nil }

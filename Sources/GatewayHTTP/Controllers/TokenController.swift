@@ -44,8 +44,8 @@ package struct TokenController: APIController {
             let requester = requesters.requester(context.request, actingFor: account)
             return try tokenResponse(accountId, ref, try entitlements.entitlements(of: accountId, publicationId: ref.publicationId,
                                                                                   for: requester),
-                                     coveredBy: { [self] () throws(GatewayError) in
-                                         try entitlements.institution(covering: requesters.address(context.request))
+                                     reader: { [self] () throws(GatewayError) in
+                                         try entitlements.downloader(of: accountId, ref, for: requester)
                                      })
         })
     }
@@ -73,11 +73,11 @@ package struct TokenController: APIController {
     /// A token for a visible, entitled issue (E16), its `sub` `accountId` (or an institution's,
     /// E30); 404 for an issue the reader cannot see, 403 `not_entitled` with the nearest reason
     /// (E20) otherwise.
-    /// E36: the answer is recorded as the download of `accountId`, or of the institution whose
-    /// token it is (`sub` `institution:…`), or, when only an institution's coverage entitles the
-    /// issue on an account route, of that institution (`coveredBy`).
+    /// E36: the answer is recorded as the download of `reader` (the route's: the account, or the
+    /// institution only whose coverage entitles the issue), else of `accountId` or of the
+    /// institution whose token it is (`sub` `institution:…`).
     package func tokenResponse(_ accountId: String, _ ref: IssueRef, _ answer: AccountEntitlements,
-                               coveredBy: () throws(GatewayError) -> Institution? = { nil }) throws(GatewayError) -> HTTPResponse {
+                               reader: () throws(GatewayError) -> DownloadReader? = { nil }) throws(GatewayError) -> HTTPResponse {
         guard let entitlement = answer.entitlement(for: ref) else {
             throw .notFound("no issue \(ref.issueId) in \(ref.publicationId)")
         }
@@ -99,7 +99,7 @@ package struct TokenController: APIController {
             throw .failed("the token could not be signed")
         }
         counters.tokensIssued.increment()
-        try recordDownload(accountId, ref, reasons: entitlement.reasons, at: now, coveredBy: coveredBy)
+        downloads.record(try reader() ?? Self.reader(subject: accountId), ref, at: now)
         return .json(200) { w in
             w.object { w in
                 w.field("token", signed.token)
@@ -126,15 +126,9 @@ package struct TokenController: APIController {
         }
     }
 
-    private func recordDownload(_ subject: String, _ ref: IssueRef, reasons: [EntitlementReason], at instant: Instant,
-                                coveredBy: () throws(GatewayError) -> Institution?) throws(GatewayError) {
-        let institutionPrefix = "institution:"
-        if subject.hasPrefix(institutionPrefix) {
-            downloads.record(.institution(String(subject.dropFirst(institutionPrefix.count))), ref, at: instant)
-        } else if reasons == [.institution], let institution = try coveredBy() {
-            downloads.record(.institution(institution.institutionId), ref, at: instant)
-        } else {
-            downloads.record(.account(subject), ref, at: instant)
-        }
+    /// The reader a token's subject names (tokens.md: `institution:<id>` for an institution's).
+    private static func reader(subject: String) -> DownloadReader {
+        let prefix = "institution:"
+        return subject.hasPrefix(prefix) ? .institution(String(subject.dropFirst(prefix.count))) : .account(subject)
     }
 }

@@ -71,7 +71,10 @@ public final class CirculationUpkeep: FactsUpkeeping {
                 for id in ids { try refresh(id, catalog: catalog, tx) }
                 count += ids.count
                 after = ids.last ?? after
-                if ids.count < batch { try tx.setCirculationFingerprint(try fingerprint(catalog.snapshot)) }
+                if ids.count < batch {
+                    try tx.deleteCirculationEvidenceOfMissingAccounts()
+                    try tx.setCirculationFingerprint(try fingerprint(catalog.snapshot))
+                }
                 return ids.count < batch
             }
             if done { return count }

@@ -22,7 +22,7 @@ extension GatewayStore {
     /// records, read together; nil when the catalog has no such issue. The evidence is first
     /// made current (`CirculationUpkeep.ensureCurrent`) under the store's installed upkeep.
     public func circulationFacts(_ ref: IssueRef, asOf: Instant) throws(StoreError) -> CirculationFacts? {
-        let upkeep = factsUpkeep?.installed as? CirculationUpkeep
+        let upkeep = factsUpkeep?.upkeep(CirculationUpkeep.self)
         try upkeep?.ensureCurrent(self)
         return try read { tx throws(StoreError) -> CirculationFacts? in
             let catalog: EntitlementCatalog

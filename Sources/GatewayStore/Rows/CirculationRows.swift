@@ -85,6 +85,11 @@ extension SQLWriteTransaction {
         }
     }
 
+    /// Rows of accounts that no longer exist (an erased account leaves no reader behind, E35).
+    public func deleteCirculationEvidenceOfMissingAccounts() throws(StoreError) {
+        try connection.run("DELETE FROM circulation_evidence WHERE account_id NOT IN (SELECT id FROM accounts)")
+    }
+
     public func setCirculationFingerprint(_ fingerprint: String) throws(StoreError) {
         try connection.run(.upsert(into: "circulation_state", key: ["id": 1], set: ["fingerprint": fingerprint]))
     }

@@ -203,6 +203,8 @@ public protocol WriteTransaction: ReadTransaction {
     /// Makes the account's stored evidence exactly `evidence`.
     func replaceCirculationEvidence(ofAccount accountId: String, with evidence: [CirculationEvidence]) throws(StoreError)
     func setCirculationFingerprint(_ fingerprint: String) throws(StoreError)
+    /// Deletes the rows of accounts that no longer exist.
+    func deleteCirculationEvidenceOfMissingAccounts() throws(StoreError)
     /// Adds a record to its pair's (earliest first, latest last, counts added), or stores it.
     func record(_ download: DownloadRecord) throws(StoreError)
     /// E35: erases the account's download records.
