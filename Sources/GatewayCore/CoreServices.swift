@@ -86,7 +86,7 @@ package final class CoreServices: Sendable {
                                         clock: clock, given: given)
         let verifier = identityVerifier ?? ProviderIdentityVerifier(providers: identityProviders, store: store)
         let deletions = AccountDeletions(store: store, accounts: accounts, authenticator: authenticator, catalog: catalog,
-                                         events: events, clock: clock, googlePlayPackages: googlePlayServices?.packages ?? [])
+                                         engine: entitlements, events: events, clock: clock, googlePlayPackages: googlePlayServices?.packages ?? [])
         readers = ReaderServices(
             accounts: ReaderAccounts(store: store, identifiers: identifiers, clock: clock),
             entitlements: EntitlementsNow(accounts: accounts, catalog: catalog, engine: entitlements, institutions: institutions,

@@ -10,14 +10,16 @@ package struct AccountDeletions: Sendable {
     private let accounts: AccountFactsCache
     private let authenticator: Authenticator
     private let catalog: CatalogCache
+    private let engine: EntitlementEvaluator
     private let events: EventPolicy
     private let clock: any GatewayClock
     /// The Google Play packages configured: one names a Play subscription's manage URL.
     private let googlePlayPackages: [String]
 
     package init(store: any GatewayStore, accounts: AccountFactsCache, authenticator: Authenticator, catalog: CatalogCache,
-                 events: EventPolicy, clock: any GatewayClock, googlePlayPackages: Set<String>) {
+                 engine: EntitlementEvaluator, events: EventPolicy, clock: any GatewayClock, googlePlayPackages: Set<String>) {
         self.store = store; self.accounts = accounts; self.authenticator = authenticator; self.catalog = catalog
+        self.engine = engine
         self.events = events; self.clock = clock; self.googlePlayPackages = googlePlayPackages.sorted()
     }
 
@@ -30,7 +32,9 @@ package struct AccountDeletions: Sendable {
         }
         authenticator.forget(accountId: accountId)
         accounts.invalidate([accountId])
-        return StillBilling.subscriptions(of: deleted, catalog: catalog.state.snapshot, now: now) { key in
+        let state = catalog.state
+        let facts = AccountFacts(transactions: deleted.transactions, renewals: deleted.renewalInfos, grants: [])
+        return StillBilling.subscriptions(of: engine.evaluate(facts, state, now).subscriptions, catalog: state.snapshot) { key in
             package(of: deleted.playReceipts[key])
         }
     }

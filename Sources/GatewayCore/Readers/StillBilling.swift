@@ -16,24 +16,18 @@ package struct StillBilling: Sendable, Equatable {
 
     package static let appStoreManageURL = "https://apps.apple.com/account/subscriptions"
 
-    /// Every subscription with auto-renew on that is unexpired at `now`, in billing retry or in
-    /// grace (readers.md, Decisions), ordered by store and subscription. `packageOf` names a Google
-    /// Play subscription's app package.
-    package static func subscriptions(of deleted: DeletedAccount, catalog: CatalogSnapshot, now: Instant,
+    /// Every subscription that will renew (readers.md, Decisions: unexpired with auto-renew on,
+    /// billing retry and grace included), as E19's `willRenew` says of the deleted account's
+    /// facts: one rule for the entitlements answer and this one. Ordered as the engine orders
+    /// subscriptions; `packageOf` names a Google Play subscription's app package.
+    package static func subscriptions(of statuses: [SubscriptionStatus], catalog: CatalogSnapshot,
                                       packageOf: (SubscriptionKey) -> String?) -> [StillBilling] {
-        let latest = Dictionary(grouping: deleted.transactions, by: \.subscriptionKey).compactMapValues { transactions in
-            transactions.max { ($0.expiresDate ?? $0.purchaseDate, $0.purchaseDate) < ($1.expiresDate ?? $1.purchaseDate, $1.purchaseDate) }
-        }
-        return deleted.renewalInfos.sorted { $0.subscriptionKey < $1.subscriptionKey }.compactMap { renewal in
-            guard renewal.autoRenewStatus, let transaction = latest[renewal.subscriptionKey] else { return nil }
-            let unexpired = transaction.expiresDate.map { now < $0 } ?? false
-            let inGrace = renewal.gracePeriodExpiresDate.map { now < $0 } ?? false
-            guard unexpired || inGrace || renewal.isInBillingRetry else { return nil }
-            let storeProductId = transaction.productId
-            let productId = catalog.product(renewal.store, storeProductId: storeProductId)?.id ?? storeProductId
-            return StillBilling(store: renewal.store, productId: productId, expiresAt: transaction.expiresDate,
-                                manageURL: manageURL(renewal.store, storeProductId: storeProductId,
-                                                     package: packageOf(renewal.subscriptionKey)))
+        statuses.filter(\.willRenew).map { status in
+            let key = SubscriptionKey(store: status.store, environment: status.environment,
+                                      originalTransactionId: status.originalTransactionId)
+            let productId = catalog.product(status.store, storeProductId: status.productId)?.id ?? status.productId
+            return StillBilling(store: status.store, productId: productId, expiresAt: status.expiresAt,
+                                manageURL: manageURL(status.store, storeProductId: status.productId, package: packageOf(key)))
         }
     }
 

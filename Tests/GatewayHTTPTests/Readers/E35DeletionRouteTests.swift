@@ -109,8 +109,9 @@ import Wire
         #expect(export.objects("grants").map { $0["externalId"] as? String } == ["c-1"])
         #expect(export.objects("grants").first?["note"] == nil, "the publisher's note is not the reader's to read")
         #expect(!export.objects("history").isEmpty)
-        let tokenHash = try #require(try h.runtime.core.store.account(id: reader.id)).tokenHash
+        let tokenHash = try #require(try h.runtime.core.store.read { tx in try tx.liveSessions(ofAccount: reader.id, idleCutoff: .init(millisecondsSinceEpoch: 0)) }.first).tokenHash
         #expect(!export.text.contains(reader.token) && !export.text.contains(tokenHash), "no secret, no hash of one")
+        #expect(export.objects("sessions").count == 1)
 
         let staff = try h.client.get("/v1/accounts/\(reader.id)/export", as: H.adminKey)
         #expect(staff.objects("grants").first?["note"] as? String == "asked by phone")
