@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # reports.md, How fast: ACCOUNTS accounts with realistic facts (three stores, trials, lapses and
 # returns, refunds, billing retry with grace, non-renewing purchases, grants) loaded straight
-# through the store's units of work (`issue-gateway-bench reports-load`, each account's facts
-# through the ingest's own unit of work, so the reports' derived rows are written as at ingest),
+# through the store's units of work (`issue-gateway-bench reports-load`: each account's facts
+# saved and bound to it, then its facts version bumped, which writes the reports' derived rows
+# as at ingest),
 # then, against the release build serving that SQLite file:
 #   - one issue's circulation (E36, goal ≤ 2 s) and a five-year daily series (E37, goal ≤ 5 s),
 #     each asked three times (the first cold);

@@ -32,10 +32,7 @@ package struct MetricsController: APIController {
             let svg = SubscribersSVG.render(report, publicationTitle: title, interval: query.interval,
                                             from: Instant(millisecondsSinceEpoch: query.fromDay * day),
                                             to: Instant(millisecondsSinceEpoch: (max(last, query.fromDay) + 1) * day))
-            return HTTPResponse(status: 200, headers: [("Content-Type", "image/svg+xml; charset=utf-8"),
-                                                       ("Content-Security-Policy", "default-src 'none'"),
-                                                       ("X-Content-Type-Options", "nosniff")],
-                                body: Array(svg.utf8))
+            return .svg(svg)
         })
     }
 

@@ -25,10 +25,7 @@ package struct TimelineController: APIController {
             let account = try access.requireAccount(&context), accountId = account.id
             let query = try TimelineQuery(context.query)
             let svg = try timelineSVG(of: accountId, query, visibleOnly: account.principal.isReader)
-            return HTTPResponse(status: 200, headers: [("Content-Type", "image/svg+xml; charset=utf-8"),
-                                                       ("Content-Security-Policy", "default-src 'none'"),
-                                                       ("X-Content-Type-Options", "nosniff")],
-                                body: Array(svg.utf8))
+            return .svg(svg)
         })
     }
 

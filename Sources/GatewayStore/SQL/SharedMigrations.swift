@@ -244,7 +244,8 @@ extension SharedMigration {
         """,
         // E37: each store subscription's paid, trial and grace periods per product, derived from
         // the facts in the unit of work that changes them (`SubscriptionIntervals`), so a series
-        // over a publication is one indexed read and a sweep; `reports rebuild` makes them again.
+        // over a publication is an indexed read per product, in subscription order, of the index
+        // alone (it covers every column a series reads), and a sweep; `reports rebuild` makes them again.
         // Keyed by subscription (a deleted account's store subscriptions stay counted, decision 89).
         """
         CREATE TABLE subscriber_intervals (
@@ -253,7 +254,9 @@ extension SharedMigration {
             end_at \(.instant) NOT NULL, account_id \(.key) NOT NULL,
             PRIMARY KEY (store, environment, original_transaction_id, store_product_id, kind, start)
         )\(.tableOptions);
-        CREATE INDEX subscriber_intervals_by_product ON subscriber_intervals (store, store_product_id);
+        CREATE INDEX subscriber_intervals_by_product
+            ON subscriber_intervals (store, store_product_id, environment, original_transaction_id, kind, start, end_at,
+                                     account_id);
         """,
         // Readers (readers.md, E31–E34): every account token is a session. Each existing
         // account's token becomes its first session (no device, last used when this step runs,

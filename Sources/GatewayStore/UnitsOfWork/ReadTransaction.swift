@@ -202,7 +202,7 @@ public protocol ReadTransaction {
     func downloadRecords(of reader: DownloadReader) throws(StoreError) -> [DownloadRecord]
     // MARK: Subscribers over time (E37)
     /// The stored intervals of every subscription with one of `products`, each subscription's
-    /// rows next to each other.
+    /// rows next to each other; the product and account are given on non-renewing rows only.
     func subscriberIntervals(products: [StoreProductRef]) throws(StoreError) -> [SubscriberSeries.Row]
     /// Up to `limit` accounts owning a subscription or purchase, by id, after `accountId`.
     func owningAccounts(after accountId: String, limit: Int) throws(StoreError) -> [String]

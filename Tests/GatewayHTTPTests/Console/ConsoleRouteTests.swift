@@ -14,7 +14,7 @@ import GatewayTesting
         "api.js": "text/javascript; charset=utf-8", "dom.js": "text/javascript; charset=utf-8",
         "editors.js": "text/javascript; charset=utf-8", "products.js": "text/javascript; charset=utf-8",
         "support.js": "text/javascript; charset=utf-8", "signin.js": "text/javascript; charset=utf-8", "webhooks.js": "text/javascript; charset=utf-8",
-        "readers.js": "text/javascript; charset=utf-8",
+        "readers.js": "text/javascript; charset=utf-8", "reports.js": "text/javascript; charset=utf-8",
     ]
 
     private func expectConsoleHeaders(_ response: APIResponse, _ what: String) {

@@ -26,6 +26,7 @@ struct MetricsBackend: Sendable, CustomTestStringConvertible {
         let h = try H(store: try schema?.open())
         try h.seedCatalog()
         try h.createProduct("monthly.gp", #"{"kind":"autoRenewable","grants":["monthly"],"subscriptionGroup":"gp-group","level":1,"store":"googlePlay","storeProductId":"monthly_gp"}"#)
+        try h.createProduct("monthly.1y", #"{"kind":"autoRenewable","grants":["monthly"],"subscriptionGroup":"monthly-group","level":2}"#)
         try h.createProduct("monthly.web", #"{"kind":"autoRenewable","grants":["monthly"],"subscriptionGroup":"web-group","level":1,"store":"stripe","storeProductId":"price_monthly"}"#)
         return MetricsGateway(h: h, schema: schema)
     }

@@ -115,6 +115,22 @@ import Wire
         #expect(counts(p["2025-07-01"]) == [0, 0, 0, 1, 0])
     }
 
+    /// A subscription that moves to another product of the publication (a crossgrade keeps its
+    /// original transaction id) is one subscription: new once, never churned by the move.
+    @Test(arguments: MetricsBackend.all)
+    func e37ChangeOfProductIsOneSubscription(_ backend: MetricsBackend) throws {
+        let g = try backend.gateway()
+        var annual = G.period(.appStore, "u2", of: "u", "2025-02-01T00:00:00Z", "2026-02-01T00:00:00Z")
+        annual.productId = "monthly.1y"
+        try g.account([G.period(.appStore, "u1", of: "u", "2025-01-01T00:00:00Z", "2025-02-01T00:00:00Z"), annual])
+        try g.account([G.period(.appStore, "t1", of: "t", "2025-01-15T00:00:00Z", "2025-03-15T00:00:00Z")])
+        try g.account([G.period(.appStore, "v1", of: "v", "2025-01-20T00:00:00Z", "2025-03-20T00:00:00Z")])
+        let p = try g.points("from=2025-01-01&to=2025-03-31")
+        #expect(p.values.map { $0["new"] as? Int ?? 0 }.reduce(0, +) == 3)
+        #expect(counts(p["2025-02-01"]) == [3, 0, 0, 0, 0])
+        #expect(counts(p["2025-03-31"]) == [1, 0, 0, 0, 0])
+    }
+
     /// ISO weeks start on Monday; a week or month cut by the range, or by today, is one point
     /// over its days there: its start the first of them, its sums over them, its levels those
     /// of the last.
