@@ -14,11 +14,14 @@ struct E31SignInGateway {
 
     static let appleIssuer = "https://appleid.apple.com"
 
-    init(_ backend: HarnessBackend = .sqlite, apple: Bool = false) throws {
+    /// `configure` sets anything else of the gateway (a device limit, say).
+    init(_ backend: HarnessBackend = .sqlite, apple: Bool = false,
+         configure: (inout Configuration) -> Void = { _ in }) throws {
         let provider = try IdentityProviderFixture()
         self.provider = provider
         backed = try backend.harness { c in
             c.identityProviders = [provider.provider()] + (apple ? [provider.provider(id: "apple", issuer: Self.appleIssuer)] : [])
+            configure(&c)
         }
     }
 
