@@ -7,6 +7,7 @@ let benchmarks: [String: () -> Void] = [
     "engine": runEngineBenchmark,
     "tokens": runTokenBenchmark,
     "institutions": runInstitutionBenchmark,
+    "signin": runSignInBenchmark,
     "reports-load": runReportsLoad,
     "googleplay-simulator": runGooglePlayPushFixture,
 ]
