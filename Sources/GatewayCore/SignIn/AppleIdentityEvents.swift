@@ -10,31 +10,30 @@ package struct AppleIdentityEvents: Sendable {
     package enum Outcome: Sendable, Equatable {
         /// No identity `(apple, sub)`.
         case unknownSubject
+        /// An event type the gateway does not act on: taken, changing nothing.
+        case ignored(type: String)
         case identityRemoved(accountId: String, endedSessions: [String])
         /// The identity was removed and the account, left without identity or session, deleted.
         case accountDeleted(accountId: String, endedSessions: [String])
         case emailChanged(accountId: String)
     }
 
-    /// The provider id of Sign in with Apple.
-    package static let provider = "apple"
-
     private let store: any GatewayStore
     private let clock: any GatewayClock
     private let authenticator: Authenticator
     private let policy: SessionPolicy
-    /// E35's deletion of an account (one unit of work of its own, its webhook); nil where the
-    /// runtime gives none: the account is then left, without identity or session.
-    private let deleteAccount: (@Sendable (String) throws(GatewayError) -> Void)?
+    /// E35's deletion of an account (one unit of work of its own, its webhook).
+    private let deleteAccount: @Sendable (String) throws(GatewayError) -> Void
 
     package init(store: any GatewayStore, clock: any GatewayClock, authenticator: Authenticator, policy: SessionPolicy,
-                 deleteAccount: (@Sendable (String) throws(GatewayError) -> Void)?) {
+                 deleteAccount: @escaping @Sendable (String) throws(GatewayError) -> Void) {
         self.store = store; self.clock = clock; self.authenticator = authenticator; self.policy = policy
         self.deleteAccount = deleteAccount
     }
 
     package func take(_ event: AppleServerEvent) throws(GatewayError) -> Outcome {
-        let key = IdentityKey(provider: Self.provider, subject: event.subject)
+        if case .other(let type, _) = event { return .ignored(type: type) }
+        let key = IdentityKey(provider: AppleServerEvents.provider, subject: event.subject)
         let now = clock.now()
         let cutoff = policy.idleCutoff(now: now)
         let outcome = try stored { () throws(StoreError) -> (Outcome, deletionDue: Bool) in
@@ -42,7 +41,7 @@ package struct AppleIdentityEvents: Sendable {
                 guard var identity = try tx.identity(key) else { return (.unknownSubject, false) }
                 let deletes: Bool
                 switch event {
-                case .other: return (.unknownSubject, false)
+                case .other: return (.unknownSubject, false)  // answered above, before any read
                 case .emailDisabled, .emailEnabled:
                     if case .emailEnabled(_, let email) = event { identity.email = email ?? identity.email } else { identity.email = nil }
                     try tx.save(identity)
@@ -60,7 +59,7 @@ package struct AppleIdentityEvents: Sendable {
         }
         if case .identityRemoved(let accountId, let ended) = outcome.0 {
             for id in ended { authenticator.forget(sessionId: id) }
-            if outcome.deletionDue, let deleteAccount {
+            if outcome.deletionDue {
                 try deleteAccount(accountId)
                 return .accountDeleted(accountId: accountId, endedSessions: ended)
             }

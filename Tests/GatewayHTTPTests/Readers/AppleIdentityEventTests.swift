@@ -64,6 +64,13 @@ import GatewayTesting
         #expect(try identities(reader.accountId).first?.email == "e2@privaterelay.appleid.com")
         #expect(try h.client.get("/v1/accounts/\(reader.accountId)/entitlements", as: reader.token).status == 200)
     }
+
+    @Test func anEventTypeTheGatewayDoesNotActOnChangesNothing() throws {
+        let reader = try h.signIn(verifier, subject: "001.o", email: "o@example.com", device: "phone").signedIn()
+        #expect(try events().take(AppleServerEvent.other(type: "email-changed", subject: "001.o")) == .ignored(type: "email-changed"))
+        #expect(try identities(reader.accountId).map(\.email) == ["o@example.com"])
+        #expect(try h.client.get("/v1/accounts/\(reader.accountId)/entitlements", as: reader.token).status == 200)
+    }
 }
 
 /// The accounts E35's deletion was asked to delete.
