@@ -50,6 +50,10 @@ struct ReportsLoad {
     /// Auto-renewable products of `monthly` by store, monthly and annual; the non-renewing one.
     let monthly: [(store: Store, monthly: String, annual: String)]
     let nonRenewing: String?
+    /// Out of 100 subscriptions, how many may begin up to `longHistoryDays` ago rather than
+    /// within the last six years (0 for the reports benchmark: its figures stay comparable).
+    var longHistoryPercent = 0
+    var longHistoryDays: Int64 = 5_100
     var rng = SystemRandomNumberGenerator()
     private(set) var transactions = 0, grants = 0
 
@@ -103,7 +107,8 @@ struct ReportsLoad {
         let product = monthly[Int.random(in: 0..<monthly.count, using: &rng)]
         let annual = chance(20)
         let original = product.store == .stripe ? "sub_\(key)" : product.store == .googlePlay ? "GPA.\(key)" : "1000\(key)"
-        var at = now.adding(milliseconds: -Int64.random(in: 0...2200, using: &rng) * Self.day)
+        let history = longHistoryPercent > 0 && chance(longHistoryPercent) ? longHistoryDays : 2200
+        var at = now.adding(milliseconds: -Int64.random(in: 0...history, using: &rng) * Self.day)
         var count = 0
         func add(_ length: Int64, trial: Bool, refunded: Bool, into facts: inout [Transaction]) {
             let end = at.adding(milliseconds: length * Self.day)
@@ -115,7 +120,8 @@ struct ReportsLoad {
             at = end
         }
         if chance(25) { add(7, trial: true, refunded: false, into: &facts) }
-        var periods = annual ? Int.random(in: 1...6, using: &rng) : Int.random(in: 1...40, using: &rng)
+        let long = history > 2200  // up to 14 years of renewals, some annual
+        var periods = annual ? Int.random(in: 1...(long ? 14 : 6), using: &rng) : Int.random(in: 1...(long ? 160 : 40), using: &rng)
         while periods > 0, at < now {
             if chance(3) { at = at.adding(milliseconds: Int64.random(in: 10...120, using: &rng) * Self.day) }  // a lapse, then back
             add(annual ? 365 : 30, trial: false, refunded: chance(2), into: &facts)

@@ -9,6 +9,7 @@ let benchmarks: [String: () -> Void] = [
     "institutions": runInstitutionBenchmark,
     "signin": runSignInBenchmark,
     "reports-load": runReportsLoad,
+    "surge-load": runSurgeLoad,
     "googleplay-simulator": runGooglePlayPushFixture,
 ]
 

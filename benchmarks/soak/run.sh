@@ -20,7 +20,11 @@
 # build this checkout in release), SIMULATOR (appstore-simulator; default: this checkout's,
 # release), GATEWAY_PORT, SIMULATOR_PORT, PROXY_PORT, LOG_DIR (keeps the gateway's stderr there);
 # LOSE_WRITES=1 checks the checker: the restart uses a copy of the database from 10 s before the
-# kill, so the run must fail with the writes acknowledged since listed as lost.
+# kill, so the run must fail with the writes acknowledged since listed as lost. BACKEND=postgres
+# runs the gateway on a PostgreSQL cluster of the run's own (scripts/pg-cluster, fsync on) and,
+# instead of the SQLite write locks, stops the database server mid-run for DB_DOWN=5 seconds: the
+# gateway must answer 503 with Retry-After meanwhile and serve within DB_BACK_WITHIN=5 s of its
+# return.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -32,6 +36,15 @@ export PROXY_PORT="${PROXY_PORT:-18383}"
 source benchmarks/lib/processes.sh
 require_free_ports "$GATEWAY_PORT" "$SIMULATOR_PORT" "$PROXY_PORT"
 export WORK
+
+if [ "${BACKEND:-sqlite}" = postgres ]; then
+  cluster="$(PG_CLUSTER_DURABLE=1 scripts/pg-cluster start)"
+  export PG_CLUSTER_DIR="$(sed -n 's/^PG_CLUSTER_DIR=//p' <<<"$cluster")"
+  admin_url="$(sed -n 's/^ISSUE_GATEWAY_TEST_DATABASE_URL=//p' <<<"$cluster")"
+  trap 'cleanup; scripts/pg-cluster stop "$PG_CLUSTER_DIR"' EXIT
+  psql -q "$admin_url" -c "CREATE DATABASE soak"
+  export DATABASE_URL="${admin_url%/postgres}/soak"
+fi
 
 source benchmarks/lib/binaries.sh
 build_release_binaries
@@ -45,7 +58,7 @@ $SIMULATOR --listen "127.0.0.1:$SIMULATOR_PORT" --script "$WORK/script.json" --r
 PIDS+=($!)
 wait_for_port "$SIMULATOR_PORT"
 
-echo "gateway: $GATEWAY"
+echo "gateway: $GATEWAY (${BACKEND:-sqlite})"
 echo "machine: $(nproc) cores, $(awk -F: '/model name/ {gsub(/^ +/,"",$2); print $2; exit}' /proc/cpuinfo)"
 [ -n "${LOG_DIR:-}" ] && mkdir -p "$LOG_DIR" && cp "$WORK/simulator.log" "$LOG_DIR/" 2>/dev/null; export LOG_DIR
 python3 benchmarks/soak/soak.py &

@@ -11,8 +11,11 @@ secrets) and, for DURATION seconds, runs in parallel:
   editor     catalog edits with an editor key: publish, correct, retract
 and the faults: the App Store proxy turns normal → slow → normal → failing (HTTP 500 or a reset
 connection) → normal → unreachable (connection refused); another process (here: a thread with
-its own sqlite3 connection) holds the database's write lock for a few seconds at intervals; near
-the end the gateway is killed with SIGKILL under load and restarted.
+its own sqlite3 connection) holds the database's write lock for a few seconds at intervals, or, on
+PostgreSQL (DATABASE_URL), the database server is stopped mid-run for DB_DOWN seconds and started
+again (the gateway must answer 503 with Retry-After meanwhile and serve again within
+DB_BACK_WITHIN seconds of its return); near the end the gateway is killed with SIGKILL under load
+and restarted.
 
 Every acknowledged write goes to a ledger that is checked through the API after the restart.
 Exit 0 only when nothing acknowledged is lost, no unexpected answer was seen and RSS stayed
@@ -56,6 +59,12 @@ INITIAL_ACCOUNTS = int(ENV.get("INITIAL_ACCOUNTS", "1000"))  # created as fast a
 CREATE_RATE = float(ENV.get("CREATE_RATE", "0.5"))       # new accounts per second after those
 EDIT_EVERY = float(ENV.get("EDIT_EVERY", "2"))           # seconds between catalog edits
 RSS_TOLERANCE = float(ENV.get("RSS_TOLERANCE", "0.10"))  # end RSS may exceed warm-up RSS by this
+DATABASE_URL = ENV.get("DATABASE_URL") or None            # PostgreSQL instead of SQLite
+PG_CLUSTER_DIR = ENV.get("PG_CLUSTER_DIR")                 # its cluster (scripts/pg-cluster), restarted mid-run
+DB_DOWN = float(ENV.get("DB_DOWN", "5"))                 # seconds the PostgreSQL server is away
+DB_BACK_WITHIN = float(ENV.get("DB_BACK_WITHIN", "5"))   # seconds after its return the gateway must serve
+if DATABASE_URL and ENV.get("LOSE_WRITES") == "1":
+    raise SystemExit("LOSE_WRITES=1 rolls back a SQLite file: SQLite only")
 WARMUP = float(ENV.get("WARMUP", min(90.0, DURATION * 0.2)))
 KILL_AT = DURATION - max(20.0, DURATION * 0.1)           # SIGKILL this long after the start
 SHARED_SECRET = "soak-secret"
@@ -233,6 +242,9 @@ class Gateway:
             "ISSUE_GATEWAY_ACCOUNT_CREATION_RATE": "100000000",
             "ISSUE_GATEWAY_ACCOUNT_CREATION_BURST": "100000",
         })
+        if DATABASE_URL:
+            del self.env["ISSUE_GATEWAY_DATABASE"]
+            self.env["ISSUE_GATEWAY_DATABASE_URL"] = DATABASE_URL
         self.starts = 0
 
     def start(self):
@@ -397,6 +409,76 @@ def busy_database():
             db.close()
         except sqlite3.Error as error:
             BUSY_HELD[f"failed: {error}"] += 1
+
+
+DB_RESTART = {}  # what the PostgreSQL restart saw
+
+
+def restart_database():
+    """PostgreSQL stopped mid-run (between warm-up and the kill) for DB_DOWN seconds: meanwhile a
+    list must be answered 503 with Retry-After; after the server is back, one must be answered
+    200 within DB_BACK_WITHIN seconds."""
+    if STOP.wait(WARMUP + (KILL_AT - WARMUP) / 2):
+        return
+    token = next(iter(LEDGER.accounts.items()), (None, None))
+    if token[0] is None:
+        DB_RESTART["problem"] = "no account to probe with"
+        return
+    account_id, secret = token
+    path = f"/v1/accounts/{account_id}/entitlements"
+    script = os.path.join(os.path.dirname(__file__), "..", "..", "scripts", "pg-cluster")
+    with LOCK:
+        DB_RESTART["down_at"] = elapsed()
+    subprocess.run([script, "pause", PG_CLUSTER_DIR], check=True)
+    probes = collections.Counter()
+    down_until = time.monotonic() + DB_DOWN
+    while time.monotonic() < down_until:
+        try:
+            connection = http.client.HTTPConnection("127.0.0.1", GATEWAY_PORT, timeout=10)
+            connection.request("GET", path, headers=auth(secret))
+            response = connection.getresponse()
+            response.read()
+            retry_after = response.getheader("Retry-After")
+            probes[f"{response.status}{' with Retry-After' if retry_after else ''}"] += 1
+            connection.close()
+        except CONNECTION_ERRORS as error:
+            probes[f"connection error: {error}"] += 1
+        time.sleep(0.2)
+    subprocess.run([script, "resume", PG_CLUSTER_DIR], check=True)
+    back = time.monotonic()
+    serving = None
+    while time.monotonic() - back < 60:
+        try:
+            connection = http.client.HTTPConnection("127.0.0.1", GATEWAY_PORT, timeout=10)
+            connection.request("GET", path, headers=auth(secret))
+            response = connection.getresponse()
+            response.read()
+            connection.close()
+            if response.status == 200:
+                serving = time.monotonic() - back
+                break
+        except CONNECTION_ERRORS:
+            pass
+        time.sleep(0.05)
+    with LOCK:
+        DB_RESTART.update({"probes while down": dict(probes), "back_at": elapsed(),
+                           "serving again after s": None if serving is None else round(serving, 2)})
+
+
+def database_restart_failures():
+    """What the PostgreSQL restart broke of the promise: empty when all was as it should be."""
+    if not DATABASE_URL:
+        return []
+    problems = [DB_RESTART["problem"]] if "problem" in DB_RESTART else []
+    probes = DB_RESTART.get("probes while down", {})
+    if not probes:
+        problems.append("the database was not restarted")
+    elif set(probes) != {"503 with Retry-After"}:
+        problems.append(f"answers while the database was away: {probes} (only 503 with Retry-After expected)")
+    serving = DB_RESTART.get("serving again after s")
+    if serving is None or serving > DB_BACK_WITHIN:
+        problems.append(f"serving again {serving} s after the database's return (at most {DB_BACK_WITHIN:g} s)")
+    return problems
 
 
 def sample_rss():
@@ -708,7 +790,7 @@ def main():
     if status != 201:
         raise SystemExit(f"could not create an editor key: {status} {key}")
     threads = [threading.Thread(target=f, args=a, daemon=True) for f, a in
-               [(fault_turns, (proxy,)), (busy_database, ()), (sample_rss, ()), (killer, ()),
+               [(fault_turns, (proxy,)), (restart_database if DATABASE_URL else busy_database, ()), (sample_rss, ()), (killer, ()),
                 (notifier, ()), (editor, (key["key"],)), (creation_pace, ())]
                + [(creator, (proxy,))] * CREATORS + [(reader, ())] * READERS]
     for thread in threads:
@@ -729,7 +811,7 @@ def main():
     finally:
         STOP.set()
         GATEWAY_PROCESS.stop()
-    failed = bool(lost) or bool(STATS.unexpected) or not rss_flat()[2]
+    failed = bool(lost) or bool(STATS.unexpected) or not rss_flat()[2] or bool(database_restart_failures())
     sys.exit(1 if failed else 0)
 
 
@@ -745,6 +827,10 @@ def report(proxy, lost):
     print(f"\nsoak run: {DURATION:.0f}s, warm-up {WARMUP:.0f}s, kill -9 at {STATS.kill_window[0]:.1f}s, "
           f"listening again after {STATS.kill_window[1] - STATS.kill_window[0]:.2f}s")
     print(f"proxy connections by mode: {dict(proxy.served)}; database write locks held: {dict(BUSY_HELD)}")
+    if DATABASE_URL:
+        print(f"PostgreSQL restarted: {DB_RESTART}")
+        for problem in database_restart_failures():
+            print(f"DATABASE RESTART: {problem}")
     print(f"\n{'requests by kind and status':<44} {'count':>8}")
     for (kind, status), n in sorted(STATS.counts.items(), key=lambda kv: (kv[0][0], str(kv[0][1]))):
         print(f"  {kind:<36} {str(status):<22} {n:>8}")
