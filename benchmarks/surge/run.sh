@@ -17,7 +17,7 @@
 # beside it (each reader registers one more device; every 2xx is logged by the client at once)
 # in which a gateway process is killed with SIGKILL a third of the way through and restarted:
 # every acknowledged device must be in the store afterwards. On PostgreSQL, the database is also
-# stopped mid-surge for DB_DOWN seconds: meanwhile the gateway must answer 503 with Retry-After,
+# stopped two thirds of the way through for DB_DOWN seconds: meanwhile the gateway must answer 503 with Retry-After,
 # and serve again within 5 s of the database's return.
 #
 #   benchmarks/surge/run.sh                                 # 1,000,000 accounts: an hour or more
@@ -29,7 +29,9 @@
 # SKIP_BEFORE=1 (this checkout only), PG_LOAD=copy|direct (PostgreSQL gets the SQLite load through
 # `issue-gateway store copy`, the same facts, or its own load through the units of work),
 # DURABILITY=1 (0: skip the kill and restart checks), DB_DOWN=3 (seconds PostgreSQL is away),
-# PROFILE=1 (perf record of the SQLite gateway during this checkout's surge, when perf exists),
+# PROFILE=1 (perf record of the first gateway process during this checkout's surges, when perf exists),
+# SESSION_IDLE_HOURS=2-48 (each reader's session was last used that long before: over an hour,
+# its first request moves the last use, a write, E34; 0-0 for none),
 # DEADLINE=900 (seconds a surge may take before unserved readers are counted), CACHE_MEMORY
 # (ISSUE_GATEWAY_CACHE_MEMORY; unset: the default budget), PORT (first of three ports, 18480),
 # DATA_DIR (where the databases go; default a temp dir, deleted at the end), RESULTS (a file the
@@ -46,6 +48,7 @@ DURABILITY="${DURABILITY:-1}"
 DB_DOWN="${DB_DOWN:-3}"
 PROFILE="${PROFILE:-1}"
 DEADLINE="${DEADLINE:-900}"
+SESSION_IDLE_HOURS="${SESSION_IDLE_HOURS:-2-48}"
 PORT="${PORT:-18480}"
 PORT2=$((PORT + 1)); APNS_PORT_WANTED=$((PORT + 2))
 ADMIN="surge-admin-key-0123456789abcdef"
@@ -110,7 +113,7 @@ GOLDEN="$DATA/golden.sqlite"
 rm -f "$GOLDEN"*
 ISSUE_GATEWAY_DATABASE="$GOLDEN" "$GATEWAY" catalog import catalog >/dev/null
 started=$(date +%s.%N)
-record "load_sqlite: $("$BENCH" surge-load "$GOLDEN" "$ACCOUNTS" secret="$SEED")"
+record "load_sqlite: $("$BENCH" surge-load "$GOLDEN" "$ACCOUNTS" secret="$SEED" idle-hours="$SESSION_IDLE_HOURS")"
 record "load_sqlite_seconds=$(echo "$(date +%s.%N) - $started" | bc -l | xargs printf '%.1f')"
 sqlite3 "$GOLDEN" 'PRAGMA wal_checkpoint(TRUNCATE);' >/dev/null
 if [ -n "$PG_DIR" ]; then
@@ -118,7 +121,7 @@ if [ -n "$PG_DIR" ]; then
   started=$(date +%s.%N)
   if [ "$PG_LOAD" = direct ]; then
     ISSUE_GATEWAY_DATABASE_URL="$PG_BASE/surge_golden" "$GATEWAY" catalog import catalog >/dev/null
-    record "load_postgres_direct: $("$BENCH" surge-load "$PG_BASE/surge_golden" "$ACCOUNTS" secret="$SEED")"
+    record "load_postgres_direct: $("$BENCH" surge-load "$PG_BASE/surge_golden" "$ACCOUNTS" secret="$SEED" idle-hours="$SESSION_IDLE_HOURS")"
   else
     ISSUE_GATEWAY_DATABASE="$GOLDEN" "$GATEWAY" store copy --to "$PG_BASE/surge_golden" >"$WORK/copy.log"
   fi
@@ -214,7 +217,7 @@ for backend in $BACKENDS; do
     : >"$WORK/apns/requests.jsonl"
     publish "$PORT"
     perf_pid=""
-    if [ "$PROFILE" = 1 ] && [ "$build-$backend" = current-sqlite ] && command -v perf >/dev/null; then
+    if [ "$PROFILE" = 1 ] && [ "$build" = current ] && command -v perf >/dev/null; then
       perf record -F 499 -g -p "${GATEWAY_PIDS[0]}" -o "$DATA/perf-$backend.data" >/dev/null 2>&1 &
       perf_pid=$!
     fi
@@ -236,17 +239,19 @@ for backend in $BACKENDS; do
     record "$build.$backend.database_bytes=$bytes"
     record "$build.$backend.bytes_per_reader=$((bytes / ACCOUNTS))"
     if [ -n "$perf_pid" ]; then
-      perf report -i "$DATA/perf-$backend.data" --no-children --sort dso,symbol --stdio 2>/dev/null \
-        | grep -v '^#' | grep -v '^$' | grep '%' | head -40 >"$WORK/profile-$backend.txt" || true
-      echo "--- where the SQLite gateway's time went during the surge (perf, self time, top 40):" | tee -a "$RESULTS"
+      perf report -i "$DATA/perf-$backend.data" --no-children -g none --percent-limit 0.7 --sort dso,symbol --stdio 2>/dev/null \
+        | grep -v '^#' | grep '%' | head -40 | { if command -v swift >/dev/null; then swift demangle --simplified; else cat; fi; } \
+        | cut -c1-200 | sed "s/ *$//" >"$WORK/profile-$backend.txt" || true
+      rm -f "$DATA/perf-$backend.data"
+      echo "--- where the $backend gateway's time went during the surge (perf, self time, first process, top 40):" | tee -a "$RESULTS"
       tee -a "$RESULTS" <"$WORK/profile-$backend.txt"
     fi
   done
 done
 
 # --- 5. durability: kill -9 mid-surge with acknowledged writes beside it; PostgreSQL restarted --------
-mid_surge() {  # waits until a third of the readers were served
-  local target=$((ACCOUNTS / 3))
+mid_surge() {  # thirds: waits until that many thirds of the readers were served
+  local target=$((ACCOUNTS * $1 / 3))
   for _ in $(seq 1 60000); do
     [ "$(cat "$WORK/progress" 2>/dev/null || echo 0)" -ge "$target" ] && return 0
     sleep 0.05
@@ -262,6 +267,12 @@ lost_devices() {  # build backend: acknowledged devices missing from the store
   fi | sort -u >"$WORK/stored.sorted"
   comm -23 "$WORK/acked.sorted" "$WORK/stored.sorted" | wc -l
 }
+register_device() {  # port account token-prefix [curl options…]: a write that needs the database; prints the status
+  local port="$1" n="$2" token; token="$(printf '%s%062x' "$3" "$n")"; shift 3
+  curl -s -o /dev/null "$@" -w '%{http_code}' -X POST -H "Authorization: Bearer surge-$SEED-$n" \
+    -H 'Content-Type: application/json' --data '{"platform":"ios","apnsToken":"'"$token"'","environment":"production"}' \
+    "http://127.0.0.1:$port/v1/accounts/bench-$n/devices" | tr -d '\r'
+}
 if [ "$DURABILITY" = 1 ]; then
   for backend in $BACKENDS; do
     build=current
@@ -276,7 +287,7 @@ if [ "$DURABILITY" = 1 ]; then
     "$WORK/surge-reader" surge 127.0.0.1 "$(ports_of "$backend")" "$ACCOUNTS" "$SEED" "$ISSUE" "$CONNECTIONS" "$DEADLINE" \
       "$WORK/progress" >"$WORK/kill-surge.out" &
     reader=$!
-    mid_surge
+    mid_surge 1
     victim="${GATEWAY_PIDS[0]}"
     acked_before_kill="$(wc -l <"$WORK/acked.txt")"
     kill -9 "$victim"; wait "$victim" 2>/dev/null || true
@@ -286,11 +297,10 @@ if [ "$DURABILITY" = 1 ]; then
     record "$build.$backend.kill.restart_seconds=$(wait_healthy "$PORT")"
     if [ "$backend" = postgres ]; then
       # The database away for DB_DOWN seconds, mid-surge: 503 with Retry-After meanwhile.
-      sleep 2
+      mid_surge 2
       scripts/pg-cluster pause "$PG_DIR"
       down_at=$(date +%s.%N)
-      probe="$(curl -s -o /dev/null -D - -w '%{http_code}' -H "Authorization: Bearer surge-$SEED-0" \
-        "http://127.0.0.1:$PORT/v1/accounts/bench-0/issues?publication=monthly" | tr -d '\r')"
+      probe="$(register_device "$PORT" 0 e1 -D -)"
       record "$build.$backend.db_down.probe_status=$(tail -n1 <<<"$probe")"
       record "$build.$backend.db_down.probe_retry_after=$(awk -F': ' 'tolower($1)=="retry-after" {print $2}' <<<"$probe")"
       sleep "$DB_DOWN"
@@ -298,9 +308,8 @@ if [ "$DURABILITY" = 1 ]; then
       back_at=$(date +%s.%N)
       serving=""
       for _ in $(seq 1 600); do
-        code="$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer surge-$SEED-1" -X POST \
-          "http://127.0.0.1:$PORT2/v1/accounts/bench-1/publications/monthly/issues/$ISSUE/token")"
-        if [ "$code" = 200 ] || [ "$code" = 403 ]; then serving=$(date +%s.%N); break; fi
+        code="$(register_device "$PORT2" 1 e2)"
+        if [ "$code" = 201 ] || [ "$code" = 200 ]; then serving=$(date +%s.%N); break; fi
         sleep 0.05
       done
       record "$build.$backend.db_down.seconds_down=$(echo "$back_at - $down_at" | bc -l | xargs printf '%.1f')"
