@@ -21,26 +21,33 @@ func runReportsLoad() {
         let store = try SQLiteStore(path: args[0])
         let products = try store.loadCatalog().products
         var load = ReportsLoad(products: products, now: Instant(secondsSinceEpoch: Int64(Date().timeIntervalSince1970)))
-        let batch = 1000
-        var failure: (any Error)?
-        let seconds = measureSeconds {
-            do {
-                for first in stride(from: 0, to: accounts, by: batch) {
-                    try store.write { tx throws(StoreError) in
-                        for n in first..<min(first + batch, accounts) { try load.account(n, tx) }
-                    }
-                }
-            } catch {
-                failure = error
-            }
-        }
-        if let failure { throw failure }
+        let seconds = try loadInBatches(accounts, into: store) { n, tx throws(StoreError) in try load.account(n, tx) }
         print(String(format: "reports-load: %d accounts, %d transactions, %d grants in %.1f s (%.0f accounts/s)",
                      accounts, load.transactions, load.grants, seconds, Double(accounts) / seconds))
     } catch {
         FileHandle.standardError.write("reports-load: \(error)\n".data(using: .utf8)!)
         exit(1)
     }
+}
+
+/// Writes accounts `0..<accounts` a thousand to a unit of work (`body` writes one); the seconds taken.
+func loadInBatches(_ accounts: Int, into store: any GatewayStore,
+                   _ body: (Int, any WriteTransaction) throws(StoreError) -> Void) throws -> Double {
+    let batch = 1000
+    var failure: (any Error)?
+    let seconds = measureSeconds {
+        do {
+            for first in stride(from: 0, to: accounts, by: batch) {
+                try store.write { tx throws(StoreError) in
+                    for n in first..<min(first + batch, accounts) { try body(n, tx) }
+                }
+            }
+        } catch {
+            failure = error
+        }
+    }
+    if let failure { throw failure }
+    return seconds
 }
 
 /// What one loaded account holds, drawn at random.

@@ -33,23 +33,10 @@ func runSurgeLoad() {
         var facts = ReportsLoad(products: products, now: now)
         facts.longHistoryPercent = options.longHistoryPercent
         var readers = SurgeReaders(options: options, now: now)
-        let batch = 1000
-        var failure: (any Error)?
-        let seconds = measureSeconds {
-            do {
-                for first in stride(from: 0, to: accounts, by: batch) {
-                    try store.write { tx throws(StoreError) in
-                        for n in first..<min(first + batch, accounts) {
-                            try facts.account(n, tx)
-                            try readers.reader(n, tx)
-                        }
-                    }
-                }
-            } catch {
-                failure = error
-            }
+        let seconds = try loadInBatches(accounts, into: store) { n, tx throws(StoreError) in
+            try facts.account(n, tx)
+            try readers.reader(n, tx)
         }
-        if let failure { throw failure }
         print(String(format: "surge-load: %d accounts (a session and a device each), %d transactions, %d grants in %.1f s (%.0f accounts/s)",
                      accounts, facts.transactions, facts.grants, seconds, Double(accounts) / seconds))
     } catch {

@@ -4,20 +4,11 @@
 // runs for a fixed duration, a pass here is a fixed set of requests.
 //
 //   issue-reader HOST PORT ACCOUNTS_FILE QUERY CONNECTIONS
-#define _GNU_SOURCE
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
+#include "../lib/http1-client.h"
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/socket.h>
 #include <time.h>
-#include <unistd.h>
-
-enum { BUFFER_BYTES = 1 << 20 };
 
 static char **ids, **tokens;
 static long count;
@@ -26,37 +17,9 @@ static const char *host, *query;
 static int port;
 
 static int connect_to_gateway(void) {
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in address = {.sin_family = AF_INET, .sin_port = htons(port)};
-    inet_pton(AF_INET, host, &address.sin_addr);
-    int one = 1;
-    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    if (connect(fd, (struct sockaddr *)&address, sizeof address) != 0) { perror("connect"); exit(1); }
+    int fd = http1_connect(host, port);
+    if (fd < 0) { perror("connect"); exit(1); }
     return fd;
-}
-
-// Reads one response; returns its status, or -1 when the connection closed.
-static int read_response(int fd, char *buffer) {
-    long have = 0;
-    char *end = NULL;
-    while (!end) {
-        ssize_t n = read(fd, buffer + have, BUFFER_BYTES - 1 - have);
-        if (n <= 0) return -1;
-        have += n;
-        buffer[have] = 0;
-        end = strstr(buffer, "\r\n\r\n");
-    }
-    int status = atoi(buffer + 9);  // "HTTP/1.1 200"
-    *end = 0;  // headers only, for the search
-    char *field = strcasestr(buffer, "\r\ncontent-length:");
-    long length = field ? atol(field + 17) : 0;
-    long body = have - (end + 4 - buffer);
-    while (body < length) {
-        ssize_t n = read(fd, buffer, BUFFER_BYTES);
-        if (n <= 0) return -1;
-        body += n;
-    }
-    return status;
 }
 
 static void *reader(void *unused) {
@@ -69,7 +32,7 @@ static void *reader(void *unused) {
                               ids[i], query, host, tokens[i]);
         int status = -1;
         for (int attempt = 0; attempt < 2 && status < 0; attempt++) {
-            if (write(fd, request, length) == length) status = read_response(fd, buffer);
+            if (write(fd, request, length) == length) status = http1_read_response(fd, buffer, NULL);
             if (status < 0) { close(fd); fd = connect_to_gateway(); }
         }
         atomic_fetch_add(status == 200 ? &ok : &failed, 1);

@@ -25,14 +25,8 @@ source benchmarks/lib/binaries.sh
 build_release_binaries
 
 # An APNs key and the fake APNs that checks tokens signed with it.
-openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$WORK/AuthKey.p8" 2>/dev/null
-openssl pkey -in "$WORK/AuthKey.p8" -pubout -out "$WORK/public.pem"
-mkdir -p "$WORK/apns"
-python3 -u Tests/Fakes/fake_apns.py --dir "$WORK/apns" --public-key "$WORK/public.pem" --key-id BENCHKEY01 \
-  --team-id BENCHTEAM1 --topic com.example.reader >"$WORK/apns.out" 2>"$WORK/apns.log" &
-PIDS+=($!)
-for _ in $(seq 1 300); do grep -q READY "$WORK/apns.out" 2>/dev/null && break; sleep 0.1; done
-read -r _ APNS_PORT APNS_CERT <"$WORK/apns.out"
+source benchmarks/lib/fake-apns.sh
+start_fake_apns
 
 # The database: the sample catalog, then ACCOUNTS accounts with a grant of `monthly` and a device
 # each, written in bulk (the accounts benchmark measures creating accounts through the routes).

@@ -13,23 +13,16 @@
 //   surge-reader surge   HOST PORTS ACCOUNTS SEED ISSUE CONNECTIONS DEADLINE PROGRESS_FILE
 //   surge-reader devices HOST PORTS ACCOUNTS SEED ACK_FILE CONNECTIONS DEADLINE PROGRESS_FILE
 // PORTS is comma-separated. Prints key=value lines.
-#define _GNU_SOURCE
-#include <arpa/inet.h>
+#include "../lib/http1-client.h"
 #include <errno.h>
 #include <fcntl.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/socket.h>
 #include <time.h>
-#include <unistd.h>
 
-enum { BUFFER_BYTES = 1 << 20, MAX_PORTS = 16 };
+enum { MAX_PORTS = 16 };
 
 static const char *host, *seed, *issue, *mode;
 static int ports[MAX_PORTS], port_count, ack_fd = -1;
@@ -55,51 +48,14 @@ static void note(Latencies *l, double seconds) {
     l->values[l->count++] = (uint32_t)(seconds * 1e6);
 }
 
-static int connect_to(int port) {  // -1 when nothing answers there now
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in address = {.sin_family = AF_INET, .sin_port = htons(port)};
-    inet_pton(AF_INET, host, &address.sin_addr);
-    int one = 1;
-    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    if (connect(fd, (struct sockaddr *)&address, sizeof address) != 0) { close(fd); return -1; }
-    return fd;
-}
-
-// Reads one response; returns its status, or -1 when the connection closed. *retry_after is the
-// Retry-After header's value, -1 when absent.
-static int read_response(int fd, char *buffer, int *retry_after) {
-    long have = 0;
-    char *end = NULL;
-    while (!end) {
-        ssize_t n = read(fd, buffer + have, BUFFER_BYTES - 1 - have);
-        if (n <= 0) return -1;
-        have += n;
-        buffer[have] = 0;
-        end = strstr(buffer, "\r\n\r\n");
-    }
-    int status = atoi(buffer + 9);  // "HTTP/1.1 200"
-    *end = 0;  // headers only, for the search
-    char *field = strcasestr(buffer, "\r\ncontent-length:");
-    long length = field ? atol(field + 17) : 0;
-    field = strcasestr(buffer, "\r\nretry-after:");
-    *retry_after = field ? atoi(field + 14) : -1;
-    long body = have - (end + 4 - buffer);
-    while (body < length) {
-        ssize_t n = read(fd, buffer, BUFFER_BYTES);
-        if (n <= 0) return -1;
-        body += n;
-    }
-    return status;
-}
-
 // Sends one request until it is answered with anything but 503 (or the deadline passes: -1).
 static int exchange(int *fd, int port, const char *request, int length, char *buffer, Latencies *latencies) {
     for (;;) {
         if (now_seconds() > deadline) return -1;
-        if (*fd < 0 && (*fd = connect_to(port)) < 0) { usleep(50000); continue; }
+        if (*fd < 0 && (*fd = http1_connect(host, port)) < 0) { usleep(50000); continue; }
         double sent = now_seconds();
         int retry_after = -1, status = -1;
-        if (write(*fd, request, length) == length) status = read_response(*fd, buffer, &retry_after);
+        if (write(*fd, request, length) == length) status = http1_read_response(*fd, buffer, &retry_after);
         if (status < 0) {
             close(*fd); *fd = -1;
             atomic_fetch_add(&retries_cut, 1);
