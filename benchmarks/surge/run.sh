@@ -35,7 +35,9 @@
 # DEADLINE=900 (seconds a surge may take before unserved readers are counted), CACHE_MEMORY
 # (ISSUE_GATEWAY_CACHE_MEMORY; unset: the default budget), PORT (first of three ports, 18480),
 # DATA_DIR (where the databases go; default a temp dir, deleted at the end), RESULTS (a file the
-# figures are appended to as key=value lines).
+# figures are appended to as key=value lines), KEEP_LOAD=FILE (keeps the SQLite load there, its
+# secret seed in FILE.seed) and LOAD_FROM=FILE (starts from such a load instead of loading; the
+# accounts' count must be ACCOUNTS).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -71,29 +73,16 @@ if [ -z "${BENCH:-}" ]; then
 fi
 BUILDS="current"
 if [ "${SKIP_BEFORE:-0}" != 1 ]; then
-  if [ -z "${BEFORE_GATEWAY:-}" ]; then
-    echo "building issue-gateway at $BEFORE (release), the release before..." >&2
-    mkdir -p "$WORK/before"
-    git archive "$BEFORE" | tar -x -C "$WORK/before"
-    (cd "$WORK/before" && swift build -c release --product issue-gateway) >>"$WORK/build.log" 2>&1 \
-      || { cat "$WORK/build.log" >&2; exit 1; }
-    BEFORE_GATEWAY="$WORK/before/.build/release/issue-gateway"
-  fi
+  build_before_gateway "$BEFORE"
   BUILDS="current before"
 fi
 binary_of() { if [ "$1" = before ]; then echo "$BEFORE_GATEWAY"; else echo "$GATEWAY"; fi; }
 
 cc -O2 -o "$WORK/surge-reader" benchmarks/surge/surge-reader.c -lpthread
 
-# The fake APNs, as in benchmarks/push: HTTP/2 over TLS, checking every provider token.
-openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$WORK/AuthKey.p8" 2>/dev/null
-openssl pkey -in "$WORK/AuthKey.p8" -pubout -out "$WORK/public.pem"
-mkdir -p "$WORK/apns"
-python3 -u Tests/Fakes/fake_apns.py --dir "$WORK/apns" --public-key "$WORK/public.pem" --key-id BENCHKEY01 \
-  --team-id BENCHTEAM1 --topic com.example.reader >"$WORK/apns.out" 2>"$WORK/apns.log" &
-PIDS+=($!)
-for _ in $(seq 1 300); do grep -q READY "$WORK/apns.out" 2>/dev/null && break; sleep 0.1; done
-read -r _ APNS_PORT APNS_CERT <"$WORK/apns.out"
+# The fake APNs of benchmarks/push: HTTP/2 over TLS, checking every provider token.
+source benchmarks/lib/fake-apns.sh
+start_fake_apns
 pushes() { wc -l <"$WORK/apns/requests.jsonl" 2>/dev/null || echo 0; }
 
 # PostgreSQL: a throw-away cluster of this run's own, fsync on (durable commits, as SQLite's).
@@ -110,12 +99,22 @@ trap 'cleanup; stop_cluster' EXIT
 # --- 1. the load: once into SQLite (PostgreSQL from it, or its own), then a copy per build ----------
 echo "load before: $(uptime)" >&2
 GOLDEN="$DATA/golden.sqlite"
-rm -f "$GOLDEN"*
-ISSUE_GATEWAY_DATABASE="$GOLDEN" "$GATEWAY" catalog import catalog >/dev/null
-started=$(date +%s.%N)
-record "load_sqlite: $("$BENCH" surge-load "$GOLDEN" "$ACCOUNTS" secret="$SEED" idle-hours="$SESSION_IDLE_HOURS")"
-record "load_sqlite_seconds=$(echo "$(date +%s.%N) - $started" | bc -l | xargs printf '%.1f')"
+if [ -n "${LOAD_FROM:-}" ]; then  # an earlier run's load (KEEP_LOAD), its secret seed beside it
+  rm -f "$GOLDEN"*; cp "$LOAD_FROM" "$GOLDEN"
+  SEED="$(cat "$LOAD_FROM.seed")"
+  record "load_sqlite: from $LOAD_FROM ($(cat "$LOAD_FROM.load" 2>/dev/null || echo 'an earlier run'))"
+else
+  rm -f "$GOLDEN"*
+  ISSUE_GATEWAY_DATABASE="$GOLDEN" "$GATEWAY" catalog import catalog >/dev/null
+  started=$(date +%s.%N)
+  loaded="$("$BENCH" surge-load "$GOLDEN" "$ACCOUNTS" secret="$SEED" idle-hours="$SESSION_IDLE_HOURS")"
+  record "load_sqlite: $loaded"
+  record "load_sqlite_seconds=$(echo "$(date +%s.%N) - $started" | bc -l | xargs printf '%.1f')"
+fi
 sqlite3 "$GOLDEN" 'PRAGMA wal_checkpoint(TRUNCATE);' >/dev/null
+if [ -n "${KEEP_LOAD:-}" ] && [ -z "${LOAD_FROM:-}" ]; then
+  cp "$GOLDEN" "$KEEP_LOAD"; echo "$SEED" >"$KEEP_LOAD.seed"; echo "$loaded" >"$KEEP_LOAD.load"
+fi
 if [ -n "$PG_DIR" ]; then
   psql -q "$PG_ADMIN_URL" -c "CREATE DATABASE surge_golden"
   started=$(date +%s.%N)
