@@ -200,6 +200,14 @@ publish() {  # port: the new issue, through the catalog route
   curl -sf -X POST -H "Authorization: Bearer $ADMIN" -H 'Content-Type: application/json' --data "$issue" \
     "http://127.0.0.1:$1/v1/publications/monthly/issues" >/dev/null
 }
+pending_pushes() {  # backend: push jobs pending, summed over the processes' metrics
+  local port total=0 n
+  for port in $(ports_of "$1" | tr , ' '); do
+    n="$(curl -s "http://127.0.0.1:$port/metrics" | awk '/^issue_gateway_push_jobs_pending/ {print $2}')"
+    total=$((total + ${n:-0}))
+  done
+  echo "$total"
+}
 surge() {  # build backend label: one surge over every reader; its key=value lines prefixed
   local build="$1" backend="$2" label="$3"
   "$WORK/surge-reader" surge 127.0.0.1 "$(ports_of "$backend")" "$ACCOUNTS" "$SEED" "$ISSUE" "$CONNECTIONS" "$DEADLINE" \
@@ -223,11 +231,16 @@ for backend in $BACKENDS; do
     surge "$build" "$backend" surge
     [ -z "$perf_pid" ] || { kill -INT "$perf_pid"; wait "$perf_pid" 2>/dev/null || true; }
     record "$build.$backend.rss_peak_mib=$(peak_rss)"
-    # Pushes still going out are waited for: until the fake's count stays put for 3 s (at most 10 min).
+    # Pushes still going out are waited for: until no process has push jobs pending and the
+    # fake's count stayed put for 3 s (at most 10 minutes).
     last=-1; still=0
     for _ in $(seq 1 3000); do
       count="$(pushes)"
-      if [ "$count" = "$last" ]; then still=$((still + 1)); [ "$still" -ge 15 ] && break; else still=0; fi
+      if [ "$count" = "$last" ] && [ "$(pending_pushes "$backend")" = 0 ]; then
+        still=$((still + 1)); [ "$still" -ge 15 ] && break
+      else
+        still=0
+      fi
       last="$count"; sleep 0.2
     done
     record "$build.$backend.pushes_answered_200=$(grep -c '"status": 200' "$WORK/apns/requests.jsonl" || true)"
@@ -252,7 +265,8 @@ done
 mid_surge() {  # thirds: waits until that many thirds of the readers were served
   local target=$((ACCOUNTS * $1 / 3))
   for _ in $(seq 1 60000); do
-    [ "$(cat "$WORK/progress" 2>/dev/null || echo 0)" -ge "$target" ] && return 0
+    local served; served="$(cat "$WORK/progress" 2>/dev/null || true)"
+    [ "${served:-0}" -ge "$target" ] && return 0
     sleep 0.05
   done
 }
