@@ -251,11 +251,13 @@ for backend in $BACKENDS; do
     record "$build.$backend.database_bytes=$bytes"
     record "$build.$backend.bytes_per_reader=$((bytes / ACCOUNTS))"
     if [ -n "$perf_pid" ]; then
+      perf report -i "$DATA/perf-$backend.data" --no-children -g none --percent-limit 1 --sort dso --stdio 2>/dev/null \
+        | grep -v '^#' | grep '%' | sed "s/ *$//" >"$WORK/profile-$backend.txt" || true
       perf report -i "$DATA/perf-$backend.data" --no-children -g none --percent-limit 0.7 --sort dso,symbol --stdio 2>/dev/null \
         | grep -v '^#' | grep '%' | head -40 | { if command -v swift >/dev/null; then swift demangle --simplified; else cat; fi; } \
-        | cut -c1-200 | sed "s/ *$//" >"$WORK/profile-$backend.txt" || true
+        | cut -c1-200 | sed "s/ *$//" >>"$WORK/profile-$backend.txt" || true
       rm -f "$DATA/perf-$backend.data"
-      echo "--- where the $backend gateway's time went during the surge (perf, self time, first process, top 40):" | tee -a "$RESULTS"
+      echo "--- where the $backend gateway's time went during the surge (perf, self time, first process: by library, then the top 40 symbols):" | tee -a "$RESULTS"
       tee -a "$RESULTS" <"$WORK/profile-$backend.txt"
     fi
   done
