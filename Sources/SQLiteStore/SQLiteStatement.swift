@@ -57,6 +57,13 @@ struct SQLiteRow: StoredRow {
         return String(cString: p)
     }
 
+    /// SQLite's own buffer: the text first, then its length (sqlite3_column_bytes, "Result Values
+    /// From A Query").
+    func appendUTF8(_ column: Int32, to bytes: inout [UInt8]) {
+        guard let p = sqlite3_column_text(statement.raw, column) else { return }
+        bytes.append(contentsOf: UnsafeBufferPointer(start: p, count: Int(sqlite3_column_bytes(statement.raw, column))))
+    }
+
     /// A value this gateway cannot have written: logged, and the unit of work fails.
     func corrupt(_ detail: String) -> StoreError { statement.connection.corrupt(detail) }
 }

@@ -5,22 +5,28 @@ import Wire
 enum IntervalMerge {
     /// Sorted, disjoint, non-touching periods covering exactly the union of the non-empty inputs.
     static func merged(_ intervals: [ActivePeriod]) -> [ActivePeriod] {
-        var sorted = intervals.filter { !$0.isEmpty }
-        guard sorted.count > 1 else { return sorted }
-        sorted.sort { ($0.start, $0.end) < ($1.start, $1.end) }
-        var out: [ActivePeriod] = []
-        out.reserveCapacity(sorted.count)
-        var current = sorted[0]
-        for next in sorted.dropFirst() {
-            if next.start <= current.end {
-                current.end = max(current.end, next.end)
+        var out = intervals
+        merge(&out)
+        return out
+    }
+
+    /// The same in place, keeping the array's storage (a caller that merges many small lists
+    /// reuses one buffer); a list already in order is not sorted again.
+    static func merge(_ periods: inout [ActivePeriod]) {
+        periods.removeAll(where: \.isEmpty)
+        guard periods.count > 1 else { return }
+        func precedes(_ a: ActivePeriod, _ b: ActivePeriod) -> Bool { (a.start, a.end) < (b.start, b.end) }
+        if zip(periods, periods.dropFirst()).contains(where: { precedes($1, $0) }) { periods.sort(by: precedes) }
+        var kept = 0
+        for next in 1..<periods.count {
+            if periods[next].start <= periods[kept].end {
+                periods[kept].end = max(periods[kept].end, periods[next].end)
             } else {
-                out.append(current)
-                current = next
+                kept += 1
+                periods[kept] = periods[next]
             }
         }
-        out.append(current)
-        return out
+        periods.removeLast(periods.count - kept - 1)
     }
 
     /// The period of sorted, disjoint `periods` containing `t`, by binary search.

@@ -38,10 +38,10 @@ package struct SubscriberMetrics: Sendable {
         }.map(\.storeRef)
         var days: [SubscriberSeries.Day] = []
         if from <= last {
-            let rows = try stored { () throws(StoreError) in try store.subscriberIntervals(products: products) }
-            days = SubscriberSeries.days(rows, first: from, last: last, policy: policy) {
+            let tally = SubscriberSeries.Tally(first: from, last: last, policy: policy) {
                 snapshot.product($0.store, storeProductId: $0.storeProductId)?.duration
             }
+            days = try stored { () throws(StoreError) in try store.subscriberDays(products: products, tally: tally) }
         }
         return SubscriberMetricsReport(publicationId: publication.id, asOf: asOf,
                                        points: SubscriberSeries.points(days, interval: interval))

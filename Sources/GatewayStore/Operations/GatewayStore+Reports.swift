@@ -4,9 +4,14 @@ import Wire
 
 /// The reports' derived rows (reports.md, How fast): read for a report, made again from the facts.
 extension GatewayStore {
-    /// E37: the stored intervals of every subscription with one of `products`.
-    public func subscriberIntervals(products: [StoreProductRef]) throws(StoreError) -> [SubscriberSeries.Row] {
-        try read { tx throws(StoreError) in try tx.subscriberIntervals(products: products) }
+    /// E37: the days of `tally` (as yet empty) counted over the stored intervals of every
+    /// subscription with one of `products`, in one read unit of work.
+    public func subscriberDays(products: [StoreProductRef], tally: SubscriberSeries.Tally) throws(StoreError) -> [SubscriberSeries.Day] {
+        try read { tx throws(StoreError) in
+            var counting = tally  // afresh on each try of the unit of work
+            try tx.tallySubscriberIntervals(products: products, into: &counting)
+            return counting.days()
+        }
     }
 
     /// E37: every subscription's intervals made again from the facts (after a loss, or a catalog

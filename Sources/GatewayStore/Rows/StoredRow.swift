@@ -5,6 +5,9 @@ import Wire
 public protocol StoredRow: SendableMetatype {
     func isNull(_ column: Int32) -> Bool
     func text(_ column: Int32) -> String
+    /// Appends the column's text as UTF-8 bytes: a read of many rows compares and keeps bytes
+    /// without making a `String` of each value.
+    func appendUTF8(_ column: Int32, to bytes: inout [UInt8])
     func int64(_ column: Int32) -> Int64
     func bool(_ column: Int32) -> Bool
     /// A value this gateway cannot have written: the backend logs it and the unit of work fails.
@@ -12,6 +15,8 @@ public protocol StoredRow: SendableMetatype {
 }
 
 extension StoredRow {
+    public func appendUTF8(_ column: Int32, to bytes: inout [UInt8]) { bytes.append(contentsOf: text(column).utf8) }
+
     public func int(_ column: Int32) -> Int { Int(int64(column)) }
     public func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
     public func optionalInt64(_ column: Int32) -> Int64? { isNull(column) ? nil : int64(column) }

@@ -8,9 +8,8 @@ import Wire
 /// evaluates accounts; `rebuildSubscriberIntervals` makes them again from the facts.
 extension RecordRows {
     /// One product's rows in subscription order (the index `subscriber_intervals_by_product`
-    /// holds them so: no sort). The product and account matter to a series only for a
-    /// non-renewing purchase (its duration, stacking per account, E10): left empty on other rows,
-    /// a million strings fewer to read.
+    /// holds them so: no sort). The account matters to a series only for a non-renewing purchase
+    /// (stacking per account, E10): left empty on other rows, a million strings fewer to read.
     static func subscriberIntervals(of product: StoreProductRef) -> SQL {
         """
         SELECT environment, original_transaction_id, CASE WHEN kind = 'nonRenewing' THEN account_id ELSE '' END,
@@ -19,63 +18,27 @@ extension RecordRows {
         ORDER BY environment, original_transaction_id
         """
     }
-
-    static func subscriberInterval(_ row: some StoredRow, of product: StoreProductRef) throws(StoreError) -> SubscriberSeries.Row {
-        let id = row.text(1)
-        // Parsed where they are read: the generic `decode` costs a metadata lookup per value.
-        guard let environment = StoreEnvironment(rawValue: row.text(0)),
-              let kind = SubscriptionInterval.Kind(rawValue: row.text(3)) else {
-            throw row.corrupt("subscriber interval of \(id): bad environment or kind")
-        }
-        let key = SubscriptionKey(store: product.store, environment: environment, originalTransactionId: id)
-        return SubscriberSeries.Row(accountId: row.text(2), interval: SubscriptionInterval(
-            subscription: key, productId: kind == .nonRenewing ? product.storeProductId : "", kind: kind,
-            period: ActivePeriod(start: row.instant(4), end: row.instant(5))))
-    }
-
-    /// Rows of several products of one store, each list in (environment, original transaction
-    /// id) order as SQL compares them (bytes: SQLite's BINARY, PostgreSQL's "C"), merged so that
-    /// each subscription's rows are next to each other (a subscription that changed product has
-    /// rows in several lists).
-    static func mergedBySubscription(_ lists: [[SubscriberSeries.Row]]) -> [SubscriberSeries.Row] {
-        if lists.count == 1 { return lists[0] }
-        func precedes(_ a: SubscriptionKey, _ b: SubscriptionKey) -> Bool {
-            a.environment != b.environment ? a.environment.rawValue.utf8.lexicographicallyPrecedes(b.environment.rawValue.utf8)
-                : a.originalTransactionId.utf8.lexicographicallyPrecedes(b.originalTransactionId.utf8)
-        }
-        var out: [SubscriberSeries.Row] = []
-        out.reserveCapacity(lists.reduce(0) { $0 + $1.count })
-        var heads = lists.map { _ in 0 }
-        while true {
-            var next: SubscriptionKey?
-            for (l, list) in lists.enumerated() where heads[l] < list.count {
-                let key = list[heads[l]].interval.subscription
-                if next.map({ precedes(key, $0) }) ?? true { next = key }
-            }
-            guard let key = next else { return out }
-            for (l, list) in lists.enumerated() {
-                while heads[l] < list.count, list[heads[l]].interval.subscription == key { out.append(list[heads[l]]); heads[l] += 1 }
-            }
-        }
-    }
 }
 
 extension SQLReading {
-    /// E37: the stored intervals of every subscription with one of `products`, each
-    /// subscription's rows next to each other (product and account only on non-renewing rows):
-    /// one indexed read per product, merged per store.
-    public func subscriberIntervals(products: [StoreProductRef]) throws(StoreError) -> [SubscriberSeries.Row] {
-        var out: [SubscriberSeries.Row] = []
+    /// E37: gives `tally` the stored intervals of every subscription with one of `products`,
+    /// each subscription once with all its rows: one indexed read per product, kept compactly and
+    /// merged by subscription per store (`SubscriberIntervalList`).
+    public func tallySubscriberIntervals(products: [StoreProductRef],
+                                         into tally: inout SubscriberSeries.Tally) throws(StoreError) {
         for store in Store.allCases {
-            var lists: [[SubscriberSeries.Row]] = []
+            var lists: [SubscriberIntervalList] = []
             for product in products where product.store == store {
-                lists.append(try connection.query(RecordRows.subscriberIntervals(of: product)) { row throws(StoreError) in
-                    try RecordRows.subscriberInterval(row, of: product)
-                })
+                var list = SubscriberIntervalList()
+                // The rows are kept by `append`; `query` maps each to nothing.
+                _ = try connection.query(RecordRows.subscriberIntervals(of: product)) { row throws(StoreError) in
+                    try list.append(row, of: product, into: &tally)
+                }
+                list.finish()
+                lists.append(list)
             }
-            if !lists.isEmpty { out += RecordRows.mergedBySubscription(lists) }
+            SubscriberIntervalList.tally(lists, store: store, into: &tally)
         }
-        return out
     }
 
     /// Every account that owns a subscription or purchase, by id.

@@ -201,9 +201,9 @@ public protocol ReadTransaction {
     /// One reader's download records, by issue.
     func downloadRecords(of reader: DownloadReader) throws(StoreError) -> [DownloadRecord]
     // MARK: Subscribers over time (E37)
-    /// The stored intervals of every subscription with one of `products`, each subscription's
-    /// rows next to each other; the product and account are given on non-renewing rows only.
-    func subscriberIntervals(products: [StoreProductRef]) throws(StoreError) -> [SubscriberSeries.Row]
+    /// Gives `tally` the stored intervals of every subscription with one of `products`, each
+    /// subscription once with all its rows.
+    func tallySubscriberIntervals(products: [StoreProductRef], into tally: inout SubscriberSeries.Tally) throws(StoreError)
     /// Up to `limit` accounts owning a subscription or purchase, by id, after `accountId`.
     func owningAccounts(after accountId: String, limit: Int) throws(StoreError) -> [String]
     /// Subscriptions and purchases with stored facts that no account owns.

@@ -131,6 +131,39 @@ import Wire
         #expect(counts(p["2025-03-31"]) == [1, 0, 0, 0, 0])
     }
 
+    /// A series reads each product's rows in id order and merges them by subscription: ids
+    /// interleaved across two products of one store, one subscription in both (a crossgrade) and
+    /// a sandbox subscription with a production one's id (another subscription, E3's environment
+    /// being part of its key) are each counted once.
+    @Test(arguments: MetricsBackend.all)
+    func e37SubscriptionsInterleavedAcrossProductsCountOnce(_ backend: MetricsBackend) throws {
+        let g = try backend.gateway()
+        func annual(_ id: String, of original: String, _ from: String, _ to: String) -> Transaction {
+            var t = G.period(.appStore, id, of: original, from, to)
+            t.productId = "monthly.1y"
+            return t
+        }
+        var sandbox = G.period(.appStore, "sb1", of: "b", "2025-01-20T00:00:00Z", "2025-02-20T00:00:00Z")
+        sandbox.environment = .sandbox
+        try g.account([G.period(.appStore, "a1", of: "a", "2025-01-01T00:00:00Z", "2025-02-01T00:00:00Z")])
+        try g.account([annual("b1", of: "b", "2025-01-01T00:00:00Z", "2026-01-01T00:00:00Z")])
+        try g.account([G.period(.appStore, "c1", of: "c", "2025-01-01T00:00:00Z", "2025-02-01T00:00:00Z"),
+                       annual("c2", of: "c", "2025-02-01T00:00:00Z", "2026-02-01T00:00:00Z")])
+        try g.account([annual("d1", of: "d", "2025-01-10T00:00:00Z", "2026-01-10T00:00:00Z")])
+        try g.account([G.period(.appStore, "e1", of: "e", "2025-01-10T00:00:00Z", "2025-02-10T00:00:00Z")])
+        try g.account([sandbox])
+        let p = try g.points("from=2025-01-01&to=2025-03-01")
+        #expect(counts(p["2025-01-01"]) == [3, 0, 3, 0, 0])
+        #expect(counts(p["2025-01-10"]) == [5, 0, 2, 0, 0])
+        #expect(counts(p["2025-01-20"]) == [6, 0, 1, 0, 0], "the sandbox subscription is another one")
+        #expect(counts(p["2025-02-01"]) == [5, 0, 0, 1, 0], "the crossgrade churns nothing")
+        #expect(counts(p["2025-02-10"]) == [4, 0, 0, 1, 0])
+        #expect(counts(p["2025-02-20"]) == [3, 0, 0, 1, 0])
+        #expect(counts(p["2025-03-01"]) == [3, 0, 0, 0, 0])
+        #expect(p["2025-03-01"]?["activeByStore"] as? [String: Int] == ["appStore": 3, "googlePlay": 0, "stripe": 0])
+        #expect(p.values.map { $0["new"] as? Int ?? 0 }.reduce(0, +) == 6)
+    }
+
     /// ISO weeks start on Monday; a week or month cut by the range, or by today, is one point
     /// over its days there: its start the first of them, its sums over them, its levels those
     /// of the last.
