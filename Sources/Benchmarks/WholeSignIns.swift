@@ -17,7 +17,8 @@ func measureWholeSignIns(providers: OpenIDProviders, provider: String, count: In
     defer { try? FileManager.default.removeItem(at: folder) }
     let store = try! SQLiteStore(path: folder.appendingPathComponent("gateway.sqlite").path)
     let clock = SystemClock(), random = SystemRandom()
-    let authenticator = try! Authenticator(store: store, adminKey: "bench-admin-key-0123456789abcdef", cacheBytes: 16 << 20, clock: clock)
+    let authenticator = try! Authenticator(store: store, adminKey: "bench-admin-key-0123456789abcdef", cacheBytes: 16 << 20, clock: clock,
+                                          touches: SessionTouches(store: store))
     let verifier = ProviderIdentityVerifier(providers: providers, store: store)
     let nonces = SignInNonces(store: store, random: random, isConfigured: verifier.isConfigured)
     let signIn = SignIn(store: store, identifiers: Identifiers(random: random), clock: clock, authenticator: authenticator,

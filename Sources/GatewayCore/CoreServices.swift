@@ -24,6 +24,8 @@ package final class CoreServices: Sendable {
     package let catalog: CatalogCache
     package let accounts: AccountFactsCache
     package let authenticator: Authenticator
+    /// E34's hourly session moves, noted by the authenticator and stored in batches.
+    package let sessionTouches: SessionTouches
     package let entitlements: EntitlementEvaluator
     /// Which events the store keeps for pushes and webhooks; `.off` unless configured.
     package let events: EventPolicy
@@ -65,10 +67,11 @@ package final class CoreServices: Sendable {
         entitlements = EntitlementEvaluator(policy: policy)
         identifiers = Identifiers(random: random)
         let catalog: CatalogCache
+        sessionTouches = SessionTouches(store: store)
         do {
             authenticator = try Authenticator(store: store, adminKey: adminKey, cacheBytes: budget.principalBytes,
                                               coherence: coherence, secretsHashed: counters.secretsHashed, clock: clock,
-                                              sessions: sessionPolicy)
+                                              sessions: sessionPolicy, touches: sessionTouches)
             catalog = try CatalogCache(store: store)
         } catch {
             throw StartError(description: "\(error)")
@@ -100,7 +103,8 @@ package final class CoreServices: Sendable {
             nonces: SignInNonces(store: store, random: random, isConfigured: verifier.isConfigured),
             appleServerEvents: AppleServerEvents(providers: identityProviders),
             sessionPolicy: sessionPolicy,
-            sessions: ReaderSessions(store: store, clock: clock, authenticator: authenticator, policy: sessionPolicy),
+            sessions: ReaderSessions(store: store, clock: clock, authenticator: authenticator, policy: sessionPolicy,
+                                     touches: sessionTouches),
             signIn: SignIn(store: store, identifiers: identifiers, clock: clock, authenticator: authenticator, accounts: accounts,
                            policy: sessionPolicy, verifier: verifier),
             linkCodes: LinkCodes(store: store, identifiers: identifiers, clock: clock),

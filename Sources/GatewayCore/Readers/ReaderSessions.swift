@@ -9,13 +9,17 @@ package struct ReaderSessions: Sendable {
     private let clock: any GatewayClock
     private let authenticator: Authenticator
     private let policy: SessionPolicy
+    private let touches: SessionTouches
 
-    package init(store: any GatewayStore, clock: any GatewayClock, authenticator: Authenticator, policy: SessionPolicy) {
+    package init(store: any GatewayStore, clock: any GatewayClock, authenticator: Authenticator, policy: SessionPolicy,
+                 touches: SessionTouches) {
         self.store = store; self.clock = clock; self.authenticator = authenticator; self.policy = policy
+        self.touches = touches
     }
 
-    /// The account's live sessions, oldest first.
+    /// The account's live sessions, oldest first, with the `lastUsedAt` moves noted so far.
     package func live(of accountId: String) throws(GatewayError) -> [Session] {
+        touches.flush()
         let cutoff = policy.idleCutoff(now: clock.now())
         return try stored { () throws(StoreError) in try store.liveSessions(ofAccount: accountId, idleCutoff: cutoff) }
     }

@@ -68,11 +68,14 @@ package final class Authenticator: Sendable {
     private let secretsHashed: Counter?
     private let clock: any GatewayClock
     private let sessions: SessionPolicy
+    /// Where a session's hourly move is noted (E34: a request is not a write).
+    private let touches: SessionTouches
 
     package init(store: any GatewayStore, adminKey: String, cacheBytes: Int, coherence: CacheCoherence = CacheCoherence(),
                  secretsHashed: Counter? = nil, clock: any GatewayClock = SystemClock(),
-                 sessions: SessionPolicy = .standard) throws(CryptoError) {
+                 sessions: SessionPolicy = .standard, touches: SessionTouches) throws(CryptoError) {
         self.store = store
+        self.touches = touches
         self.clock = clock
         self.sessions = sessions
         self.coherence = coherence
@@ -164,11 +167,11 @@ package final class Authenticator: Sendable {
                 }
             } else if var session = try store.session(tokenHash: hash), digest.matches(storedHex: session.tokenHash),
                       session.isLive(idleCutoff: sessions.idleCutoff(now: now)) {
-                // E34: a request is not a write; the session's last use moves once an hour.
-                let since = now.adding(milliseconds: -SessionPolicy.touchIntervalMilliseconds)
-                // Not moved here when another process moved it within the hour: then it is as recent.
+                // E34: a request is not a write; the session's last use moves once an hour, noted
+                // here and stored within a second (not moved there when another process moved it
+                // within the hour: then it is as recent).
                 if sessions.isTouchDue(lastUsedAt: session.lastUsedAt, now: now) {
-                    _ = try store.write { tx throws(StoreError) in try tx.touchSession(id: session.id, at: now, ifUnusedSince: since) }
+                    touches.touch(session.id, at: now)
                     session.lastUsedAt = now
                 }
                 found = Resolved(principal: .account(session.accountId), keyId: nil,

@@ -61,7 +61,8 @@ import Wire
             settings.staleAfter = .milliseconds(200)
             follower = ChangeFeedFollower(feed: feed, catalog: try CatalogCache(store: store), accounts: accounts,
                                           authenticator: try Authenticator(store: store, adminKey: String(repeating: "k", count: 20),
-                                                                           cacheBytes: 1 << 20, coherence: coherence),
+                                                                           cacheBytes: 1 << 20, coherence: coherence,
+                                                                           touches: SessionTouches(store: store)),
                                           coherence: coherence, clock: SystemClock(), settings: settings)
         }
 

@@ -1,0 +1,43 @@
+import GatewayStore
+import Lifecycle
+import Wire
+
+/// E34: "`lastUsedAt` moves at most once an hour per session (a request is not a write)". The
+/// request that finds a session due for its move only notes it in memory; a background loop
+/// stores the moves every second in one unit of work, each only if the session is still live and
+/// was not moved within the hour meanwhile (by another process). So a publication morning's first
+/// requests, every session due at once, cost one write per second rather than one per reader
+/// (decision 112). A reader of `lastUsedAt` (the sessions list) flushes first.
+package final class SessionTouches: ThreadBackedService {
+    private struct Touch {
+        var sessionId: String
+        var at: Instant
+    }
+
+    package let serviceThread = ServiceThread(name: "session-touches")
+    private let writes: CoalescedWrites<String, Touch>
+
+    package init(store: any GatewayStore, settings: CoalescedWriteSettings = CoalescedWriteSettings()) {
+        writes = CoalescedWrites(settings: settings, merge: { $0.at >= $1.at ? $0 : $1 }) { batch in
+            try store.write { tx throws(StoreError) in
+                for touch in batch.sorted(by: { $0.sessionId < $1.sessionId }) {
+                    let since = touch.at.adding(milliseconds: -SessionPolicy.touchIntervalMilliseconds)
+                    _ = try tx.touchSession(id: touch.sessionId, at: touch.at, ifUnusedSince: since)
+                }
+            }
+        }
+    }
+
+    /// Notes that the session was used at `instant` and is due for its move: memory only.
+    package func touch(_ sessionId: String, at instant: Instant) {
+        writes.add(sessionId, Touch(sessionId: sessionId, at: instant))
+    }
+
+    /// Moves noted but not yet stored (for the operator; never expected).
+    package var dropped: Int { writes.dropped }
+
+    /// Stores the moves noted so far.
+    package func flush() { writes.flush() }
+
+    package func run(until stop: StopToken) { writes.run(until: stop) }
+}
