@@ -177,7 +177,7 @@ let package = Package(
 
         // Benchmarks (release mode): `swift run -c release issue-gateway-bench <name>`.
         .executableTarget(name: "Benchmarks", dependencies: ["Wire", "IssueCatalog", "Entitle", "DownloadTokens", "GatewayCrypto",
-                                                            "GatewayCore", "GatewayStore", "SQLiteStore", "GooglePlaySimulator",
+                                                            "GatewayCore", "GatewayStore", "SQLiteStore", "PostgresStore", "GooglePlaySimulator",
                                                             "OpenIDConnect", "OutboundHTTP"]),
 
         // Helpers the test targets share (a seeded generator, the PyJWT runner, temporary databases,

@@ -9,6 +9,7 @@ let benchmarks: [String: () -> Void] = [
     "institutions": runInstitutionBenchmark,
     "signin": runSignInBenchmark,
     "reports-load": runReportsLoad,
+    "coldpath": runColdPathBenchmark,
     "googleplay-simulator": runGooglePlayPushFixture,
 ]
 
