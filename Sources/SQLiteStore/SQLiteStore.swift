@@ -55,13 +55,6 @@ public final class SQLiteStore: UpkeptStore {
         }
     }
 
-    /// One statement on a reader, in the read transaction SQLite opens for it alone.
-    public func readStatement<R>(_ body: (any ReadTransaction) throws(StoreError) -> R) throws(StoreError) -> R {
-        let connection = try takeReader()
-        defer { returnReader(connection) }
-        return try body(SQLReadTransaction(connection: connection))
-    }
-
     func onReader<R>(_ body: (SQLiteConnection) throws(StoreError) -> R) throws(StoreError) -> R {
         let connection = try takeReader()
         defer { returnReader(connection) }

@@ -112,8 +112,17 @@ struct PartRow<Base: StoredRow>: StoredRow {
 }
 
 extension SQLReading {
-    /// The account's facts and facts version from one statement (`AccountFactsRows`).
+    /// The account's facts and facts version. On PostgreSQL one statement (`AccountFactsRows`):
+    /// each statement is a round trip there. On SQLite, which answers in process, the four
+    /// queries in the caller's snapshot: the union's sorter of wide rows costs more instructions
+    /// than four indexed statements (docs/benchmarks/coldpath.md).
     public func versionedFacts(ofAccount accountId: String) throws(StoreError) -> VersionedFacts {
+        guard connection.dialect == .postgres else {
+            return VersionedFacts(facts: AccountFacts(transactions: try transactions(ofAccount: accountId),
+                                                      renewals: try renewalInfos(ofAccount: accountId),
+                                                      grants: try grants(ofAccount: accountId)),
+                                  version: try factsVersion(ofAccount: accountId))
+        }
         var facts = AccountFacts()
         var version: Int64 = 0
         _ = try connection.query(AccountFactsRows.query(accountId)) { row throws(StoreError) in
