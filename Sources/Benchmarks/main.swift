@@ -10,6 +10,7 @@ let benchmarks: [String: () -> Void] = [
     "signin": runSignInBenchmark,
     "reports-load": runReportsLoad,
     "surge-load": runSurgeLoad,
+    "coldpath": runColdPathBenchmark,
     "googleplay-simulator": runGooglePlayPushFixture,
 ]
 

@@ -12,6 +12,16 @@ public protocol GatewayStore: AnyObject, Sendable {
     /// Runs `body` as one transaction: all of its changes commit together, or none when it throws.
     /// Writers are serialized.
     func write<R>(_ body: (any WriteTransaction) throws(StoreError) -> R) throws(StoreError) -> R
+    /// Runs `body`, which makes exactly one statement, without opening a transaction around it:
+    /// a single statement sees one snapshot by itself on every backend, and the round trips of
+    /// BEGIN and COMMIT are saved. `read` by default.
+    func readStatement<R>(_ body: (any ReadTransaction) throws(StoreError) -> R) throws(StoreError) -> R
+}
+
+extension GatewayStore {
+    public func readStatement<R>(_ body: (any ReadTransaction) throws(StoreError) -> R) throws(StoreError) -> R {
+        try read(body)
+    }
 }
 
 /// A backend whose write units of work keep what is derived from the facts they change (E36).

@@ -74,6 +74,18 @@ public final class PostgresStore: UpkeptStore {
         try writeRows { tx throws(StoreError) in try body(tx) }
     }
 
+    /// One statement, outside any transaction: under autocommit it sees one snapshot, and saves
+    /// the round trips of BEGIN and COMMIT. Run again once on a fresh connection, as `read`.
+    public func readStatement<R>(_ body: (any ReadTransaction) throws(StoreError) -> R) throws(StoreError) -> R {
+        try retrying { c throws(StoreError) in
+            try body(SQLReadTransaction(connection: c))
+        } cured: { c in
+            !c.isConnected
+        } beforeRetry: { attempt throws(StoreError) in
+            if attempt >= 2 { throw .busy }
+        }
+    }
+
     /// `read` with this backend's transaction type, for row access beyond `ReadTransaction`
     /// (the change feed reads its log on `tx.connection`).
     func readRows<R>(_ body: (SQLReadTransaction<PostgresConnection>) throws(StoreError) -> R) throws(StoreError) -> R {

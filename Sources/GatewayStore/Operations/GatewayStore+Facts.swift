@@ -4,16 +4,14 @@ import Wire
 
 /// App Store facts and receipts, one unit of work each (a notification's dedupe goes with its facts: `IngestBatch.notificationUUID`).
 extension GatewayStore {
-    /// An account's transactions, renewal infos and facts version from one snapshot.
+    /// An account's transactions, renewal infos, grants and facts version from one snapshot: one
+    /// statement (the cold path of every list and token).
     public func accountFacts(_ accountId: String) throws(StoreError) -> VersionedFacts {
-        try read { tx throws(StoreError) in try Self.facts(of: accountId, tx) }
+        try readStatement { tx throws(StoreError) in try tx.versionedFacts(ofAccount: accountId) }
     }
 
     static func facts(of accountId: String, _ tx: any ReadTransaction) throws(StoreError) -> VersionedFacts {
-        VersionedFacts(facts: AccountFacts(transactions: try tx.transactions(ofAccount: accountId),
-                                           renewals: try tx.renewalInfos(ofAccount: accountId),
-                                           grants: try tx.grants(ofAccount: accountId)),
-                       version: try tx.factsVersion(ofAccount: accountId))
+        try tx.versionedFacts(ofAccount: accountId)
     }
 
     /// Who owns a subscription or single purchase, if anyone.

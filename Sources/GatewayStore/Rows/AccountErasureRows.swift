@@ -42,7 +42,7 @@ extension SQLWriteTransaction {
 
     public func replaceHistoryDetails(sequence: Int64, details: JSONObject) throws(StoreError) {
         try connection.run("""
-            UPDATE history_events SET details = \(JSONValue.object(details).serialized) WHERE sequence = \(sequence)
+            UPDATE history_events SET details = \(HistoryDetailsText.compact(JSONValue.object(details).serialized)) WHERE sequence = \(sequence)
             """)
     }
 

@@ -2,7 +2,7 @@ import Wire
 
 /// Account history rows (`history_events`): appended only, read by account in order of arrival,
 /// `sequence` being the history's cursor. The details are the event's JSON object as text,
-/// written and read with `Wire`'s strict JSON.
+/// written and read with `Wire`'s strict JSON, stored compacted (`HistoryDetailsText`).
 extension RecordRows {
     public static let historyColumns: SQL = "SELECT sequence, account_id, at, kind, source, details FROM history_events"
 
@@ -10,7 +10,7 @@ extension RecordRows {
         let sequence = row.int64(0)
         let kind = try row.decode(HistoryKind.self, 3, of: "history event \(sequence)")
         let source = try row.decode(HistorySource.self, 4, of: "history event \(sequence)")
-        guard let details = (try? JSONParser().parse(row.text(5)))?.objectValue else {
+        guard let text = HistoryDetailsText.expand(row.text(5)), let details = (try? JSONParser().parse(text))?.objectValue else {
             throw row.corrupt("details of history event \(sequence)")
         }
         return HistoryEvent(sequence: sequence, accountId: row.text(1), at: row.instant(2), kind: kind, source: source,
@@ -36,7 +36,7 @@ extension SQLWriteTransaction {
         try connection.run("""
             INSERT INTO history_events (account_id, at, kind, source, details)
             VALUES (\(event.accountId), \(event.at), \(event.kind.rawValue), \(event.source.rawValue),
-                    \(JSONValue.object(event.details).serialized))
+                    \(HistoryDetailsText.compact(JSONValue.object(event.details).serialized)))
             """)
     }
 }

@@ -292,6 +292,12 @@ extension SharedMigration {
         )\(.tableOptions);
         CREATE INDEX link_codes_by_account ON link_codes (account_id);
         """,
+        // Storage: history details stored compacted (`HistoryDetailsText`: the pieces nearly every
+        // event repeats, each one control character), the rows stored before compacted in place;
+        // read back as the same JSON.
+        """
+        UPDATE history_events SET details = \(raw: HistoryDetailsText.compactingSQL("details"));
+        """,
     ]
 
     /// Step 2's rebuild of a table keyed by subscription (its other columns as released, in

@@ -52,6 +52,9 @@ public protocol ReadTransaction {
     func renewalInfos(ofAccount accountId: String) throws(StoreError) -> [RenewalInfo]
     /// The account's facts version: grows whenever its facts change; 0 for an unknown account.
     func factsVersion(ofAccount accountId: String) throws(StoreError) -> Int64
+    /// The account's transactions, renewal infos and grants, in the orders above, with the facts
+    /// version they make, from one statement (a consistent snapshot by itself).
+    func versionedFacts(ofAccount accountId: String) throws(StoreError) -> VersionedFacts
     func transaction(_ key: TransactionKey) throws(StoreError) -> Transaction?
     /// Every transaction of one subscription or single purchase, whoever owns it.
     func transactions(of subscription: SubscriptionKey) throws(StoreError) -> [Transaction]
