@@ -76,20 +76,7 @@ func runColdPathBenchmark() {
 /// `ReportsLoad`'s accounts `bench-0` … through the store's units of work, a thousand per unit.
 private func loadColdPathAccounts(_ accounts: Int, into store: any GatewayStore, now: Instant) throws {
     var load = ReportsLoad(products: try store.loadCatalog().products, now: now)
-    let batch = 1000
-    var failure: StoreError?
-    let seconds = measureSeconds {
-        do throws(StoreError) {
-            for first in stride(from: 0, to: accounts, by: batch) {
-                try store.write { tx throws(StoreError) in
-                    for n in first..<min(first + batch, accounts) { try load.account(n, tx) }
-                }
-            }
-        } catch {
-            failure = error
-        }
-    }
-    if let failure { throw failure }
+    let seconds = try loadInBatches(accounts, into: store) { n, tx throws(StoreError) in try load.account(n, tx) }
     print(String(format: "coldpath: loaded %d accounts, %d transactions in %.1f s", accounts, load.transactions, seconds))
 }
 

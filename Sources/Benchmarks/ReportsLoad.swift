@@ -69,7 +69,8 @@ struct ReportsLoad {
         let renewing = products.filter { $0.kind == .autoRenewable && $0.grants == ["monthly"] }
         monthly = Store.allCases.compactMap { store in
             let mine = renewing.filter { $0.store == store }.map(\.storeProductId)
-            guard let m = mine.first(where: { $0.contains("monthly") }), let a = mine.first(where: { $0.contains("annual") })
+            // The period is the id's last word: `monthly.annual` is annual.
+            guard let m = mine.first(where: { $0.hasSuffix("monthly") }), let a = mine.first(where: { $0.hasSuffix("annual") })
             else { return nil }
             return (store, m, a)
         }
