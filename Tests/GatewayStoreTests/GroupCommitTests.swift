@@ -6,9 +6,12 @@ import GatewayStore
 /// `GroupCommit` against a backend that records what it is asked: who shares a commit, what a
 /// failed unit or a failed commit does to the others, a unit that must run again.
 @Suite struct GroupCommitTests {
+    /// Limits under which a group stays open while the test builds its queue on a busy machine.
+    private let patient = GroupCommitLimits(maxOpen: .seconds(30))
+
     @Test func unitsQueuedDuringOneUnitShareItsCommit() throws {
         let backend = RecordingTransactions()
-        let commit = GroupCommit(backend, limits: GroupCommitLimits())
+        let commit = GroupCommit(backend, limits: patient)
         let results = holdingTheWriter(commit, whileQueued: ["b", "c", "d", "e"]) { _ in }
         #expect(results.values.allSatisfy { $0 == .success(1) }, "\(results)")
         #expect(backend.events == ["begin", "unit a", "next(kept)", "unit b", "next(kept)", "unit c", "next(kept)", "unit d",
@@ -17,7 +20,7 @@ import GatewayStore
 
     @Test func aFailingUnitFailsAloneAndTheNextReusesItsSavepoint() throws {
         let backend = RecordingTransactions()
-        let commit = GroupCommit(backend, limits: GroupCommitLimits())
+        let commit = GroupCommit(backend, limits: patient)
         let results = holdingTheWriter(commit, whileQueued: ["b", "c", "d"]) { id throws(StoreError) in
             if id == "c" { throw .failed }
         }
@@ -29,7 +32,7 @@ import GatewayStore
 
     @Test func aFailedCommitFailsEveryUnitOfItsGroup() throws {
         let backend = RecordingTransactions(commitFailure: .failed)
-        let commit = GroupCommit(backend, limits: GroupCommitLimits())
+        let commit = GroupCommit(backend, limits: patient)
         let results = holdingTheWriter(commit, whileQueued: ["b", "c"]) { _ in }
         #expect(results == ["a": .failure(.failed), "b": .failure(.failed), "c": .failure(.failed)])
         #expect(backend.events.suffix(2) == ["commit", "abandon"])
@@ -39,7 +42,7 @@ import GatewayStore
     /// it commit, once) and runs again in a group of its own.
     @Test func aUnitThatMustRunAgainEndsItsGroupAndRunsAgainAlone() throws {
         let backend = RecordingTransactions()
-        let commit = GroupCommit(backend, limits: GroupCommitLimits())
+        let commit = GroupCommit(backend, limits: patient)
         let tries = Mutex(0)
         let results = holdingTheWriter(commit, whileQueued: ["b"]) { id throws(StoreError) in
             if id == "b", tries.withLock({ $0 += 1; return $0 }) == 1 { throw .busy }
@@ -51,16 +54,24 @@ import GatewayStore
 
     @Test func aGroupHoldsAtMostItsLimitOfUnits() throws {
         let backend = RecordingTransactions()
-        let commit = GroupCommit(backend, limits: GroupCommitLimits(maxUnits: 2))
+        let commit = GroupCommit(backend, limits: GroupCommitLimits(maxUnits: 2, maxOpen: .seconds(30)))
         let results = holdingTheWriter(commit, whileQueued: ["b", "c", "d"]) { _ in }
         #expect(results.values.allSatisfy { $0 == .success(1) }, "\(results)")
         #expect(backend.events.filter { $0 == "commit" }.count == 2)
         #expect(backend.events.filter { $0 == "begin" }.count == 2)
     }
 
+    @Test func aGroupOpenPastItsTimeCommitsThoughOthersWait() throws {
+        let backend = RecordingTransactions()
+        let commit = GroupCommit(backend, limits: GroupCommitLimits(maxOpen: .zero))
+        let results = holdingTheWriter(commit, whileQueued: ["b"]) { _ in }
+        #expect(results == ["a": .success(1), "b": .success(1)])
+        #expect(backend.events == ["begin", "unit a", "commit", "begin", "unit b", "commit"])
+    }
+
     @Test func aWriterAloneCommitsAtOnce() throws {
         let backend = RecordingTransactions()
-        let commit = GroupCommit(backend, limits: GroupCommitLimits())
+        let commit = GroupCommit(backend, limits: patient)
         for _ in 0..<3 { #expect(try commit.run { _ throws(StoreError) in 7 } == 7) }
         #expect(backend.events == Array(repeating: ["begin", "commit"], count: 3).flatMap { $0 })
     }

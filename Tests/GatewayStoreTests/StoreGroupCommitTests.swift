@@ -29,7 +29,7 @@ import TestSupport
     /// left (account, facts, owner, version), and the others' work is committed.
     @Test(arguments: StoreBackend.all)
     func aFailingUnitInAGroupFailsAloneAndLeavesNothingHalfWritten(_ backend: StoreBackend) throws {
-        let opened = try backend.open()
+        let opened = try openWithPatientGroups(backend)
         let store = opened.store
         for id in ["a", "b", "c", "d"] { try store.createAccount(Fixtures.account(id)) }
         let results = holdingTheWriter(store, whileQueued: ["b", "c", "d"]) { id, tx throws(StoreError) in
@@ -108,6 +108,19 @@ import TestSupport
         results.withLock { $0["a"] = first.map { "ok" } }
         threads.wait()
         return results.withLock { $0 }
+    }
+
+    /// `backend`'s store with groups that stay open while a test builds its queue on a busy machine.
+    private func openWithPatientGroups(_ backend: StoreBackend) throws -> OpenedStore {
+        let limits = GroupCommitLimits(maxOpen: .seconds(30))
+        if backend.name == StoreBackend.postgres.name {
+            let schema = try TemporaryPostgresSchema()
+            var settings = PostgresSettings(poolSize: 4)
+            settings.groupCommit = limits
+            return OpenedStore(store: try schema.open(settings: settings), resources: schema)
+        }
+        let file = TemporaryDatabase()
+        return OpenedStore(store: try SQLiteStore(path: file.path, groupCommit: limits), resources: file)
     }
 
     /// Another store on `opened`'s database, as another process would open it.
