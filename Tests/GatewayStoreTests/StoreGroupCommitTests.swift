@@ -129,13 +129,4 @@ import TestSupport
         return try #require(opened.resources as? TemporaryPostgresSchema).open()
     }
 
-    /// Runs `count` bodies on threads of their own at once.
-    private func concurrently(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-        let group = DispatchGroup()
-        for index in 0..<count {
-            group.enter()
-            Thread { body(index); group.leave() }.start()
-        }
-        group.wait()
-    }
 }

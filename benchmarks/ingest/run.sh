@@ -71,9 +71,4 @@ run_once() {  # label binary backend: one gateway and simulator on a fresh datab
   wait "$gateway_pid" "$simulator_pid" 2>/dev/null || true
 }
 
-for round in $(seq 1 "$ROUNDS"); do
-  for backend in $BACKENDS; do
-    [ -z "$PEER" ] || run_once peer "$PEER" "$backend"
-    run_once this "$GATEWAY" "$backend"
-  done
-done
+alternate_with_peer run_once

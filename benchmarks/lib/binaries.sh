@@ -12,3 +12,13 @@ build_release_binaries() {  # [gateway]: with `gateway`, the simulator is neithe
     SIMULATOR="$(swift build -c release --show-bin-path)/appstore-simulator"
   fi
 }
+
+alternate_with_peer() {  # run: `run LABEL BINARY BACKEND` for each of ROUNDS and BACKENDS, PEER (if set) first
+  local round backend
+  for round in $(seq 1 "$ROUNDS"); do
+    for backend in $BACKENDS; do
+      [ -z "$PEER" ] || "$1" peer "$PEER" "$backend"
+      "$1" this "$GATEWAY" "$backend"
+    done
+  done
+}

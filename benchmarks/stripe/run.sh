@@ -67,9 +67,4 @@ run_once() {  # label binary backend: one gateway on a fresh database, one wrk r
   wait "$pid" 2>/dev/null || true
 }
 
-for round in $(seq 1 "$ROUNDS"); do
-  for backend in $BACKENDS; do
-    [ -z "$PEER" ] || run_once peer "$PEER" "$backend"
-    run_once this "$GATEWAY" "$backend"
-  done
-done
+alternate_with_peer run_once
