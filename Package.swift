@@ -75,7 +75,7 @@ let package = Package(
         // Storage as units of work: the store protocol, its records, the rules written once above
         // every backend (E1 merge, E4 ownership, facts versions) and the row access written once as
         // SQL values over a small connection protocol; then the SQLite backend (connection, pool, schema).
-        .target(name: "GatewayStore", dependencies: ["Wire", "IssueCatalog", "Entitle", "GatewayCrypto"]),
+        .target(name: "GatewayStore", dependencies: ["Wire", "IssueCatalog", "Entitle", "GatewayCrypto", "Lifecycle"]),
         .target(name: "SQLiteStore", dependencies: ["GatewayStore", "Wire", "IssueCatalog", "Entitle", "Lifecycle", "CSQLite"]),
         // The PostgreSQL backend (connection over libpq, pool, schema, change feed, job lease): several
         // processes on one database.

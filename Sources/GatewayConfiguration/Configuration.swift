@@ -3,6 +3,7 @@ import DownloadTokens
 import Entitle
 import Foundation
 import GatewayCore
+import GatewayStore
 import HTTPServer
 import IssueCatalog
 import OpenIDConnect
@@ -19,6 +20,10 @@ public struct Configuration: Sendable, Equatable {
     /// The PostgreSQL store's connections per process, and its `statement_timeout`.
     public var databasePoolSize = PostgresSettings.defaultPoolSize
     public var databaseStatementTimeoutMilliseconds = PostgresSettings.defaultStatementTimeoutMilliseconds
+    /// Group commit on either store: queued write units of work per commit at most, and the
+    /// milliseconds a group stays open at most (decision 109).
+    public var writeGroupUnits = GroupCommitLimits.defaultMaxUnits
+    public var writeGroupMilliseconds = GroupCommitLimits.defaultMaxOpenMilliseconds
     /// The folder imported when the database has no publications; nil (`none`) skips it.
     public var catalogFolder: String? = "catalog"
     /// nil: generated on first start and kept beside the database (`GeneratedSecrets`).
@@ -60,8 +65,9 @@ public struct Configuration: Sendable, Equatable {
     public var transferPolicy = OwnershipPolicy.transfer
     public var graceDays = 0
     public var threads: Int
-    /// The worker pool for store reads and writes: about one thread per core, as SQLite work is
-    /// short and CPU-bound.
+    /// The worker pool for store reads and writes: more threads than cores (at least
+    /// `minimumStoreThreads`), as a write waits for its group's commit, and the writers that
+    /// queue while one group commits share the next one (decision 109).
     public var storeThreads: Int
     public var storeQueue = 1024
     /// The worker pool for calls to Apple, sized for waiting: a verifyReceipt call can block for
@@ -105,8 +111,11 @@ public struct Configuration: Sendable, Equatable {
 
     public init(threads: Int = Configuration.defaultThreads) {
         self.threads = threads
-        storeThreads = Configuration.defaultThreads
+        storeThreads = max(Configuration.minimumStoreThreads, Configuration.defaultThreads)
     }
+
+    /// Store threads by default at least: enough writers waiting on a flush to fill a group.
+    public static let minimumStoreThreads = 16
 
     public static var defaultThreads: Int { HTTPServerConfiguration.coreCount }
 

@@ -42,6 +42,9 @@ package enum ConfigurationLimits {
     /// `ISSUE_GATEWAY_DATABASE_POOL`: PostgreSQL connections per process (the server's
     /// `max_connections` is shared by every process).
     package static let databasePool = 1...1000
+    /// Write units of work sharing one commit, and how long a group stays open (decision 109).
+    package static let writeGroupUnits = 1...1024
+    package static let writeGroupMilliseconds = 1...1000
     /// `ISSUE_GATEWAY_DATABASE_STATEMENT_TIMEOUT`, milliseconds: from 10 ms to an hour.
     package static let databaseStatementTimeoutMilliseconds = 10...3_600_000
     /// A URL longer than this is refused (libpq takes connection strings, not documents).

@@ -8,13 +8,20 @@ import SQLiteStore
 /// open their store here.
 extension Configuration {
     public var postgresSettings: PostgresSettings {
-        PostgresSettings(poolSize: databasePoolSize, statementTimeoutMilliseconds: databaseStatementTimeoutMilliseconds)
+        var settings = PostgresSettings(poolSize: databasePoolSize, statementTimeoutMilliseconds: databaseStatementTimeoutMilliseconds)
+        settings.groupCommit = groupCommitLimits
+        return settings
+    }
+
+    /// `ISSUE_GATEWAY_WRITE_GROUP_*`, for either store.
+    public var groupCommitLimits: GroupCommitLimits {
+        GroupCommitLimits(maxUnits: writeGroupUnits, maxOpen: .milliseconds(writeGroupMilliseconds))
     }
 
     /// Opens (and migrates) the configured store. An unreachable PostgreSQL server is `.busy`.
     public func openStore(log: StoreLog = .standardError) throws(StoreError) -> any GatewayStore {
         if let databaseURL { return try PostgresStore(url: databaseURL, settings: postgresSettings, log: log) }
-        return try SQLiteStore(path: databasePath, log: log)
+        return try SQLiteStore(path: databasePath, groupCommit: groupCommitLimits, log: log)
     }
 
     /// Where the store is, for messages: the SQLite path, or the PostgreSQL URL without its password.

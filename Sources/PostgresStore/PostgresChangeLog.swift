@@ -42,15 +42,20 @@ extension PostgresConnection {
     /// announces (`SQLWriteHooks.recordChange`), so no transaction waits for this lock while
     /// holding a row another holder of it is about to update (a deadlock PostgreSQL would only
     /// break after `deadlock_timeout`). Returns the entry's sequence.
+    ///
+    /// One statement, one round trip: the lock and the notification are common table expressions
+    /// with volatile functions, which PostgreSQL evaluates once and before the row they feed is
+    /// formed, and the row's `nextval` default is evaluated when it is; PostgreSQL delivers one
+    /// notification per transaction for repeated identical ones (NOTIFY).
     func recordChange(_ change: StoreChange) throws(StoreError) -> Int64? {
         let (kind, key) = PostgresChangeLog.columns(change)
-        try run("SELECT pg_advisory_xact_lock(\(PostgresChangeLog.orderLock))")
-        let sequence = try queryFirst("""
+        return try queryFirst("""
+            WITH locked AS (SELECT pg_advisory_xact_lock(\(PostgresChangeLog.orderLock))),
+                 notified AS (SELECT pg_notify(\(PostgresChangeLog.channel), ''))
             INSERT INTO change_log (kind, key, committed_at)
-            VALUES (\(kind), \(key), (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT) RETURNING sequence
+            SELECT \(kind), \(key), (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT FROM locked, notified
+            RETURNING sequence
             """) { $0.int64(0) }
-        try run("SELECT pg_notify(\(PostgresChangeLog.channel), '')")
-        return sequence
     }
 
     func latestChangeSequence() throws(StoreError) -> Int64 {

@@ -45,6 +45,9 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
 
     var isConnected: Bool { PQstatus(conn) == CONNECTION_OK }
 
+    /// True inside a transaction a failed statement aborted (only `ROLLBACK` or `ROLLBACK TO` will do).
+    var isInFailedTransaction: Bool { PQtransactionStatus(conn) == PQTRANS_INERROR }
+
     /// Runs SQL text without parameters (schema, transaction control); several statements may be
     /// given at once.
     func execute(_ sql: String) throws(StoreError) {

@@ -26,20 +26,30 @@ final class PostgresPool: Sendable {
     /// Lends a connection to `body`. `.busy` when none frees up in time or the database cannot
     /// be reached.
     func withConnection<R>(_ body: (PostgresConnection) throws(StoreError) -> R) throws(StoreError) -> R {
+        let connection = try borrow()
+        defer { giveBack(borrowed: connection) }
+        return try body(connection)
+    }
+
+    /// Lends a connection until `giveBack(borrowed:)`, for a transaction that outlives one call
+    /// (a group of write units of work). `.busy` as for `withConnection`.
+    func borrow() throws(StoreError) -> PostgresConnection {
         guard permits.take(timeout: .milliseconds(settings.acquireTimeoutMilliseconds)) else {
             log.failure("no pooled PostgreSQL connection came free within \(settings.acquireTimeoutMilliseconds) ms")
             throw .busy
         }
-        defer { permits.giveBack() }
-        let connection = try take()
         do {
-            let result = try body(connection)
-            giveBack(connection)
-            return result
+            return try take()
         } catch {
-            giveBack(connection)
+            permits.giveBack()
             throw error
         }
+    }
+
+    /// Takes back a connection `borrow()` lent.
+    func giveBack(borrowed connection: PostgresConnection) {
+        giveBack(connection)
+        permits.giveBack()
     }
 
     /// A connection opened outside the pool (the change feed's `LISTEN` connection), under the

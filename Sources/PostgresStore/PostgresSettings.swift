@@ -1,3 +1,5 @@
+import GatewayStore
+
 /// Tunables of the PostgreSQL store, named rather than buried as literals.
 public struct PostgresSettings: Sendable, Equatable {
     /// Connections the pool opens at most, per process; a unit of work waits for one when all
@@ -18,6 +20,9 @@ public struct PostgresSettings: Sendable, Equatable {
     /// A write that hit a serialization failure or a deadlock (rolled back by the server, so safe to
     /// run again) is run again up to this many times in all before `.busy`.
     public var writeAttempts: Int = 20
+    /// How many queued write units of work share one transaction and commit, and for how long
+    /// (decision 109).
+    public var groupCommit = GroupCommitLimits()
 
     public static let defaultPoolSize = 10
     public static let defaultStatementTimeoutMilliseconds = 5_000

@@ -4,10 +4,11 @@ import Synchronization
 
 /// The PostgreSQL backend of `GatewayStore`, for several gateway processes on one database:
 /// a bounded connection pool (`PostgresPool`), reads in `REPEATABLE READ READ ONLY` snapshots,
-/// writes in `REPEATABLE READ` transactions run again (up to `PostgresSettings.writeAttempts`) when
-/// the server reports a serialization failure or a deadlock, which it rolled back. The row access
+/// writes queued in this process sharing a `REPEATABLE READ` transaction and its commit, each in a
+/// savepoint (`GroupCommit`, decision 109), a unit run again (up to `PostgresSettings.writeAttempts`)
+/// when the server reports a serialization failure or a deadlock. The row access
 /// is `GatewayStore`'s, written once; `PostgresWriteHooks` adds the change log and the locks.
-public final class PostgresStore: UpkeptStore {
+public final class PostgresStore: UpkeptStore, WriteQueueing {
     let pool: PostgresPool
     /// Change-log sequences this process committed and its change feed has not read yet: the
     /// caches above were told of those changes by the code that made them (`ChangeFeed.madeHere`).
@@ -15,6 +16,7 @@ public final class PostgresStore: UpkeptStore {
     /// Past this many unread own changes (no follower reads them: a CLI command) they are forgotten.
     static let ownChangesKept = 100_000
     private let settings: PostgresSettings
+    private let writer: GroupCommit<PostgresGroupTransactions>
     public let upkeep = FactsUpkeep()
     private let log: StoreLog
 
@@ -25,6 +27,7 @@ public final class PostgresStore: UpkeptStore {
         self.settings = settings
         self.log = log
         pool = PostgresPool(url: url, settings: settings, log: log)
+        writer = GroupCommit(PostgresGroupTransactions(pool: pool, settings: settings, log: log), limits: settings.groupCommit)
         try pool.withConnection { c throws(StoreError) in try PostgresSchema.migrate(c) }
     }
 
@@ -66,6 +69,8 @@ public final class PostgresStore: UpkeptStore {
         try pool.withConnection { c throws(StoreError) in try PostgresSchema.version(c) }
     }
 
+    public var queuedWrites: Int { writer.queuedUnits }
+
     public func read<R>(_ body: (any ReadTransaction) throws(StoreError) -> R) throws(StoreError) -> R {
         try readRows { tx throws(StoreError) in try body(tx) }
     }
@@ -102,28 +107,21 @@ public final class PostgresStore: UpkeptStore {
         }
     }
 
-    /// Runs `body` again from the start after a serialization failure, a deadlock or a unique key
-    /// another writer committed meanwhile (`PostgresFailure.runAgainStates`): the transaction is
-    /// rolled back, and every write body is a function of what it reads in it.
+    /// Runs `body` as one unit of work of a group (`PostgresGroupTransactions`), again from the
+    /// start after a serialization failure, a deadlock or a unique key another writer committed
+    /// meanwhile: its savepoint is rolled back to, and every write body is a function of what it
+    /// reads in it. The change-log entries it wrote are this process's once its group committed.
     func writeRows<R>(_ body: (SQLWriteTransaction<PostgresConnection, PostgresWriteHooks>) throws(StoreError) -> R)
         throws(StoreError) -> R {
-        try retrying { c throws(StoreError) in
+        var recorded: [Int64] = []
+        let result = try writer.run { c throws(StoreError) in
             let tx = SQLWriteTransaction(connection: c, hooks: PostgresWriteHooks(connection: c), upkeep: upkeep.installed)
-            let result = try c.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ") { () throws(StoreError) in
-                try body(tx)
-            }
-            noteCommitted(tx.hooks.recordedSequences)
+            let result = try body(tx)
+            recorded = tx.hooks.recordedSequences
             return result
-        } cured: { c in
-            c.lastSQLState.map(PostgresFailure.runAgainStates.contains) ?? false
-        } beforeRetry: { attempt throws(StoreError) in
-            guard attempt < settings.writeAttempts else {
-                log.failure("a write collided with others \(attempt) times (serialization failure, deadlock or unique key); giving up")
-                throw .busy
-            }
-            // A short random pause so the transactions that collided do not collide again.
-            Thread.sleep(forTimeInterval: Double.random(in: 0.001...0.002) * Double(min(attempt, 10)))
         }
+        noteCommitted(recorded)
+        return result
     }
 
     /// Runs `body` on a pooled connection, and again on another after a `.busy` failure that

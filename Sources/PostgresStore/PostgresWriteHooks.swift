@@ -3,10 +3,14 @@ import GatewayStore
 
 /// What several processes on one database add to the write statements written once: the change
 /// log, E4's ownership lock, the history lock. One per write unit of work: it keeps the
-/// change-log sequences the unit of work wrote, handed to the store once it committed.
+/// change-log sequences the unit of work wrote, handed to the store once it committed, and the
+/// locks it took: a lock is held until the transaction ends or the unit's savepoint is rolled back
+/// to (which ends the unit and these hooks with it), so each is taken once per unit of work.
 final class PostgresWriteHooks: SQLWriteHooks {
     let connection: PostgresConnection
     private(set) var recordedSequences: [Int64] = []
+    private var lockedSubscriptions: Set<SubscriptionKey> = []
+    private var lockedHistories: Set<String> = []
 
     init(connection: PostgresConnection) { self.connection = connection }
 
@@ -18,6 +22,7 @@ final class PostgresWriteHooks: SQLWriteHooks {
     /// makes a queued unit of work that read before the other's commit run again (its write of
     /// the owner row fails with 40001).
     func lockOwnership(of subscription: SubscriptionKey) throws(StoreError) {
+        guard lockedSubscriptions.insert(subscription).inserted else { return }
         try connection.run("""
             SELECT pg_advisory_xact_lock(hashtextextended(\(subscription.store.rawValue) || ':' || \
             \(subscription.environment.rawValue) || ':' || \(subscription.originalTransactionId), 0))
@@ -34,6 +39,7 @@ final class PostgresWriteHooks: SQLWriteHooks {
     /// already (the change log's lock before the row's); an operator action takes no other lock,
     /// so no deadlock arises.
     func lockHistory(ofAccount accountId: String) throws(StoreError) {
+        guard lockedHistories.insert(accountId).inserted else { return }
         try connection.run("SELECT 1 FROM accounts WHERE id = \(accountId) FOR NO KEY UPDATE")
     }
 }

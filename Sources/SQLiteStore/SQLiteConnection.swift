@@ -108,6 +108,9 @@ final class SQLiteConnection: SQLConnection, @unchecked Sendable {
         return try body()
     }
 
+    /// False once the connection is back in autocommit mode: no transaction is open.
+    var isInTransaction: Bool { sqlite3_get_autocommit(db) == 0 }
+
     var lastErrorMessage: String { String(cString: sqlite3_errmsg(db)) }
 
     /// Logs what SQLite said and returns the error a caller may see: busy or locked (another

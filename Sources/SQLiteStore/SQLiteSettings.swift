@@ -1,3 +1,5 @@
+import GatewayStore
+
 /// Tunables of the SQLite store, named rather than buried as literals.
 struct SQLiteSettings: Sendable {
     /// How long a writer waits for another process's write lock before giving up.
@@ -8,4 +10,6 @@ struct SQLiteSettings: Sendable {
     /// `FULL` fsyncs the WAL at every commit, so a commit the gateway has answered survives a
     /// process kill and a power loss alike (`NORMAL` would survive only the former).
     var synchronous = "FULL"
+    /// How many queued write units of work share one commit, and for how long (decision 109).
+    var groupCommit = GroupCommitLimits()
 }

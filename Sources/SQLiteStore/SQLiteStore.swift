@@ -3,18 +3,19 @@ import Foundation
 import GatewayStore
 import Synchronization
 
-/// The SQLite backend of `GatewayStore`: one writer connection behind a lock (SQLite allows one
-/// writer at a time anyway) running each write unit of work in `BEGIN IMMEDIATE`, and a capped
+/// The SQLite backend of `GatewayStore`: one writer connection (SQLite allows one writer at a
+/// time anyway) whose queued write units of work share a `BEGIN IMMEDIATE` transaction and its
+/// commit, each in a savepoint (`GroupCommit`, decision 109), and a capped
 /// pool of reader connections (`SQLiteSettings.readerPoolSize`), which WAL lets read committed
 /// snapshots while the writer works. The row access is `GatewayStore`'s, written once.
-public final class SQLiteStore: UpkeptStore {
+public final class SQLiteStore: UpkeptStore, WriteQueueing {
     public let path: String
     private let settings: SQLiteSettings
     private let log: StoreLog
-    /// SQLite admits one writer at a time; queueing writers here keeps them off the busy handler.
-    /// A blocking lock, not `Mutex`: a write unit of work holds it across its fsync (milliseconds),
-    /// and `Mutex`'s waiters spin first, taking the core the holder needs (2-core machines).
-    private let writer: Condition<SQLiteConnection>
+    /// SQLite admits one writer at a time; queueing writers here keeps them off the busy handler,
+    /// and lets those that queued during one commit share the next. Waiters block (a condition
+    /// variable, not a spinning `Mutex`): a commit holds the writer across its fsync.
+    private let writer: GroupCommit<SQLiteGroupTransactions>
     private let idleReaders: Mutex<[SQLiteConnection]>
     /// One permit per reader connection the pool may hold: a read waits for one when all are busy.
     private let readerPermits: Permits
@@ -22,8 +23,11 @@ public final class SQLiteStore: UpkeptStore {
 
     /// Opens (creating it and its parent folder if needed) and migrates the database at `path`.
     /// What SQLite says when it fails goes to `log`, never into the thrown error.
-    public convenience init(path: String, log: StoreLog = .standardError) throws(StoreError) {
-        try self.init(path: path, settings: SQLiteSettings(), log: log)
+    public convenience init(path: String, groupCommit: GroupCommitLimits = GroupCommitLimits(),
+                            log: StoreLog = .standardError) throws(StoreError) {
+        var settings = SQLiteSettings()
+        settings.groupCommit = groupCommit
+        try self.init(path: path, settings: settings, log: log)
     }
 
     init(path: String, settings: SQLiteSettings, log: StoreLog = .standardError) throws(StoreError) {
@@ -33,7 +37,7 @@ public final class SQLiteStore: UpkeptStore {
         try Self.createParentFolder(of: path, log)
         let connection = try SQLiteConnection(path: path, settings: settings, log: log)
         try SQLiteSchema.migrate(connection)
-        writer = Condition(connection)
+        writer = GroupCommit(SQLiteGroupTransactions(writer: connection), limits: settings.groupCommit)
         idleReaders = Mutex([])
         readerPermits = Permits(max(1, settings.readerPoolSize))
     }
@@ -43,15 +47,15 @@ public final class SQLiteStore: UpkeptStore {
         try onReader { c throws(StoreError) in try SQLiteSchema.userVersion(c) }
     }
 
+    public var queuedWrites: Int { writer.queuedUnits }
+
     public func read<R>(_ body: (any ReadTransaction) throws(StoreError) -> R) throws(StoreError) -> R {
         try onReader { c throws(StoreError) in try body(SQLReadTransaction(connection: c)) }
     }
 
     public func write<R>(_ body: (any WriteTransaction) throws(StoreError) -> R) throws(StoreError) -> R {
-        try writer.withLock { connection throws(StoreError) in
-            try connection.writeTransaction { () throws(StoreError) in
-                try body(SQLWriteTransaction(connection: connection, upkeep: upkeep.installed))
-            }
+        try writer.run { connection throws(StoreError) in
+            try body(SQLWriteTransaction(connection: connection, upkeep: upkeep.installed))
         }
     }
 

@@ -11,10 +11,11 @@ import GatewayTesting
 /// `ISSUE_GATEWAY_STORE_*`, `ISSUE_GATEWAY_APPSTORE_*` and `ISSUE_GATEWAY_GOOGLE_THREADS`/`_QUEUE`:
 /// the API's worker pools (bulkheads), beside the Stripe pool (its size a constant).
 @Suite struct WorkerPoolConfigTests {
-    @Test func defaultsSizeTheStoreForCoresAndAppleForWaiting() throws {
+    /// The store's writers wait for their group's commit (decision 109): at least 16 threads.
+    @Test func defaultsSizeTheStoreForGroupCommitAndAppleForWaiting() throws {
         let c = try Configuration.load(environment: [:])
         #expect(c.workerPools == [
-            .store: WorkerPoolSize(threads: ProcessInfo.processInfo.activeProcessorCount, queueLimit: 1024),
+            .store: WorkerPoolSize(threads: max(16, ProcessInfo.processInfo.activeProcessorCount), queueLimit: 1024),
             .appStore: WorkerPoolSize(threads: 32, queueLimit: 256),
             .stripe: WorkerPoolSize(threads: 16, queueLimit: 256),
             .googlePlay: WorkerPoolSize(threads: 16, queueLimit: 256),

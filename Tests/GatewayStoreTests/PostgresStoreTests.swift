@@ -15,16 +15,6 @@ struct PostgresStoreTests {
 
     init() throws { schema = try TemporaryPostgresSchema() }
 
-    /// Runs `count` bodies on threads of their own at once (the cooperative pool has one thread per core).
-    private func concurrently(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-        let group = DispatchGroup()
-        for index in 0..<count {
-            group.enter()
-            Thread { body(index); group.leave() }.start()
-        }
-        group.wait()
-    }
-
     /// Two products naming one store product (vocabulary: they name one product), saved at once
     /// through two stores: the first to commit keeps it, the other hears that it is taken, an
     /// outcome and never a failure (a unique violation from a concurrent commit runs the unit of

@@ -82,3 +82,14 @@ enum Fixtures {
                     source: .receipt)
     }
 }
+
+/// Runs `count` bodies on threads of their own at once (the cooperative pool has one thread per
+/// core), and returns when all have.
+func concurrently(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    let group = DispatchGroup()
+    for index in 0..<count {
+        group.enter()
+        Thread { body(index); group.leave() }.start()
+    }
+    group.wait()
+}

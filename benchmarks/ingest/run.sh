@@ -5,18 +5,24 @@
 # V2 notifications/s (three JWS verified, facts stored before the 200), each with p50/p99, and
 # `GET /healthz` through the same Python client as the peer measured in the same run.
 # Google Play and Stripe notifications: benchmarks/googleplay/run.sh and benchmarks/stripe/run.sh.
+# With PEER set, that gateway binary (the release before) is measured too, before this one on each
+# backend, each on a fresh database; on PostgreSQL the statements of each run are listed
+# (pg_stat_statements).
 #
 #   benchmarks/ingest/run.sh                 # COUNT=2000 of each, WORKERS=4 client processes
 #   COUNT=500 BACKENDS=sqlite benchmarks/ingest/run.sh
+#   PEER=/work/before/.build/release/issue-gateway ROUNDS=2 WORKERS=16 benchmarks/ingest/run.sh
 #
-# Settings: COUNT, WORKERS, BACKENDS ("sqlite postgresql"), GATEWAY, SIMULATOR (release builds of
-# this checkout unless set), GATEWAY_PORT, SIMULATOR_PORT.
+# Settings: COUNT, WORKERS, BACKENDS ("sqlite postgresql"), ROUNDS=1, PEER, GATEWAY, SIMULATOR
+# (release builds of this checkout unless set), GATEWAY_PORT, SIMULATOR_PORT.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 COUNT="${COUNT:-2000}"
 WORKERS="${WORKERS:-4}"
 BACKENDS="${BACKENDS:-sqlite postgresql}"
+ROUNDS="${ROUNDS:-1}"
+PEER="${PEER:-}"
 GATEWAY_PORT="${GATEWAY_PORT:-18380}"
 SIMULATOR_PORT="${SIMULATOR_PORT:-18382}"
 CORES="$(nproc)"
@@ -26,21 +32,13 @@ require_free_ports "$GATEWAY_PORT" "$SIMULATOR_PORT"
 source benchmarks/lib/binaries.sh
 build_release_binaries
 
-if [[ " $BACKENDS " == *" postgresql "* ]]; then
-  cluster="$(PG_CLUSTER_DURABLE=1 scripts/pg-cluster start)"
-  eval "$cluster"
-  trap 'cleanup; scripts/pg-cluster stop "$PG_CLUSTER_DIR"' EXIT
-fi
+source benchmarks/lib/postgres.sh
+[[ " $BACKENDS " != *" postgresql "* ]] || start_durable_cluster
 
-echo "load before: $(uptime)" >&2
-for backend in $BACKENDS; do
-  run="$WORK/$backend"
+run_once() {  # label binary backend: one gateway and simulator on a fresh database
+  local label="$1" binary="$2" backend="$3" run="$WORK/$1-$3" database_url="" gateway_pid simulator_pid
   mkdir -p "$run"
-  database_url=""
-  if [ "$backend" = postgresql ]; then
-    psql -q "$ISSUE_GATEWAY_TEST_DATABASE_URL" -c "DROP DATABASE IF EXISTS ingest" -c "CREATE DATABASE ingest"
-    database_url="${ISSUE_GATEWAY_TEST_DATABASE_URL%/postgres}/ingest"
-  fi
+  [ "$backend" != postgresql ] || database_url="$(fresh_database ingest)"
   echo '{"bundleId":"com.example.magazines","appAppleId":1234567890,"sharedSecret":"benchmark-secret","receipts":{}}' \
     > "$run/script.json"
   $SIMULATOR --listen "127.0.0.1:$SIMULATOR_PORT" --script "$run/script.json" --root-cert "$run/root.pem" \
@@ -57,13 +55,20 @@ for backend in $BACKENDS; do
     ISSUE_GATEWAY_APP_APPLE_ID=1234567890 \
     ISSUE_GATEWAY_ACCOUNT_CREATION_RATE=100000000 ISSUE_GATEWAY_ACCOUNT_CREATION_BURST=$((COUNT * 2 + 10)) \
     ${database_url:+ISSUE_GATEWAY_DATABASE_URL="$database_url"} \
-    "$GATEWAY" serve >/dev/null 2>"$run/gateway.log" &
+    "$binary" serve >/dev/null 2>"$run/gateway.log" &
   gateway_pid=$!
   PIDS+=("$gateway_pid")
   wait_for_port "$GATEWAY_PORT"
+  echo "$label $backend load before: $(uptime)" >&2
   python3 benchmarks/ingest/ingest.py "http://127.0.0.1:$GATEWAY_PORT" "http://127.0.0.1:$SIMULATOR_PORT" \
-    "$COUNT" "$WORKERS" "$backend"
+    "$COUNT" "$WORKERS" "$label-$backend"
+  echo "$label $backend load after: $(uptime)" >&2
+  if [ "$backend" = postgresql ]; then
+    echo "$label $backend statements run over setup and the timed phases (calls, statement):"
+    statement_counts ingest | sed 's/^/  /'
+  fi
   kill "$gateway_pid" "$simulator_pid"
   wait "$gateway_pid" "$simulator_pid" 2>/dev/null || true
-done
-echo "load after: $(uptime)" >&2
+}
+
+alternate_with_peer run_once

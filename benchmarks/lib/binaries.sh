@@ -23,3 +23,13 @@ build_before_gateway() {  # rev: sets BEFORE_GATEWAY to issue-gateway built at r
     || { cat "$WORK/build.log" >&2; exit 1; }
   BEFORE_GATEWAY="$WORK/before/.build/release/issue-gateway"
 }
+
+alternate_with_peer() {  # run: `run LABEL BINARY BACKEND` for each of ROUNDS and BACKENDS, PEER (if set) first
+  local round backend
+  for round in $(seq 1 "$ROUNDS"); do
+    for backend in $BACKENDS; do
+      [ -z "$PEER" ] || "$1" peer "$PEER" "$backend"
+      "$1" this "$GATEWAY" "$backend"
+    done
+  done
+}
