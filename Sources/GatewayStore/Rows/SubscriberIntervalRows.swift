@@ -3,9 +3,9 @@ import IssueCatalog
 import Wire
 
 /// E37's derived rows (`subscriber_intervals`): each store subscription's paid, trial and grace
-/// periods per product, as `SubscriptionIntervals` computes them from the facts. Written again in
-/// the unit of work that changes an account's facts (`bumpFactsVersion`), so a series never
-/// evaluates accounts; `rebuildSubscriberIntervals` makes them again from the facts.
+/// periods per product, as `SubscriptionIntervals` computes them from the facts. Written again for
+/// each account marked due after a change of its facts (`SubscriberIntervalsUpkeep`, decision 96),
+/// so a series never evaluates accounts; `rebuildSubscriberIntervals` makes them again from the facts.
 extension RecordRows {
     /// One product's rows in subscription order (the index `subscriber_intervals_by_product`
     /// holds them so: no sort). The product and account matter to a series only for a
@@ -107,17 +107,7 @@ extension SQLReading {
 }
 
 extension SQLWriteTransaction {
-    /// E37: the intervals of every subscription the account owns, computed again from its facts
-    /// in this unit of work. A subscription it no longer owns is left to its new owner's refresh,
-    /// or kept as it was when nobody owns it now (E35: a deleted account's store subscriptions
-    /// stay in the series; decision 89).
-    public func refreshSubscriberIntervals(ofAccount accountId: String) throws(StoreError) {
-        let facts = AccountFacts(transactions: try transactions(ofAccount: accountId),
-                                 renewals: try renewalInfos(ofAccount: accountId))
-        try replaceSubscriberIntervals(from: facts, accountId: accountId)
-    }
-
-    /// The same for one subscription nobody owns, from its own facts.
+    /// E37: the intervals of one subscription nobody owns, computed again from its own facts.
     public func refreshSubscriberIntervals(ofSubscription key: SubscriptionKey) throws(StoreError) {
         let facts = AccountFacts(transactions: try transactions(of: key), renewals: try renewalInfo(key).map { [$0] } ?? [])
         try replaceSubscriberIntervals(from: facts, accountId: "")
@@ -127,7 +117,9 @@ extension SQLWriteTransaction {
         _ = try connection.run("DELETE FROM subscriber_intervals")
     }
 
-    private func replaceSubscriberIntervals(from facts: AccountFacts, accountId: String) throws(StoreError) {
+    /// Makes the stored intervals of every subscription in `facts` those `SubscriptionIntervals`
+    /// computes from them, touching only the rows that differ (a renewal changes one row's end).
+    public func replaceSubscriberIntervals(from facts: AccountFacts, accountId: String) throws(StoreError) {
         guard !facts.transactions.isEmpty else { return }
         var products: [Product] = []
         var named: Set<StoreProductRef> = []
@@ -135,17 +127,47 @@ extension SQLWriteTransaction {
             if let product = try product(StoreProductRef(store: t.store, storeProductId: t.productId)) { products.append(product) }
         }
         let computed = SubscriptionIntervals.of(facts, products: products)
+        var wanted = Set(computed.intervals.map { StoredSubscriberInterval($0, accountId: accountId) })
         for key in computed.subscriptions {
-            _ = try connection.run("DELETE FROM subscriber_intervals WHERE \(RecordRows.subscriptionKey(key))")
+            for stored in try storedSubscriberIntervals(of: key) where wanted.remove(stored) == nil {
+                _ = try connection.run("""
+                    DELETE FROM subscriber_intervals WHERE \(RecordRows.subscriptionKey(key))
+                      AND store_product_id = \(stored.interval.productId) AND kind = \(stored.interval.kind.rawValue)
+                      AND start = \(stored.interval.period.start)
+                    """)
+            }
         }
-        for i in computed.intervals {
+        for new in wanted {
+            let i = new.interval
             _ = try connection.run("""
                 INSERT INTO subscriber_intervals
                     (store, environment, original_transaction_id, store_product_id, kind, start, end_at, account_id)
                 VALUES (\(i.subscription.store.rawValue), \(i.subscription.environment.rawValue),
                         \(i.subscription.originalTransactionId), \(i.productId), \(i.kind.rawValue), \(i.period.start),
-                        \(i.period.end), \(accountId))
+                        \(i.period.end), \(new.accountId))
                 """)
         }
     }
+
+    /// One subscription's stored rows, with their owning account.
+    private func storedSubscriberIntervals(of key: SubscriptionKey) throws(StoreError) -> [StoredSubscriberInterval] {
+        try connection.query("""
+            SELECT store_product_id, kind, start, end_at, account_id FROM subscriber_intervals WHERE \(RecordRows.subscriptionKey(key))
+            """) { row throws(StoreError) in
+            guard let kind = SubscriptionInterval.Kind(rawValue: row.text(1)) else {
+                throw row.corrupt("subscriber interval of \(key.originalTransactionId): bad kind")
+            }
+            return StoredSubscriberInterval(SubscriptionInterval(subscription: key, productId: row.text(0), kind: kind,
+                                                                 period: ActivePeriod(start: row.instant(2), end: row.instant(3))),
+                                            accountId: row.text(4))
+        }
+    }
+}
+
+/// A row of `subscriber_intervals` as stored: the interval and the account it was derived for.
+private struct StoredSubscriberInterval: Hashable {
+    var interval: SubscriptionInterval
+    var accountId: String
+
+    init(_ interval: SubscriptionInterval, accountId: String) { self.interval = interval; self.accountId = accountId }
 }
