@@ -92,7 +92,8 @@ extension SQLWriteTransaction {
         for gone in stored.subtracting(wanted) {
             try connection.run("""
                 DELETE FROM circulation_evidence WHERE account_id = \(accountId) AND publication_id = \(gone.publicationId)
-                  AND kind = \(gone.kind.rawValue) AND start_at = \(gone.start) AND end_at = \(gone.end)
+                  AND kind = \(gone.kind.rawValue) AND span = \(RecordRows.evidenceSpan(gone)) AND start_at = \(gone.start)
+                  AND end_at = \(gone.end)
                   AND issue_id = \(gone.issueId) AND basis = \(gone.basis.rawValue) AND subscription_id = \(gone.subscriptionId)
                   AND began_at = \(gone.beganAt) AND COALESCE(store, '') = \(gone.store?.rawValue ?? "")
                   AND COALESCE(product_id, '') = \(gone.productId ?? "")
