@@ -118,7 +118,8 @@ extension SQLWriteTransaction {
     }
 
     /// Makes the stored intervals of every subscription in `facts` those `SubscriptionIntervals`
-    /// computes from them, touching only the rows that differ (a renewal changes one row's end).
+    /// computes from them: the subscription's rows deleted (by its key, the primary key's
+    /// prefix), then written.
     public func replaceSubscriberIntervals(from facts: AccountFacts, accountId: String) throws(StoreError) {
         guard !facts.transactions.isEmpty else { return }
         var products: [Product] = []
@@ -127,47 +128,17 @@ extension SQLWriteTransaction {
             if let product = try product(StoreProductRef(store: t.store, storeProductId: t.productId)) { products.append(product) }
         }
         let computed = SubscriptionIntervals.of(facts, products: products)
-        var wanted = Set(computed.intervals.map { StoredSubscriberInterval($0, accountId: accountId) })
         for key in computed.subscriptions {
-            for stored in try storedSubscriberIntervals(of: key) where wanted.remove(stored) == nil {
-                _ = try connection.run("""
-                    DELETE FROM subscriber_intervals WHERE \(RecordRows.subscriptionKey(key))
-                      AND store_product_id = \(stored.interval.productId) AND kind = \(stored.interval.kind.rawValue)
-                      AND start = \(stored.interval.period.start)
-                    """)
-            }
+            _ = try connection.run("DELETE FROM subscriber_intervals WHERE \(RecordRows.subscriptionKey(key))")
         }
-        for new in wanted {
-            let i = new.interval
+        for i in computed.intervals {
             _ = try connection.run("""
                 INSERT INTO subscriber_intervals
                     (store, environment, original_transaction_id, store_product_id, kind, start, end_at, account_id)
                 VALUES (\(i.subscription.store.rawValue), \(i.subscription.environment.rawValue),
                         \(i.subscription.originalTransactionId), \(i.productId), \(i.kind.rawValue), \(i.period.start),
-                        \(i.period.end), \(new.accountId))
+                        \(i.period.end), \(accountId))
                 """)
         }
     }
-
-    /// One subscription's stored rows, with their owning account.
-    private func storedSubscriberIntervals(of key: SubscriptionKey) throws(StoreError) -> [StoredSubscriberInterval] {
-        try connection.query("""
-            SELECT store_product_id, kind, start, end_at, account_id FROM subscriber_intervals WHERE \(RecordRows.subscriptionKey(key))
-            """) { row throws(StoreError) in
-            guard let kind = SubscriptionInterval.Kind(rawValue: row.text(1)) else {
-                throw row.corrupt("subscriber interval of \(key.originalTransactionId): bad kind")
-            }
-            return StoredSubscriberInterval(SubscriptionInterval(subscription: key, productId: row.text(0), kind: kind,
-                                                                 period: ActivePeriod(start: row.instant(2), end: row.instant(3))),
-                                            accountId: row.text(4))
-        }
-    }
-}
-
-/// A row of `subscriber_intervals` as stored: the interval and the account it was derived for.
-private struct StoredSubscriberInterval: Hashable {
-    var interval: SubscriptionInterval
-    var accountId: String
-
-    init(_ interval: SubscriptionInterval, accountId: String) { self.interval = interval; self.accountId = accountId }
 }
