@@ -33,7 +33,8 @@ public struct GatewayRuntime: Sendable {
 
     /// The background services `serve` runs beside the server, in start order.
     public var backgroundServices: [any BackgroundService] {
-        [catalogWatcher, storeHealth, core.operations.downloads, core.sessionTouches] + (changeFeedFollower.map { [$0] } ?? []) + (poller.map { [$0] } ?? [])
+        [catalogWatcher, storeHealth, core.operations.downloads, core.sessionTouches, core.operations.reportRows]
+            + (changeFeedFollower.map { [$0] } ?? []) + (poller.map { [$0] } ?? [])
             + (backfill.map { [$0] } ?? []) + (core.intake.acknowledger.map { [$0] } ?? [])
             + (core.intake.puller.map { [$0] } ?? []) + (core.intake.voidedPass.map { [$0] } ?? []) + pushServices
     }

@@ -124,13 +124,13 @@ package final class CoreServices: Sendable {
                                identifiers: identifiers, counters: counters)
         delivery = DeliveryServices(store: store, clock: clock, catalog: catalog, entitlements: entitlements,
                                     counters: pushCounters, events: events)
-        // E36: every write that changes an account's facts keeps its circulation rows, under this policy.
+        // E36: the circulation rows of accounts whose facts changed are derived under this policy.
         store.factsUpkeep?.install(CirculationUpkeep(policy: policy))
         reports = ReportServices(subscribers: SubscriberMetrics(store: store, catalog: catalog, policy: policy, clock: clock))
         operations = OperationsServices(storeHealth: StoreHealthMonitor(store: store), metrics: metrics,
                                         institutions: institutions, deadLetters: DeadLetters(store: store, clock: clock),
                                         circulation: Circulation(store: store, clock: clock),
-                                        downloads: DownloadRecorder(store: store))
+                                        downloads: DownloadRecorder(store: store), reportRows: ReportRowsDrain(store: store))
     }
 
     /// Print subscribers' lists and claims, over the keyed hash of verification values.

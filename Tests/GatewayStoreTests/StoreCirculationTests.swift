@@ -4,8 +4,9 @@ import GatewayStore
 import IssueCatalog
 import Wire
 
-/// E36 on every backend: the circulation evidence kept in the unit of work that changes an
-/// account's facts, and the download records (batch, merge, erase, move).
+/// E36 on every backend: the circulation evidence following an account's facts (derived after
+/// their unit of work, every report draining what is due first: decision 96), and the download
+/// records (batch, merge, erase, move).
 @Suite struct StoreCirculationTests {
     static let catalog = Catalog(
         publications: [Publication(id: "monthly", title: "The Monthly")],
@@ -25,7 +26,7 @@ import Wire
     }
 
     @Test(arguments: StoreBackend.all)
-    func e36EvidenceFollowsTheFactsInTheirUnitOfWork(_ backend: StoreBackend) throws {
+    func e36EvidenceFollowsTheFacts(_ backend: StoreBackend) throws {
         let f = try IngestFixture(backend)
         try f.store.importCatalog(Self.catalog)
         var trial = Fixtures.transaction("1", original: "o1", purchased: "2026-01-10T00:00:00Z", expires: "2026-02-10T00:00:00Z")
@@ -53,6 +54,7 @@ import Wire
         try f.store.importCatalog(Self.catalog)
         try f.ingest("alice", [Fixtures.transaction("1", original: "o1", purchased: "2026-01-10T00:00:00Z",
                                                     expires: "2026-03-10T00:00:00Z")])
+        try f.store.drainReportRows()
         let kept = try f.store.read { tx throws(StoreError) in try tx.circulationEvidence(ofAccount: "alice") }
         try f.store.write { tx throws(StoreError) in try tx.replaceCirculationEvidence(ofAccount: "alice", with: []) }
         let upkeep = try #require(f.store.factsUpkeep?.upkeep(CirculationUpkeep.self))
@@ -105,9 +107,9 @@ import Wire
         #expect(after.evidence.map(\.accountId) == ["alice"])
     }
 
-    /// Grants (E21) change the facts through their own writer: the rows follow in its unit of work.
+    /// Grants (E21) change the facts through their own writer: the rows follow.
     @Test(arguments: StoreBackend.all)
-    func e36GrantsReachTheRowsInTheirUnitOfWork(_ backend: StoreBackend) throws {
+    func e36GrantsReachTheRows(_ backend: StoreBackend) throws {
         let f = try IngestFixture(backend)
         try f.store.importCatalog(Self.catalog)
         let grant = Grant(grantId: "g1", accountId: "bob", source: "print", externalId: "monthly:7", publications: ["monthly"],

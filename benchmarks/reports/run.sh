@@ -2,8 +2,9 @@
 # reports.md, How fast: ACCOUNTS accounts with realistic facts (three stores, trials, lapses and
 # returns, refunds, billing retry with grace, non-renewing purchases, grants) loaded straight
 # through the store's units of work (`issue-gateway-bench reports-load`: each account's facts
-# saved and bound to it, then its facts version bumped, which writes the reports' derived rows
-# as at ingest),
+# saved and bound to it, then its facts version bumped, which marks its reports' rows due as at
+# ingest), the rows then derived as the product derives them (`issue-gateway reports rebuild`:
+# every account marked and the marks drained, decision 96; its time is printed),
 # then, against the release build serving that SQLite file:
 #   - one issue's circulation (E36, goal ≤ 2 s) and a five-year daily series (E37, goal ≤ 5 s),
 #     each asked three times (the first cold);
@@ -11,16 +12,18 @@
 #   - token requests per second (wrk, POST …/token) against the release before (BEFORE), each
 #     on a fresh store, alternating ROUNDS times (goal ≥ 95 %): the release before records no
 #     downloads and this one does, and this build has no switch to record none;
-#   - ingest (benchmarks/ingest/run.sh on SQLite, COUNT of each kind) against the release before
-#     (goal ≥ 90 %).
+#   - ingest (benchmarks/ingest/run.sh on INGEST_BACKENDS, COUNT of each kind) against the
+#     release before (goal ≥ 90 %), alternating ROUNDS times.
 #
 #   benchmarks/reports/run.sh                    # ACCOUNTS=1000000
 #   ACCOUNTS=20000 benchmarks/reports/run.sh     # a quick run
 #
 # Settings: ACCOUNTS, BEFORE (git commit of the release before, e71728e), COUNT (ingest, 500),
-# DURATION (wrk seconds, 8), ROUNDS (2), PORT, GATEWAY, SIMULATOR, BENCH, BEFORE_GATEWAY (release
+# DURATION (wrk seconds, 8), ROUNDS (2), INGEST_BACKENDS ("sqlite"; "sqlite postgresql" adds the
+# ingest script's own throw-away PostgreSQL cluster), PORT, GATEWAY, SIMULATOR, BENCH, BEFORE_GATEWAY (release
 # builds; those of this checkout, and of BEFORE exported by `git archive` and built in the
-# temporary folder, unless set), SKIP_BEFORE=1 (the load, circulation, series and RSS only).
+# temporary folder, unless set), SKIP_BEFORE=1 (the load, circulation, series and RSS only),
+# SKIP_TOKENS=1 (no token requests).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -29,6 +32,7 @@ BEFORE="${BEFORE:-e71728e}"
 COUNT="${COUNT:-500}"
 DURATION="${DURATION:-8}"
 ROUNDS="${ROUNDS:-2}"
+INGEST_BACKENDS="${INGEST_BACKENDS:-sqlite}"
 PORT="${PORT:-18480}"
 ADMIN="bench-admin-key-0123456789abcdefghijklmnop"
 BASE="http://127.0.0.1:$PORT"
@@ -74,6 +78,10 @@ echo "load before: $(uptime)"
 DATABASE="$WORK/reports.sqlite"
 ISSUE_GATEWAY_DATABASE="$DATABASE" "$GATEWAY" catalog import catalog >/dev/null
 "$BENCH" reports-load "$DATABASE" "$ACCOUNTS"
+echo "database after the load: $(du -h "$DATABASE" | cut -f1)"
+started="$(date +%s.%N)"
+ISSUE_GATEWAY_DATABASE="$DATABASE" "$GATEWAY" reports rebuild
+echo "reports' rows derived for $ACCOUNTS accounts: $(python3 -c "print(f'{$(date +%s.%N) - $started:.1f}')") s"
 echo "database: $(du -h "$DATABASE" | cut -f1)"
 
 serve "$GATEWAY" "$DATABASE" ISSUE_GATEWAY_CATALOG=none
@@ -107,6 +115,7 @@ tokens() {  # label binary: token requests/s of one reader entitled by a grant, 
   stop
 }
 for round in $(seq 1 "$ROUNDS"); do
+  [ "${SKIP_TOKENS:-0}" = 1 ] && break
   tokens "with download records (this build)" "$GATEWAY" "$round"
   tokens "release before ($BEFORE)" "$BEFORE_GATEWAY" "$round"
 done
@@ -115,7 +124,7 @@ for round in $(seq 1 "$ROUNDS"); do
   for which in this before; do
     binary="$GATEWAY"; [ "$which" = before ] && binary="$BEFORE_GATEWAY"
     echo "ingest, $which build, round $round:"
-    GATEWAY="$binary" SIMULATOR="$SIMULATOR" COUNT="$COUNT" BACKENDS=sqlite benchmarks/ingest/run.sh 2>/dev/null \
+    GATEWAY="$binary" SIMULATOR="$SIMULATOR" COUNT="$COUNT" BACKENDS="$INGEST_BACKENDS" benchmarks/ingest/run.sh 2>/dev/null \
       | sed 's/^/  /'
   done
 done

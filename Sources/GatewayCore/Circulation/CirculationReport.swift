@@ -4,7 +4,7 @@ import IssueCatalog
 import Wire
 
 /// E36: one issue's circulation, as reports.md answers it (JSON counts and the CSV recipient list).
-package struct CirculationReport: Sendable, Equatable {
+package struct CirculationReport: Sendable {
     /// Counts by basis, in E36's order.
     package struct Counts: Sendable, Equatable {
         package var byBasis: [CirculationBasis: Int] = [:]
@@ -30,43 +30,59 @@ package struct CirculationReport: Sendable, Equatable {
     package var notEntitled: Int
     package var institutionsEntitled: Int
     package var institutionsDownloaded: Int
-    /// In account-id byte order.
-    package var rows: [Row]
+    /// The evidence deciding each entitled account (none for a free issue), and each account's
+    /// download record: the counts are made from these, the recipient list only when asked.
+    private let deciding: [String: CirculationEvidence]
+    private let accountDownloads: [String: DownloadRecord]
 
     /// reports.md: every account that downloaded the issue (the four bases and `notEntitled`;
     /// for a free issue, every downloader).
-    package var downloadedTotal: Int { rows.lazy.filter { $0.download != nil }.count }
+    package var downloadedTotal: Int { accountDownloads.count }
+
+    /// The recipient list: every account entitled or that downloaded (for a free issue, every
+    /// downloader), in account-id byte order.
+    package var rows: [Row] {
+        var rows = deciding.map { Row(accountId: $0.key, deciding: $0.value, download: accountDownloads[$0.key]) }
+        for (accountId, download) in accountDownloads where deciding[accountId] == nil {
+            rows.append(Row(accountId: accountId, deciding: nil, download: download))
+        }
+        return rows.sorted { $0.accountId.utf8.lexicographicallyPrecedes($1.accountId.utf8) }
+    }
 
     /// reports.md: counts from the evidence that may entitle the issue and its download records.
     package init(issue: Issue, window: CirculationWindow, facts: CirculationFacts) {
         self.issue = issue
         asOf = window.asOf
-        var byAccount: [String: [CirculationEvidence]] = [:]
-        for (accountId, item) in facts.evidence { byAccount[accountId, default: []].append(item) }
-        var rows: [String: Row] = [:]
+        // `window.deciding` per account, in one pass: the entitling item that decides over the
+        // account's others (the first of equals stays).
+        var deciding: [String: CirculationEvidence] = [:]
         if !issue.free {
-            for (accountId, items) in byAccount {
-                if let deciding = window.deciding(items) { rows[accountId] = Row(accountId: accountId, deciding: deciding) }
+            deciding.reserveCapacity(facts.evidence.count)
+            for (accountId, item) in facts.evidence where window.entitles(item) {
+                if let held = deciding[accountId], !CirculationEvidence.decides(item, over: held) { continue }
+                deciding[accountId] = item
             }
         }
+        var accountDownloads: [String: DownloadRecord] = [:]
         var institutionDownloads: Set<String> = []
         for download in facts.downloads {
             switch download.reader {
-            case .account(let id): rows[id, default: Row(accountId: id)].download = download
+            case .account(let id): accountDownloads[id] = download
             case .institution(let id): institutionDownloads.insert(id)
             }
         }
         var entitled = Counts(), downloaded = Counts(), notEntitled = 0
-        for row in rows.values {
-            if let deciding = row.deciding {
-                entitled.byBasis[deciding.basis, default: 0] += 1
-                if deciding.basis <= .trial, let store = deciding.store { entitled.byStore[store, default: 0] += 1 }
-                if row.download != nil { downloaded.byBasis[deciding.basis, default: 0] += 1 }
-            } else if !issue.free {
-                notEntitled += 1
+        for item in deciding.values {
+            entitled.byBasis[item.basis, default: 0] += 1
+            if item.basis <= .trial, let store = item.store { entitled.byStore[store, default: 0] += 1 }
+        }
+        if !issue.free {
+            for accountId in accountDownloads.keys {
+                if let item = deciding[accountId] { downloaded.byBasis[item.basis, default: 0] += 1 } else { notEntitled += 1 }
             }
         }
-        if issue.free { downloaded.byBasis = [:] }
+        self.deciding = deciding
+        self.accountDownloads = accountDownloads
         self.entitled = issue.free ? nil : entitled
         self.downloaded = downloaded
         self.notEntitled = notEntitled
@@ -83,7 +99,5 @@ package struct CirculationReport: Sendable, Equatable {
             }
         }.count
         institutionsDownloaded = facts.institutions.filter { institutionDownloads.contains($0.institutionId) }.count
-        self.rows = rows.values.sorted { $0.accountId.utf8.lexicographicallyPrecedes($1.accountId.utf8) }
-        if issue.free { self.rows = self.rows.filter { $0.download != nil } }
     }
 }

@@ -10,4 +10,6 @@ package struct OperationsServices: Sendable {
     /// E36: issues' circulation, and the download records it counts.
     package let circulation: Circulation
     package let downloads: DownloadRecorder
+    /// E36, E37: the reports' rows of the accounts whose facts changed, derived off the request.
+    package let reportRows: ReportRowsDrain
 }

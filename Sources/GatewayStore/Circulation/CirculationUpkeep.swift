@@ -5,10 +5,11 @@ import Synchronization
 import Wire
 
 /// E36: keeps every account's `circulation_evidence` derived from its facts by the engine
-/// (`CirculationDerivation`) under one policy, in the unit of work that changes them, so that an
-/// issue's circulation is one indexed query. The rows depend on the catalog's products and
-/// publications and on the policy (not on its issues: a new issue needs nothing); a change of
-/// those is caught by `fingerprint` and answered by `rebuild` (decision 86).
+/// (`CirculationDerivation`) under one policy, for the accounts marked due after the unit of
+/// work that changed their facts (decision 96), so that an issue's circulation is one indexed
+/// query. The rows depend on the catalog's products and publications and on the policy (not on
+/// its issues: a new issue needs nothing); a change of those is caught by `fingerprint` and
+/// answered by `rebuild` (decision 86).
 public final class CirculationUpkeep: FactsUpkeeping {
     public let policy: EntitlementPolicy
     /// The catalog prepared at a revision: one catalog read per catalog change, not per write.
@@ -16,8 +17,15 @@ public final class CirculationUpkeep: FactsUpkeeping {
 
     public init(policy: EntitlementPolicy) { self.policy = policy }
 
-    public func factsChanged(ofAccount accountId: String, in tx: any WriteTransaction) throws(StoreError) {
-        try refresh(accountId, catalog: try catalog(tx), tx)
+    public func derive(_ accounts: [StoredAccountFacts], in tx: any WriteTransaction) throws(StoreError) {
+        let catalog = try catalog(tx)
+        for account in accounts {
+            // readers.md, Deletion: a deleted reader leaves circulation as if never a reader (its
+            // ended grants included).
+            try tx.replaceCirculationEvidence(
+                ofAccount: account.accountId,
+                with: account.isReader ? CirculationDerivation.evidence(catalog: catalog, facts: account.facts, policy: policy) : [])
+        }
     }
 
     /// The catalog at `tx`'s revision, prepared once per revision.
@@ -27,18 +35,6 @@ public final class CirculationUpkeep: FactsUpkeeping {
         let catalog = EntitlementCatalog(CatalogSnapshot(try tx.catalog()))
         prepared.withLock { $0 = (revision, catalog) }
         return catalog
-    }
-
-    private func refresh(_ accountId: String, catalog: EntitlementCatalog, _ tx: any WriteTransaction) throws(StoreError) {
-        // readers.md, Deletion: a deleted reader leaves circulation as if never a reader (its
-        // ended grants included); `account(id:)` finds no deleted account.
-        guard try tx.account(id: accountId) != nil else {
-            return try tx.replaceCirculationEvidence(ofAccount: accountId, with: [])
-        }
-        let facts = AccountFacts(transactions: try tx.transactions(ofAccount: accountId),
-                                 renewals: try tx.renewalInfos(ofAccount: accountId), grants: try tx.grants(ofAccount: accountId))
-        try tx.replaceCirculationEvidence(ofAccount: accountId,
-                                          with: CirculationDerivation.evidence(catalog: catalog, facts: facts, policy: policy))
     }
 
     /// What the rows were derived under: the products (what each is and grants), the
@@ -57,28 +53,18 @@ public final class CirculationUpkeep: FactsUpkeeping {
         }
     }
 
-    /// Derives every account's rows again from its facts, `batch` accounts per unit of work, and
-    /// records the fingerprint they were made under last (`issue-gateway reports rebuild`). Returns
-    /// how many accounts it went through.
+    /// Derives every account's rows again from its facts (every account marked due, then the
+    /// marks drained, `batch` accounts per unit of work), and records the fingerprint they were
+    /// made under last (`issue-gateway reports rebuild`). Returns how many accounts it marked.
     @discardableResult
     public func rebuild(_ store: any GatewayStore, batch: Int = 500) throws(StoreError) -> Int {
-        var after: String?
-        var count = 0
-        while true {
-            let done = try store.write { tx throws(StoreError) -> Bool in
-                let ids = try tx.accountIds(after: after, limit: batch)
-                let catalog = try catalog(tx)
-                for id in ids { try refresh(id, catalog: catalog, tx) }
-                count += ids.count
-                after = ids.last ?? after
-                if ids.count < batch {
-                    try tx.deleteCirculationEvidenceOfMissingAccounts()
-                    try tx.setCirculationFingerprint(try fingerprint(catalog.snapshot))
-                }
-                return ids.count < batch
-            }
-            if done { return count }
+        let count = try store.markEveryAccountDue(batch: batch)
+        try store.drainReportRows(batch: batch)
+        try store.write { tx throws(StoreError) in
+            try tx.deleteCirculationEvidenceOfMissingAccounts()
+            try tx.setCirculationFingerprint(try fingerprint(try catalog(tx).snapshot))
         }
+        return count
     }
 
     /// Rebuilds when the rows were made under another catalog or policy (or never): what a

@@ -1,19 +1,48 @@
 import Entitle
 import Synchronization
 
-/// What is derived from an account's facts and kept in step with them inside the unit of work
-/// that changes them: every writer of facts bumps the account's facts version
-/// (`bumpFactsVersion(ofAccount:)`, after it wrote them), and the installed upkeeps run there.
+/// What is derived from an account's facts: the reports' rows (E36's circulation evidence,
+/// E37's subscription intervals). Every writer of facts bumps the account's facts version
+/// (`bumpFactsVersion(ofAccount:)`), which marks the account due in the same unit of work; the
+/// installed upkeeps derive the marked accounts' rows after it commits, in a unit of work of
+/// their own (`GatewayStore.deriveDueReportRows`), and every report drains the marks first
+/// (decision 96).
 public protocol FactsUpkeeping: Sendable {
-    func factsChanged(ofAccount accountId: String, in tx: any WriteTransaction) throws(StoreError)
+    /// Makes the rows of each of `accounts` those of its facts as `tx` sees them.
+    func derive(_ accounts: [StoredAccountFacts], in tx: any WriteTransaction) throws(StoreError)
+}
+
+/// One account's facts as a unit of work sees them, read once for every upkeep.
+public struct StoredAccountFacts: Sendable {
+    public var accountId: String
+    /// False for an account deleted (E35) or never stored: a reader no more (reports.md).
+    public var isReader: Bool
+    public var facts: AccountFacts
+
+    public init(accountId: String, isReader: Bool, facts: AccountFacts) {
+        self.accountId = accountId; self.isReader = isReader; self.facts = facts
+    }
+}
+
+extension ReadTransaction {
+    /// The account's transactions, renewal infos and grants, and whether it is a reader.
+    public func storedFacts(ofAccount accountId: String) throws(StoreError) -> StoredAccountFacts {
+        // `account(id:)` finds no deleted account (E35).
+        StoredAccountFacts(accountId: accountId, isReader: try account(id: accountId) != nil,
+                           facts: AccountFacts(transactions: try transactions(ofAccount: accountId),
+                                               renewals: try renewalInfos(ofAccount: accountId),
+                                               grants: try grants(ofAccount: accountId)))
+    }
 }
 
 /// A backend's installed upkeeps, one per type (E36's `CirculationUpkeep` under the default
-/// policy until the configuration installs its own; a report's own table adds its upkeep here).
+/// policy until the configuration installs its own, and E37's `SubscriberIntervalsUpkeep`).
 public final class FactsUpkeep: Sendable {
     private let current: Mutex<[any FactsUpkeeping]>
 
-    public init(_ upkeeps: [any FactsUpkeeping] = [CirculationUpkeep(policy: .default)]) { current = Mutex(upkeeps) }
+    public init(_ upkeeps: [any FactsUpkeeping] = [CirculationUpkeep(policy: .default), SubscriberIntervalsUpkeep()]) {
+        current = Mutex(upkeeps)
+    }
 
     /// Every installed upkeep, run in install order, as one.
     public var installed: any FactsUpkeeping { Upkeeps(all: current.withLock { $0 }) }
@@ -21,7 +50,7 @@ public final class FactsUpkeep: Sendable {
     /// The installed upkeep of type `T`, if any.
     public func upkeep<T: FactsUpkeeping>(_ type: T.Type) -> T? { current.withLock { $0.lazy.compactMap { $0 as? T }.first } }
 
-    /// Installs exactly `upkeeps` (none: the facts' writes derive nothing, as a bulk load may want).
+    /// Installs exactly `upkeeps`.
     public func replaceAll(with upkeeps: [any FactsUpkeeping]) { current.withLock { $0 = upkeeps } }
 
     /// Installs `upkeep` in place of an installed one of its type, or after the others.
@@ -34,8 +63,8 @@ public final class FactsUpkeep: Sendable {
     private struct Upkeeps: FactsUpkeeping {
         let all: [any FactsUpkeeping]
 
-        func factsChanged(ofAccount accountId: String, in tx: any WriteTransaction) throws(StoreError) {
-            for upkeep in all { try upkeep.factsChanged(ofAccount: accountId, in: tx) }
+        func derive(_ accounts: [StoredAccountFacts], in tx: any WriteTransaction) throws(StoreError) {
+            for upkeep in all { try upkeep.derive(accounts, in: tx) }
         }
     }
 }

@@ -20,10 +20,12 @@ extension GatewayStore {
 
     /// The catalog, the evidence that may entitle `ref` at `asOf` and the issue's download
     /// records, read together; nil when the catalog has no such issue. The evidence is first
-    /// made current (`CirculationUpkeep.ensureCurrent`) under the store's installed upkeep.
+    /// made current: under the store's installed upkeep's catalog and policy
+    /// (`CirculationUpkeep.ensureCurrent`), and for every account marked due (decision 96).
     public func circulationFacts(_ ref: IssueRef, asOf: Instant) throws(StoreError) -> CirculationFacts? {
         let upkeep = factsUpkeep?.upkeep(CirculationUpkeep.self)
         try upkeep?.ensureCurrent(self)
+        try drainReportRows()
         return try read { tx throws(StoreError) -> CirculationFacts? in
             let catalog: EntitlementCatalog
             if let upkeep { catalog = try upkeep.catalog(tx) } else { catalog = EntitlementCatalog(CatalogSnapshot(try tx.catalog())) }

@@ -76,8 +76,7 @@ extension SQLWriteTransaction {
     public func bumpFactsVersion(ofAccount accountId: String) throws(StoreError) {
         try hooks.recordChange(.accountFacts(accountId: accountId))
         try connection.run("UPDATE accounts SET facts_version = facts_version + 1 WHERE id = \(accountId)")
-        try upkeep?.factsChanged(ofAccount: accountId, in: self)
-        try refreshSubscriberIntervals(ofAccount: accountId)  // E37, kept up to date with the facts
+        try markReportRowsDue(ofAccounts: [accountId])  // E36, E37: derived after this unit of work
     }
 
     public func insert(_ key: APIKey) throws(StoreError) -> Bool {

@@ -10,6 +10,19 @@ extension RecordRows {
                began_at FROM circulation_evidence
         """
 
+    /// The length classes of `span` (decision 97): class k holds intervals lasting at most
+    /// `evidenceSpanBounds[k]` (8, 32, 100, 370 and 800 days: trials, months, quarters, years),
+    /// the last class the longer ones (open grants). Written into the migration that added the
+    /// column: a change of these needs a step that classifies the rows again.
+    static let evidenceSpanBounds: [Int64] = [8, 32, 100, 370, 800].map { $0 * 86_400_000 }
+
+    /// The length class of `item` (0 for unlocks and single issues, which last no time).
+    static func evidenceSpan(_ item: CirculationEvidence) -> Int {
+        // `start >= end - bound`: never overflows for an open end (`Instant.distantFuture`).
+        evidenceSpanBounds.firstIndex { item.start.millisecondsSinceEpoch >= item.end.millisecondsSinceEpoch - $0 }
+            ?? evidenceSpanBounds.count
+    }
+
     static func evidence(_ row: some StoredRow) throws(StoreError) -> (accountId: String, item: CirculationEvidence) {
         guard let kind = CirculationEvidence.Kind(rawValue: row.int(2)), let basis = CirculationBasis(rawValue: row.int(6)) else {
             throw row.corrupt("circulation evidence of account \(row.text(0))")
@@ -25,24 +38,34 @@ extension RecordRows {
 }
 
 extension SQLReading {
-    /// The evidence that may entitle the issue of `window` (one indexed query over three ranges):
-    /// intervals holding its publication, stretches beginning before the next issue (E13), and
+    /// The evidence that may entitle the issue of `window`, read from the index
+    /// `circulation_evidence_by_window` alone: intervals holding its publication, one bounded
+    /// range per length class (decision 97); stretches beginning before the next issue (E13);
     /// purchases or codes of it alone.
     public func circulationEvidence(publicationId: String, window: CirculationWindow) throws(StoreError)
         -> [(accountId: String, item: CirculationEvidence)] {
         let t = window.publishedAt, next = min(window.nextPublishedAt, window.asOf.adding(milliseconds: 1))
         let interval = CirculationEvidence.Kind.interval.rawValue, unlock = CirculationEvidence.Kind.unlock.rawValue
         let issue = CirculationEvidence.Kind.issue.rawValue
-        return try connection.query("""
-            \(RecordRows.evidenceColumns) WHERE publication_id = \(publicationId) AND kind = \(interval) AND issue_id = ''
-              AND end_at > \(t) AND start_at <= \(t)
-            UNION ALL
+        var query = SQL()
+        for span in 0...RecordRows.evidenceSpanBounds.count {
+            let bounded: SQL = span < RecordRows.evidenceSpanBounds.count
+                ? "AND end_at <= \(t.millisecondsSinceEpoch + RecordRows.evidenceSpanBounds[span])" : ""
+            query.append("""
+                \(RecordRows.evidenceColumns) WHERE publication_id = \(publicationId) AND kind = \(interval) AND issue_id = ''
+                  AND span = \(span) AND end_at > \(t) \(bounded) AND start_at <= \(t)
+                UNION ALL
+
+                """)
+        }
+        query.append("""
             \(RecordRows.evidenceColumns) WHERE publication_id = \(publicationId) AND kind = \(unlock) AND issue_id = ''
-              AND end_at >= \(t) AND end_at < \(next)
+              AND span = 0 AND end_at >= \(t) AND end_at < \(next)
             UNION ALL
             \(RecordRows.evidenceColumns) WHERE publication_id = \(publicationId) AND kind = \(issue)
               AND issue_id = \(window.issueId)
-            """) { row throws(StoreError) in try RecordRows.evidence(row) }
+            """)
+        return try connection.query(query) { row throws(StoreError) in try RecordRows.evidence(row) }
     }
 
     public func circulationEvidence(ofAccount accountId: String) throws(StoreError) -> [CirculationEvidence] {
@@ -69,7 +92,8 @@ extension SQLWriteTransaction {
         for gone in stored.subtracting(wanted) {
             try connection.run("""
                 DELETE FROM circulation_evidence WHERE account_id = \(accountId) AND publication_id = \(gone.publicationId)
-                  AND kind = \(gone.kind.rawValue) AND start_at = \(gone.start) AND end_at = \(gone.end)
+                  AND kind = \(gone.kind.rawValue) AND span = \(RecordRows.evidenceSpan(gone)) AND start_at = \(gone.start)
+                  AND end_at = \(gone.end)
                   AND issue_id = \(gone.issueId) AND basis = \(gone.basis.rawValue) AND subscription_id = \(gone.subscriptionId)
                   AND began_at = \(gone.beganAt) AND COALESCE(store, '') = \(gone.store?.rawValue ?? "")
                   AND COALESCE(product_id, '') = \(gone.productId ?? "")
@@ -78,9 +102,10 @@ extension SQLWriteTransaction {
         for new in wanted.subtracting(stored) {
             try connection.run("""
                 INSERT INTO circulation_evidence (account_id, publication_id, kind, start_at, end_at, issue_id, basis, store,
-                                                  product_id, subscription_id, began_at)
+                                                  product_id, subscription_id, began_at, span)
                 VALUES (\(accountId), \(new.publicationId), \(new.kind.rawValue), \(new.start), \(new.end), \(new.issueId),
-                        \(new.basis.rawValue), \(new.store?.rawValue), \(new.productId), \(new.subscriptionId), \(new.beganAt))
+                        \(new.basis.rawValue), \(new.store?.rawValue), \(new.productId), \(new.subscriptionId), \(new.beganAt),
+                        \(RecordRows.evidenceSpan(new)))
                 """)
         }
     }

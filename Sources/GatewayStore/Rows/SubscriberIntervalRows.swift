@@ -3,9 +3,9 @@ import IssueCatalog
 import Wire
 
 /// E37's derived rows (`subscriber_intervals`): each store subscription's paid, trial and grace
-/// periods per product, as `SubscriptionIntervals` computes them from the facts. Written again in
-/// the unit of work that changes an account's facts (`bumpFactsVersion`), so a series never
-/// evaluates accounts; `rebuildSubscriberIntervals` makes them again from the facts.
+/// periods per product, as `SubscriptionIntervals` computes them from the facts. Written again for
+/// each account marked due after a change of its facts (`SubscriberIntervalsUpkeep`, decision 96),
+/// so a series never evaluates accounts; `rebuildSubscriberIntervals` makes them again from the facts.
 extension RecordRows {
     /// One product's rows in subscription order (the index `subscriber_intervals_by_product`
     /// holds them so: no sort). The account matters to a series only for a non-renewing purchase
@@ -70,17 +70,7 @@ extension SQLReading {
 }
 
 extension SQLWriteTransaction {
-    /// E37: the intervals of every subscription the account owns, computed again from its facts
-    /// in this unit of work. A subscription it no longer owns is left to its new owner's refresh,
-    /// or kept as it was when nobody owns it now (E35: a deleted account's store subscriptions
-    /// stay in the series; decision 89).
-    public func refreshSubscriberIntervals(ofAccount accountId: String) throws(StoreError) {
-        let facts = AccountFacts(transactions: try transactions(ofAccount: accountId),
-                                 renewals: try renewalInfos(ofAccount: accountId))
-        try replaceSubscriberIntervals(from: facts, accountId: accountId)
-    }
-
-    /// The same for one subscription nobody owns, from its own facts.
+    /// E37: the intervals of one subscription nobody owns, computed again from its own facts.
     public func refreshSubscriberIntervals(ofSubscription key: SubscriptionKey) throws(StoreError) {
         let facts = AccountFacts(transactions: try transactions(of: key), renewals: try renewalInfo(key).map { [$0] } ?? [])
         try replaceSubscriberIntervals(from: facts, accountId: "")
@@ -90,7 +80,10 @@ extension SQLWriteTransaction {
         _ = try connection.run("DELETE FROM subscriber_intervals")
     }
 
-    private func replaceSubscriberIntervals(from facts: AccountFacts, accountId: String) throws(StoreError) {
+    /// Makes the stored intervals of every subscription in `facts` those `SubscriptionIntervals`
+    /// computes from them: the subscription's rows deleted (by its key, the primary key's
+    /// prefix), then written.
+    public func replaceSubscriberIntervals(from facts: AccountFacts, accountId: String) throws(StoreError) {
         guard !facts.transactions.isEmpty else { return }
         var products: [Product] = []
         var named: Set<StoreProductRef> = []

@@ -22,6 +22,15 @@ public enum SQLDialect: Sendable, Equatable {
         }
     }
 
+    /// `lockingRead` passing over rows another unit of work has locked: workers in several
+    /// processes each take their own rows of a queue. SQLite has one writer and no such clause.
+    public var lockingReadSkippingLocked: SQL {
+        switch self {
+        case .sqlite: return ""
+        case .postgres: return " FOR UPDATE SKIP LOCKED"
+        }
+    }
+
     /// Byte-wise text order (SQLite's default collation; PostgreSQL's "C"), for paging by a column
     /// created with the database's collation.
     public var byteOrder: SQL {

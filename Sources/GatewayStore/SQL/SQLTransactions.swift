@@ -18,7 +18,7 @@ public struct SQLReadTransaction<Connection: SQLConnection>: SQLReading {
 public struct SQLWriteTransaction<Connection: SQLConnection, Hooks: SQLWriteHooks>: SQLReading, WriteTransaction {
     public let connection: Connection
     public let hooks: Hooks
-    /// What is derived from an account's facts in the unit of work that changes them (E36).
+    /// What is derived from the facts of accounts marked due (E36, E37), by `deriveDueReportRows`.
     public let upkeep: (any FactsUpkeeping)?
 
     public init(connection: Connection, hooks: Hooks, upkeep: (any FactsUpkeeping)? = nil) {

@@ -298,6 +298,31 @@ extension SharedMigration {
         """
         UPDATE history_events SET details = \(raw: HistoryDetailsText.compactingSQL("details"));
         """,
+        // The reports' rows (E36, E37) due: an account whose facts changed, marked in the unit of
+        // work that changed them (one upsert) and derived after it commits, by a drain in every
+        // process and by each report before it reads (decision 96). `marks` counts the marks since
+        // the last derivation (an upsert writes the row, which orders it after a drain's lock).
+        """
+        CREATE TABLE report_rows_due (
+            account_id \(.key) PRIMARY KEY, marks \(.integer) NOT NULL
+        )\(.tableOptions);
+        """,
+        // E36: an issue's circulation read from the index alone, a bounded range per length class.
+        // `span` is the class of an interval's length (`RecordRows.evidenceSpanBounds`: at most 8,
+        // 32, 100, 370, 800 days, else unbounded; unlocks and single issues are 0), so the
+        // intervals holding an instant t of class k end in (t, t + bound]: an old issue no longer
+        // scans every row that ends after it. The index holds every column a report reads.
+        """
+        ALTER TABLE circulation_evidence ADD COLUMN span \(.integer) NOT NULL DEFAULT 0;
+        UPDATE circulation_evidence SET span = CASE
+            WHEN start_at >= end_at - 691200000 THEN 0 WHEN start_at >= end_at - 2764800000 THEN 1
+            WHEN start_at >= end_at - 8640000000 THEN 2 WHEN start_at >= end_at - 31968000000 THEN 3
+            WHEN start_at >= end_at - 69120000000 THEN 4 ELSE 5 END;
+        DROP INDEX circulation_evidence_by_issue;
+        CREATE INDEX circulation_evidence_by_window ON circulation_evidence
+            (publication_id, kind, issue_id, span, end_at, start_at, account_id, basis, store, product_id, subscription_id,
+             began_at);
+        """,
     ]
 
     /// Step 2's rebuild of a table keyed by subscription (its other columns as released, in

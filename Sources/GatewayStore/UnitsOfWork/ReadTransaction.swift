@@ -211,4 +211,6 @@ public protocol ReadTransaction {
     func owningAccounts(after accountId: String, limit: Int) throws(StoreError) -> [String]
     /// Subscriptions and purchases with stored facts that no account owns.
     func ownerlessSubscriptions() throws(StoreError) -> [SubscriptionKey]
+    /// Up to `limit` accounts whose reports' rows are due (decision 96), by id.
+    func reportRowsDue(limit: Int) throws(StoreError) -> [String]
 }

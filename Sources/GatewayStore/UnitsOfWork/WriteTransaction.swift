@@ -70,6 +70,7 @@ public protocol WriteTransaction: ReadTransaction {
     func setOwner(_ accountId: String, of subscription: SubscriptionKey, at instant: Instant) throws(StoreError)
     /// The store's customer behind a subscription or purchase (Stripe's `cus_…`).
     func setCustomer(_ customerId: String, of subscription: SubscriptionKey) throws(StoreError)
+    /// Raises the account's facts version and marks its reports' rows due, in this unit of work.
     func bumpFactsVersion(ofAccount accountId: String) throws(StoreError)
 
     // MARK: Grants (E21)
@@ -212,10 +213,20 @@ public protocol WriteTransaction: ReadTransaction {
     /// E32: moves the account's download records onto `target`'s, merging pair by pair.
     func moveDownloadRecords(from source: String, to target: String) throws(StoreError)
     // MARK: Subscribers over time (E37)
-    /// Computes again the intervals of every subscription the account owns (`bumpFactsVersion`
-    /// does it with every change of its facts).
-    func refreshSubscriberIntervals(ofAccount accountId: String) throws(StoreError)
-    /// The same for a subscription nobody owns.
+    /// Makes the stored intervals of every subscription in `facts` (owned by `accountId`, or by
+    /// nobody: "") those computed from them.
+    func replaceSubscriberIntervals(from facts: AccountFacts, accountId: String) throws(StoreError)
+    /// The intervals of a subscription nobody owns, computed again from its own facts.
     func refreshSubscriberIntervals(ofSubscription key: SubscriptionKey) throws(StoreError)
     func deleteAllSubscriberIntervals() throws(StoreError)
+
+    // MARK: Reports' rows due (decision 96)
+
+    /// Marks each account's reports' rows due (`bumpFactsVersion` marks the account it bumps).
+    func markReportRowsDue(ofAccounts accountIds: [String]) throws(StoreError)
+    /// Derives the rows of up to `limit` accounts marked due with the store's installed upkeeps,
+    /// and clears their marks; answers how many. Each mark is locked until commit: with
+    /// `skippingLocked`, marks another unit of work holds are passed over (a background drain
+    /// beside others), else waited for (a report, which must see them derived).
+    func deriveDueReportRows(limit: Int, skippingLocked: Bool) throws(StoreError) -> Int
 }

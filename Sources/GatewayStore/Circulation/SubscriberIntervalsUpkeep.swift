@@ -1,0 +1,15 @@
+import Entitle
+
+/// E37: keeps `subscriber_intervals` derived from the facts of the accounts marked due: the
+/// intervals of every subscription an account owns, computed again (decision 89). A subscription
+/// that left the account is left to its new owner's derivation, or kept as it was when nobody
+/// owns it now (E35: a deleted reader's store subscriptions stay in the series).
+public struct SubscriberIntervalsUpkeep: FactsUpkeeping {
+    public init() {}
+
+    public func derive(_ accounts: [StoredAccountFacts], in tx: any WriteTransaction) throws(StoreError) {
+        for account in accounts where !account.facts.transactions.isEmpty {
+            try tx.replaceSubscriberIntervals(from: account.facts, accountId: account.accountId)
+        }
+    }
+}

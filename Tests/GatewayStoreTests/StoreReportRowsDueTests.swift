@@ -1,0 +1,145 @@
+import Testing
+import Entitle
+import GatewayStore
+import IssueCatalog
+import TestSupport
+import Wire
+
+/// Decision 96 on every backend: a change of an account's facts marks its reports' rows (E36,
+/// E37) due in its own unit of work; a drain derives them after the commit; a report drains what
+/// is still due before it reads; a derivation that never committed leaves its mark for the next.
+@Suite struct StoreReportRowsDueTests {
+    static let subscription = Fixtures.transaction("1", original: "o1", purchased: "2026-01-10T00:00:00Z",
+                                                   expires: "2026-03-10T00:00:00Z")
+
+    private func due(_ store: any GatewayStore) throws -> [String] {
+        try store.read { tx throws(StoreError) in try tx.reportRowsDue(limit: 100) }
+    }
+
+    private func evidence(_ store: any GatewayStore, _ account: String) throws -> Set<CirculationEvidence> {
+        Set(try store.read { tx throws(StoreError) in try tx.circulationEvidence(ofAccount: account) })
+    }
+
+    static let products = [StoreProductRef(store: .appStore, storeProductId: "monthly.1m")]
+
+    /// E37's active subscriptions of the fixture's product on `date`, from the stored rows as they
+    /// are (read without draining).
+    private func active(_ store: any GatewayStore, on date: String) throws -> Int {
+        let day = Fixtures.instant(date + "T00:00:00Z").millisecondsSinceEpoch / 86_400_000
+        return try store.read { tx throws(StoreError) in
+            var tally = SubscriberSeries.Tally(first: day, last: day, policy: .default) { _ in nil }
+            try tx.tallySubscriberIntervals(products: Self.products, into: &tally)
+            return tally.days().first?.active ?? 0
+        }
+    }
+
+    /// The rows the upkeeps derive from the account's facts as stored now.
+    private func derived(_ store: any GatewayStore, _ account: String) throws -> Set<CirculationEvidence> {
+        let upkeep = try #require(store.factsUpkeep?.upkeep(CirculationUpkeep.self))
+        return try store.read { tx throws(StoreError) in
+            let catalog = try upkeep.catalog(tx)
+            return Set(CirculationDerivation.evidence(catalog: catalog, facts: try tx.storedFacts(ofAccount: account).facts,
+                                                      policy: upkeep.policy))
+        }
+    }
+
+    @Test(arguments: StoreBackend.all)
+    func e36E37TheMarkIsWrittenWithTheFactsAndTheRowsAfterTheDrain(_ backend: StoreBackend) throws {
+        let f = try IngestFixture(backend)
+        try f.store.importCatalog(StoreCirculationTests.catalog)
+        try f.ingest("alice", [Self.subscription])
+        #expect(try due(f.store) == ["alice"], "marked in the ingest's unit of work")
+        #expect(try evidence(f.store, "alice").isEmpty, "nothing derived in it")
+        #expect(try active(f.store, on: "2026-02-01") == 0)
+
+        #expect(try f.store.deriveDueReportRows(limit: 10) == 1)
+        #expect(try due(f.store).isEmpty)
+        let rows = try evidence(f.store, "alice")
+        #expect(!rows.isEmpty)
+        #expect(try rows == derived(f.store, "alice"))
+        #expect(try active(f.store, on: "2026-02-01") == 1)
+        #expect(try active(f.store, on: "2026-05-05") == 0)
+        #expect(try f.store.deriveDueReportRows(limit: 10) == 0, "nothing left")
+
+        // A renewal marks the account again; one drain derives every mark since.
+        try f.ingest("alice", [Fixtures.transaction("2", original: "o1", purchased: "2026-03-10T00:00:00Z",
+                                                    expires: "2026-04-10T00:00:00Z")])
+        try f.ingest("alice", [Fixtures.transaction("3", original: "o1", purchased: "2026-04-10T00:00:00Z",
+                                                    expires: "2026-05-10T00:00:00Z")])
+        #expect(try due(f.store) == ["alice"])
+        #expect(try f.store.drainReportRows(batch: 1) == 1)
+        #expect(try evidence(f.store, "alice") == derived(f.store, "alice"))
+        #expect(try active(f.store, on: "2026-05-05") == 1, "the renewals' period is derived")
+    }
+
+    @Test(arguments: StoreBackend.all)
+    func e36E37AReportAnswersFromAWriteNoDrainHasDerived(_ backend: StoreBackend) throws {
+        let f = try IngestFixture(backend)
+        try f.store.importCatalog(StoreCirculationTests.catalog)
+        try f.ingest("alice", [Self.subscription])
+        let ref = IssueRef(publicationId: "monthly", issueId: "2026-02")
+        let facts = try #require(try f.store.circulationFacts(ref, asOf: Fixtures.instant("2026-06-01T00:00:00Z")))
+        #expect(Set(facts.evidence.map(\.accountId)) == ["alice"])
+        #expect(try due(f.store).isEmpty, "the report drained the mark first")
+        try f.ingest("bob", [Fixtures.transaction("9", original: "o9", purchased: "2026-01-20T00:00:00Z",
+                                                  expires: "2026-02-20T00:00:00Z")])
+        let day = Fixtures.instant("2026-02-01T00:00:00Z").millisecondsSinceEpoch / 86_400_000
+        let days = try f.store.subscriberDays(products: Self.products,
+                                              tally: SubscriberSeries.Tally(first: day, last: day, policy: .default) { _ in nil })
+        #expect(days.first?.active == 2, "E37 drains first too")
+    }
+
+    /// A process that dies after the facts' commit and before their derivation commits leaves
+    /// the mark: the next drain, in this process or another, derives the account.
+    @Test(arguments: StoreBackend.all)
+    func e36E37ADerivationThatNeverCommittedIsHealedByTheNextDrain(_ backend: StoreBackend) throws {
+        let f = try IngestFixture(backend)
+        try f.store.importCatalog(StoreCirculationTests.catalog)
+        let upkeep = try #require(f.store.factsUpkeep)
+        upkeep.replaceAll(with: [CirculationUpkeep(policy: .default), SubscriberIntervalsUpkeep(), Crash()])
+        try f.ingest("alice", [Self.subscription])
+        #expect(throws: StoreError.self) { try f.store.drainReportRows() }
+        #expect(try due(f.store) == ["alice"], "the mark outlives the failed derivation")
+        #expect(try evidence(f.store, "alice").isEmpty, "nothing half-written")
+        #expect(try active(f.store, on: "2026-02-01") == 0)
+
+        // The next process: the same database opened again, with the standard upkeeps.
+        let again: any GatewayStore = try {
+            if let file = f.opened.resources as? TemporaryDatabase { return try file.open() }
+            return try #require(f.opened.resources as? TemporaryPostgresSchema).open()
+        }()
+        #expect(try again.drainReportRows() == 1)
+        #expect(try due(f.store).isEmpty)
+        #expect(!(try evidence(f.store, "alice").isEmpty))
+        #expect(try evidence(f.store, "alice") == derived(again, "alice"))
+        #expect(try active(f.store, on: "2026-02-01") == 1)
+    }
+
+    /// E35: a deleted reader derives no circulation rows (its store subscriptions stay in E37,
+    /// decision 89); E32: a merged account's rows become its target's.
+    @Test(arguments: StoreBackend.all)
+    func e36DeletedAndMergedAccountsDeriveNoRows(_ backend: StoreBackend) throws {
+        let f = try IngestFixture(backend)
+        try f.store.importCatalog(StoreCirculationTests.catalog)
+        try f.ingest("alice", [Self.subscription])
+        try f.ingest("bob", [Fixtures.transaction("9", original: "o9", purchased: "2026-01-20T00:00:00Z",
+                                                  expires: "2026-02-20T00:00:00Z")])
+        try f.store.drainReportRows()
+        #expect(!(try evidence(f.store, "alice").isEmpty))
+        #expect(!(try evidence(f.store, "bob").isEmpty))
+
+        _ = try f.store.deleteAccount("alice", at: Fixtures.instant("2026-02-01T00:00:00Z"))
+        _ = try f.store.write { tx throws(StoreError) in try tx.merge("bob", into: "carol", at: Fixtures.instant("2026-02-01T00:00:00Z")) }
+        #expect(Set(try due(f.store)) == ["alice", "bob", "carol"])
+        try f.store.drainReportRows()
+        #expect(try evidence(f.store, "alice").isEmpty)
+        #expect(try evidence(f.store, "bob").isEmpty)
+        #expect(Set(try evidence(f.store, "carol").map(\.subscriptionId)) == ["o9"])
+        #expect(try active(f.store, on: "2026-02-01") == 2, "both store subscriptions stay in E37")
+    }
+
+    /// A derivation that fails, as a process dying before its commit would.
+    private struct Crash: FactsUpkeeping {
+        func derive(_ accounts: [StoredAccountFacts], in tx: any WriteTransaction) throws(StoreError) { throw .failed }
+    }
+}
