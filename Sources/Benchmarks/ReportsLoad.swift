@@ -1,7 +1,7 @@
 // `issue-gateway-bench reports-load <sqlite file> <accounts>`: loads accounts with realistic facts
 // for benchmarks/reports/run.sh straight through the store's units of work (a thousand accounts
 // per unit of work; each account's facts saved, bound to it and its facts version bumped, so the
-// reports' derived rows are written as at ingest): monthly and annual subscriptions
+// reports' derived rows are marked due as at ingest): monthly and annual subscriptions
 // in all three stores, free trials, renewals that lapse and come back, refunds, billing retry
 // with grace, non-renewing purchases, print and support grants, over the last six years.
 import Foundation
@@ -92,8 +92,8 @@ struct ReportsLoad {
         }
         transactions += facts.count
         // What the ingest writes for new facts of one account (E1 has nothing to merge, E4 binds
-        // them to it), without its history events: then the facts version, whose bump writes the
-        // reports' derived rows as at ingest.
+        // them to it), without its history events: then the facts version, whose bump marks the
+        // reports' derived rows due as at ingest (decision 96).
         for transaction in facts { try tx.save(transaction) }
         for renewal in renewals { try tx.save(renewal) }
         for key in Set(facts.map(\.subscriptionKey)) { try tx.setOwner(id, of: key, at: now) }
