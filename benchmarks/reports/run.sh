@@ -47,14 +47,7 @@ if [ -z "${BENCH:-}" ]; then
   swift build -c release --product issue-gateway-bench >>"$WORK/build.log" 2>&1 || { cat "$WORK/build.log" >&2; exit 1; }
   BENCH="$(swift build -c release --show-bin-path)/issue-gateway-bench"
 fi
-if [ -z "${BEFORE_GATEWAY:-}" ] && [ "${SKIP_BEFORE:-0}" != 1 ]; then
-  echo "building issue-gateway at $BEFORE (release), the release before..." >&2
-  mkdir -p "$WORK/before"
-  git archive "$BEFORE" | tar -x -C "$WORK/before"
-  (cd "$WORK/before" && swift build -c release --product issue-gateway) >>"$WORK/build.log" 2>&1 \
-    || { cat "$WORK/build.log" >&2; exit 1; }
-  BEFORE_GATEWAY="$WORK/before/.build/release/issue-gateway"
-fi
+[ "${SKIP_BEFORE:-0}" = 1 ] || build_before_gateway "$BEFORE"
 
 serve() {  # binary database [settings…]: the gateway on PORT, its pid in SERVED
   local binary="$1" database="$2"; shift 2
