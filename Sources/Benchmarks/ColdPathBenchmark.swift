@@ -83,9 +83,6 @@ private func loadColdPathAccounts(_ accounts: Int, into store: any GatewayStore,
 /// The facts as four queries in one read unit of work (transactions, renewal infos, grants, version).
 private func queriedFacts(_ accountId: String, _ store: any GatewayStore) throws(StoreError) -> VersionedFacts {
     try store.read { tx throws(StoreError) in
-        VersionedFacts(facts: AccountFacts(transactions: try tx.transactions(ofAccount: accountId),
-                                           renewals: try tx.renewalInfos(ofAccount: accountId),
-                                           grants: try tx.grants(ofAccount: accountId)),
-                       version: try tx.factsVersion(ofAccount: accountId))
+        VersionedFacts(facts: try tx.queriedFacts(ofAccount: accountId), version: try tx.factsVersion(ofAccount: accountId))
     }
 }

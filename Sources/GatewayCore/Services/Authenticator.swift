@@ -13,7 +13,7 @@ import Wire
 /// a lookup of that key that raced with the revocation is answered but not kept
 /// (`InvalidationLog`), so a request in flight during `DELETE /v1/keys/{id}` cannot put the
 /// revoked key back into the cache. An account's token is a session (E34): it resolves while the
-/// session is live, moves the session's `lastUsedAt` at most once an hour, and an ended session's
+/// session is live, notes the session's hourly `lastUsedAt` move (`SessionTouches`), and an ended session's
 /// resolution is dropped the same way as a revoked key's (here at once, on other processes when
 /// their change feed brings `StoreChange.session`).
 package final class Authenticator: Sendable {

@@ -25,13 +25,17 @@ public struct StoredAccountFacts: Sendable {
 }
 
 extension ReadTransaction {
-    /// The account's transactions, renewal infos and grants, and whether it is a reader.
+    /// The account's transactions, renewal infos and grants, each its own query.
+    public func queriedFacts(ofAccount accountId: String) throws(StoreError) -> AccountFacts {
+        AccountFacts(transactions: try transactions(ofAccount: accountId), renewals: try renewalInfos(ofAccount: accountId),
+                     grants: try grants(ofAccount: accountId))
+    }
+
+    /// The account's facts, and whether it is a reader.
     public func storedFacts(ofAccount accountId: String) throws(StoreError) -> StoredAccountFacts {
         // `account(id:)` finds no deleted account (E35).
         StoredAccountFacts(accountId: accountId, isReader: try account(id: accountId) != nil,
-                           facts: AccountFacts(transactions: try transactions(ofAccount: accountId),
-                                               renewals: try renewalInfos(ofAccount: accountId),
-                                               grants: try grants(ofAccount: accountId)))
+                           facts: try queriedFacts(ofAccount: accountId))
     }
 }
 

@@ -118,10 +118,7 @@ extension SQLReading {
     /// than four indexed statements (docs/benchmarks/coldpath.md).
     public func versionedFacts(ofAccount accountId: String) throws(StoreError) -> VersionedFacts {
         guard connection.dialect == .postgres else {
-            return VersionedFacts(facts: AccountFacts(transactions: try transactions(ofAccount: accountId),
-                                                      renewals: try renewalInfos(ofAccount: accountId),
-                                                      grants: try grants(ofAccount: accountId)),
-                                  version: try factsVersion(ofAccount: accountId))
+            return VersionedFacts(facts: try queriedFacts(ofAccount: accountId), version: try factsVersion(ofAccount: accountId))
         }
         var facts = AccountFacts()
         var version: Int64 = 0
