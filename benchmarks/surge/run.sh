@@ -26,6 +26,8 @@
 # Settings (environment): ACCOUNTS=1000000, CONNECTIONS=64, BACKENDS="sqlite postgres",
 # GATEWAY and BENCH (built issue-gateway and issue-gateway-bench; default: this checkout, release),
 # BEFORE_GATEWAY (the release before's issue-gateway; default: built from BEFORE=4407e8f),
+# BEFORE_BENCH (a surge-load writing the release before's schema: its own SQLite load; PostgreSQL
+# measures this checkout only then),
 # SKIP_BEFORE=1 (this checkout only), PG_LOAD=copy|direct (PostgreSQL gets the SQLite load through
 # `issue-gateway store copy`, the same facts, or its own load through the units of work),
 # DURABILITY=1 (0: skip the kill and restart checks), DB_DOWN=3 (seconds PostgreSQL is away),
@@ -120,6 +122,20 @@ sqlite3 "$GOLDEN" 'PRAGMA wal_checkpoint(TRUNCATE);' >/dev/null
 if [ -n "${KEEP_LOAD:-}" ] && [ -z "${LOAD_FROM:-}" ]; then
   cp "$GOLDEN" "$KEEP_LOAD"; echo "$SEED" >"$KEEP_LOAD.seed"; echo "$loaded" >"$KEEP_LOAD.load"
 fi
+# The release before cannot open this release's schema: with BEFORE_BENCH (a loader writing the
+# release before's schema, e.g. issue-gateway-bench built at 0c34b0c: 4407e8f plus surge-load)
+# it gets its own load of the same size and kind (the facts are drawn at random by each load).
+GOLDEN_BEFORE="$GOLDEN"
+if [[ " $BUILDS " == *" before "* ]] && [ -n "${BEFORE_BENCH:-}" ]; then
+  GOLDEN_BEFORE="$DATA/golden-before.sqlite"
+  rm -f "$GOLDEN_BEFORE"*
+  ISSUE_GATEWAY_DATABASE="$GOLDEN_BEFORE" "$BEFORE_GATEWAY" catalog import catalog >/dev/null
+  started=$(date +%s.%N)
+  record "load_sqlite_before: $("$BEFORE_BENCH" surge-load "$GOLDEN_BEFORE" "$ACCOUNTS" secret="$SEED" idle-hours="$SESSION_IDLE_HOURS")"
+  record "load_sqlite_before_seconds=$(echo "$(date +%s.%N) - $started" | bc -l | xargs printf '%.1f')"
+  sqlite3 "$GOLDEN_BEFORE" 'PRAGMA wal_checkpoint(TRUNCATE);' >/dev/null
+fi
+golden_of() { if [ "$1" = before ]; then echo "$GOLDEN_BEFORE"; else echo "$GOLDEN"; fi; }
 if [ -n "$PG_DIR" ]; then
   psql -q "$PG_ADMIN_URL" -c "CREATE DATABASE surge_golden"
   started=$(date +%s.%N)
@@ -166,7 +182,7 @@ database_of() {  # build backend: that build's copy of the loaded data
 }
 fresh_copy() {  # build backend
   if [ "$2" = sqlite ]; then
-    rm -f "$DATA/$1.sqlite"*; cp "$GOLDEN" "$DATA/$1.sqlite"
+    rm -f "$DATA/$1.sqlite"*; cp "$(golden_of "$1")" "$DATA/$1.sqlite"
   else
     psql -q "$PG_ADMIN_URL" -c "DROP DATABASE IF EXISTS surge_$1" -c "CREATE DATABASE surge_$1 TEMPLATE surge_golden"
   fi
@@ -223,6 +239,7 @@ surge() {  # build backend label: one surge over every reader; its key=value lin
 # --- 2–4. start, publish, surge, per build and backend -------------------------------------------------
 for backend in $BACKENDS; do
   for build in $BUILDS; do
+    if [ "$build" = before ] && [ "$backend" = postgres ] && [ -n "${BEFORE_BENCH:-}" ]; then continue; fi
     echo "=== $build on $backend: $(uptime)" | tee -a "$RESULTS"
     fresh_copy "$build" "$backend"
     record "$build.$backend.database_bytes_loaded=$(database_bytes "$build" "$backend")"
