@@ -1,6 +1,7 @@
 import Testing
 import Entitle
 import GatewayStore
+import IssueCatalog
 import Wire
 
 /// The orders `ReadTransaction` documents for an account's facts, which the read now gets from
