@@ -8,6 +8,7 @@ import HTTPServer
 import IssueCatalog
 import OpenIDConnect
 import PostgresStore
+import SQLiteStore
 
 /// Every setting of the gateway (http-api.md, Configuration), parsed and validated once at start.
 /// Loaded by `Configuration.load(environment:configFile:)`; the defaults below are the spec's.
@@ -20,6 +21,8 @@ public struct Configuration: Sendable, Equatable {
     /// The PostgreSQL store's connections per process, and its `statement_timeout`.
     public var databasePoolSize = PostgresSettings.defaultPoolSize
     public var databaseStatementTimeoutMilliseconds = PostgresSettings.defaultStatementTimeoutMilliseconds
+    /// The SQLite store's reader connections in use at once (decision 113).
+    public var sqliteReaders = SQLiteStore.defaultReaders
     /// Group commit on either store: queued write units of work per commit at most, and the
     /// milliseconds a group stays open at most (decision 109).
     public var writeGroupUnits = GroupCommitLimits.defaultMaxUnits

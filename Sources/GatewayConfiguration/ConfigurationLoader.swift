@@ -119,6 +119,7 @@ extension Configuration {
         ("ISSUE_GATEWAY_WRITE_GROUP_MILLISECONDS", integer(\.writeGroupMilliseconds,
                                                            in: ConfigurationLimits.writeGroupMilliseconds)),
         ("ISSUE_GATEWAY_DATABASE_POOL", integer(\.databasePoolSize, in: ConfigurationLimits.databasePool)),
+        ("ISSUE_GATEWAY_SQLITE_READERS", integer(\.sqliteReaders, in: ConfigurationLimits.sqliteReaders)),
         ("ISSUE_GATEWAY_DATABASE_STATEMENT_TIMEOUT", integer(\.databaseStatementTimeoutMilliseconds,
                                                              in: ConfigurationLimits.databaseStatementTimeoutMilliseconds)),
         ("ISSUE_GATEWAY_STRIPE_API_KEY", set(\.stripe.apiKey, SettingParsers.nonEmpty)),

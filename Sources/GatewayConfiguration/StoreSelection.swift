@@ -21,7 +21,7 @@ extension Configuration {
     /// Opens (and migrates) the configured store. An unreachable PostgreSQL server is `.busy`.
     public func openStore(log: StoreLog = .standardError) throws(StoreError) -> any GatewayStore {
         if let databaseURL { return try PostgresStore(url: databaseURL, settings: postgresSettings, log: log) }
-        return try SQLiteStore(path: databasePath, groupCommit: groupCommitLimits, log: log)
+        return try SQLiteStore(path: databasePath, groupCommit: groupCommitLimits, readers: sqliteReaders, log: log)
     }
 
     /// Where the store is, for messages: the SQLite path, or the PostgreSQL URL without its password.

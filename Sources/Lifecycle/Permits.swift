@@ -15,10 +15,12 @@ public final class Permits: Sendable {
         }
     }
 
-    /// Gives a permit back, waking the waiters (one takes it; a waiter whose time ran out at that
-    /// moment cannot swallow the wake-up meant for another).
+    /// Gives a permit back, waking one waiter: one permit serves one waiter, and waking them all
+    /// would have every other one scheduled only to wait again. A waiter whose time ran out as it
+    /// was woken still takes the permit (`take` takes whatever is free once the wait ends), so
+    /// the wake-up is never lost to it.
     public func giveBack() {
         available.withLock { $0 += 1 }
-        available.broadcast()
+        available.signal()
     }
 }

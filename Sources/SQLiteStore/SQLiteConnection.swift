@@ -11,6 +11,7 @@ final class SQLiteConnection: SQLConnection, @unchecked Sendable {
     let log: StoreLog
 
     init(path: String, settings: SQLiteSettings, log: StoreLog) throws(StoreError) {
+        _ = SQLiteLibrary.configured
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let rc = sqlite3_open_v2(path, &handle, flags, nil)
@@ -101,11 +102,17 @@ final class SQLiteConnection: SQLConnection, @unchecked Sendable {
         }
     }
 
-    /// A read transaction so that multi-statement reads see one consistent snapshot.
+    /// A read transaction so that multi-statement reads see one consistent snapshot. `BEGIN` and
+    /// `COMMIT` are cached statements like any other: `sqlite3_exec` would parse them on every read.
     func readTransaction<R>(_ body: () throws(StoreError) -> R) throws(StoreError) -> R {
-        try execute("BEGIN DEFERRED")
-        defer { try? execute("COMMIT") }
+        try runCached("BEGIN DEFERRED")
+        defer { try? runCached("COMMIT") }
         return try body()
+    }
+
+    /// Runs parameterless statement text through the statement cache.
+    private func runCached(_ sql: String) throws(StoreError) {
+        try withStatement(sql, []) { statement throws(StoreError) in while try statement.step() {} }
     }
 
     /// False once the connection is back in autocommit mode: no transaction is open.

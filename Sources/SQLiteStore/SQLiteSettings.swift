@@ -6,7 +6,7 @@ struct SQLiteSettings: Sendable {
     var busyTimeoutMilliseconds: Int32 = 5_000
     /// Reader connections the pool opens at most (each keeps its own page cache); a read waits
     /// for one when all are busy. Opened on first need, kept for reuse.
-    var readerPoolSize = 8
+    var readerPoolSize = SQLiteStore.defaultReaders
     /// `FULL` fsyncs the WAL at every commit, so a commit the gateway has answered survives a
     /// process kill and a power loss alike (`NORMAL` would survive only the former).
     var synchronous = "FULL"

@@ -19,14 +19,23 @@ public final class SQLiteStore: UpkeptStore, WriteQueueing {
     private let idleReaders: Mutex<[SQLiteConnection]>
     /// One permit per reader connection the pool may hold: a read waits for one when all are busy.
     private let readerPermits: Permits
+    /// The reader connections the pool holds at most.
+    public let readers: Int
     public let upkeep = FactsUpkeep()
 
-    /// Opens (creating it and its parent folder if needed) and migrates the database at `path`.
-    /// What SQLite says when it fails goes to `log`, never into the thrown error.
+    /// Reader connections by default (`ISSUE_GATEWAY_SQLITE_READERS`, decision 113): reads use
+    /// the CPU only (the pages are cached), so more readers than cores only take turns on them
+    /// and hand the cores to one another; the writer is not one of them.
+    public static let defaultReaders = 8
+
+    /// Opens (creating it and its parent folder if needed) and migrates the database at `path`,
+    /// with at most `readers` reader connections at once. What SQLite says when it fails goes to
+    /// `log`, never into the thrown error.
     public convenience init(path: String, groupCommit: GroupCommitLimits = GroupCommitLimits(),
-                            log: StoreLog = .standardError) throws(StoreError) {
+                            readers: Int = SQLiteStore.defaultReaders, log: StoreLog = .standardError) throws(StoreError) {
         var settings = SQLiteSettings()
         settings.groupCommit = groupCommit
+        settings.readerPoolSize = readers
         try self.init(path: path, settings: settings, log: log)
     }
 
@@ -39,7 +48,8 @@ public final class SQLiteStore: UpkeptStore, WriteQueueing {
         try SQLiteSchema.migrate(connection)
         writer = GroupCommit(SQLiteGroupTransactions(writer: connection), limits: settings.groupCommit)
         idleReaders = Mutex([])
-        readerPermits = Permits(max(1, settings.readerPoolSize))
+        readers = max(1, settings.readerPoolSize)
+        readerPermits = Permits(readers)
     }
 
     /// The schema version the file is at (`PRAGMA user_version`).

@@ -1,8 +1,10 @@
 @testable import GatewayConfiguration
 import PostgresStore
+import SQLiteStore
+import TestSupport
 import Testing
 
-/// `ISSUE_GATEWAY_DATABASE_URL`, `_DATABASE_POOL`, `_DATABASE_STATEMENT_TIMEOUT`.
+/// `ISSUE_GATEWAY_DATABASE_URL`, `_DATABASE_POOL`, `_DATABASE_STATEMENT_TIMEOUT`, `_SQLITE_READERS`.
 @Suite struct DatabaseSettingTests {
     @Test func sqliteIsTheDefaultAndAURLSelectsPostgreSQL() throws {
         let defaults = try Configuration.load(environment: [:])
@@ -21,11 +23,21 @@ import Testing
         #expect(inQuery.storeDescription == "PostgreSQL at postgresql://db.example/gateway?user=gw&sslmode=require")
     }
 
+    /// Decision 113: the SQLite store opens at most this many reader connections at once.
+    @Test func sqliteReadersCapTheStoresReaderConnections() throws {
+        let db = TemporaryDatabase()
+        let defaults = try Configuration.load(environment: ["ISSUE_GATEWAY_DATABASE": db.path])
+        #expect((try defaults.openStore() as? SQLiteStore)?.readers == SQLiteStore.defaultReaders)
+        let configured = try Configuration.load(environment: ["ISSUE_GATEWAY_DATABASE": db.path, "ISSUE_GATEWAY_SQLITE_READERS": "3"])
+        #expect((try configured.openStore() as? SQLiteStore)?.readers == 3)
+    }
+
     @Test(arguments: [("ISSUE_GATEWAY_DATABASE_URL", "mysql://gw:secret@db/gateway"),
                       ("ISSUE_GATEWAY_DATABASE_URL", "postgresql://gw:secret@db/gate way"),
                       ("ISSUE_GATEWAY_DATABASE_URL", ""),
                       ("ISSUE_GATEWAY_DATABASE_POOL", "0"),
-                      ("ISSUE_GATEWAY_DATABASE_STATEMENT_TIMEOUT", "5")])
+                      ("ISSUE_GATEWAY_DATABASE_STATEMENT_TIMEOUT", "5"),
+                      ("ISSUE_GATEWAY_SQLITE_READERS", "0"), ("ISSUE_GATEWAY_SQLITE_READERS", "257")])
     func nonsenseIsRefusedNamingTheVariableButNotThePassword(_ name: String, _ value: String) {
         #expect {
             try Configuration.load(environment: [name: value])

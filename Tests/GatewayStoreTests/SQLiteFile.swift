@@ -10,6 +10,7 @@ final class SQLiteFile {
     private var handle: OpaquePointer?
 
     init(_ path: String) throws {
+        _ = SQLiteLibrary.configured  // as the store configures the library before its first open
         try #require(sqlite3_open(path, &handle) == SQLITE_OK)
     }
 

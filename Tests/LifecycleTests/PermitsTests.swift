@@ -26,6 +26,23 @@ import Lifecycle
         thread.join()
         #expect(woke.isSet)
     }
+
+    /// Each permit given back wakes one waiter rather than all: none may be lost, so as many
+    /// permits as waiters let every waiter through, timed or not.
+    @Test func asManyPermitsGivenBackAsWaitersLetEveryWaiterThrough() {
+        let permits = Permits(0)
+        let through = Atomic<Int>(0)
+        let waiters = (0..<8).map { n in
+            JoinableThread(name: "permit-waiter-\(n)") {
+                let took = n.isMultiple(of: 2) ? permits.take() : permits.take(timeout: .seconds(30))
+                if took { through.wrappingAdd(1, ordering: .relaxed) }
+            }
+        }
+        for _ in waiters { permits.giveBack() }
+        for waiter in waiters { waiter.join() }
+        #expect(through.load(ordering: .relaxed) == 8)
+        #expect(!permits.take(timeout: .zero))
+    }
 }
 
 private final class Flag: Sendable {

@@ -26,10 +26,19 @@ extension StoredRow {
         optionalInt64(column).map(Instant.init(millisecondsSinceEpoch:))
     }
 
-    /// A stored enumeration's raw value, or `corrupt` when it names no case.
+    /// A stored enumeration's raw value, or `corrupt` when it names no case. Always inlined: a
+    /// mapping (`RecordRows.transaction`) names the enumeration, so inlined its `init(rawValue:)`
+    /// is a direct call, where a call of this generic function would look up `T?`'s metadata at
+    /// run time on every value (the mappings run unspecialised, generic over the row).
+    @inline(__always)
     public func decode<T: RawRepresentable<String>>(_ type: T.Type, _ column: Int32, of id: String) throws(StoreError) -> T {
         let raw = text(column)
-        guard let value = T(rawValue: raw) else { throw corrupt("row \(id): unknown \(T.self) \(raw)") }
+        guard let value = T(rawValue: raw) else { throw unknownValue(T.self, raw, of: id) }
         return value
+    }
+
+    @inline(never)
+    private func unknownValue<T>(_ type: T.Type, _ raw: String, of id: String) -> StoreError {
+        corrupt("row \(id): unknown \(T.self) \(raw)")
     }
 }

@@ -323,6 +323,13 @@ extension SharedMigration {
             (publication_id, kind, issue_id, span, end_at, start_at, account_id, basis, store, product_id, subscription_id,
              began_at);
         """,
+        // An account's facts read in order without a sort (decision 113): its subscriptions in
+        // the order the reads give them (environment, store, original transaction), the index
+        // unique as the owners' key is, so a join on it is known to keep that order.
+        """
+        DROP INDEX owners_by_account;
+        CREATE UNIQUE INDEX owners_by_account ON owners (account_id, environment, store, original_transaction_id);
+        """,
     ]
 
     /// Step 2's rebuild of a table keyed by subscription (its other columns as released, in
