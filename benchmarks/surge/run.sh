@@ -8,7 +8,8 @@
 # and asks for a token for the new issue, over CONNECTIONS connections (benchmarks/surge/
 # surge-reader.c). Reported: time until every reader was served, lists/s over the whole surge,
 # p50/p99, non-2xx answers (403 not_entitled for a reader without the issue is the rules' answer
-# and counted apart), peak RSS, database size and bytes per reader, pushes answered by the fake.
+# and counted apart), peak RSS, database size and bytes per reader, pushes answered by the fake,
+# and the facts read and evaluations per reader (`/metrics`, the first process).
 # SQLite runs one process; PostgreSQL two processes on one database, the connections split
 # between their ports. Each build (this checkout's and the release before) reads the same loaded
 # data: a copy of it per build and backend.
@@ -251,7 +252,13 @@ for backend in $BACKENDS; do
     done
     record "$build.$backend.pushes_answered_200=$(grep -c '"status": 200' "$WORK/apns/requests.jsonl" || true)"
     record "$build.$backend.pushes_failed_checks=$(grep -c '"problem": "' "$WORK/apns/requests.jsonl" || true)"
-    curl -s "http://127.0.0.1:$PORT/metrics" | grep -E '^issue_gateway_(cache|push|apns|store)' >"$WORK/metrics-$build-$backend.txt" || true
+    metrics="$(curl -s "http://127.0.0.1:$PORT/metrics" || true)"
+    grep -E '^issue_gateway_(cache|push|apns|store)' <<<"$metrics" >"$WORK/metrics-$build-$backend.txt" || true
+    # The cold path's costs per reader (the first process's, with its pushes), where counted.
+    for family in facts_reads entitlement_evaluations; do
+      n="$(awk -v f="issue_gateway_${family}_total" '$1 == f {print $2}' <<<"$metrics")"
+      [ -z "$n" ] || record "$build.$backend.${family}=$n per_reader=$(echo "$n / $ACCOUNTS" | bc -l | xargs printf '%.2f')"
+    done
     stop_gateways
     bytes="$(database_bytes "$build" "$backend")"
     record "$build.$backend.database_bytes=$bytes"

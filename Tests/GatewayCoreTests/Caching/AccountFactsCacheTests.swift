@@ -100,6 +100,28 @@ import Wire
         #expect(kept(cache, "a"))
     }
 
+    @Test func severalAccountsLoadInOneReadOfThoseNotKeptAndAreKeptLikeOne() throws {
+        let loader = Loader()
+        let batches = Mutex<[[String]]>([])
+        let cache = AccountFactsCache(loader: { id throws(StoreError) in loader.load(id) },
+                                      batchLoader: { ids throws(StoreError) in
+                                          batches.withLock { $0.append(ids) }
+                                          return Dictionary(uniqueKeysWithValues: ids.map { ($0, loader.load($0)) })
+                                      },
+                                      factsBytes: 1 << 20, answerBytes: 1 << 20)
+        _ = try cache.load("a")
+        let loaded = try cache.load(["a", "b", "c"])
+        #expect(Set(loaded.keys) == ["a", "b", "c"])
+        #expect(batches.withLock { $0 } == [["b", "c"]], "a was kept: one read of the others")
+        cache.invalidate(["c"])
+        // An answer from a load older than its account's invalidation is refused, the others kept.
+        for (id, facts) in loaded { cache.remember(Self.answer(facts.facts), catalogRevision: 1, id, ticket: facts.ticket) }
+        #expect(kept(cache, "a") && kept(cache, "b") && !kept(cache, "c"))
+        _ = try cache.load(["a", "b", "c"])
+        #expect(batches.withLock { $0 } == [["b", "c"], ["c"]], "b's facts were kept by the batch")
+        #expect(try cache.load([]).isEmpty)
+    }
+
     @Test func anAnswerHoldsForItsCatalogRevisionAndUntilItsListChanges() throws {
         let cache = Self.cache(Loader())
         let loaded = try cache.load("a")
