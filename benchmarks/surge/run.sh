@@ -30,7 +30,8 @@
 # SKIP_BEFORE=1 (this checkout only), PG_LOAD=copy|direct (PostgreSQL gets the SQLite load through
 # `issue-gateway store copy`, the same facts, or its own load through the units of work),
 # DURABILITY=1 (0: skip the kill and restart checks), DB_DOWN=3 (seconds PostgreSQL is away),
-# PROFILE=1 (perf record of the first gateway process during this checkout's surges, when perf exists),
+# PROFILE=1 (perf record of the first gateway process during this checkout's surges, when perf exists;
+# PERF_STACKS=FILE keeps its samples' stacks by thread),
 # SESSION_IDLE_HOURS=2-48 (each reader's session was last used that long before: over an hour,
 # its first request moves the last use, a write, E34; 0-0 for none),
 # DEADLINE=900 (seconds a surge may take before unserved readers are counted), CACHE_MEMORY
@@ -269,6 +270,8 @@ for backend in $BACKENDS; do
       perf report -i "$DATA/perf-$backend.data" --no-children -g none --percent-limit 0.7 --sort dso,symbol --stdio 2>/dev/null \
         | grep -v '^#' | grep '%' | head -40 | { if command -v swift >/dev/null; then swift demangle --simplified; else cat; fi; } \
         | cut -c1-200 | sed "s/ *$//" >>"$WORK/profile-$backend.txt" || true
+      # The samples' stacks by thread, for a look at callers (PERF_STACKS=FILE, `perf script`).
+      [ -z "${PERF_STACKS:-}" ] || perf script -i "$DATA/perf-$backend.data" -F comm,ip,sym >"$PERF_STACKS" 2>/dev/null || true
       rm -f "$DATA/perf-$backend.data"
       echo "--- where the $backend gateway's time went during the surge (perf, self time, first process: by library, then the top 40 symbols):" | tee -a "$RESULTS"
       tee -a "$RESULTS" <"$WORK/profile-$backend.txt"
