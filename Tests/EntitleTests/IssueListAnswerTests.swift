@@ -31,7 +31,7 @@ import Wire
     /// every issue of the catalog (scheduled and retracted ones too), an unknown issue and an
     /// unknown publication; and it is still the engine's at a later instant while the
     /// publication's `issuesStableUntil` has not come (E18).
-    @Test func theCompactAnswerDecidesEachIssueAsTheEngineDoesUntilItIsStale() {
+    @Test func E16E20TheCompactAnswerDecidesEachIssueAsTheEngineDoesUntilItIsStale() {
         var later = 0
         RandomAccount.forEach(Self.cases, seed: 29) { rng, a in
             let grants = rng.chance(30) ? [RandomAccount.grant(&rng, id: "g")] : []

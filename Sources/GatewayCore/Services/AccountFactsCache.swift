@@ -22,7 +22,8 @@ package struct IssueListKey: Hashable, Sendable {
 
 /// Keeps each account's stored facts, and the engine's compact answer for its issue lists, in
 /// memory within byte budgets (`CacheBudget`), least recently used evicted first, so that issue
-/// lists and tokens cost no database read and a reader app polling its list no recomputation.
+/// lists, tokens and pushes cost no database read and a reader app polling its list no
+/// recomputation.
 ///
 /// Every ingest invalidates the accounts it touched (the one that brought the facts and any that
 /// lost a subscription to it, E4), and only those: a load of an account that raced with an
@@ -139,11 +140,6 @@ package final class AccountFactsCache: Sendable {
         return state.withLock { s in
             s.facts.value(for: accountId).map { Loaded(facts: $0.facts, ticket: s.invalidations.ticket()) }
         }
-    }
-
-    /// The answer kept for an account, when it holds for this catalog revision and list at `now`.
-    package func answer(_ accountId: String, _ key: IssueListKey, catalogRevision: Int64, now: Instant) -> IssueListAnswer? {
-        answer(accountId, publicationId: key.publicationId, catalogRevision: catalogRevision, now: now)
     }
 
     /// The answer kept for an account, when it holds for this catalog revision and, at `now`, for

@@ -17,7 +17,6 @@ import Wire
         publications: [Publication(id: "mag", title: "Mag")], products: [],
         issues: [Issue(publicationId: "mag", id: "1", title: "One", publishedAt: Instant(rfc3339: "2026-01-01T00:00:00Z")!,
                        free: true, assets: [])]))
-    static let key = IssueListKey(publicationId: nil, entitledOnly: false)
 
     /// A loader that counts its calls and can hold one load until the test lets it go.
     final class Loader: Sendable {
@@ -47,7 +46,7 @@ import Wire
     }
 
     func kept(_ cache: AccountFactsCache, _ id: String) -> Bool {
-        cache.answer(id, Self.key, catalogRevision: 1, now: Self.now) != nil
+        cache.answer(id, publicationId: nil, catalogRevision: 1, now: Self.now) != nil
     }
 
     @Test func anInvalidationOfTheSameAccountBetweenLoadAndRememberDropsTheAnswer() throws {
@@ -127,10 +126,10 @@ import Wire
         let loaded = try cache.load("a")
         let answer = Self.answer(loaded.facts)
         cache.remember(answer, catalogRevision: 1, "a", ticket: loaded.ticket)
-        #expect(cache.answer("a", Self.key, catalogRevision: 2, now: Self.now) == nil)
+        #expect(cache.answer("a", publicationId: nil, catalogRevision: 2, now: Self.now) == nil)
         cache.remember(answer, catalogRevision: 1, "a", ticket: loaded.ticket)
         let until = answer.issuesStableUntil(publicationId: nil)
-        #expect(until == .distantFuture || cache.answer("a", Self.key, catalogRevision: 1, now: until) == nil)
+        #expect(until == .distantFuture || cache.answer("a", publicationId: nil, catalogRevision: 1, now: until) == nil)
         #expect(cache.answerStats.counts.misses >= 1)
     }
 }
