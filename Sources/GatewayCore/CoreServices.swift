@@ -64,7 +64,7 @@ package final class CoreServices: Sendable {
         budget = CacheBudget(totalBytes: cacheMemoryBytes)
         counters = GatewayCounters(metrics)
         pushCounters = PushCounters(metrics)
-        entitlements = EntitlementEvaluator(policy: policy)
+        entitlements = EntitlementEvaluator(policy: policy, evaluations: counters.evaluations)
         identifiers = Identifiers(random: random)
         let catalog: CatalogCache
         sessionTouches = SessionTouches(store: store)
@@ -77,7 +77,8 @@ package final class CoreServices: Sendable {
             throw StartError(description: "\(error)")
         }
         self.catalog = catalog
-        let accounts = AccountFactsCache(store: store, budget: budget, coherence: coherence)
+        let accounts = AccountFactsCache(store: store, budget: budget, coherence: coherence, reads: counters.factsReads)
+        let answers = OwnAnswers(accounts: accounts, engine: entitlements, clock: clock)
         self.accounts = accounts
         intake = try Self.intake(store: store, services: services, metrics: metrics, clock: clock, counters: counters,
                                  accounts: accounts, catalog: catalog, ownership: ownership, events: events, policy: policy,
@@ -122,7 +123,7 @@ package final class CoreServices: Sendable {
                                   explanations: explanations)
         ground = RequestGround(authenticator: authenticator, budget: budget, clock: clock, random: random,
                                identifiers: identifiers, counters: counters)
-        delivery = DeliveryServices(store: store, clock: clock, catalog: catalog, entitlements: entitlements,
+        delivery = DeliveryServices(store: store, clock: clock, catalog: catalog, answers: answers,
                                     counters: pushCounters, events: events)
         // E36: the circulation rows of accounts whose facts changed are derived under this policy.
         store.factsUpkeep?.install(CirculationUpkeep(policy: policy))

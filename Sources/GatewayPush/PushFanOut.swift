@@ -8,13 +8,16 @@ import Wire
 
 /// Works through push jobs: for a published issue, pages through the accounts that may be entitled
 /// to it (`PushAudience`: owners of the products that grant it, grant holders, everyone for a free
-/// issue; only accounts with devices), asks the engine (E12–E22: a subscriber in grace gets it, a
-/// refunded one does not) and sends one background notification per device of each entitled
-/// account. A page at a time: memory holds one page, never every account. The cursor is stored
+/// issue; only accounts with devices), decides each from its answer (E12–E22: a subscriber in
+/// grace gets it, a refunded one does not) and sends one background notification per device of
+/// each entitled account. The answers are the ones the accounts' lists and tokens keep
+/// (`OwnAnswers`): a reader who listed before the push costs it no read, and one pushed first
+/// finds its answer in memory when it opens the app. A page at a time: memory holds one page,
+/// never every account. The cursor is stored
 /// after each page, so a restart resumes after the last page sent.
 package final class PushFanOut: ThreadBackedService {
     package struct Settings: Sendable {
-        /// Accounts per page (one read unit of work for their facts and devices).
+        /// Accounts per page (one read unit of work for their devices, one for the facts not kept).
         package var pageSize = 500
         /// How long a page may take before another process (or this one, restarted) takes the job
         /// over. It must exceed a page's worst case, or a second process sends the same page
@@ -28,22 +31,22 @@ package final class PushFanOut: ThreadBackedService {
     private let store: any GatewayStore
     private let clock: any GatewayClock
     private let catalog: CatalogCache
-    private let entitlements: EntitlementEvaluator
+    private let answers: OwnAnswers
     private let counters: PushCounters
     private let sender: any PushSender
     private let owner = "pushes-" + UUID().uuidString
     package let serviceThread = ServiceThread(name: "pushes")
 
     package init(settings: Settings = Settings(), store: any GatewayStore, clock: any GatewayClock, catalog: CatalogCache,
-                 entitlements: EntitlementEvaluator, counters: PushCounters, sender: any PushSender) {
+                 answers: OwnAnswers, counters: PushCounters, sender: any PushSender) {
         self.settings = settings; self.store = store; self.clock = clock; self.catalog = catalog
-        self.entitlements = entitlements; self.counters = counters; self.sender = sender
+        self.answers = answers; self.counters = counters; self.sender = sender
     }
 
-    /// The fan-out over the deliveries' store, clock, catalog and engine.
+    /// The fan-out over the deliveries' store, clock, catalog and accounts' answers.
     package convenience init(settings: Settings = Settings(), delivery: DeliveryServices, sender: any PushSender) {
         self.init(settings: settings, store: delivery.store, clock: delivery.clock, catalog: delivery.catalog,
-                  entitlements: delivery.entitlements, counters: delivery.counters, sender: sender)
+                  answers: delivery.answers, counters: delivery.counters, sender: sender)
     }
 
     package func run(until stop: StopToken) {
@@ -85,10 +88,10 @@ package final class PushFanOut: ThreadBackedService {
 
     private func send(to accountIds: [String], _ issue: Issue, _ state: CatalogState, _ stop: StopToken?) throws(StoreError) {
         guard !accountIds.isEmpty else { return }
-        let now = clock.now()
+        let targets = try store.pushTargets(accountIds).filter { !$0.devices.isEmpty }
+        let answers = try answers.answers(of: targets.map(\.accountId), publicationId: issue.publicationId, in: state)
         var pushes: [PushNotification] = []
-        for target in try store.pushTargets(accountIds) where !target.devices.isEmpty {
-            guard entitlements.evaluate(target.facts.facts, state, now).isEntitled(issue.ref) else { continue }
+        for target in targets where answers[target.accountId]?.entitlement(for: issue.ref)?.entitled == true {
             pushes += target.devices.map { PushNotification(device: $0, issue: issue.ref) }
         }
         for (push, outcome) in zip(pushes, sender.send(pushes, stop: stop)) {

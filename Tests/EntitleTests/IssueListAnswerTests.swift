@@ -27,6 +27,30 @@ import Wire
         #expect(largest < 2_048, "runs, not issues: \(largest) bytes")
     }
 
+    /// E16, E12–E15, E20: a download's decision read from the kept answer is the engine's, for
+    /// every issue of the catalog (scheduled and retracted ones too), an unknown issue and an
+    /// unknown publication; and it is still the engine's at a later instant while the
+    /// publication's `issuesStableUntil` has not come (E18).
+    @Test func E16E20TheCompactAnswerDecidesEachIssueAsTheEngineDoesUntilItIsStale() {
+        var later = 0
+        RandomAccount.forEach(Self.cases, seed: 29) { rng, a in
+            let grants = rng.chance(30) ? [RandomAccount.grant(&rng, id: "g")] : []
+            let entitlements = a.evaluate(grants: grants)
+            let answer = entitlements.issueListAnswer
+            let refs = a.catalog.issues.map(\.ref)
+                + [IssueRef(publicationId: "p1", issueId: "none"), IssueRef(publicationId: "unknown", issueId: "p1-0")]
+            for ref in refs {
+                #expect(answer.entitlement(for: ref) == entitlements.entitlement(for: ref), "\(ref)")
+                let then = a.now.adding(milliseconds: Int64.random(in: 1...(60 * RandomAccount.day), using: &rng))
+                guard then < answer.issuesStableUntil(publicationId: ref.publicationId) else { continue }
+                later += 1
+                #expect(answer.entitlement(for: ref) == a.evaluate(grants: grants, now: then).entitlement(for: ref),
+                        "\(ref) at \(then)")
+            }
+        }
+        #expect(later > 1_000, "the later instants were checked: \(later)")
+    }
+
     @Test func yearsOfRenewalsAreAFewRuns() {
         let issues = (2016...2025).flatMap { Fx.monthlyIssues("mag", year: $0, months: 1...12, free: ["\($0)-06"]) }
         let catalog = Catalog(publications: [Publication(id: "mag", title: "The Magazine")],

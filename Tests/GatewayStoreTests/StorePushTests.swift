@@ -143,7 +143,13 @@ import Wire
         #expect(try store.pushCandidates(monthly, after: "a2", limit: 2) == ["a3"])
         let free = PushAudience(publicationId: "monthly", productIds: [], everyone: true)
         #expect(try store.pushCandidates(free, after: "a3", limit: 10) == ["a4", "a5"])
-        let targets = try store.pushTargets(["a1"])
-        #expect(targets.first?.devices.count == 1 && targets.first?.facts.transactions.count == 1)
+        let targets = try store.pushTargets(["a3", "a1"])
+        #expect(targets.map(\.accountId) == ["a3", "a1"] && targets.map(\.devices.count) == [1, 1])
+        // A page's facts in one unit of work, as each account's own read gives them.
+        let facts = try store.accountFacts(["a1", "a3", "nobody"])
+        #expect(facts.count == 3)
+        for id in ["a1", "a3", "nobody"] { #expect(facts[id] == (try store.accountFacts(id)), "\(id)") }
+        #expect(facts["a1"]?.facts.transactions.count == 1 && facts["a3"]?.facts.grants.count == 1)
+        #expect(facts["nobody"]?.facts == AccountFacts())
     }
 }

@@ -8,7 +8,8 @@
 # and asks for a token for the new issue, over CONNECTIONS connections (benchmarks/surge/
 # surge-reader.c). Reported: time until every reader was served, lists/s over the whole surge,
 # p50/p99, non-2xx answers (403 not_entitled for a reader without the issue is the rules' answer
-# and counted apart), peak RSS, database size and bytes per reader, pushes answered by the fake.
+# and counted apart), peak RSS, database size and bytes per reader, pushes answered by the fake,
+# and the facts read and evaluations per reader (`/metrics`, the first process).
 # SQLite runs one process; PostgreSQL two processes on one database, the connections split
 # between their ports. Each build (this checkout's and the release before) reads the same loaded
 # data: a copy of it per build and backend.
@@ -31,7 +32,8 @@
 # SKIP_BEFORE=1 (this checkout only), PG_LOAD=copy|direct (PostgreSQL gets the SQLite load through
 # `issue-gateway store copy`, the same facts, or its own load through the units of work),
 # DURABILITY=1 (0: skip the kill and restart checks), DB_DOWN=3 (seconds PostgreSQL is away),
-# PROFILE=1 (perf record of the first gateway process during this checkout's surges, when perf exists),
+# PROFILE=1 (perf record of the first gateway process during this checkout's surges, when perf exists;
+# PERF_STACKS=FILE keeps its samples' stacks by thread),
 # SESSION_IDLE_HOURS=2-48 (each reader's session was last used that long before: over an hour,
 # its first request moves the last use, a write, E34; 0-0 for none),
 # DEADLINE=900 (seconds a surge may take before unserved readers are counted), CACHE_MEMORY
@@ -268,7 +270,13 @@ for backend in $BACKENDS; do
     done
     record "$build.$backend.pushes_answered_200=$(grep -c '"status": 200' "$WORK/apns/requests.jsonl" || true)"
     record "$build.$backend.pushes_failed_checks=$(grep -c '"problem": "' "$WORK/apns/requests.jsonl" || true)"
-    curl -s "http://127.0.0.1:$PORT/metrics" | grep -E '^issue_gateway_(cache|push|apns|store)' >"$WORK/metrics-$build-$backend.txt" || true
+    metrics="$(curl -s "http://127.0.0.1:$PORT/metrics" || true)"
+    grep -E '^issue_gateway_(cache|push|apns|store)' <<<"$metrics" >"$WORK/metrics-$build-$backend.txt" || true
+    # The cold path's costs per reader (the first process's, with its pushes), where counted.
+    for family in facts_reads entitlement_evaluations; do
+      n="$(awk -v f="issue_gateway_${family}_total" '$1 == f {print $2}' <<<"$metrics")"
+      [ -z "$n" ] || record "$build.$backend.${family}=$n per_reader=$(echo "$n / $ACCOUNTS" | bc -l | xargs printf '%.2f')"
+    done
     stop_gateways
     bytes="$(database_bytes "$build" "$backend")"
     record "$build.$backend.database_bytes=$bytes"
@@ -279,6 +287,8 @@ for backend in $BACKENDS; do
       perf report -i "$DATA/perf-$backend.data" --no-children -g none --percent-limit 0.7 --sort dso,symbol --stdio 2>/dev/null \
         | grep -v '^#' | grep '%' | head -40 | { if command -v swift >/dev/null; then swift demangle --simplified; else cat; fi; } \
         | cut -c1-200 | sed "s/ *$//" >>"$WORK/profile-$backend.txt" || true
+      # The samples' stacks by thread, for a look at callers (PERF_STACKS=FILE, `perf script`).
+      [ -z "${PERF_STACKS:-}" ] || perf script -i "$DATA/perf-$backend.data" -F comm,ip,sym >"$PERF_STACKS" 2>/dev/null || true
       rm -f "$DATA/perf-$backend.data"
       echo "--- where the $backend gateway's time went during the surge (perf, self time, first process: by library, then the top 40 symbols):" | tee -a "$RESULTS"
       tee -a "$RESULTS" <"$WORK/profile-$backend.txt"

@@ -59,6 +59,17 @@ public struct IssueListAnswer: Sendable {
         return true
     }
 
+    /// As `AccountEntitlements.entitlement(for:)` (E16, E12–E15, E20): nil when the reader cannot
+    /// see the issue, else the listed issue with its reasons. Exact at any instant before
+    /// `issuesStableUntil(publicationId: ref.publicationId)` (E18), so that a download's decision
+    /// needs no evaluation of the facts. Costs O(log issues + log runs).
+    public func entitlement(for ref: IssueRef) -> IssueEntitlement? {
+        guard let number = catalog.publicationNumbers[ref.publicationId],
+              let issue = catalog.snapshot.issue(ref) else { return nil }
+        let p = publication(number)
+        return p.index.position(of: issue).flatMap(p.listed(at:))
+    }
+
     /// As `AccountEntitlements.issuesStableUntil(publicationId:)`.
     public func issuesStableUntil(publicationId: String?) -> Instant {
         IssueListing.stableUntil(catalog, publicationId: publicationId) { stableUntil[$0] }

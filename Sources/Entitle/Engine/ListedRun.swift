@@ -23,6 +23,15 @@ struct PublicationRuns: ListedPublication {
             for position in stride(from: Int(run.upper), through: Int(run.lower), by: -1) { body(position, run.bits) }
         }
     }
+
+    /// The issue at `position` as listed, nil when it is not (not visible, E16). The runs are
+    /// disjoint and newest first, so the one holding it is found by binary search.
+    func listed(at position: Int) -> IssueEntitlement? {
+        let p = Int32(position), start = runs.startIndex
+        let i = start + SortedSearch.partition(runs.count) { runs[start + $0].lower > p }
+        guard i < runs.endIndex, runs[i].upper >= p else { return nil }
+        return index.entitlement(at: position, reasonBits: runs[i].bits)
+    }
 }
 
 extension ListedPublication {

@@ -10,6 +10,8 @@ import Wire
 /// (`Reach.memory` stops where the store would be needed).
 package struct EntitlementsNow: Sendable {
     private let accounts: AccountFactsCache
+    /// The account's own answers, shared with the pushes of new issues.
+    private let answers: OwnAnswers
     private let catalog: CatalogCache
     private let engine: EntitlementEvaluator
     private let institutions: Institutions
@@ -20,6 +22,7 @@ package struct EntitlementsNow: Sendable {
                  institutions: Institutions, given: InstitutionAccounts, clock: any GatewayClock) {
         self.accounts = accounts; self.catalog = catalog; self.engine = engine
         self.institutions = institutions; self.given = given; self.clock = clock
+        answers = OwnAnswers(accounts: accounts, engine: engine, clock: clock)
     }
 
     /// The account's own answer (no institution's share), its issue-list answer remembered so the
@@ -60,46 +63,40 @@ package struct EntitlementsNow: Sendable {
             record(institution, givenTo: accountId, requester)
             return try evaluate(accountId, adding: grant, state).issueListAnswer
         case .none:
-            let now = clock.now()
-            if let kept = accounts.answer(accountId, key, catalogRevision: state.revision, now: now) { return kept }
-            guard reach == .store else { return nil }
-            let loaded = try stored { () throws(StoreError) in try accounts.load(accountId) }
-            let answer = engine.evaluate(loaded.facts, state, now).issueListAnswer
-            accounts.remember(answer, catalogRevision: state.revision, accountId, ticket: loaded.ticket)
-            return answer
+            // An event loop renders only a kept answer: evaluating waits for a worker.
+            guard reach == .store else { return answers.kept(of: accountId, publicationId: key.publicationId, in: state) }
+            return try answers.answer(of: accountId, publicationId: key.publicationId, in: state, reach: .store)
         }
     }
 
-    /// The account's entitlements for a download of `publicationId` (E16), with the share of the
-    /// institution covering the requester (E30).
-    package func entitlements(of accountId: String, publicationId: String,
-                              for requester: Requester) throws(GatewayError) -> AccountEntitlements {
-        guard let answer = try entitlements(of: accountId, publicationId: publicationId, for: requester, reach: .store) else {
+    /// A download's decision on `ref` (E16, E12–E15, E20), with the share of the institution
+    /// covering the requester (E30).
+    package func decision(of accountId: String, _ ref: IssueRef, for requester: Requester) throws(GatewayError) -> IssueDecision {
+        guard let decision = try decision(of: accountId, ref, for: requester, reach: .store) else {
             preconditionFailure("an answer that may reach the store is always given")
         }
-        return answer
+        return decision
     }
 
     /// The same plan from memory alone: nil when the facts would need the store or an institution
     /// covers the requester (its route adds the grant).
-    package func keptEntitlements(of accountId: String, publicationId: String, for requester: Requester) -> AccountEntitlements? {
-        (try? entitlements(of: accountId, publicationId: publicationId, for: requester, reach: .memory)) ?? nil
+    package func keptDecision(of accountId: String, _ ref: IssueRef, for requester: Requester) -> IssueDecision? {
+        (try? decision(of: accountId, ref, for: requester, reach: .memory)) ?? nil
     }
 
-    private func entitlements(of accountId: String, publicationId: String, for requester: Requester,
-                              reach: Reach) throws(GatewayError) -> AccountEntitlements? {
+    private func decision(of accountId: String, _ ref: IssueRef, for requester: Requester,
+                          reach: Reach) throws(GatewayError) -> IssueDecision? {
         let state = catalog.state
-        switch try share(requester, publicationId: publicationId, reach: reach) {
+        switch try share(requester, publicationId: ref.publicationId, reach: reach) {
         case .unknown: return nil
         case .institution(let institution, let grant):
             guard reach == .store else { return nil }
             record(institution, givenTo: accountId, requester)
-            return try evaluate(accountId, adding: grant, state)
+            return IssueDecision(entitlement: try evaluate(accountId, adding: grant, state).entitlement(for: ref))
         case .none:
-            guard reach == .store else {
-                return accounts.cachedFacts(accountId).map { engine.evaluate($0, state, clock.now()) }
-            }
-            return try evaluate(accountId, adding: nil, state)
+            // The account's own answer, the one its list keeps: after a list, no evaluation (E18).
+            return try answers.answer(of: accountId, publicationId: ref.publicationId, in: state, reach: reach)
+                .map { IssueDecision(entitlement: $0.entitlement(for: ref)) }
         }
     }
 

@@ -21,6 +21,10 @@ package final class GatewayCounters: Sendable {
     package let serverAPIFailures: Counter
     package let postedStatusesFetched: Counter
     package let backfillReplayed: Counter
+    /// The cold path's two costs, so that a surge can be read per reader: accounts whose facts
+    /// were read from the store, and facts evaluated by the engine (E5–E22).
+    package let factsReads: Counter
+    package let evaluations: Counter
 
     package init(_ metrics: Metrics) {
         self.metrics = metrics
@@ -51,6 +55,9 @@ package final class GatewayCounters: Sendable {
                                                 help: "Subscription statuses fetched after a signed transaction was posted")
         backfillReplayed = metrics.counter("issue_gateway_appstore_backfill_notifications_total",
                                            help: "Notifications replayed from the App Store's notification history")
+        factsReads = metrics.counter("issue_gateway_facts_reads_total", help: "Accounts whose facts were read from the store")
+        evaluations = metrics.counter("issue_gateway_entitlement_evaluations_total",
+                                      help: "Accounts' facts evaluated by the entitlement engine")
     }
 
     /// A V2 notification taken (not a duplicate), by type (`NotificationV2Types.label`).

@@ -89,8 +89,9 @@ package struct InstitutionController: APIController {
         router.add("POST", "/v1/institution/publications/{publicationId}/issues/{issueId}/token", execution: .store,
                    route: { [self] context throws(GatewayError) in
             let institution = try coveringInstitution(context.request)
-            return try tokens.tokenResponse(Institutions.subject(institution), TokenController.issueRef(context.request),
-                                            entitlements.entitlements(of: institution, in: catalog.state))
+            let ref = TokenController.issueRef(context.request)
+            return try tokens.tokenResponse(Institutions.subject(institution), ref,
+                                            entitlements.entitlements(of: institution, in: catalog.state).entitlement(for: ref))
         })
     }
 

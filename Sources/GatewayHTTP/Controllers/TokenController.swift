@@ -31,8 +31,8 @@ package struct TokenController: APIController {
     }
 
     package func register(_ router: APIRouterBuilder) {
-        // A known principal whose account's facts are in memory is answered on the event loop:
-        // the engine and the HMAC need no store. A format that signs slowly (an RSA signature
+        // A known principal whose account's answer (or facts) is in memory is answered on the
+        // event loop: the decision and the HMAC need no store. A format that signs slowly (an RSA signature
         // per asset) declines, so that its work runs on the pool.
         router.add("POST", "/v1/accounts/{accountId}/publications/{publicationId}/issues/{issueId}/token",
                    execution: .store, fastPlan: { [self] request in cachedTokenResponse(&request).map(FastPathPlan.answer) },
@@ -42,8 +42,7 @@ package struct TokenController: APIController {
             // E30: from a covered address the institution's issues are the account's too (and,
             // the first time, recorded in its history).
             let requester = requesters.requester(context.request, actingFor: account)
-            return try tokenResponse(accountId, ref, try entitlements.entitlements(of: accountId, publicationId: ref.publicationId,
-                                                                                  for: requester),
+            return try tokenResponse(accountId, ref, try entitlements.decision(of: accountId, ref, for: requester).entitlement,
                                      reader: { [self] () throws(GatewayError) in
                                          try entitlements.downloader(of: accountId, ref, for: requester)
                                      })
@@ -54,31 +53,31 @@ package struct TokenController: APIController {
         IssueRef(publicationId: request.parameter("publicationId"), issueId: request.parameter("issueId"))
     }
 
-    /// The route's answer from memory only; nil when the principal or the facts would need the
-    /// store, or an institution covers the address (E30: the route adds its grant).
+    /// The route's answer from memory only; nil when the principal or the account's answer would
+    /// need the store, or an institution covers the address (E30: the route adds its grant).
     package func cachedTokenResponse(_ request: inout HTTPRequest) -> HTTPResponse? {
         let accountId = request.parameter("accountId")
         let ref = Self.issueRef(request)
         // Facts are kept only for an account that exists, so a service key needs no lookup.
         guard settings.edge.signsQuickly, let principal = access.authenticator.cachedPrincipal(&request), principal.mayActFor(account: accountId),
-              let answer = entitlements.keptEntitlements(of: accountId, publicationId: ref.publicationId,
-                                                         for: requesters.requester(request, records: false)) else { return nil }
+              let decision = entitlements.keptDecision(of: accountId, ref, for: requesters.requester(request, records: false))
+        else { return nil }
         do throws(GatewayError) {
-            return try tokenResponse(accountId, ref, answer)
+            return try tokenResponse(accountId, ref, decision.entitlement)
         } catch {
             return error.response
         }
     }
 
     /// A token for a visible, entitled issue (E16), its `sub` `accountId` (or an institution's,
-    /// E30); 404 for an issue the reader cannot see, 403 `not_entitled` with the nearest reason
-    /// (E20) otherwise.
+    /// E30); 404 for an issue the reader cannot see (`entitlement` nil), 403 `not_entitled` with
+    /// the nearest reason (E20) otherwise.
     /// E36: the answer is recorded as the download of `reader` (the route's: the account, or the
     /// institution only whose coverage entitles the issue), else of `accountId` or of the
     /// institution whose token it is (`sub` `institution:…`).
-    package func tokenResponse(_ accountId: String, _ ref: IssueRef, _ answer: AccountEntitlements,
+    package func tokenResponse(_ accountId: String, _ ref: IssueRef, _ entitlement: IssueEntitlement?,
                                reader: () throws(GatewayError) -> DownloadReader? = { nil }) throws(GatewayError) -> HTTPResponse {
-        guard let entitlement = answer.entitlement(for: ref) else {
+        guard let entitlement else {
             throw .notFound("no issue \(ref.issueId) in \(ref.publicationId)")
         }
         guard entitlement.entitled else {

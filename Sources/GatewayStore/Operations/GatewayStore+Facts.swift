@@ -10,6 +10,16 @@ extension GatewayStore {
         try readStatement { tx throws(StoreError) in try tx.versionedFacts(ofAccount: accountId) }
     }
 
+    /// Several accounts' facts, each with its version, from one snapshot (a push's page): one
+    /// unit of work for all of them. An account with nothing stored has empty facts.
+    public func accountFacts(_ accountIds: [String]) throws(StoreError) -> [String: VersionedFacts] {
+        try read { tx throws(StoreError) in
+            var facts: [String: VersionedFacts] = [:]
+            for id in accountIds { facts[id] = try Self.facts(of: id, tx) }
+            return facts
+        }
+    }
+
     static func facts(of accountId: String, _ tx: any ReadTransaction) throws(StoreError) -> VersionedFacts {
         try tx.versionedFacts(ofAccount: accountId)
     }

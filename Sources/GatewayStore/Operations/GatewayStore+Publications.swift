@@ -2,10 +2,10 @@ import Entitle
 import IssueCatalog
 import Wire
 
-/// One account's facts and devices, read together for a push page.
+/// One account's devices, read for a push page (its facts come through the gateway's account
+/// cache, shared with its lists and tokens).
 public struct PushTarget: Sendable, Equatable {
     public var accountId: String
-    public var facts: VersionedFacts
     public var devices: [Device]
 }
 
@@ -89,13 +89,11 @@ extension GatewayStore {
         try read { tx throws(StoreError) in try tx.pushCandidates(audience, after: after, limit: limit) }
     }
 
-    /// The facts and devices of each account, from one snapshot.
+    /// The devices of each account, from one snapshot, in the order asked.
     public func pushTargets(_ accountIds: [String]) throws(StoreError) -> [PushTarget] {
         try read { tx throws(StoreError) in
             var targets: [PushTarget] = []
-            for id in accountIds {
-                targets.append(PushTarget(accountId: id, facts: try Self.facts(of: id, tx), devices: try tx.devices(ofAccount: id)))
-            }
+            for id in accountIds { targets.append(PushTarget(accountId: id, devices: try tx.devices(ofAccount: id))) }
             return targets
         }
     }

@@ -17,7 +17,6 @@ import Wire
         publications: [Publication(id: "mag", title: "Mag")], products: [],
         issues: [Issue(publicationId: "mag", id: "1", title: "One", publishedAt: Instant(rfc3339: "2026-01-01T00:00:00Z")!,
                        free: true, assets: [])]))
-    static let key = IssueListKey(publicationId: nil, entitledOnly: false)
 
     /// A loader that counts its calls and can hold one load until the test lets it go.
     final class Loader: Sendable {
@@ -47,7 +46,7 @@ import Wire
     }
 
     func kept(_ cache: AccountFactsCache, _ id: String) -> Bool {
-        cache.answer(id, Self.key, catalogRevision: 1, now: Self.now) != nil
+        cache.answer(id, publicationId: nil, catalogRevision: 1, now: Self.now) != nil
     }
 
     @Test func anInvalidationOfTheSameAccountBetweenLoadAndRememberDropsTheAnswer() throws {
@@ -100,15 +99,37 @@ import Wire
         #expect(kept(cache, "a"))
     }
 
+    @Test func severalAccountsLoadInOneReadOfThoseNotKeptAndAreKeptLikeOne() throws {
+        let loader = Loader()
+        let batches = Mutex<[[String]]>([])
+        let cache = AccountFactsCache(loader: { id throws(StoreError) in loader.load(id) },
+                                      batchLoader: { ids throws(StoreError) in
+                                          batches.withLock { $0.append(ids) }
+                                          return Dictionary(uniqueKeysWithValues: ids.map { ($0, loader.load($0)) })
+                                      },
+                                      factsBytes: 1 << 20, answerBytes: 1 << 20)
+        _ = try cache.load("a")
+        let loaded = try cache.load(["a", "b", "c"])
+        #expect(Set(loaded.keys) == ["a", "b", "c"])
+        #expect(batches.withLock { $0 } == [["b", "c"]], "a was kept: one read of the others")
+        cache.invalidate(["c"])
+        // An answer from a load older than its account's invalidation is refused, the others kept.
+        for (id, facts) in loaded { cache.remember(Self.answer(facts.facts), catalogRevision: 1, id, ticket: facts.ticket) }
+        #expect(kept(cache, "a") && kept(cache, "b") && !kept(cache, "c"))
+        _ = try cache.load(["a", "b", "c"])
+        #expect(batches.withLock { $0 } == [["b", "c"], ["c"]], "b's facts were kept by the batch")
+        #expect(try cache.load([]).isEmpty)
+    }
+
     @Test func anAnswerHoldsForItsCatalogRevisionAndUntilItsListChanges() throws {
         let cache = Self.cache(Loader())
         let loaded = try cache.load("a")
         let answer = Self.answer(loaded.facts)
         cache.remember(answer, catalogRevision: 1, "a", ticket: loaded.ticket)
-        #expect(cache.answer("a", Self.key, catalogRevision: 2, now: Self.now) == nil)
+        #expect(cache.answer("a", publicationId: nil, catalogRevision: 2, now: Self.now) == nil)
         cache.remember(answer, catalogRevision: 1, "a", ticket: loaded.ticket)
         let until = answer.issuesStableUntil(publicationId: nil)
-        #expect(until == .distantFuture || cache.answer("a", Self.key, catalogRevision: 1, now: until) == nil)
+        #expect(until == .distantFuture || cache.answer("a", publicationId: nil, catalogRevision: 1, now: until) == nil)
         #expect(cache.answerStats.counts.misses >= 1)
     }
 }
