@@ -7,16 +7,23 @@ import Glibc
 ///     let jobs = Condition([Job]())
 ///     jobs.withLock { $0.append(job) }; jobs.signal()               // producer
 ///     let job = jobs.withLock(when: { !$0.isEmpty }) { $0.removeFirst() }  // consumer
+///
+/// Waiters for different predicates may wait on different channels (one condition variable
+/// each, one lock for all), so that a change wakes only those it may concern instead of every
+/// waiter of the state.
 public final class Condition<State: Sendable>: @unchecked Sendable {
     // pthread objects must not move once initialised: they live on the heap, not in the class
     // layout Swift may reach through accessors.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    /// One condition variable per channel.
     private let condition: UnsafeMutablePointer<pthread_cond_t>
+    private let channels: Int
     /// Read and written only with `mutex` held. On the heap too: the lock already makes access
     /// exclusive, and a class property would pay a dynamic exclusivity check on every access.
     private let state: UnsafeMutablePointer<State>
 
-    public init(_ state: State) {
+    /// `channels` condition variables (at least one); a waiter and whoever wakes it name the same.
+    public init(_ state: State, channels: Int = 1) {
         self.state = .allocate(capacity: 1)
         self.state.initialize(to: state)
         mutex = .allocate(capacity: 1)
@@ -27,14 +34,15 @@ public final class Condition<State: Sendable>: @unchecked Sendable {
         // Timed waits run on the monotonic clock: setting the wall clock neither cuts them short
         // nor stretches them (POSIX pthread_condattr_setclock).
         pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
-        condition = .allocate(capacity: 1)
-        condition.initialize(to: pthread_cond_t())
-        pthread_cond_init(condition, &attributes)
+        self.channels = max(1, channels)
+        condition = .allocate(capacity: self.channels)
+        condition.initialize(repeating: pthread_cond_t(), count: self.channels)
+        for channel in 0..<self.channels { pthread_cond_init(condition + channel, &attributes) }
         pthread_condattr_destroy(&attributes)
     }
 
     deinit {
-        pthread_cond_destroy(condition)
+        for channel in 0..<channels { pthread_cond_destroy(condition + channel) }
         pthread_mutex_destroy(mutex)
         condition.deallocate()
         mutex.deallocate()
@@ -52,8 +60,10 @@ public final class Condition<State: Sendable>: @unchecked Sendable {
     /// Waits until `ready(state)` holds or `timeout` has passed (nil: no limit), then runs `body`
     /// on the state with the lock still held: what `body` sees is what ended the wait, and it
     /// asks `ready` again when it must tell a timeout from readiness.
-    public func withLock<Result, Failure: Error>(when ready: (State) -> Bool, timeout: Duration? = nil,
+    /// Waits on `channel` (modulo the channels).
+    public func withLock<Result, Failure: Error>(when ready: (State) -> Bool, timeout: Duration? = nil, channel: Int = 0,
                                                  _ body: (inout State) throws(Failure) -> Result) throws(Failure) -> Result {
+        let condition = self.condition + channel % channels
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         if let timeout, timeout < Self.longestTimedWait {
@@ -67,11 +77,11 @@ public final class Condition<State: Sendable>: @unchecked Sendable {
         return try body(&state.pointee)
     }
 
-    /// Wakes one waiter, to check its predicate again; with or without the lock held.
-    public func signal() { pthread_cond_signal(condition) }
+    /// Wakes one waiter on `channel`, to check its predicate again; with or without the lock held.
+    public func signal(channel: Int = 0) { pthread_cond_signal(condition + channel % channels) }
 
-    /// Wakes every waiter (waiters for different predicates, or all of them must go on).
-    public func broadcast() { pthread_cond_broadcast(condition) }
+    /// Wakes every waiter on `channel` (waiters for different predicates, or all of them must go on).
+    public func broadcast(channel: Int = 0) { pthread_cond_broadcast(condition + channel % channels) }
 
     /// Timeouts from here on wait without a deadline: a century is as good as forever, and the
     /// deadline of a far longer one would overflow `timespec`'s seconds.

@@ -38,6 +38,9 @@ final class PostgresWriteHooks: SQLWriteHooks {
     /// changed the row). Every caller that also bumps the account's facts version has done so
     /// already (the change log's lock before the row's); an operator action takes no other lock,
     /// so no deadlock arises.
+    /// The facts version's `UPDATE` holds the row's `FOR NO KEY UPDATE` lock: the history lock.
+    func accountRowLocked(_ accountId: String) { lockedHistories.insert(accountId) }
+
     func lockHistory(ofAccount accountId: String) throws(StoreError) {
         guard lockedHistories.insert(accountId).inserted else { return }
         try connection.run("SELECT 1 FROM accounts WHERE id = \(accountId) FOR NO KEY UPDATE")

@@ -239,6 +239,23 @@ import Wire
         #expect(refusal("\(parts[0]).\(parts[1]).\(Base64URL.encode(signature.prefix(63)))") == .malformedSignature)
     }
 
+    @Test func aHeaderParsedBeforeVouchesForNoPayload() throws {
+        let parts = try signed().split(separator: ".")
+        #expect(refusal("\(parts[0]).\(parts[1]).\(parts[2])") == nil, "the header is now known")
+        let forged = Base64URL.encode(Self.transaction(bundleId: Self.bundleId, environment: "Production"))
+        #expect(refusal("\(parts[0]).\(forged).\(parts[2])") == .invalidSignature)
+        let stranger = try #require(SigningKey())
+        let other = try #require(JWSSigner.sign(payload: Self.transaction(), key: stranger, chain: ca.chainDER))
+        #expect(other.split(separator: ".")[0] == parts[0], "the same header bytes")
+        #expect(refusal(other) == .invalidSignature)
+    }
+
+    @Test func aHeaderThatFailedIsRefusedEveryTime() throws {
+        let jws = try #require(JWSSigner.sign(payload: Self.transaction(), key: ca.leafKey, chain: [ca.leaf.der, ca.intermediate.der]))
+        #expect(refusal(jws) == .wrongCertificateCount(2))
+        #expect(refusal(jws) == .wrongCertificateCount(2))
+    }
+
     @Test func refusesASignatureFromAnotherKey() throws {
         let stranger = try #require(SigningKey())
         let jws = try #require(JWSSigner.sign(payload: Self.transaction(), key: stranger, chain: ca.chainDER))

@@ -101,6 +101,25 @@ import Wire
         #expect(Base64URL.decode(text) == nil)
     }
 
+    @Test func refusesAForeignByteAtEveryPositionOfALongText() throws {
+        let encoded = Array(Base64URL.encode(try SystemRandom().randomBytes(count: 300)).utf8)
+        #expect(Base64URL.decode(utf8: encoded)?.count == 300)
+        for index in encoded.indices {
+            for foreign in [UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "/"), 0x00, 0x80, 0xff] {
+                var changed = encoded
+                changed[index] = foreign
+                #expect(Base64URL.decode(utf8: changed) == nil)
+            }
+        }
+    }
+
+    @Test func decodesASliceAsTheArrayItCameFrom() throws {
+        let bytes = try SystemRandom().randomBytes(count: 4_000)
+        let text = Array(("x." + Base64URL.encode(bytes) + ".y").utf8)
+        #expect(Base64URL.decode(utf8: text[2..<(text.count - 2)]) == bytes)
+        #expect(Base64URL.decode(utf8: AnySequenceOfBytes(text[2..<(text.count - 2)])) == bytes)
+    }
+
     @Test func roundTripsEveryLength() throws {
         let bytes = try SystemRandom().randomBytes(count: 64)
         for n in 0...bytes.count {
@@ -119,4 +138,14 @@ import Wire
     #expect(PercentDecoding.decode("%G1") == nil)
     #expect(PercentDecoding.decode("%ff") == nil, "not UTF-8 as text")
     #expect(PercentDecoding.decode(bytes: Array("%ff".utf8)) == [0xff])
+}
+
+/// A collection of bytes without contiguous storage, for the decoder's copying path.
+private struct AnySequenceOfBytes: Collection {
+    let base: ArraySlice<UInt8>
+    init(_ base: ArraySlice<UInt8>) { self.base = base }
+    var startIndex: Int { base.startIndex }
+    var endIndex: Int { base.endIndex }
+    subscript(position: Int) -> UInt8 { base[position] }
+    func index(after i: Int) -> Int { i + 1 }
 }

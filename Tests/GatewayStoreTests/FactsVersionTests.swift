@@ -16,6 +16,20 @@ import GatewayStore
     }
 
     @Test(arguments: StoreBackend.all)
+    func aBumpAnswersTheVersionItRaisedToAndMarksTheReportsRowsDue(_ backend: StoreBackend) throws {
+        let f = try IngestFixture(backend)
+        let versions = try f.store.write { tx throws(StoreError) in
+            [try tx.bumpFactsVersion(ofAccount: "alice"), try tx.bumpFactsVersion(ofAccount: "alice"),
+             try tx.bumpFactsVersion(ofAccount: "bob"), try tx.bumpFactsVersion(ofAccount: "nobody")]
+        }
+        #expect(versions == [1, 2, 1, 0], "no such account: 0")
+        #expect(try f.version("alice") == 2)
+        #expect(try f.version("carol") == 0)
+        #expect(try f.store.read { tx throws(StoreError) in try tx.reportRowsDue(limit: 10) } == ["alice", "bob", "nobody"],
+                "E36, E37: every bumped account is marked in the bump's unit of work")
+    }
+
+    @Test(arguments: StoreBackend.all)
     func aTransferBumpsTheNewOwnerAndThePreviousOne(_ backend: StoreBackend) throws {
         let f = try IngestFixture(backend)
         try f.ingest("alice", [Fixtures.transaction("1", original: "1")])

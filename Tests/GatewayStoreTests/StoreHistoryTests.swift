@@ -86,6 +86,23 @@ import Wire
     }
 
     @Test(arguments: StoreBackend.all)
+    func eventsAppendedTogetherTakeTheirSequencesInTheOrderGiven(_ backend: StoreBackend) throws {
+        let f = try IngestFixture(backend)
+        // More than one statement holds, for two accounts interleaved.
+        let appended = (0..<150).map { i in
+            HistoryEvent(accountId: i % 3 == 0 ? "bob" : "alice", at: Fixtures.t0.adding(seconds: Int64(i)),
+                         kind: .operatorAction, source: .admin, details: JSONObject())
+        }
+        try f.store.write { tx throws(StoreError) in try tx.append(contentsOf: appended) }
+        try f.store.write { tx throws(StoreError) in try tx.append(contentsOf: []) }
+        for account in ["alice", "bob"] {
+            let stored = try events(f, account)
+            #expect(stored.map(\.at) == appended.filter { $0.accountId == account }.map(\.at))
+            #expect(zip(stored, stored.dropFirst()).allSatisfy { $0.sequence < $1.sequence })
+        }
+    }
+
+    @Test(arguments: StoreBackend.all)
     func aWriteThatRollsBackLeavesNoEvent(_ backend: StoreBackend) throws {
         let f = try IngestFixture(backend)
         #expect(throws: StoreError.self) {

@@ -49,6 +49,23 @@ import Lifecycle
         #expect(flag.withLock(when: { $0 }) { $0 })
     }
 
+    @Test func aWaiterOnAChannelIsWokenByThatChannelAlone() {
+        let turn = Condition(0, channels: 3)
+        let clock = ContinuousClock()
+        let start = clock.now
+        // Waiting for its number on its own channel: only a signal there ends the wait in time.
+        let waiter = JoinableThread(name: "waiter") {
+            let seen = turn.withLock(when: { $0 == 2 }, timeout: Self.bound, channel: 2) { $0 }
+            #expect(seen == 2)
+        }
+        turn.withLock { $0 = 2 }
+        turn.broadcast(channel: 0)
+        turn.signal(channel: 1)
+        turn.signal(channel: 5)  // channels count modulo: 5 is 2
+        waiter.join()
+        #expect(clock.now - start < Self.bound)
+    }
+
     @Test func aBroadcastWakesEveryWaiter() {
         let gate = Condition(false)
         let woken = Atomic<Int>(0)

@@ -51,6 +51,13 @@ import Wire
         }
     }
 
+    @Test func spacesAroundNamesAndValuesAreIgnoredAndNothingElse() throws {
+        try verify(" t = \(Self.t) ,  v1=\(Self.current)  ", secrets: ["whsec_test_secret"])
+        #expect(throws: StripeSignatureError.malformed) { try verify("t=\(Self.t),v1=\(Self.current),   ", secrets: ["whsec_test_secret"]) }
+        #expect(throws: StripeSignatureError.malformed) { try verify("t= ,v1=\(Self.current)", secrets: ["whsec_test_secret"]) }
+        #expect(throws: StripeSignatureError.noMatch) { try verify("t=\(Self.t),v1=\tx\(Self.current)", secrets: ["whsec_test_secret"]) }
+    }
+
     @Test func missingAndMalformedHeadersAreRefused() {
         #expect(throws: StripeSignatureError.missing) { try verify(nil, secrets: ["whsec_test_secret"]) }
         #expect(throws: StripeSignatureError.missing) { try verify(Self.both, secrets: []) }

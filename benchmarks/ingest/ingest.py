@@ -10,6 +10,8 @@ customer's newest signed transaction (from the simulator's control route). COUNT
 are built by the simulator and captured by a local receiver instead of the gateway, then replayed.
 
 usage: ingest.py GATEWAY_URL SIMULATOR_URL COUNT WORKERS LABEL
+With NOTIFICATIONS_OUT set, only the setup and healthz run here: the V2 bodies are written there,
+one a line, for wrk (benchmarks/lib/post-lines.lua).
 Prints one line per figure: "LABEL kind rate/s p50 ms p99 ms requests non-2xx seconds".
 benchmarks/googleplay/push.py imports its Client and measure, so both report alike."""
 import base64
@@ -18,6 +20,7 @@ import http.client
 import http.server
 import json
 import multiprocessing
+import os
 import sys
 import threading
 import time
@@ -166,6 +169,14 @@ def main():
 
         health = [("GET", "/healthz", None, None)] * (count * 2)
         measure(pool, gateway_url, label, "healthz(peer)", health, workers)
+        if os.environ.get("NOTIFICATIONS_OUT"):
+            # run.sh's V2_WRK: the notifications are posted by wrk, not by this client.
+            with open(os.environ["NOTIFICATIONS_OUT"], "wb") as out:
+                for body in notifications:
+                    if b"\n" in body:
+                        raise RuntimeError("a notification body holds a newline")
+                    out.write(body + b"\n")
+            return
         receipts = [("POST", f"/v1/accounts/{a['accountId']}/receipts", {"receiptData": receipt(i)}, a["accountToken"])
                     for i, a, _, _ in customers]
         measure(pool, gateway_url, label, "receipts", receipts, workers)

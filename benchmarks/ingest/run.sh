@@ -14,7 +14,10 @@
 #   PEER=/work/before/.build/release/issue-gateway ROUNDS=2 WORKERS=16 benchmarks/ingest/run.sh
 #
 # Settings: COUNT, WORKERS, BACKENDS ("sqlite postgresql"), ROUNDS=1, PEER, GATEWAY, SIMULATOR
-# (release builds of this checkout unless set), GATEWAY_PORT, SIMULATOR_PORT.
+# (release builds of this checkout unless set), GATEWAY_PORT, SIMULATOR_PORT. With V2_WRK=1 the
+# Python client only sets up: the COUNT V2 notifications are then posted by wrk (CONNECTIONS=64,
+# DURATION=4 s; the Python client, not the gateway, limits its own V2 figure) and the rate is
+# what the gateway's metrics count as taken.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -25,6 +28,9 @@ ROUNDS="${ROUNDS:-1}"
 PEER="${PEER:-}"
 GATEWAY_PORT="${GATEWAY_PORT:-18380}"
 SIMULATOR_PORT="${SIMULATOR_PORT:-18382}"
+V2_WRK="${V2_WRK:-}"
+CONNECTIONS="${CONNECTIONS:-64}"
+DURATION="${DURATION:-4}"
 CORES="$(nproc)"
 
 source benchmarks/lib/processes.sh
@@ -34,6 +40,19 @@ build_release_binaries
 
 source benchmarks/lib/postgres.sh
 [[ " $BACKENDS " != *" postgresql "* ]] || start_durable_cluster
+
+wrk_notifications() {  # label backend run gateway-pid: the captured V2 notifications posted by wrk, each once
+  local out taken ticks
+  ticks="$(cpu_ticks "$4")"
+  out="$(wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --latency -s benchmarks/lib/post-lines.lua \
+    "http://127.0.0.1:$GATEWAY_PORT" -- "$3/notifications.txt" 2 /v1/appstore/notifications)"
+  taken="$(curl -s "http://127.0.0.1:$GATEWAY_PORT/metrics" \
+    | awk '/^issue_gateway_appstore_notifications_total/ && /result="taken"/ {print $2}')"
+  echo "$1-$2 notificationsV2(wrk) taken ${taken:-0} in ${DURATION} s = $(( ${taken:-0} / DURATION ))/s;" \
+    "p50 $(awk '$1 == "50%" {print $2}' <<<"$out") p99 $(awk '$1 == "99%" {print $2}' <<<"$out");" \
+    "gateway CPU $(cpu_per_item "$ticks" "$(cpu_ticks "$4")" "${taken:-0}") ms/notification;" \
+    "$(awk '/Non-2xx|Socket errors/ {print}' <<<"$out" | tr '\n' ' ')"
+}
 
 run_once() {  # label binary backend: one gateway and simulator on a fresh database
   local label="$1" binary="$2" backend="$3" run="$WORK/$1-$3" database_url="" gateway_pid simulator_pid
@@ -60,8 +79,9 @@ run_once() {  # label binary backend: one gateway and simulator on a fresh datab
   PIDS+=("$gateway_pid")
   wait_for_port "$GATEWAY_PORT"
   echo "$label $backend load before: $(uptime)" >&2
-  python3 benchmarks/ingest/ingest.py "http://127.0.0.1:$GATEWAY_PORT" "http://127.0.0.1:$SIMULATOR_PORT" \
-    "$COUNT" "$WORKERS" "$label-$backend"
+  ${V2_WRK:+env NOTIFICATIONS_OUT="$run/notifications.txt"} python3 benchmarks/ingest/ingest.py \
+    "http://127.0.0.1:$GATEWAY_PORT" "http://127.0.0.1:$SIMULATOR_PORT" "$COUNT" "$WORKERS" "$label-$backend"
+  [ -z "$V2_WRK" ] || wrk_notifications "$label" "$backend" "$run" "$gateway_pid"
   echo "$label $backend load after: $(uptime)" >&2
   if [ "$backend" = postgresql ]; then
     echo "$label $backend statements run over setup and the timed phases (calls, statement):"

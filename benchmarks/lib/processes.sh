@@ -27,3 +27,11 @@ wait_for_port() {  # port: waits until something answers there (at most ~60 s)
   echo "nothing listens on $1" >&2
   return 1
 }
+
+cpu_ticks() {  # pid: the CPU time (user + system) the process has used so far, in clock ticks
+  awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"
+}
+
+cpu_per_item() {  # ticks-before ticks-after items: milliseconds of CPU per item, two decimals
+  awk -v a="$1" -v b="$2" -v n="$3" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.2f", (n > 0) ? (b - a) * 1000 / hz / n : 0 }'
+}

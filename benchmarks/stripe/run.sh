@@ -50,14 +50,16 @@ run_once() {  # label binary backend: one gateway on a fresh database, one wrk r
   python3 benchmarks/stripe/make-events.py "http://127.0.0.1:$GATEWAY_PORT" "$SECRET" "$EVENTS" "$ACCOUNTS" "$run/events.txt"
   [ "$backend" != postgresql ] || statement_counts stripe >/dev/null
   echo "$label $backend load before: $(uptime)" >&2
-  local out metrics taken
-  out="$(wrk -t"$WRK_THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --latency -s benchmarks/stripe/post-events.lua \
-    "http://127.0.0.1:$GATEWAY_PORT" -- "$run/events.txt" "$WRK_THREADS")"
+  local out metrics taken ticks
+  ticks="$(cpu_ticks "$pid")"
+  out="$(wrk -t"$WRK_THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --latency -s benchmarks/lib/post-lines.lua \
+    "http://127.0.0.1:$GATEWAY_PORT" -- "$run/events.txt" "$WRK_THREADS" /v1/stripe/webhooks Stripe-Signature)"
   echo "$label $backend load after:  $(uptime)" >&2
   metrics="$(curl -s "http://127.0.0.1:$GATEWAY_PORT/metrics" | grep '^issue_gateway_stripe_events_total')"
   taken="$(awk -F' ' '/result="taken"/ {print $2}' <<<"$metrics")"
   echo "$label $backend events taken: ${taken:-0} in ${DURATION} s = $(( ${taken:-0} / DURATION ))/s;" \
     "p50 $(awk '$1 == "50%" {print $2}' <<<"$out") p99 $(awk '$1 == "99%" {print $2}' <<<"$out");" \
+    "gateway CPU $(cpu_per_item "$ticks" "$(cpu_ticks "$pid")" "${taken:-0}") ms/event;" \
     "$(awk '/Non-2xx|Socket errors/ {print}' <<<"$out" | tr '\n' ' ')"
   if [ "$backend" = postgresql ]; then
     echo "$label $backend statements run during the load (calls, statement), per event taken:"

@@ -9,6 +9,7 @@ import Wire
 public final class SignedDataVerifier: Sendable {
     public let policy: SignedDataPolicy
     private let chainVerifier: CertificateChainVerifier
+    private let headers = JWSHeaderMemo()
     private let clock: @Sendable () -> Instant
 
     /// Fails with `.noTrustedRoots` when no root is configured: V2 is then refused (http-api.md).
@@ -45,7 +46,7 @@ public final class SignedDataVerifier: Sendable {
     private func verifyWithClaims(_ compact: String, as kind: SignedPayloadKind)
         throws(SignedDataVerificationError) -> (verified: VerifiedPayload, claims: SignedPayloadClaims) {
         let jws = try split(compact)
-        let header = try JWSHeader(json: jws.header, limits: policy.jsonLimits)
+        let header = try headers.header(jws.header, limits: policy.jsonLimits)
         // The claims are read before they are trusted only to learn the verification time.
         var claims: SignedPayloadClaims?
         let leaf = try chainVerifier.verifiedLeaf(x5c: header.certificateChain) { () throws(SignedDataVerificationError) in

@@ -13,7 +13,13 @@ import Lifecycle
 public final class GroupCommit<Backend: GroupTransactions>: Sendable {
     private let backend: Backend
     private let limits: GroupCommitLimits
-    private let turns = Condition(Turns())
+    /// Each caller waits for its turn on the channel of its ticket and for its group's commit on
+    /// `outcomeChannel`: passing the turn wakes the caller whose turn it is, not every thread
+    /// queued at the writer (a store pool's worth of futile wake-ups per unit).
+    private let turns = Condition(Turns(), channels: GroupCommit.turnChannels + 1)
+    private static var turnChannels: Int { 64 }
+    private static var outcomeChannel: Int { turnChannels }
+    private static func turnChannel(_ ticket: UInt64) -> Int { Int(ticket % UInt64(turnChannels)) }
 
     public init(_ backend: Backend, limits: GroupCommitLimits) {
         self.backend = backend
@@ -68,7 +74,7 @@ public final class GroupCommit<Backend: GroupTransactions>: Sendable {
             defer { t.nextTicket += 1 }
             return t.nextTicket
         }
-        let joined = turns.withLock(when: { $0.serving == ticket }) { $0.open }
+        let joined = turns.withLock(when: { $0.serving == ticket }, channel: Self.turnChannel(ticket)) { $0.open }
         // The writer is this caller's until it passes the turn, before it waits for its group.
         let (result, group) = runTurn(body, joining: joined)
         passTurn()
@@ -76,7 +82,7 @@ public final class GroupCommit<Backend: GroupTransactions>: Sendable {
             if case .failure(let error) = result { return .failed(error) }
             return .runAgain
         }
-        let outcome = turns.withLock(when: { _ in group.outcome != nil }) { _ in group.outcome }
+        let outcome = turns.withLock(when: { _ in group.outcome != nil }, channel: Self.outcomeChannel) { _ in group.outcome }
         switch outcome {
         case .committed?: return .done(value)
         case .failed(_, runAgain: true)?: return .runAgain
@@ -159,11 +165,14 @@ public final class GroupCommit<Backend: GroupTransactions>: Sendable {
             group.outcome = outcome
             if t.open === group { t.open = nil }
         }
-        turns.broadcast()
+        turns.broadcast(channel: Self.outcomeChannel)
     }
 
     private func passTurn() {
-        turns.withLock { $0.serving += 1 }
-        turns.broadcast()
+        let next = turns.withLock { t in
+            t.serving += 1
+            return t.serving
+        }
+        turns.broadcast(channel: Self.turnChannel(next))
     }
 }

@@ -95,9 +95,10 @@ public struct FactIngestor: Sendable {
     private func record(_ changes: FactChanges, owners: [SubscriptionKey: String?], _ batch: IngestBatch,
                         _ tx: any WriteTransaction) throws(StoreError) {
         let source = batch.source ?? FactHistory.source(of: batch.transactions, batch.renewalInfos)
+        var recorded: [HistoryEvent] = []
         for key in changes.keys {
             for (accountId, kind, details) in changes.ownership[key] ?? [] {
-                try tx.append(HistoryEvent(accountId: accountId, at: batch.at, kind: kind, source: source, details: details))
+                recorded.append(HistoryEvent(accountId: accountId, at: batch.at, kind: kind, source: source, details: details))
             }
             guard let owner = owners[key] ?? nil else { continue }
             let transactions = (changes.transactions[key] ?? []).sorted {
@@ -106,9 +107,10 @@ public struct FactIngestor: Sendable {
             var events = transactions.flatMap { FactHistory.events($0.old, $0.new) }
             if let renewal = changes.renewals[key], let event = FactHistory.event(renewal.old, renewal.new) { events.append(event) }
             for (kind, details) in events {
-                try tx.append(HistoryEvent(accountId: owner, at: batch.at, kind: kind, source: source, details: details))
+                recorded.append(HistoryEvent(accountId: owner, at: batch.at, kind: kind, source: source, details: details))
             }
         }
+        try tx.append(contentsOf: recorded)
     }
 
     /// Stores the receipt once and points every subscription it describes at it; a receipt no
@@ -131,8 +133,7 @@ public struct FactIngestor: Sendable {
         var accounts = result.previousOwners
         for key in changed { if let owner = result.owners[key] ?? nil { accounts.insert(owner) } }
         for account in accounts.sorted() {
-            try tx.bumpFactsVersion(ofAccount: account)
-            result.factsVersions[account] = try tx.factsVersion(ofAccount: account)
+            result.factsVersions[account] = try tx.bumpFactsVersion(ofAccount: account)
         }
     }
 

@@ -73,10 +73,30 @@ extension SQLWriteTransaction {
             """) == 1
     }
 
-    public func bumpFactsVersion(ofAccount accountId: String) throws(StoreError) {
+    /// Returns the version it raised to (0 for no such account).
+    @discardableResult
+    public func bumpFactsVersion(ofAccount accountId: String) throws(StoreError) -> Int64 {
         try hooks.recordChange(.accountFacts(accountId: accountId))
-        try connection.run("UPDATE accounts SET facts_version = facts_version + 1 WHERE id = \(accountId)")
-        try markReportRowsDue(ofAccounts: [accountId])  // E36, E37: derived after this unit of work
+        let bump: SQL = "UPDATE accounts SET facts_version = facts_version + 1 WHERE id = \(accountId) RETURNING facts_version"
+        let version: Int64?
+        switch connection.dialect {
+        case .postgres:
+            // One round trip for the bump and the mark (E36, E37: derived after this unit of
+            // work). The mark reads the bump, so the account row is locked before the mark's,
+            // as in the two statements SQLite runs.
+            version = try connection.queryFirst("""
+                WITH bumped AS (\(bump)),
+                marked AS (INSERT INTO report_rows_due (account_id, marks)
+                           SELECT \(accountId), 1 FROM (SELECT count(*) FROM bumped) AS done\(RecordRows.reportRowsMarkedAgain))
+                SELECT facts_version FROM bumped
+                """) { $0.int64(0) }
+        case .sqlite:
+            version = try connection.queryFirst(bump) { $0.int64(0) }
+            try markReportRowsDue(ofAccounts: [accountId])
+        }
+        guard let version else { return 0 }
+        hooks.accountRowLocked(accountId)
+        return version
     }
 
     public func insert(_ key: APIKey) throws(StoreError) -> Bool {

@@ -27,16 +27,34 @@ extension SQLReading {
     }
 }
 
+extension RecordRows {
+    /// History rows one `INSERT` holds at most: bounds its parameters (five a row) and the
+    /// distinct statements a connection prepares.
+    static let historyRowsPerStatement = 64
+}
+
 extension SQLWriteTransaction {
     /// A reader pages an account's history by cursor, so within one account a sequence must never
     /// commit after a higher one: the backend's history lock (`SQLWriteHooks.lockHistory`) is
     /// taken before the sequence is.
-    public func append(_ event: HistoryEvent) throws(StoreError) {
-        try hooks.lockHistory(ofAccount: event.accountId)
-        try connection.run("""
-            INSERT INTO history_events (account_id, at, kind, source, details)
-            VALUES (\(event.accountId), \(event.at), \(event.kind.rawValue), \(event.source.rawValue),
-                    \(HistoryDetailsText.compact(JSONValue.object(event.details).serialized)))
-            """)
+    public func append(_ event: HistoryEvent) throws(StoreError) { try append(contentsOf: [event]) }
+
+    /// One statement per `historyRowsPerStatement` of `events`, whose rows take their sequences
+    /// in the order given (a round trip each on PostgreSQL, where an ingest writes several).
+    public func append(contentsOf events: [HistoryEvent]) throws(StoreError) {
+        for event in events { try hooks.lockHistory(ofAccount: event.accountId) }
+        var start = events.startIndex
+        while start < events.endIndex {
+            let end = min(start + RecordRows.historyRowsPerStatement, events.endIndex)
+            var insert: SQL = "INSERT INTO history_events (account_id, at, kind, source, details) VALUES "
+            for (index, event) in events[start..<end].enumerated() {
+                insert.append("""
+                    \(raw: index == 0 ? "" : ", ")(\(event.accountId), \(event.at), \(event.kind.rawValue), \
+                    \(event.source.rawValue), \(HistoryDetailsText.compact(JSONValue.object(event.details).serialized)))
+                    """)
+            }
+            try connection.run(insert)
+            start = end
+        }
     }
 }

@@ -1,6 +1,11 @@
 /// `report_rows_due`: the accounts whose reports' rows (E36, E37) are to be derived again from
 /// their facts, marked in the unit of work that changed the facts, so a crash between its commit
 /// and the derivation loses nothing (decision 96).
+extension RecordRows {
+    /// A mark written on an account marked already counts one more.
+    static let reportRowsMarkedAgain: SQL = " ON CONFLICT (account_id) DO UPDATE SET marks = report_rows_due.marks + 1"
+}
+
 extension SQLReading {
     public func reportRowsDue(limit: Int) throws(StoreError) -> [String] {
         try connection.query("SELECT account_id FROM report_rows_due ORDER BY account_id LIMIT \(limit)") { $0.text(0) }
@@ -14,8 +19,7 @@ extension SQLWriteTransaction {
     public func markReportRowsDue(ofAccounts accountIds: [String]) throws(StoreError) {
         for accountId in accountIds {
             try connection.run("""
-                INSERT INTO report_rows_due (account_id, marks) VALUES (\(accountId), 1)
-                ON CONFLICT (account_id) DO UPDATE SET marks = report_rows_due.marks + 1
+                INSERT INTO report_rows_due (account_id, marks) VALUES (\(accountId), 1)\(RecordRows.reportRowsMarkedAgain)
                 """)
         }
     }

@@ -14,6 +14,13 @@ public protocol SQLWriteHooks {
     /// Taken before an event is appended to the account's history, held until the unit of work
     /// ends, so that within one account no history sequence commits after a higher one.
     func lockHistory(ofAccount accountId: String) throws(StoreError)
+    /// The unit of work updated the account's row (its facts version): whatever lock that update
+    /// holds until the unit ends need not be taken again.
+    func accountRowLocked(_ accountId: String)
+}
+
+extension SQLWriteHooks {
+    public func accountRowLocked(_ accountId: String) {}
 }
 
 /// The hooks of a store one process owns: its writer is serialized already.

@@ -70,8 +70,10 @@ public protocol WriteTransaction: ReadTransaction {
     func setOwner(_ accountId: String, of subscription: SubscriptionKey, at instant: Instant) throws(StoreError)
     /// The store's customer behind a subscription or purchase (Stripe's `cus_…`).
     func setCustomer(_ customerId: String, of subscription: SubscriptionKey) throws(StoreError)
-    /// Raises the account's facts version and marks its reports' rows due, in this unit of work.
-    func bumpFactsVersion(ofAccount accountId: String) throws(StoreError)
+    /// Raises the account's facts version and marks its reports' rows due, in this unit of work;
+    /// returns the version raised to (0 for no such account).
+    @discardableResult
+    func bumpFactsVersion(ofAccount accountId: String) throws(StoreError) -> Int64
 
     // MARK: Grants (E21)
 
@@ -130,6 +132,8 @@ public protocol WriteTransaction: ReadTransaction {
 
     /// Appends one event to its account's history; the store gives it the next `sequence`.
     func append(_ event: HistoryEvent) throws(StoreError)
+    /// Appends `events` in order, in one statement where the backend allows.
+    func append(contentsOf events: [HistoryEvent]) throws(StoreError)
 
     // MARK: App Store Server API
 

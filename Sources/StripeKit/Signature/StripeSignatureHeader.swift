@@ -38,7 +38,13 @@ struct StripeSignatureHeader: Equatable {
 }
 
 private extension Substring {
+    /// Leading and trailing spaces dropped, on the UTF-8 view: reversing characters cost a
+    /// webhook more than its HMAC.
     var trimmingSpaces: String {
-        String(self.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
+        let space = UInt8(ascii: " ")
+        guard let first = utf8.firstIndex(where: { $0 != space }), let last = utf8.lastIndex(where: { $0 != space }) else {
+            return ""
+        }
+        return String(self[first...last])
     }
 }

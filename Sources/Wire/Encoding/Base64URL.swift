@@ -37,25 +37,52 @@ public enum Base64URL {
     public static func decode(_ text: String) -> [UInt8]? { decode(utf8: Array(text.utf8)) }
 
     public static func decode(utf8 chars: some Collection<UInt8>) -> [UInt8]? {
+        if let decoded = chars.withContiguousStorageIfAvailable({ decode(contiguous: $0) }) { return decoded }
+        return Array(chars).withUnsafeBufferPointer { decode(contiguous: $0) }
+    }
+
+    /// Four characters at a time into a buffer of the exact decoded length: a JWS from Apple
+    /// carries its certificate chain and nested JWSs, tens of kilobytes per notification.
+    private static func decode(contiguous chars: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         let remainder = chars.count % 4
         guard remainder != 1 else { return nil }
-        var out: [UInt8] = []
-        out.reserveCapacity(chars.count * 3 / 4)
-        var acc: UInt32 = 0
-        var bits = 0
-        for c in chars {
-            let v = decodeTable[Int(c)]
-            guard v != 0xff else { return nil }
-            acc = acc << 6 | UInt32(v)
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                out.append(UInt8(truncatingIfNeeded: acc >> UInt32(bits)))
-                acc &= (1 << UInt32(bits)) - 1
+        let whole = chars.count - remainder
+        let outputCount = whole / 4 * 3 + (remainder == 0 ? 0 : remainder - 1)
+        return decodeTable.withUnsafeBufferPointer { table -> [UInt8]? in
+            var valid = true
+            let out = [UInt8](unsafeUninitializedCapacity: outputCount) { buffer, initialized in
+                var i = 0, o = 0
+                while i < whole {
+                    let a = table[Int(chars[i])], b = table[Int(chars[i + 1])]
+                    let c = table[Int(chars[i + 2])], d = table[Int(chars[i + 3])]
+                    // Valid characters map below 64 and every other byte to 0xff: one check covers the four.
+                    guard (a | b | c | d) & 0xc0 == 0 else { valid = false; return }
+                    let n = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                    buffer[o] = UInt8(truncatingIfNeeded: n >> 16)
+                    buffer[o + 1] = UInt8(truncatingIfNeeded: n >> 8)
+                    buffer[o + 2] = UInt8(truncatingIfNeeded: n)
+                    i += 4; o += 3
+                }
+                if remainder > 0 {
+                    var n: UInt32 = 0
+                    for k in 0..<remainder {
+                        let v = table[Int(chars[whole + k])]
+                        guard v != 0xff else { valid = false; return }
+                        n = n << 6 | UInt32(v)
+                    }
+                    // RFC 4648 §3.5: the pad bits of the last character must be zero.
+                    if remainder == 2 {
+                        guard n & 0xf == 0 else { valid = false; return }
+                        buffer[o] = UInt8(truncatingIfNeeded: n >> 4)
+                    } else {
+                        guard n & 0x3 == 0 else { valid = false; return }
+                        buffer[o] = UInt8(truncatingIfNeeded: n >> 10)
+                        buffer[o + 1] = UInt8(truncatingIfNeeded: n >> 2)
+                    }
+                }
+                initialized = outputCount
             }
+            return valid ? out : nil
         }
-        // RFC 4648 §3.5: the pad bits of the last character must be zero.
-        guard acc == 0 else { return nil }
-        return out
     }
 }

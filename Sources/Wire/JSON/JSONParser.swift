@@ -178,17 +178,22 @@ struct JSONReader {
         position += 1
         // Most strings (names, ids, paths) hold no escape: take them as one slice.
         let run = position
-        while position < bytes.count {
-            let c = bytes[position]
-            if c == UInt8(ascii: "\"") {
-                guard let s = String(validating: bytes[run..<position], as: UTF8.self) else {
-                    throw JSONParseError(.invalidUTF8, at: start)
-                }
-                position += 1
-                return s
+        // Scanned through the buffer: certificate chains and nested JWSs are long strings.
+        position = bytes.withUnsafeBufferPointer { buffer in
+            var end = run
+            while end < buffer.count {
+                let c = buffer[end]
+                if c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") || c < 0x20 { break }
+                end += 1
             }
-            if c == UInt8(ascii: "\\") || c < 0x20 { break }
+            return end
+        }
+        if position < bytes.count, bytes[position] == UInt8(ascii: "\"") {
+            guard let s = String(validating: bytes[run..<position], as: UTF8.self) else {
+                throw JSONParseError(.invalidUTF8, at: start)
+            }
             position += 1
+            return s
         }
         var utf8 = Array(bytes[run..<position])
         while true {
