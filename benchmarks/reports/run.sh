@@ -23,7 +23,8 @@
 # ingest script's own throw-away PostgreSQL cluster), PORT, GATEWAY, SIMULATOR, BENCH, BEFORE_GATEWAY (release
 # builds; those of this checkout, and of BEFORE exported by `git archive` and built in the
 # temporary folder, unless set), SKIP_BEFORE=1 (the load, circulation, series and RSS only),
-# SKIP_TOKENS=1 (no token requests).
+# SKIP_TOKENS=1 (no token requests), KEEP_LOAD=FILE (the loaded and derived database is made
+# there and kept), LOAD_FROM=FILE (starts from such a database: no load, no derivation).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -59,22 +60,29 @@ serve() {  # binary database [settings…]: the gateway on PORT, its pid in SERV
   wait_for_port "$PORT"
 }
 stop() { kill "$SERVED"; wait "$SERVED" 2>/dev/null || true; }
-timed() {  # label path: three GETs as admin, "status seconds" each
-  local label="$1" path="$2" line
+cpu_seconds() {  # pid: user + system CPU seconds the process has used
+  awk -v hz="$(getconf CLK_TCK)" '{ printf "%.2f", ($14 + $15) / hz }' "/proc/$1/stat"
+}
+timed() {  # label path: three GETs as admin, "status seconds" each, and the gateway's CPU seconds
+  local label="$1" path="$2" line before
   for attempt in 1 2 3; do
+    before="$(cpu_seconds "$SERVED")"
     line="$(curl -s -o /dev/null -w '%{http_code} %{time_total}' -H "Authorization: Bearer $ADMIN" "$BASE$path")"
-    echo "$label (#$attempt): HTTP ${line% *}, ${line#* } s"
+    echo "$label (#$attempt): HTTP ${line% *}, ${line#* } s, gateway CPU $(echo "$(cpu_seconds "$SERVED") - $before" | bc -l) s"
   done
 }
 
 echo "load before: $(uptime)"
-DATABASE="$WORK/reports.sqlite"
-ISSUE_GATEWAY_DATABASE="$DATABASE" "$GATEWAY" catalog import catalog >/dev/null
-"$BENCH" reports-load "$DATABASE" "$ACCOUNTS"
-echo "database after the load: $(du -h "$DATABASE" | cut -f1)"
-started="$(date +%s.%N)"
-ISSUE_GATEWAY_DATABASE="$DATABASE" "$GATEWAY" reports rebuild
-echo "reports' rows derived for $ACCOUNTS accounts: $(python3 -c "print(f'{$(date +%s.%N) - $started:.1f}')") s"
+DATABASE="${LOAD_FROM:-${KEEP_LOAD:-$WORK/reports.sqlite}}"
+if [ -z "${LOAD_FROM:-}" ]; then
+  rm -f "$DATABASE"*
+  ISSUE_GATEWAY_DATABASE="$DATABASE" "$GATEWAY" catalog import catalog >/dev/null
+  "$BENCH" reports-load "$DATABASE" "$ACCOUNTS"
+  echo "database after the load: $(du -h "$DATABASE" | cut -f1)"
+  started="$(date +%s.%N)"
+  ISSUE_GATEWAY_DATABASE="$DATABASE" "$GATEWAY" reports rebuild
+  echo "reports' rows derived for $ACCOUNTS accounts: $(python3 -c "print(f'{$(date +%s.%N) - $started:.1f}')") s"
+fi
 echo "database: $(du -h "$DATABASE" | cut -f1)"
 
 serve "$GATEWAY" "$DATABASE" ISSUE_GATEWAY_CATALOG=none
