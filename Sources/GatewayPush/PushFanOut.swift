@@ -13,8 +13,8 @@ import Wire
 /// each entitled account. The answers are the ones the accounts' lists and tokens keep
 /// (`OwnAnswers`): a reader who listed before the push costs it no read, and one pushed first
 /// finds its answer in memory when it opens the app. A page at a time: memory holds one page,
-/// never every account. The cursor is stored
-/// after each page, so a restart resumes after the last page sent.
+/// never every account. The cursor is stored after each page, so a restart resumes after the last
+/// page sent.
 package final class PushFanOut: ThreadBackedService {
     package struct Settings: Sendable {
         /// Accounts per page (one read unit of work for their devices, one for the facts not kept).
