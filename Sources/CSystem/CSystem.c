@@ -6,6 +6,9 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <sys/random.h>
+#include <malloc.h>
+
+int csystem_limit_malloc_arenas(int arenas) { return arenas > 0 ? mallopt(M_ARENA_MAX, arenas) : 1; }
 
 int csystem_errno(void) { return errno; }
 

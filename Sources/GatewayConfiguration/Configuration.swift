@@ -79,6 +79,9 @@ public struct Configuration: Sendable, Equatable {
     public var appStoreQueue = 256
     /// Bytes that all in-memory caches together may hold (`CacheBudget` shares them out).
     public var cacheMemoryBytes = CacheBudget.defaultTotalBytes
+    /// malloc arenas the threads share (`MallocArenas`; 0: glibc's own eight per core): one per
+    /// core by default, at least two.
+    public var mallocArenas = max(2, Configuration.defaultThreads)
     /// Bytes the HTTP server may hold in request bodies and unsent answers, all connections
     /// together (`HTTPServerConfiguration.maxBufferedBytes`).
     public var httpBufferBytes = HTTPServerConfiguration().maxBufferedBytes

@@ -42,6 +42,8 @@ package enum ConfigurationLimits {
     /// `ISSUE_GATEWAY_DATABASE_POOL`: PostgreSQL connections per process (the server's
     /// `max_connections` is shared by every process).
     package static let databasePool = 1...1000
+    /// `ISSUE_GATEWAY_MALLOC_ARENAS`: 0 leaves glibc's limit.
+    package static let mallocArenas = 0...256
     /// `ISSUE_GATEWAY_SQLITE_READERS`: SQLite reader connections in use at once (decision 113).
     package static let sqliteReaders = 1...256
     /// Write units of work sharing one commit, and how long a group stays open (decision 109).

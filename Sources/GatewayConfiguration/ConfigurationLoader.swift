@@ -62,6 +62,7 @@ extension Configuration {
         ("ISSUE_GATEWAY_TRANSFER_POLICY", set(\.transferPolicy, SettingParsers.policy)),
         ("ISSUE_GATEWAY_GRACE_DAYS", integer(\.graceDays, in: ConfigurationLimits.graceDays)),
         ("ISSUE_GATEWAY_THREADS", integer(\.threads, in: ConfigurationLimits.threads)),
+        ("ISSUE_GATEWAY_MALLOC_ARENAS", integer(\.mallocArenas, in: ConfigurationLimits.mallocArenas)),
         ("ISSUE_GATEWAY_STORE_THREADS", integer(\.storeThreads, in: ConfigurationLimits.poolThreads)),
         ("ISSUE_GATEWAY_STORE_QUEUE", integer(\.storeQueue, in: ConfigurationLimits.poolQueue)),
         ("ISSUE_GATEWAY_APPSTORE_THREADS", integer(\.appStoreThreads, in: ConfigurationLimits.poolThreads)),

@@ -58,7 +58,9 @@ BUSY_HOLDS = [float(x) for x in ENV.get("BUSY_HOLD", "3,7").split(",")]
 INITIAL_ACCOUNTS = int(ENV.get("INITIAL_ACCOUNTS", "1000"))  # created as fast as possible
 CREATE_RATE = float(ENV.get("CREATE_RATE", "0.5"))       # new accounts per second after those
 EDIT_EVERY = float(ENV.get("EDIT_EVERY", "2"))           # seconds between catalog edits
-RSS_TOLERANCE = float(ENV.get("RSS_TOLERANCE", "0.10"))  # end RSS may exceed warm-up RSS by this
+RSS_TOLERANCE = float(ENV.get("RSS_TOLERANCE", "0.05"))  # RSS may grow this much in the steady window
+CACHE_SETTLED = float(ENV.get("CACHE_SETTLED", "0.05"))  # caches this close to their last bytes: settled
+STEADY_MIN = float(ENV.get("STEADY_MIN", "0.25"))        # the steady window lasts at least this share of the run
 DATABASE_URL = ENV.get("DATABASE_URL") or None            # PostgreSQL instead of SQLite
 PG_CLUSTER_DIR = ENV.get("PG_CLUSTER_DIR")                 # its cluster (scripts/pg-cluster), restarted mid-run
 DB_DOWN = float(ENV.get("DB_DOWN", "5"))                 # seconds the PostgreSQL server is away
@@ -98,6 +100,7 @@ class Stats:
         self.latency = collections.defaultdict(list)  # kind → seconds, warm window only
         self.kill_window = None               # (from, to) seconds since start
         self.rss = []                         # (t, KiB)
+        self.cache = []                       # (t, bytes the caches hold, as /metrics says)
 
     def in_kill_window(self, begin, end=None, opened=None):
         """Whether [begin, end] overlaps the kill window (from the kill until listening again,
@@ -481,12 +484,30 @@ def database_restart_failures():
     return problems
 
 
+def cache_bytes():
+    """The bytes the gateway's caches say they hold (`issue_gateway_cache_bytes`, summed), or
+    None: RSS growth beside it tells the caches filling towards their budget from the rest."""
+    try:
+        connection = http.client.HTTPConnection("127.0.0.1", GATEWAY_PORT, timeout=5)
+        connection.request("GET", "/metrics")
+        text = connection.getresponse().read().decode()
+        connection.close()
+    except (OSError, http.client.HTTPException):
+        return None
+    return sum(int(float(line.split()[-1])) for line in text.splitlines() if line.startswith("issue_gateway_cache_bytes"))
+
+
 def sample_rss():
+    turn = 0
     while not STOP.wait(2):
         kib = GATEWAY_PROCESS.rss_kib()
-        if kib:
-            with LOCK:
+        held = cache_bytes() if turn % 5 == 0 else None
+        turn += 1
+        with LOCK:
+            if kib:
                 STATS.rss.append((elapsed(), kib))
+            if held is not None:
+                STATS.cache.append((elapsed(), held))
 
 
 def killer():
@@ -816,11 +837,35 @@ def main():
 
 
 def rss_flat():
-    warm = [kib for t, kib in STATS.rss if WARMUP <= t < WARMUP + 10]
+    """RSS at the start and the end of the steady window, and whether it grew within the tolerance.
+
+    The caches fill towards the readers' working set, which keeps growing while accounts are
+    created: that growth is bounded by ISSUE_GATEWAY_CACHE_MEMORY and is not a leak. So the
+    window that must stay flat begins at the first sample (after the warm-up) where the caches
+    already held within CACHE_SETTLED of what they held before the kill, and must last at least
+    STEADY_MIN of the run; a run whose caches never settle fails. Decision 122."""
+    window = steady_window()
+    if window is None:
+        return None, None, False
+    start, _ = window
+    warm = [kib for t, kib in STATS.rss if start <= t < start + 10]
     end = [kib for t, kib in STATS.rss if KILL_AT - 10 <= t < KILL_AT]
     if not warm or not end:
         return None, None, False
     return warm[0], end[-1], end[-1] <= warm[0] * (1 + RSS_TOLERANCE)
+
+
+def steady_window():
+    """(start, seconds) of the window before the kill in which the caches' bytes stayed within
+    CACHE_SETTLED of their last value, or None when it is shorter than STEADY_MIN × DURATION."""
+    held = [(t, n) for t, n in STATS.cache if t < KILL_AT]
+    if not held:
+        return None
+    last = held[-1][1]
+    start = next((t for t, n in held if t >= WARMUP and n >= last * (1 - CACHE_SETTLED)), None)
+    if start is None or KILL_AT - start < STEADY_MIN * DURATION:
+        return None
+    return start, KILL_AT - start
 
 
 def report(proxy, lost):
@@ -839,9 +884,17 @@ def report(proxy, lost):
         print(f"  {kind:<38} {len(values):>8} {percentile(values, .5) * 1000:8.1f} {percentile(values, .99) * 1000:8.1f}")
     warm, end, flat = rss_flat()
     peak = max((kib for _, kib in STATS.rss), default=0)
-    print(f"\nRSS after warm-up ({WARMUP:.0f}s): {warm and warm // 1024} MiB; before the kill: {end and end // 1024} MiB;"
-          f" peak {peak // 1024} MiB; flat within +{RSS_TOLERANCE:.0%}: {'yes' if flat else 'NO'}")
+    after_warmup = next((kib for t, kib in STATS.rss if t >= WARMUP), None)
+    window = steady_window()
+    print(f"\nRSS after warm-up ({WARMUP:.0f}s): {after_warmup and after_warmup // 1024} MiB; peak {peak // 1024} MiB")
+    if window is None:
+        print(f"caches never settled (within {CACHE_SETTLED:.0%} for {STEADY_MIN:.0%} of the run): RSS not judged: NO")
+    else:
+        print(f"steady window {window[0]:.0f}-{KILL_AT:.0f}s (caches within {CACHE_SETTLED:.0%} of their last bytes): "
+              f"RSS {warm and warm // 1024} -> {end and end // 1024} MiB "
+              f"({(end - warm) / warm:+.1%}); flat within +{RSS_TOLERANCE:.0%}: {'yes' if flat else 'NO'}")
     print(f"RSS samples (s: MiB): " + " ".join(f"{t:.0f}:{kib // 1024}" for t, kib in STATS.rss[::15]))
+    print(f"cache bytes (s: MiB): " + " ".join(f"{t:.0f}:{held / 1048576:.1f}" for t, held in STATS.cache[::3]))
     print(f"\nacknowledged writes: {dict(LEDGER.writes)}")
     print(f"ledger checked after the restart: {len(LEDGER.accounts)} accounts, {len(LEDGER.subscriptions)} subscriptions, "
           f"{sum(1 for e, _ in LEDGER.expect.values() if e in ('renewed', 'revoked'))} notifications, {len(LEDGER.issues)} issues")

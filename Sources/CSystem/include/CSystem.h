@@ -14,6 +14,10 @@
 #include <stdint.h>
 #include <time.h>
 
+// glibc's malloc: caps the arenas threads allocate from (mallopt(M_ARENA_MAX)); returns 1 on
+// success. 0 leaves glibc's own limit (eight per core).
+int csystem_limit_malloc_arenas(int arenas);
+
 // errno is thread-local through a macro; read it through a function so Swift sees one value.
 int csystem_errno(void);
 

@@ -20,7 +20,10 @@ enum ServeCommand {
         let arguments = try Arguments.parse(words)
         if arguments.wantsHelp { return context.console.out(help) }
         try arguments.expectPositionals(0, "")
-        let startup = try GatewayStartup.prepare(try context.configuration(), context)
+        let configuration = try context.configuration()
+        // Before the store's and the server's threads exist: arenas made earlier stay.
+        MallocArenas.limit(configuration.mallocArenas)
+        let startup = try GatewayStartup.prepare(configuration, context)
         let accessLog = AccessLog(destination: FileHandle.standardOutput)
         let runtime: GatewayRuntime
         do {
