@@ -6,8 +6,17 @@ import Wire
 /// attributed to the transaction or grant behind it and given to every publication its product
 /// grants (E17: as the catalog says now). Pure.
 public enum CirculationDerivation {
+    /// The account's evidence as stored: `pieces` with touching intervals that report alike
+    /// joined (`CirculationIntervalJoin`), about a fifth of the rows, the same answer.
     public static func evidence(catalog: EntitlementCatalog, facts: AccountFacts,
                                 policy: EntitlementPolicy) -> [CirculationEvidence] {
+        CirculationIntervalJoin.joined(pieces(catalog: catalog, facts: facts, policy: policy)).sorted(by: ordered)
+    }
+
+    /// One item per period as the engine makes it (a transaction's, a grace's, a grant's), every
+    /// unlock and single issue.
+    public static func pieces(catalog: EntitlementCatalog, facts: AccountFacts,
+                              policy: EntitlementPolicy) -> [CirculationEvidence] {
         let accepted = AccountTransactions(facts.transactions, policy: policy)
         let renewals = TransactionMerge.mergeAll(facts.renewals.filter { policy.accepts($0.environment) })
         let account = FactsByKind(accepted, catalog: catalog)

@@ -330,7 +330,19 @@ extension SharedMigration {
         DROP INDEX owners_by_account;
         CREATE UNIQUE INDEX owners_by_account ON owners (account_id, environment, store, original_transaction_id);
         """,
+        evidenceJoined,
     ]
+
+    /// E36: touching intervals that report alike are stored as one row (`CirculationIntervalJoin`,
+    /// decision 120): every account holding interval evidence is marked due (a mark already there
+    /// is kept as it is), so the drain of every process derives its rows again, and a report
+    /// drains what is left before it reads.
+    public static let evidenceJoined: SharedMigration = """
+        INSERT INTO report_rows_due (account_id, marks)
+        SELECT id, 1 FROM accounts
+        WHERE id IN (SELECT account_id FROM circulation_evidence WHERE kind = 0)
+          AND id NOT IN (SELECT account_id FROM report_rows_due);
+        """
 
     /// Step 2's rebuild of a table keyed by subscription (its other columns as released, in
     /// order): the store first, then environment and original transaction id, all three the key.
