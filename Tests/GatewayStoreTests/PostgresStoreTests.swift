@@ -177,6 +177,31 @@ struct PostgresStoreTests {
         #expect(try other.stored().owners.values.allSatisfy { $0 == "alice" })
     }
 
+    /// Decision 121: the reports' drain takes turns of its own beside the writer's groups, so it
+    /// derives while a unit of work that takes facts holds the writer's group open.
+    @Test func theReportsDrainDerivesWhileTheWritersGroupIsOpen() throws {
+        let store = try schema.open(settings: PostgresSettings(poolSize: 4))
+        try store.importCatalog(Fixtures.catalog)
+        try store.createAccount(Fixtures.account("alice"))
+        _ = try store.ingest(IngestBatch(accountId: "alice", transactions: [Fixtures.transaction("1", original: "d1")],
+                                         at: Fixtures.t0), policy: .transfer)
+        let (inside, release, done) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        Thread.detachNewThread {
+            _ = try? store.write { _ throws(StoreError) in
+                inside.signal()
+                // Bounded, so a drain queued behind this group fails the test instead of hanging it.
+                _ = release.wait(timeout: .now() + 30)
+            }
+            done.signal()
+        }
+        inside.wait()
+        #expect(try store.deriveDueReportRows(limit: 10) == 1)
+        #expect(done.wait(timeout: .now()) == .timedOut, "derived while the writer's group was still open")
+        release.signal()
+        done.wait()
+        #expect(try store.read { tx throws(StoreError) in try tx.reportRowsDue(limit: 10) }.isEmpty)
+    }
+
     /// One holder of a job's lease at a time; when the holder's session ends (its process died)
     /// or it lets go, the next asker gets it.
     @Test func aJobLeaseHasOneHolderAndPassesOnWhenItsSessionEnds() throws {
