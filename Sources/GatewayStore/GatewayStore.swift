@@ -16,11 +16,20 @@ public protocol GatewayStore: AnyObject, Sendable {
     /// a single statement sees one snapshot by itself on every backend, and the round trips of
     /// BEGIN and COMMIT are saved. `read` by default.
     func readStatement<R>(_ body: (any ReadTransaction) throws(StoreError) -> R) throws(StoreError) -> R
+    /// Runs `body` as `write` does, for a unit of work that only derives rows from stored facts
+    /// (the reports' rows, decision 96): it records no change and locks only its own marks, so a
+    /// backend whose writers can run side by side (PostgreSQL) gives it turns of its own, apart
+    /// from the groups of the units that take facts (decision 121). `write` by default.
+    func writeDerived<R>(_ body: (any WriteTransaction) throws(StoreError) -> R) throws(StoreError) -> R
 }
 
 extension GatewayStore {
     public func readStatement<R>(_ body: (any ReadTransaction) throws(StoreError) -> R) throws(StoreError) -> R {
         try read(body)
+    }
+
+    public func writeDerived<R>(_ body: (any WriteTransaction) throws(StoreError) -> R) throws(StoreError) -> R {
+        try write(body)
     }
 }
 

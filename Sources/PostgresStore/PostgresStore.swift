@@ -6,7 +6,8 @@ import Synchronization
 /// a bounded connection pool (`PostgresPool`), reads in `REPEATABLE READ READ ONLY` snapshots,
 /// writes queued in this process sharing a `REPEATABLE READ` transaction and its commit, each in a
 /// savepoint (`GroupCommit`, decision 109), a unit run again (up to `PostgresSettings.writeAttempts`)
-/// when the server reports a serialization failure or a deadlock. The row access
+/// when the server reports a serialization failure or a deadlock; the reports' derivations take
+/// turns of their own beside those groups (`writeDerived`, decision 121). The row access
 /// is `GatewayStore`'s, written once; `PostgresWriteHooks` adds the change log and the locks.
 public final class PostgresStore: UpkeptStore, WriteQueueing {
     let pool: PostgresPool
@@ -17,6 +18,10 @@ public final class PostgresStore: UpkeptStore, WriteQueueing {
     static let ownChangesKept = 100_000
     private let settings: PostgresSettings
     private let writer: GroupCommit<PostgresGroupTransactions>
+    /// The turns of the units that only derive rows (`writeDerived`, decision 121), on a connection
+    /// of their own: they record no change (no change-log lock) and lock only the marks they
+    /// derive, so the writer's groups need not wait out their round trips, nor they the groups'.
+    private let derivations: GroupCommit<PostgresGroupTransactions>
     public let upkeep = FactsUpkeep()
     private let log: StoreLog
 
@@ -28,6 +33,7 @@ public final class PostgresStore: UpkeptStore, WriteQueueing {
         self.log = log
         pool = PostgresPool(url: url, settings: settings, log: log)
         writer = GroupCommit(PostgresGroupTransactions(pool: pool, settings: settings, log: log), limits: settings.groupCommit)
+        derivations = GroupCommit(PostgresGroupTransactions(pool: pool, settings: settings, log: log), limits: settings.groupCommit)
         try pool.withConnection { c throws(StoreError) in try PostgresSchema.migrate(c) }
     }
 
@@ -79,6 +85,10 @@ public final class PostgresStore: UpkeptStore, WriteQueueing {
         try writeRows { tx throws(StoreError) in try body(tx) }
     }
 
+    public func writeDerived<R>(_ body: (any WriteTransaction) throws(StoreError) -> R) throws(StoreError) -> R {
+        try writeRows(on: derivations) { tx throws(StoreError) in try body(tx) }
+    }
+
     /// One statement, outside any transaction: under autocommit it sees one snapshot, and saves
     /// the round trips of BEGIN and COMMIT. Run again once on a fresh connection, as `read`.
     public func readStatement<R>(_ body: (any ReadTransaction) throws(StoreError) -> R) throws(StoreError) -> R {
@@ -111,10 +121,11 @@ public final class PostgresStore: UpkeptStore, WriteQueueing {
     /// start after a serialization failure, a deadlock or a unique key another writer committed
     /// meanwhile: its savepoint is rolled back to, and every write body is a function of what it
     /// reads in it. The change-log entries it wrote are this process's once its group committed.
-    func writeRows<R>(_ body: (SQLWriteTransaction<PostgresConnection, PostgresWriteHooks>) throws(StoreError) -> R)
+    func writeRows<R>(on lane: GroupCommit<PostgresGroupTransactions>? = nil,
+                      _ body: (SQLWriteTransaction<PostgresConnection, PostgresWriteHooks>) throws(StoreError) -> R)
         throws(StoreError) -> R {
         var recorded: [Int64] = []
-        let result = try writer.run { c throws(StoreError) in
+        let result = try (lane ?? writer).run { c throws(StoreError) in
             let tx = SQLWriteTransaction(connection: c, hooks: PostgresWriteHooks(connection: c), upkeep: upkeep.installed)
             let result = try body(tx)
             recorded = tx.hooks.recordedSequences

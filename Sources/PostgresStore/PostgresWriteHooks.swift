@@ -20,13 +20,14 @@ final class PostgresWriteHooks: SQLWriteHooks {
 
     /// The subscription's advisory lock, held until the transaction ends; `REPEATABLE READ` then
     /// makes a queued unit of work that read before the other's commit run again (its write of
-    /// the owner row fails with 40001).
-    func lockOwnership(of subscription: SubscriptionKey) throws(StoreError) {
-        guard lockedSubscriptions.insert(subscription).inserted else { return }
-        try connection.run("""
-            SELECT pg_advisory_xact_lock(hashtextextended(\(subscription.store.rawValue) || ':' || \
-            \(subscription.environment.rawValue) || ':' || \(subscription.originalTransactionId), 0))
-            """)
+    /// the owner row fails with 40001). An uncorrelated subquery: PostgreSQL evaluates it once, as
+    /// the read's one-time filter, before the owner row is looked up (and when there is none).
+    func ownershipLock(of subscription: SubscriptionKey) -> SQL? {
+        guard lockedSubscriptions.insert(subscription).inserted else { return nil }
+        return """
+            (SELECT 1 FROM pg_advisory_xact_lock(hashtextextended(\(subscription.store.rawValue) || ':' || \
+            \(subscription.environment.rawValue) || ':' || \(subscription.originalTransactionId), 0))) = 1
+            """
     }
 
     /// `bigserial` alone does not keep an account's history in commit order: sequences are taken

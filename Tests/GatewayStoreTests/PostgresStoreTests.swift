@@ -154,6 +154,54 @@ struct PostgresStoreTests {
         }
     }
 
+    /// E4 across processes: the owner read takes the subscription's ownership lock in its own
+    /// statement, so while another session holds it an ingest for that subscription waits (here
+    /// past its statement timeout: busy), and one for another subscription does not.
+    @Test func e4TheOwnerReadWaitsForTheSubscriptionsOwnershipLock() throws {
+        try schema.open().createAccount(Fixtures.account("alice"))
+        var settings = PostgresSettings(poolSize: 2, statementTimeoutMilliseconds: 1_000)
+        settings.acquireTimeoutMilliseconds = 5_000
+        let store = try schema.open(settings: settings)
+        // Advisory locks are the database's, not the schema's: a subscription no other test uses.
+        let original = "e4-lock-\(schema.name)"
+        let holder = try PostgresLockHolder(url: schema.url, sql: """
+            BEGIN; SELECT pg_advisory_xact_lock(hashtextextended('appStore:production:\(original)', 0))
+            """)
+        defer { holder.release() }
+        #expect(throws: StoreError.busy) {
+            try store.ingest(IngestBatch(accountId: "alice", transactions: [Fixtures.transaction("1", original: original)],
+                                         at: Fixtures.t0), policy: .transfer)
+        }
+        let other = try store.ingest(IngestBatch(accountId: "alice", transactions: [Fixtures.transaction("2", original: "\(original)-other")],
+                                                 at: Fixtures.t0), policy: .transfer)
+        #expect(try other.stored().owners.values.allSatisfy { $0 == "alice" })
+    }
+
+    /// Decision 121: the reports' drain takes turns of its own beside the writer's groups, so it
+    /// derives while a unit of work that takes facts holds the writer's group open.
+    @Test func theReportsDrainDerivesWhileTheWritersGroupIsOpen() throws {
+        let store = try schema.open(settings: PostgresSettings(poolSize: 4))
+        try store.importCatalog(Fixtures.catalog)
+        try store.createAccount(Fixtures.account("alice"))
+        _ = try store.ingest(IngestBatch(accountId: "alice", transactions: [Fixtures.transaction("1", original: "d1")],
+                                         at: Fixtures.t0), policy: .transfer)
+        let (inside, release, done) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        Thread.detachNewThread {
+            _ = try? store.write { _ throws(StoreError) in
+                inside.signal()
+                // Bounded, so a drain queued behind this group fails the test instead of hanging it.
+                _ = release.wait(timeout: .now() + 30)
+            }
+            done.signal()
+        }
+        inside.wait()
+        #expect(try store.deriveDueReportRows(limit: 10) == 1)
+        #expect(done.wait(timeout: .now()) == .timedOut, "derived while the writer's group was still open")
+        release.signal()
+        done.wait()
+        #expect(try store.read { tx throws(StoreError) in try tx.reportRowsDue(limit: 10) }.isEmpty)
+    }
+
     /// One holder of a job's lease at a time; when the holder's session ends (its process died)
     /// or it lets go, the next asker gets it.
     @Test func aJobLeaseHasOneHolderAndPassesOnWhenItsSessionEnds() throws {

@@ -138,6 +138,24 @@ import Wire
         #expect(try active(f.store, on: "2026-02-01") == 2, "both store subscriptions stay in E37")
     }
 
+    /// Decision 96: a batch clears exactly the marks it derived (in one statement), whatever its
+    /// size, and leaves the others due for the next.
+    @Test(arguments: StoreBackend.all)
+    func e36E37ABatchClearsTheMarksItDerivedAndNoOther(_ backend: StoreBackend) throws {
+        let f = try IngestFixture(backend)
+        try f.store.importCatalog(StoreCirculationTests.catalog)
+        let accounts = ["alice", "bob", "carol", "dave", "erin"]
+        for id in accounts.dropFirst(3) { try f.store.createAccount(Fixtures.account(id)) }
+        try f.store.write { tx throws(StoreError) in try tx.markReportRowsDue(ofAccounts: accounts) }
+        #expect(try due(f.store) == accounts)
+        #expect(try f.store.deriveDueReportRows(limit: 3) == 3)
+        #expect(try due(f.store) == ["dave", "erin"])
+        #expect(try f.store.deriveDueReportRows(limit: 1) == 1)
+        #expect(try due(f.store) == ["erin"])
+        #expect(try f.store.deriveDueReportRows(limit: 10) == 1)
+        #expect(try due(f.store).isEmpty)
+    }
+
     /// A derivation that fails, as a process dying before its commit would.
     private struct Crash: FactsUpkeeping {
         func derive(_ accounts: [StoredAccountFacts], in tx: any WriteTransaction) throws(StoreError) { throw .failed }

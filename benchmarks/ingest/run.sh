@@ -43,6 +43,7 @@ source benchmarks/lib/postgres.sh
 
 wrk_notifications() {  # label backend run gateway-pid: the captured V2 notifications posted by wrk, each once
   local out taken ticks
+  echo "$1 $2 notificationsV2(wrk) load before: $(uptime)" >&2
   ticks="$(cpu_ticks "$4")"
   out="$(wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --latency -s benchmarks/lib/post-lines.lua \
     "http://127.0.0.1:$GATEWAY_PORT" -- "$3/notifications.txt" 2 /v1/appstore/notifications)"

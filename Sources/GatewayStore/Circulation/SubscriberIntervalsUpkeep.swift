@@ -8,8 +8,7 @@ public struct SubscriberIntervalsUpkeep: FactsUpkeeping {
     public init() {}
 
     public func derive(_ accounts: [StoredAccountFacts], in tx: any WriteTransaction) throws(StoreError) {
-        for account in accounts where !account.facts.transactions.isEmpty {
-            try tx.replaceSubscriberIntervals(from: account.facts, accountId: account.accountId)
-        }
+        try tx.replaceSubscriberIntervals(of: accounts.filter { !$0.facts.transactions.isEmpty }
+            .map { (accountId: $0.accountId, facts: $0.facts) })
     }
 }

@@ -47,9 +47,12 @@ public enum HistoryDetailsText {
     /// The stored form of serialized JSON: each piece, in table order, replaced by its token.
     public static func compact(_ json: String) -> String {
         var bytes = Array(json.utf8)
-        for piece in pieces { bytes = replacing(Array(piece.text.utf8), with: piece.token, in: bytes) }
+        for piece in patterns { replace(piece.bytes, with: piece.token, in: &bytes) }
         return String(decoding: bytes, as: UTF8.self)
     }
+
+    /// Each piece's bytes, made once (ingest compacts one text per event it records).
+    private static let patterns: [(bytes: [UInt8], token: UInt8)] = pieces.map { (Array($0.text.utf8), $0.token) }
 
     /// The JSON text a stored value stands for (plain JSON comes back as it is). Nil when it holds
     /// a control character that is no token: not a value this gateway wrote.
@@ -66,21 +69,30 @@ public enum HistoryDetailsText {
         return String(decoding: out, as: UTF8.self)
     }
 
-    private static func replacing(_ pattern: [UInt8], with token: UInt8, in bytes: [UInt8]) -> [UInt8] {
-        guard let first = pattern.first, bytes.count >= pattern.count else { return bytes }
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
-        var i = 0
-        while i < bytes.count {
-            if bytes[i] == first, i + pattern.count <= bytes.count, bytes[i..<(i + pattern.count)].elementsEqual(pattern) {
-                out.append(token)
-                i += pattern.count
-            } else {
-                out.append(bytes[i])
-                i += 1
+    /// Every occurrence of `pattern`, left to right and never overlapping, replaced by `token`, in
+    /// place: a token is never longer than what it replaces, so what is written is always behind
+    /// what is still to be read.
+    private static func replace(_ pattern: [UInt8], with token: UInt8, in bytes: inout [UInt8]) {
+        let length = pattern.count, count = bytes.count
+        guard length > 0, count >= length else { return }
+        let written = bytes.withUnsafeMutableBufferPointer { text in
+            pattern.withUnsafeBufferPointer { pattern in
+                var read = 0, write = 0
+                while read < count {
+                    if text[read] == pattern[0], read + length <= count,
+                       UnsafeMutableBufferPointer(rebasing: text[read..<(read + length)]).elementsEqual(pattern) {
+                        text[write] = token
+                        read += length
+                    } else {
+                        text[write] = text[read]
+                        read += 1
+                    }
+                    write += 1
+                }
+                return write
             }
         }
-        return out
+        bytes.removeLast(count - written)
     }
 
     /// `column` with every piece replaced, as SQL both dialects run (`replace` and a literal

@@ -3,11 +3,11 @@
 /// drains what is still due before it reads, so it answers from the facts as they stand
 /// (decision 96).
 extension GatewayStore {
-    /// Derives the rows of up to `limit` accounts marked due in one unit of work, with the
-    /// backend's installed upkeeps; answers how many. `skippingLocked` as in `WriteTransaction`.
+    /// Derives the rows of up to `limit` accounts marked due in one unit of work (`writeDerived`),
+    /// with the backend's installed upkeeps; answers how many. `skippingLocked` as in `WriteTransaction`.
     @discardableResult
     public func deriveDueReportRows(limit: Int, skippingLocked: Bool = false) throws(StoreError) -> Int {
-        try write { tx throws(StoreError) in try tx.deriveDueReportRows(limit: limit, skippingLocked: skippingLocked) }
+        try writeDerived { tx throws(StoreError) in try tx.deriveDueReportRows(limit: limit, skippingLocked: skippingLocked) }
     }
 
     /// Derives every account marked due, `batch` per unit of work, waiting for marks another

@@ -12,14 +12,14 @@ extension SQLReading {
 
 extension SQLWriteTransaction {
     /// E4 across processes: a write unit of work that asks who owns a subscription takes the
-    /// backend's ownership lock first (`SQLWriteHooks.lockOwnership`) and reads the row locked
-    /// (`SQLDialect.lockingRead`), so units of work deciding one subscription's owner queue
-    /// behind each other instead of both deciding from the same state; under `keep`, two
-    /// processes can never both bind one subscription.
+    /// backend's ownership lock first (`SQLWriteHooks.ownershipLock`, in the same statement) and
+    /// reads the row locked (`SQLDialect.lockingRead`), so units of work deciding one
+    /// subscription's owner queue behind each other instead of both deciding from the same state;
+    /// under `keep`, two processes can never both bind one subscription.
     public func owner(of subscription: SubscriptionKey) throws(StoreError) -> String? {
-        try hooks.lockOwnership(of: subscription)
+        let lock: SQL = hooks.ownershipLock(of: subscription).map { "\($0) AND " } ?? ""
         return try connection.queryFirst("""
-            SELECT account_id FROM owners WHERE \(RecordRows.subscriptionKey(subscription))\(connection.dialect.lockingRead)
+            SELECT account_id FROM owners WHERE \(lock)\(RecordRows.subscriptionKey(subscription))\(connection.dialect.lockingRead)
             """) { $0.text(0) }
     }
 

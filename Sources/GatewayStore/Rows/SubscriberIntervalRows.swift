@@ -84,11 +84,30 @@ extension SQLWriteTransaction {
     /// computes from them: the subscription's rows deleted (by its key, the primary key's
     /// prefix), then written.
     public func replaceSubscriberIntervals(from facts: AccountFacts, accountId: String) throws(StoreError) {
+        var catalog: [StoreProductRef: Product?] = [:]
+        try replaceSubscriberIntervals(from: facts, accountId: accountId, catalog: &catalog)
+    }
+
+    /// The same for each account of a batch, each catalog product named read once for all of them
+    /// (a drain derives up to a batch of accounts, most naming the same few products).
+    public func replaceSubscriberIntervals(of accounts: [(accountId: String, facts: AccountFacts)]) throws(StoreError) {
+        var catalog: [StoreProductRef: Product?] = [:]
+        for account in accounts {
+            try replaceSubscriberIntervals(from: account.facts, accountId: account.accountId, catalog: &catalog)
+        }
+    }
+
+    private func replaceSubscriberIntervals(from facts: AccountFacts, accountId: String,
+                                            catalog: inout [StoreProductRef: Product?]) throws(StoreError) {
         guard !facts.transactions.isEmpty else { return }
         var products: [Product] = []
         var named: Set<StoreProductRef> = []
-        for t in facts.transactions where named.insert(StoreProductRef(store: t.store, storeProductId: t.productId)).inserted {
-            if let product = try product(StoreProductRef(store: t.store, storeProductId: t.productId)) { products.append(product) }
+        for t in facts.transactions {
+            let ref = StoreProductRef(store: t.store, storeProductId: t.productId)
+            guard named.insert(ref).inserted else { continue }
+            let found: Product?
+            if let known = catalog[ref] { found = known } else { found = try product(ref); catalog[ref] = found }
+            if let found { products.append(found) }
         }
         let computed = SubscriptionIntervals.of(facts, products: products)
         for key in computed.subscriptions {

@@ -8,9 +8,12 @@ public protocol SQLWriteHooks {
     /// feed). Called before the version row it announces is updated (facts version, catalog
     /// revision), after the row for API keys.
     func recordChange(_ change: StoreChange) throws(StoreError)
-    /// E4: taken before a write unit of work reads who owns `subscription`, held until it ends, so
-    /// units of work deciding one subscription's owner queue behind each other.
-    func lockOwnership(of subscription: SubscriptionKey) throws(StoreError)
+    /// E4: a condition that takes the lock on who owns `subscription` when evaluated, held until
+    /// the unit of work ends, so units of work deciding one subscription's owner queue behind each
+    /// other. The owner read puts it first in its `WHERE`, so the lock is taken in the read's own
+    /// statement (one round trip) and before any row is read; nil when this unit holds it already
+    /// or the backend needs none.
+    func ownershipLock(of subscription: SubscriptionKey) -> SQL?
     /// Taken before an event is appended to the account's history, held until the unit of work
     /// ends, so that within one account no history sequence commits after a higher one.
     func lockHistory(ofAccount accountId: String) throws(StoreError)
@@ -27,6 +30,6 @@ extension SQLWriteHooks {
 public struct NoWriteHooks: SQLWriteHooks {
     public init() {}
     public func recordChange(_ change: StoreChange) throws(StoreError) {}
-    public func lockOwnership(of subscription: SubscriptionKey) throws(StoreError) {}
+    public func ownershipLock(of subscription: SubscriptionKey) -> SQL? { nil }
     public func lockHistory(ofAccount accountId: String) throws(StoreError) {}
 }

@@ -220,6 +220,8 @@ public protocol WriteTransaction: ReadTransaction {
     /// Makes the stored intervals of every subscription in `facts` (owned by `accountId`, or by
     /// nobody: "") those computed from them.
     func replaceSubscriberIntervals(from facts: AccountFacts, accountId: String) throws(StoreError)
+    /// The same for each of `accounts`, in one go (what a drain's batch derives).
+    func replaceSubscriberIntervals(of accounts: [(accountId: String, facts: AccountFacts)]) throws(StoreError)
     /// The intervals of a subscription nobody owns, computed again from its own facts.
     func refreshSubscriberIntervals(ofSubscription key: SubscriptionKey) throws(StoreError)
     func deleteAllSubscriberIntervals() throws(StoreError)
