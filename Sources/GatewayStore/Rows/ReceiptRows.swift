@@ -26,11 +26,12 @@ extension SQLReading {
 
     /// A poll target's row: environment, original transaction id, latest expiry, billing retry,
     /// owner, receipt data, store. The subscriptions expiring in the window are a range of
-    /// `subscription_facts_by_expiry` (`latest_expires` is kept with the facts, decision 118), those
+    /// `subscription_facts_by_expiry` (store, latest expiry: kept with the facts, decision 118), those
     /// in billing retry or grace come from their renewal infos: no pass over every transaction.
     public func subscriptionsToPoll(expiringBefore before: Instant, notBefore: Instant, limit: Int, store: Store?)
         throws(StoreError) -> [PollTarget] {
-        let only: SQL = store.map { "AND s.store = \($0.rawValue) " } ?? ""
+        // The store in each branch of the OR, so each is one index range (SQLite's OR optimisation).
+        let only: SQL = store.map { "s.store = \($0.rawValue) AND " } ?? ""
         return try connection.query("""
             SELECT s.environment, s.original_transaction_id, s.latest_expires, COALESCE(r.is_in_billing_retry, FALSE),
                    o.account_id, rc.receipt_data, s.store
@@ -39,11 +40,10 @@ extension SQLReading {
             LEFT JOIN owners o ON \(RecordRows.sameSubscription("o", "s"))
             LEFT JOIN latest_receipts lr ON \(RecordRows.sameSubscription("lr", "s"))
             LEFT JOIN receipt_contents rc ON rc.sha256 = lr.receipt_sha256
-            WHERE ((s.latest_expires >= \(notBefore) AND s.latest_expires < \(before))
-                OR (s.store, s.environment, s.original_transaction_id) IN (
+            WHERE (\(only)s.latest_expires >= \(notBefore) AND s.latest_expires < \(before))
+                OR (\(only)(s.store, s.environment, s.original_transaction_id) IN (
                     SELECT store, environment, original_transaction_id FROM renewal_infos
                     WHERE is_in_billing_retry OR grace_period_expires_date >= \(notBefore)))
-                \(only)
             ORDER BY s.latest_expires NULLS FIRST, s.environment, s.store, s.original_transaction_id LIMIT \(max(0, limit))
             """) { row throws(StoreError) in
             let id = row.text(1)

@@ -342,7 +342,7 @@ extension SharedMigration {
                 latest_expires \(.instant), product_ids \(.key) NOT NULL, facts \(.bytes) NOT NULL,
                 PRIMARY KEY (store, environment, original_transaction_id)
             )\(.tableOptions);
-            CREATE INDEX subscription_facts_by_expiry ON subscription_facts (latest_expires);
+            CREATE INDEX subscription_facts_by_expiry ON subscription_facts (store, latest_expires);
             CREATE TABLE transaction_keys (
                 store \(.key) NOT NULL, environment \(.key) NOT NULL, transaction_id \(.key) NOT NULL,
                 original_transaction_id \(.key) NOT NULL,
