@@ -94,7 +94,7 @@ struct ReportsLoad {
         // What the ingest writes for new facts of one account (E1 has nothing to merge, E4 binds
         // them to it), without its history events: then the facts version, whose bump marks the
         // reports' derived rows due as at ingest (decision 96).
-        for transaction in facts { try tx.save(transaction) }
+        try tx.save(facts)
         for renewal in renewals { try tx.save(renewal) }
         for key in Set(facts.map(\.subscriptionKey)) { try tx.setOwner(id, of: key, at: now) }
         try tx.bumpFactsVersion(ofAccount: id)

@@ -35,6 +35,8 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
         conn = handle
         clibpq_silence_notices(conn)
         try execute("SET statement_timeout = \(max(0, settings.statementTimeoutMilliseconds))")
+        // `PostgresBytes` reads BYTEA in the hex format whatever the server's default.
+        try execute("SET bytea_output = 'hex'")
     }
 
     deinit { PQfinish(conn) }
@@ -90,6 +92,7 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
         case .integer(let v): return String(v)
         case .text(let s): return s
         case .boolean(let b): return b ? "true" : "false"
+        case .bytes(let b): return PostgresBytes.hexInput(b)
         case .null: return nil
         }
     }

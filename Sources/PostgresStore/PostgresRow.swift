@@ -15,6 +15,11 @@ struct PGRow: StoredRow {
         return String(cString: p)
     }
     func int64(_ column: Int32) -> Int64 { Int64(text(column)) ?? 0 }
+    /// BYTEA's text output in the hex format (`\\x…`, the server's default `bytea_output`).
+    func bytes(_ column: Int32) -> [UInt8] {
+        guard let p = PQgetvalue(result, row, column) else { return [] }
+        return PostgresBytes.fromHexOutput(UnsafeRawBufferPointer(start: p, count: Int(PQgetlength(result, row, column))))
+    }
     /// BOOLEAN's text output is `t` or `f`.
     func bool(_ column: Int32) -> Bool { text(column) == "t" }
 

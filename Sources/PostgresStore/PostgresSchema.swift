@@ -9,7 +9,7 @@ import GatewayStore
 /// 1970 (`BIGINT`), as in the SQLite store.
 enum PostgresSchema {
     /// PostgreSQL's own steps, as released, then the steps written once for both backends.
-    static let migrations: [String] = ownMigrations + SharedMigration.all.map { $0.sql(for: .postgres) }
+    static let migrations: [SharedMigration] = ownMigrations.map { SharedMigration(stringLiteral: $0) } + SharedMigration.all
 
     /// Released before schema steps were written once (`SharedMigration`): never append here.
     private static let ownMigrations: [String] = [
@@ -192,7 +192,11 @@ enum PostgresSchema {
                 throw .failed
             }
             for index in applied..<currentVersion {
-                try connection.execute(migrations[index])
+                try connection.execute(migrations[index].sql(for: .postgres))
+                if let data = migrations[index].data {
+                    try data.run(on: connection)
+                    try connection.execute(migrations[index].finalSQL(for: .postgres))
+                }
                 try connection.run("""
                     INSERT INTO gateway_migrations (version, applied_at)
                     VALUES (\(index + 1), (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT)

@@ -7,6 +7,19 @@ import Wire
 struct SQLiteMigration: Sendable {
     var schema: String
     var data: (@Sendable (SQLiteConnection) throws(StoreError) -> Void)? = nil
+    /// Statements after `data` (a shared step's `finalSQL`).
+    var final = ""
+
+    init(schema: String, data: (@Sendable (SQLiteConnection) throws(StoreError) -> Void)? = nil) {
+        self.schema = schema; self.data = data
+    }
+
+    /// A step written once for both backends, its data step run on this connection.
+    init(shared: SharedMigration) {
+        schema = shared.sql(for: .sqlite)
+        final = shared.finalSQL(for: .sqlite)
+        if let step = shared.data { data = { c throws(StoreError) in try step.run(on: c) } }
+    }
 
     /// Step 2: every per-subscription receipt copy becomes one content row and a pointer to it.
     /// The pointer is written as step 2's table holds it (later steps change the row access).

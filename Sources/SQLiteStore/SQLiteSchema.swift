@@ -6,7 +6,7 @@ import GatewayStore
 enum SQLiteSchema {
     /// SQLite's own steps, as released, then the steps written once for both backends.
     static let migrations: [SQLiteMigration] = ownMigrations
-        + SharedMigration.all.map { SQLiteMigration(schema: $0.sql(for: .sqlite)) }
+        + SharedMigration.all.map(SQLiteMigration.init(shared:))
 
     /// Released before schema steps were written once (`SharedMigration`): never append here.
     private static let ownMigrations: [SQLiteMigration] = [
@@ -182,6 +182,7 @@ enum SQLiteSchema {
             for index in version..<currentVersion {
                 try connection.execute(migrations[index].schema)
                 try migrations[index].data?(connection)
+                if !migrations[index].final.isEmpty { try connection.execute(migrations[index].final) }
                 try connection.execute("PRAGMA user_version = \(index + 1)")
             }
         }

@@ -17,6 +17,10 @@ final class SQLiteStatement {
             case .integer(let v): rc = sqlite3_bind_int64(raw, index, v)
             case .text(let s): rc = sqlite3_bind_text(raw, index, s, -1, csqlite_transient())
             case .boolean(let b): rc = sqlite3_bind_int64(raw, index, b ? 1 : 0)  // SQLite has no boolean type
+            case .bytes(let b):
+                // A null pointer would bind NULL: an empty value is a zero-length blob.
+                rc = b.isEmpty ? sqlite3_bind_zeroblob(raw, index, 0)
+                    : b.withUnsafeBytes { sqlite3_bind_blob(raw, index, $0.baseAddress, Int32($0.count), csqlite_transient()) }
             case .null: rc = sqlite3_bind_null(raw, index)
             }
             guard rc == SQLITE_OK else {
@@ -52,6 +56,11 @@ struct SQLiteRow: StoredRow {
     func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement.raw, column) == SQLITE_NULL }
     func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(statement.raw, column) }
     func bool(_ column: Int32) -> Bool { int64(column) != 0 }
+    /// The blob first, then its length (sqlite3_column_bytes, "Result Values From A Query").
+    func bytes(_ column: Int32) -> [UInt8] {
+        guard let p = sqlite3_column_blob(statement.raw, column) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: p, count: Int(sqlite3_column_bytes(statement.raw, column))))
+    }
     func text(_ column: Int32) -> String {
         guard let p = sqlite3_column_text(statement.raw, column) else { return "" }
         return String(cString: p)

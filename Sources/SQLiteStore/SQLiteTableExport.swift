@@ -26,7 +26,20 @@ extension SQLiteStore: TableExporting {
 
     public func forEachRowBatch(of table: CopyTable, _ batch: ([[String?]]) throws(StoreError) -> Void) throws(StoreError) {
         try onReader { c throws(StoreError) in
-            let columns = table.columns.map(Self.identifier).joined(separator: ", ")
+            let quoted = Self.quoted(table.name)
+            let blobs = Set(try c.query("SELECT name FROM pragma_table_info(\(raw: quoted)) WHERE type = 'BLOB'") { $0.text(0) })
+            // Bytes cross in PostgreSQL's BYTEA hex input form, which its text output repeats.
+            let columns = table.columns.map { name in
+                blobs.contains(name) ? "'\\x' || lower(hex(\(Self.identifier(name))))" : Self.identifier(name)
+            }.joined(separator: ", ")
+            let keyed = try c.exists("""
+                SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = \(table.name) AND sql LIKE '%WITHOUT ROWID%'
+                """)
+            if keyed {
+                let key = try c.query("SELECT name FROM pragma_table_info(\(raw: quoted)) WHERE pk > 0 ORDER BY pk") { $0.text(0) }
+                try Self.forEachBatch(byKey: key, of: table, columns: columns, c, batch)
+                return
+            }
             var after = Int64.min
             while true {
                 let rows = try c.query("""
@@ -39,6 +52,27 @@ extension SQLiteStore: TableExporting {
                 try batch(rows.map(\.1))
                 after = last.0
             }
+        }
+    }
+
+    /// A table without rowids (`SQLSchemaWord.keyTableOptions`) in batches by its primary key,
+    /// whose columns are text.
+    private static func forEachBatch(byKey key: [String], of table: CopyTable, columns: String, _ c: SQLiteConnection,
+                                     _ batch: ([[String?]]) throws(StoreError) -> Void) throws(StoreError) {
+        let keyList = key.map(identifier).joined(separator: ", ")
+        var after: [String]?
+        while true {
+            let beyond: SQL = after.map { "(\(raw: keyList)) > (\(SQL.joined($0.map { value -> SQL in "\(value)" })))" } ?? "TRUE"
+            let rows = try c.query("""
+                SELECT \(raw: keyList), \(raw: columns) FROM \(raw: identifier(table.name)) WHERE \(beyond)
+                ORDER BY \(raw: keyList) LIMIT \(copyBatchRows)
+                """) { row in
+                ((0..<key.count).map { row.text(Int32($0)) },
+                 (0..<table.columns.count).map { row.optionalText(Int32(key.count + $0)) })
+            }
+            guard let last = rows.last else { return }
+            try batch(rows.map(\.1))
+            after = last.0
         }
     }
 

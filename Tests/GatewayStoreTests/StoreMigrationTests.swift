@@ -91,7 +91,7 @@ import Wire
         let released = PostgresSchema.migrations.count - SharedMigration.all.count
         try schema.execute("CREATE TABLE gateway_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)")
         for (index, step) in PostgresSchema.migrations.prefix(released).enumerated() {
-            try schema.execute(step + ";\nINSERT INTO gateway_migrations (version, applied_at) VALUES (\(index + 1), 0)")
+            try schema.execute(step.sql(for: .postgres) + ";\nINSERT INTO gateway_migrations (version, applied_at) VALUES (\(index + 1), 0)")
         }
         let digest = try ReceiptContent(data: Self.receipt).digest
         try schema.execute(Self.releasedRows(upgraded: "TRUE", notUpgraded: "FALSE", receipts: """

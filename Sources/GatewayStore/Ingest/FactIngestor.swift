@@ -142,10 +142,8 @@ public struct FactIngestor: Sendable {
     private func save(_ transactions: [(old: Transaction?, new: Transaction)], renewals: [RenewalInfo],
                       _ tx: any WriteTransaction) throws(StoreError) -> FactChanges {
         var changes = FactChanges()
-        for (old, new) in transactions {
-            try tx.save(new)
-            changes.note(old, new)
-        }
+        try tx.save(transactions.map(\.new))
+        for (old, new) in transactions { changes.note(old, new) }
         for (old, new) in try Self.plan(renewals, key: \.subscriptionKey,
                                         stored: { (r) throws(StoreError) in try tx.renewalInfo(r.subscriptionKey) },
                                         TransactionMerge.merge) {

@@ -1,6 +1,7 @@
 import Entitle
 
-/// One account's facts and facts version as a single statement: the transactions it owns, their
+/// One account's facts and facts version as a single statement: the subscriptions it owns (each
+/// one's transactions packed in one value, `PackedTransactions`), their
 /// renewal infos and its grants (E1–E22's input) with the version they make, as the parts of one
 /// `UNION ALL`. A single statement is a consistent snapshot on both backends, so the cold path
 /// of a list (the facts of an account nothing kept) is one round trip with no transaction around
@@ -23,17 +24,15 @@ enum AccountFactsRows {
     static let renewalColumns: Int32 = transactionColumns + Int32(transactionTypes.count)
     static let grantColumns: Int32 = renewalColumns + Int32(renewalTypes.count)
 
-    /// The types of `RecordRows.transactionColumns`, `renewalColumns` and `grantColumns`, in order.
-    private static let transactionTypes: [Slot] = [.text, .text, .text, .text, .bigint, .bigint, .bigint, .bigint, .bigint,
-                                                  .boolean, .text, .text, .text, .text, .text, .text, .bigint, .text, .text,
-                                                  .bigint, .text, .text, .boolean]
+    /// The types of `RecordRows.subscriptionFactsColumns`, `renewalColumns` and `grantColumns`, in order.
+    private static let transactionTypes: [Slot] = [.text, .text, .text, .bytea]
     private static let renewalTypes: [Slot] = [.text, .text, .text, .boolean, .text, .bigint, .boolean, .bigint, .bigint,
                                               .text, .bigint, .text, .bigint, .bigint, .text, .text]
     private static let grantTypes: [Slot] = [.text, .text, .text, .text, .text, .bigint, .bigint, .bigint, .text, .bigint,
                                             .text]
 
     private enum Slot: String {
-        case text = "TEXT", bigint = "BIGINT", boolean = "BOOLEAN"
+        case text = "TEXT", bigint = "BIGINT", boolean = "BOOLEAN", bytea = "BYTEA"
         var null: String { "CAST(NULL AS \(rawValue))" }
     }
 
@@ -45,13 +44,7 @@ enum AccountFactsRows {
                 + fill(grant, grantTypes)).joined(separator: ", ")
     }
 
-    private static let transactionSelect = [
-        "t.environment", "t.transaction_id", "t.original_transaction_id", "t.product_id", "t.purchase_date",
-        "t.original_purchase_date", "t.expires_date", "t.revocation_date", "t.revocation_reason", "t.is_upgraded",
-        "t.offer", "t.ownership", "t.web_order_line_item_id", "t.subscription_group", "t.app_account_token",
-        "t.source", "t.observed_at", "t.store", "t.revocation_type", "t.revocation_percentage", "t.app_transaction_id",
-        "t.offer_period", "t.period_built",
-    ]
+    private static let transactionSelect = ["s.store", "s.environment", "s.original_transaction_id", "s.facts"]
     private static let renewalSelect = [
         "r.environment", "r.original_transaction_id", "r.product_id", "r.auto_renew_status",
         "r.auto_renew_product_id", "r.expiration_intent", "r.is_in_billing_retry",
@@ -68,7 +61,7 @@ enum AccountFactsRows {
     /// Each part's select list, built once.
     private static let versionPart = "\(Part.version.rawValue), \(noSort), \(columns(version: "a.facts_version"))"
     private static let transactionPart = """
-        \(Part.transaction.rawValue), t.environment, t.store, t.original_transaction_id, t.purchase_date, t.transaction_id, \
+        \(Part.transaction.rawValue), s.environment, s.store, s.original_transaction_id, CAST(NULL AS BIGINT), CAST(NULL AS TEXT), \
         \(columns(transaction: transactionSelect))
         """
     private static let renewalPart = """
@@ -85,7 +78,7 @@ enum AccountFactsRows {
         SELECT \(raw: versionPart) FROM accounts a WHERE a.id = \(accountId)
         UNION ALL
         SELECT \(raw: transactionPart)
-        FROM transactions t JOIN owners o ON \(RecordRows.sameSubscription("o", "t"))
+        FROM subscription_facts s JOIN owners o ON \(RecordRows.sameSubscription("o", "s"))
         WHERE o.account_id = \(accountId)
         UNION ALL
         SELECT \(raw: renewalPart)
@@ -108,6 +101,7 @@ struct PartRow<Base: StoredRow>: StoredRow {
     func text(_ column: Int32) -> String { base.text(offset + column) }
     func int64(_ column: Int32) -> Int64 { base.int64(offset + column) }
     func bool(_ column: Int32) -> Bool { base.bool(offset + column) }
+    func bytes(_ column: Int32) -> [UInt8] { base.bytes(offset + column) }
     func corrupt(_ detail: String) -> StoreError { base.corrupt(detail) }
 }
 
@@ -126,7 +120,7 @@ extension SQLReading {
             switch AccountFactsRows.Part(rawValue: row.int64(0)) {
             case .version: version = row.int64(AccountFactsRows.versionColumn)
             case .transaction:
-                facts.transactions.append(try RecordRows.transaction(PartRow(base: row, offset: AccountFactsRows.transactionColumns)))
+                facts.transactions += try RecordRows.subscriptionTransactions(row, from: AccountFactsRows.transactionColumns)
             case .renewal:
                 facts.renewals.append(try RecordRows.renewalInfo(PartRow(base: row, offset: AccountFactsRows.renewalColumns)))
             case .grant: facts.grants.append(RecordRows.grant(PartRow(base: row, offset: AccountFactsRows.grantColumns)))

@@ -2,16 +2,14 @@ import Entitle
 import IssueCatalog
 import Wire
 
-/// Store facts (transactions, renewal infos), keyed as E1 identifies them. Saving is an
-/// upsert (`ON CONFLICT … DO UPDATE`) by that identity: ingesting the same fact twice, from any
-/// process, stores it once.
+/// Store facts (transactions, renewal infos), keyed as E1 identifies them. A subscription's
+/// transactions are one row of `subscription_facts` (`PackedTransactions`, decision 118), found
+/// by transaction through `transaction_keys`; saving is a read, merge and upsert of that row by
+/// E1's identity, so ingesting the same fact twice, from any process, stores it once.
 extension RecordRows {
-    public static let transactionColumns: SQL = """
-        SELECT t.environment, t.transaction_id, t.original_transaction_id, t.product_id, t.purchase_date,
-               t.original_purchase_date, t.expires_date, t.revocation_date, t.revocation_reason, t.is_upgraded,
-               t.offer, t.ownership, t.web_order_line_item_id, t.subscription_group, t.app_account_token,
-               t.source, t.observed_at, t.store, t.revocation_type, t.revocation_percentage, t.app_transaction_id,
-               t.offer_period, t.period_built FROM transactions t
+    /// A subscription's row: its key, then its packed transactions (`subscriptionTransactions`).
+    public static let subscriptionFactsColumns: SQL = """
+        SELECT s.store, s.environment, s.original_transaction_id, s.facts FROM subscription_facts s
         """
 
     public static let renewalColumns: SQL = """
@@ -22,25 +20,22 @@ extension RecordRows {
         FROM renewal_infos r
         """
 
-    public static func transaction(_ row: some StoredRow) throws(StoreError) -> Transaction {
-        let id = row.text(1)
-        return Transaction(
-            store: try row.decode(Store.self, 17, of: id), environment: try row.decode(StoreEnvironment.self, 0, of: id),
-            transactionId: id, originalTransactionId: row.text(2), productId: row.text(3),
-            purchaseDate: row.instant(4), originalPurchaseDate: row.optionalInstant(5),
-            expiresDate: row.optionalInstant(6), revocationDate: row.optionalInstant(7),
-            revocationReason: row.optionalInt(8),
-            revocationKind: row.isNull(18) ? nil : try row.decode(RevocationKind.self, 18, of: id),
-            revocationPercentage: row.optionalInt(19), isUpgraded: row.bool(9),
-            offer: row.isNull(10) ? nil : try row.decode(OfferKind.self, 10, of: id),
-            ownership: try row.decode(Ownership.self, 11, of: id), webOrderLineItemId: row.optionalText(12),
-            subscriptionGroup: row.optionalText(13), appAccountToken: row.optionalText(14),
-            appTransactionId: row.optionalText(20), offerPeriod: try offerPeriod(row, 21, of: id),
-            periodBuilt: row.bool(22), source: try row.decode(TransactionSource.self, 15, of: id), observedAt: row.optionalInstant(16))
+    /// The transactions of a `subscriptionFactsColumns` row (store, environment, original
+    /// transaction id, packed facts from `column`), in purchase order.
+    public static func subscriptionTransactions(_ row: some StoredRow, from column: Int32 = 0) throws(StoreError) -> [Transaction] {
+        let id = row.text(column + 2)
+        let key = SubscriptionKey(store: try row.decode(Store.self, column, of: id),
+                                  environment: try row.decode(StoreEnvironment.self, column + 1, of: id),
+                                  originalTransactionId: id)
+        do throws(PackingError) {
+            return try PackedTransactions.unpack(row.bytes(column + 3), of: key)
+        } catch {
+            throw row.corrupt("subscription \(id): \(error.detail)")
+        }
     }
 
     /// Apple's `offerPeriod` as stored: an ISO 8601 duration, or the row is corrupt.
-    private static func offerPeriod(_ row: some StoredRow, _ column: Int32, of id: String) throws(StoreError) -> ISODuration? {
+    static func offerPeriod(_ row: some StoredRow, _ column: Int32, of id: String) throws(StoreError) -> ISODuration? {
         guard let text = row.optionalText(column) else { return nil }
         guard let duration = ISODuration(text) else { throw row.corrupt("\(id): bad offer period") }
         return duration
@@ -90,15 +85,14 @@ extension RecordRows {
 
 extension SQLReading {
     /// The subscriptions in the order of `owners_by_account` (unique, so the join needs no sort on
-    /// either backend: decision 113), then each subscription's rows by purchase date and id in
-    /// Swift (`inSubscriptionOrder`): a sort of the joined wide rows in SQL cost half the query.
+    /// either backend: decision 113), each one's transactions in purchase order as stored.
     public func transactions(ofAccount accountId: String) throws(StoreError) -> [Transaction] {
-        try RecordRows.inSubscriptionOrder(connection.query("""
-            \(RecordRows.transactionColumns)
-            JOIN owners o ON \(RecordRows.sameSubscription("o", "t"))
+        try connection.query("""
+            \(RecordRows.subscriptionFactsColumns)
+            JOIN owners o ON \(RecordRows.sameSubscription("o", "s"))
             WHERE o.account_id = \(accountId)
             ORDER BY o.environment, o.store, o.original_transaction_id
-            """) { row throws(StoreError) in try RecordRows.transaction(row) })
+            """) { row throws(StoreError) in try RecordRows.subscriptionTransactions(row) }.flatMap { $0 }
     }
 
     /// In the order of `owners_by_account`, which the join keeps: no sort (decision 113).
@@ -110,31 +104,46 @@ extension SQLReading {
             """) { row throws(StoreError) in try RecordRows.renewalInfo(row) }
     }
 
+    /// In purchase date order, then id compared byte-wise (`PackedTransactions.inOrder`).
     public func transactions(of subscription: SubscriptionKey) throws(StoreError) -> [Transaction] {
-        try connection.query("""
-            \(RecordRows.transactionColumns)
-            WHERE \(RecordRows.subscriptionKey(subscription, alias: "t."))
-            ORDER BY t.purchase_date, t.transaction_id
-            """) { row throws(StoreError) in try RecordRows.transaction(row) }
+        try connection.queryFirst("""
+            \(RecordRows.subscriptionFactsColumns) WHERE \(RecordRows.subscriptionKey(subscription, alias: "s."))
+            """) { row throws(StoreError) in try RecordRows.subscriptionTransactions(row) } ?? []
     }
 
     public func transaction(_ key: TransactionKey) throws(StoreError) -> Transaction? {
         try connection.queryFirst("""
-            \(RecordRows.transactionColumns)
-            WHERE t.store = \(key.store.rawValue) AND t.environment = \(key.environment.rawValue)
-              AND t.transaction_id = \(key.transactionId)
-            """) { row throws(StoreError) in try RecordRows.transaction(row) }
+            \(RecordRows.subscriptionFactsColumns)
+            JOIN transaction_keys k ON \(RecordRows.sameSubscription("k", "s"))
+            WHERE k.store = \(key.store.rawValue) AND k.environment = \(key.environment.rawValue)
+              AND k.transaction_id = \(key.transactionId)
+            """) { row throws(StoreError) in try RecordRows.subscriptionTransactions(row) }?
+            .first { $0.transactionId == key.transactionId }
     }
 
-    /// Ids from `invoiceId/` up to `invoiceId0` (`0` follows `/`): a range the primary key's index
-    /// answers, where LIKE would read `_` as a wildcard.
+    /// Ids from `invoiceId/` up to `invoiceId0` (`0` follows `/`): a range of `transaction_keys`'
+    /// primary key, where LIKE would read `_` as a wildcard; in id order, compared byte-wise.
     public func transactions(stripeInvoice invoiceId: String, environment: StoreEnvironment) throws(StoreError) -> [Transaction] {
-        try connection.query("""
-            \(RecordRows.transactionColumns)
-            WHERE t.store = \(Store.stripe.rawValue) AND t.environment = \(environment.rawValue)
-              AND t.transaction_id >= \(invoiceId + "/") AND t.transaction_id < \(invoiceId + "0")
-            ORDER BY t.transaction_id
-            """) { row throws(StoreError) in try RecordRows.transaction(row) }
+        let from = invoiceId + "/", to = invoiceId + "0"
+        let subscriptions = try connection.query("""
+            \(RecordRows.subscriptionFactsColumns)
+            WHERE (s.store, s.environment, s.original_transaction_id) IN (
+                SELECT k.store, k.environment, k.original_transaction_id FROM transaction_keys k
+                WHERE k.store = \(Store.stripe.rawValue) AND k.environment = \(environment.rawValue)
+                  AND k.transaction_id >= \(from) AND k.transaction_id < \(to))
+            """) { row throws(StoreError) in try RecordRows.subscriptionTransactions(row) }
+        return subscriptions.joined().filter {
+            !$0.transactionId.utf8.lexicographicallyPrecedes(from.utf8) && $0.transactionId.utf8.lexicographicallyPrecedes(to.utf8)
+        }.sorted { $0.transactionId.utf8.lexicographicallyPrecedes($1.transactionId.utf8) }
+    }
+
+    /// The subscription a stored transaction belongs to (E1's identity), nil when none is stored.
+    func storedSubscription(of key: TransactionKey) throws(StoreError) -> SubscriptionKey? {
+        try connection.queryFirst("""
+            SELECT original_transaction_id FROM transaction_keys
+            WHERE store = \(key.store.rawValue) AND environment = \(key.environment.rawValue)
+              AND transaction_id = \(key.transactionId)
+            """) { SubscriptionKey(store: key.store, environment: key.environment, originalTransactionId: $0.text(0)) }
     }
 
     public func renewalInfo(_ key: SubscriptionKey) throws(StoreError) -> RenewalInfo? {
@@ -145,19 +154,48 @@ extension SQLReading {
 }
 
 extension SQLWriteTransaction {
-    public func save(_ t: Transaction) throws(StoreError) {
+    /// E1: each transaction inserted or replacing the stored one of its identity (store,
+    /// environment, transaction id), even one stored under another subscription; each
+    /// subscription's row read and written once.
+    public func save(_ transactions: [Transaction]) throws(StoreError) {
+        var rows: [SubscriptionKey: [String: Transaction]] = [:]
+        func load(_ key: SubscriptionKey) throws(StoreError) {
+            guard rows[key] == nil else { return }
+            var row: [String: Transaction] = [:]
+            for t in try self.transactions(of: key) { row[t.transactionId] = t }
+            rows[key] = row
+        }
+        for t in transactions {
+            let stored = try storedSubscription(of: t.key)
+            if let stored, stored != t.subscriptionKey {
+                try load(stored)
+                rows[stored]?[t.transactionId] = nil
+            }
+            try load(t.subscriptionKey)
+            rows[t.subscriptionKey]?[t.transactionId] = t
+            if stored != t.subscriptionKey {
+                try connection.run(.upsert(
+                    into: "transaction_keys",
+                    key: ["store": t.store.rawValue, "environment": t.environment.rawValue, "transaction_id": t.transactionId],
+                    set: ["original_transaction_id": t.originalTransactionId]))
+            }
+        }
+        for (key, row) in rows { try saveSubscriptionFacts(key, Array(row.values)) }
+    }
+
+    public func save(_ t: Transaction) throws(StoreError) { try save([t]) }
+
+    /// A subscription's row made `transactions`, or removed when there are none.
+    func saveSubscriptionFacts(_ key: SubscriptionKey, _ transactions: [Transaction]) throws(StoreError) {
+        guard !transactions.isEmpty else {
+            try connection.run("DELETE FROM subscription_facts WHERE \(RecordRows.subscriptionKey(key))")
+            return
+        }
         try connection.run(.upsert(
-            into: "transactions",
-            key: ["store": t.store.rawValue, "environment": t.environment.rawValue, "transaction_id": t.transactionId],
-            set: ["original_transaction_id": t.originalTransactionId, "product_id": t.productId,
-                  "purchase_date": t.purchaseDate, "original_purchase_date": t.originalPurchaseDate,
-                  "expires_date": t.expiresDate, "revocation_date": t.revocationDate,
-                  "revocation_reason": t.revocationReason, "revocation_type": t.revocationKind?.rawValue,
-                  "revocation_percentage": t.revocationPercentage, "is_upgraded": t.isUpgraded, "offer": t.offer?.rawValue,
-                  "ownership": t.ownership.rawValue, "web_order_line_item_id": t.webOrderLineItemId,
-                  "subscription_group": t.subscriptionGroup, "app_account_token": t.appAccountToken,
-                  "app_transaction_id": t.appTransactionId, "offer_period": t.offerPeriod?.description,
-                  "period_built": t.periodBuilt, "source": t.source.rawValue, "observed_at": t.observedAt]))
+            into: "subscription_facts", key: RecordRows.subscriptionColumns(key),
+            set: ["latest_expires": transactions.lazy.compactMap(\.expiresDate).max(),
+                  "product_ids": RecordRows.joinIds(Set(transactions.map(\.productId)).sorted()),
+                  "facts": PackedTransactions.pack(transactions)]))
     }
 
     public func save(_ r: RenewalInfo) throws(StoreError) {

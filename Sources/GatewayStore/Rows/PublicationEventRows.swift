@@ -53,18 +53,17 @@ extension SQLReading {
                              RecordRows.pushJob)
     }
 
-    /// Product ids and grants' publications are lists joined by `RecordRows.idSeparator`,
-    /// compared by element (`SQLDialect.list(_:contains:)`).
+    /// A subscription's product ids and grants' publications are lists joined by
+    /// `RecordRows.idSeparator`, compared by element (`SQLDialect.list(_:contains:)`).
     public func pushCandidates(_ audience: PushAudience, after: String?, limit: Int) throws(StoreError) -> [String] {
         let dialect = connection.dialect
-        let products: SQL = "\(RecordRows.joinIds(audience.productIds))"
         let publication: SQL = "\(audience.publicationId)"
         return try connection.query("""
             SELECT DISTINCT d.account_id FROM devices d
             WHERE d.account_id > \(after ?? "") AND (
                 \(audience.everyone)
-                OR EXISTS (SELECT 1 FROM owners o JOIN transactions t ON \(RecordRows.sameSubscription("t", "o"))
-                           WHERE o.account_id = d.account_id AND \(dialect.list(products, contains: "t.product_id")))
+                OR EXISTS (SELECT 1 FROM owners o JOIN subscription_facts s ON \(RecordRows.sameSubscription("s", "o"))
+                           WHERE o.account_id = d.account_id AND \(dialect.list("s.product_ids", containsAnyOf: audience.productIds)))
                 OR EXISTS (SELECT 1 FROM grants g WHERE g.account_id = d.account_id AND g.revoked_at IS NULL
                            AND \(dialect.list("g.publications", contains: publication))))
             ORDER BY d.account_id LIMIT \(max(0, limit))

@@ -25,22 +25,26 @@ extension SQLReading {
     }
 
     /// A poll target's row: environment, original transaction id, latest expiry, billing retry,
-    /// owner, receipt data, store.
+    /// owner, receipt data, store. The subscriptions expiring in the window are a range of
+    /// `subscription_facts_by_expiry` (store, latest expiry: kept with the facts, decision 118), those
+    /// in billing retry or grace come from their renewal infos: no pass over every transaction.
     public func subscriptionsToPoll(expiringBefore before: Instant, notBefore: Instant, limit: Int, store: Store?)
         throws(StoreError) -> [PollTarget] {
-        let only: SQL = store.map { "WHERE store = \($0.rawValue) " } ?? ""
+        // The store in each branch of the OR, so each is one index range (SQLite's OR optimisation).
+        let only: SQL = store.map { "s.store = \($0.rawValue) AND " } ?? ""
         return try connection.query("""
-            SELECT s.environment, s.original_transaction_id, s.latest, COALESCE(r.is_in_billing_retry, FALSE),
+            SELECT s.environment, s.original_transaction_id, s.latest_expires, COALESCE(r.is_in_billing_retry, FALSE),
                    o.account_id, rc.receipt_data, s.store
-            FROM (SELECT store, environment, original_transaction_id, MAX(expires_date) AS latest FROM transactions
-                  \(only)GROUP BY store, environment, original_transaction_id) s
+            FROM subscription_facts s
             LEFT JOIN renewal_infos r ON \(RecordRows.sameSubscription("r", "s"))
             LEFT JOIN owners o ON \(RecordRows.sameSubscription("o", "s"))
             LEFT JOIN latest_receipts lr ON \(RecordRows.sameSubscription("lr", "s"))
             LEFT JOIN receipt_contents rc ON rc.sha256 = lr.receipt_sha256
-            WHERE (s.latest >= \(notBefore) AND s.latest < \(before)) OR r.is_in_billing_retry
-                OR r.grace_period_expires_date >= \(notBefore)
-            ORDER BY s.latest NULLS FIRST, s.environment, s.store, s.original_transaction_id LIMIT \(max(0, limit))
+            WHERE (\(only)s.latest_expires >= \(notBefore) AND s.latest_expires < \(before))
+                OR (\(only)(s.store, s.environment, s.original_transaction_id) IN (
+                    SELECT store, environment, original_transaction_id FROM renewal_infos
+                    WHERE is_in_billing_retry OR grace_period_expires_date >= \(notBefore)))
+            ORDER BY s.latest_expires NULLS FIRST, s.environment, s.store, s.original_transaction_id LIMIT \(max(0, limit))
             """) { row throws(StoreError) in
             let id = row.text(1)
             return PollTarget(

@@ -10,6 +10,8 @@ public protocol StoredRow: SendableMetatype {
     func appendUTF8(_ column: Int32, to bytes: inout [UInt8])
     func int64(_ column: Int32) -> Int64
     func bool(_ column: Int32) -> Bool
+    /// A `BLOB` (SQLite) or `BYTEA` (PostgreSQL) column's bytes.
+    func bytes(_ column: Int32) -> [UInt8]
     /// A value this gateway cannot have written: the backend logs it and the unit of work fails.
     func corrupt(_ detail: String) -> StoreError
 }

@@ -52,8 +52,8 @@ extension SQLReading {
     /// deleted account's store transactions under no account).
     public func ownerlessSubscriptions() throws(StoreError) -> [SubscriptionKey] {
         try connection.query("""
-            SELECT DISTINCT t.store, t.environment, t.original_transaction_id FROM transactions t
-            LEFT JOIN owners o ON \(RecordRows.sameSubscription("o", "t")) WHERE o.account_id IS NULL
+            SELECT s.store, s.environment, s.original_transaction_id FROM subscription_facts s
+            LEFT JOIN owners o ON \(RecordRows.sameSubscription("o", "s")) WHERE o.account_id IS NULL
             """) { row throws(StoreError) in
             let id = row.text(2)
             return SubscriptionKey(store: try row.decode(Store.self, 0, of: id),

@@ -52,6 +52,15 @@ public enum SQLDialect: Sendable, Equatable {
         }
     }
 
+    /// True when `list` (ids joined by `RecordRows.idSeparator`) holds any of `elements`; false
+    /// for none.
+    public func list(_ list: SQL, containsAnyOf elements: [String]) -> SQL {
+        guard let first = elements.first else { return "FALSE" }
+        return elements.dropFirst().reduce("(\(self.list(list, contains: "\(first)"))") { sql, element in
+            "\(sql) OR \(self.list(list, contains: "\(element)"))"
+        } + ")"
+    }
+
     /// A column type or table clause of a schema written once (`SharedMigration`).
     public func spelling(_ word: SQLSchemaWord) -> String {
         switch (word, self) {
@@ -64,6 +73,10 @@ public enum SQLDialect: Sendable, Equatable {
         case (.serialPrimaryKey, .sqlite): return "INTEGER PRIMARY KEY AUTOINCREMENT"
         case (.serialPrimaryKey, .postgres): return "BIGSERIAL PRIMARY KEY"
         case (.tableOptions, .sqlite): return " STRICT"
+        case (.keyTableOptions, .sqlite): return " STRICT, WITHOUT ROWID"
+        case (.keyTableOptions, .postgres): return ""
+        case (.bytes, .sqlite): return "BLOB"
+        case (.bytes, .postgres): return "BYTEA"
         case (.currentInstant, .sqlite): return "(CAST(strftime('%s', 'now') AS INTEGER) * 1000)"
         case (.currentInstant, .postgres): return "(CAST(EXTRACT(EPOCH FROM now()) AS BIGINT) * 1000)"
         case (.tableOptions, .postgres): return ""
@@ -86,6 +99,12 @@ public enum SQLSchemaWord: Sendable {
     case serialPrimaryKey
     /// After a `CREATE TABLE`'s closing parenthesis (SQLite's tables are `STRICT`).
     case tableOptions
+    /// In place of `tableOptions` for a narrow table read by its primary key alone: SQLite
+    /// stores it as that key's b-tree, without a rowid table beside it ("Clustered Indexes and
+    /// the WITHOUT ROWID Optimization").
+    case keyTableOptions
+    /// Bytes (`BLOB`, `BYTEA`), bound and read as `[UInt8]`.
+    case bytes
     /// The instant the step runs, in milliseconds since 1970 (whole seconds), for a backfilled
     /// column that means "now" (a migrated session was last seen when the gateway was upgraded).
     case currentInstant

@@ -2,11 +2,13 @@ import Wire
 
 /// A value bound to a statement parameter: only the types the schemas use. Instants are bound as
 /// milliseconds since 1970 (`INTEGER` in SQLite, `BIGINT` in PostgreSQL); a boolean becomes 0 or 1
-/// in SQLite, which has no boolean type, and `true`/`false` in PostgreSQL.
+/// in SQLite, which has no boolean type, and `true`/`false` in PostgreSQL. Bytes are a `BLOB` in
+/// SQLite and a `BYTEA` in PostgreSQL.
 public enum SQLValue: Sendable, Equatable {
     case integer(Int64)
     case text(String)
     case boolean(Bool)
+    case bytes([UInt8])
     case null
 }
 
@@ -33,6 +35,10 @@ extension Int: SQLBindable {
 
 extension Bool: SQLBindable {
     public var sqlValue: SQLValue { .boolean(self) }
+}
+
+extension [UInt8]: SQLBindable {
+    public var sqlValue: SQLValue { .bytes(self) }
 }
 
 extension Instant: SQLBindable {

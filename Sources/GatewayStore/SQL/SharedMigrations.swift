@@ -331,6 +331,28 @@ extension SharedMigration {
         CREATE UNIQUE INDEX owners_by_account ON owners (account_id, environment, store, original_transaction_id);
         """,
         evidenceJoined,
+        // Storage (decision 118): a subscription's transactions are one row, packed
+        // (`PackedTransactions`), beside the greatest expiry the status poller reads as an index
+        // range and the product ids a push's audience is matched against. A transaction's
+        // identity (E1) finds its subscription in `transaction_keys`, a b-tree of the key alone on
+        // SQLite. The released rows are packed in code, in this step's transaction
+        // (`TransactionsPacking`); the keys are copied in their order, which fills the pages.
+        .converting("""
+            CREATE TABLE subscription_facts (
+                store \(.key) NOT NULL, environment \(.key) NOT NULL, original_transaction_id \(.key) NOT NULL,
+                latest_expires \(.instant), product_ids \(.key) NOT NULL, facts \(.bytes) NOT NULL,
+                PRIMARY KEY (store, environment, original_transaction_id)
+            )\(.tableOptions);
+            CREATE INDEX subscription_facts_by_expiry ON subscription_facts (store, latest_expires);
+            CREATE TABLE transaction_keys (
+                store \(.key) NOT NULL, environment \(.key) NOT NULL, transaction_id \(.key) NOT NULL,
+                original_transaction_id \(.key) NOT NULL,
+                PRIMARY KEY (store, environment, transaction_id)
+            )\(.keyTableOptions);
+            INSERT INTO transaction_keys (store, environment, transaction_id, original_transaction_id)
+                SELECT store, environment, transaction_id, original_transaction_id FROM transactions
+                ORDER BY store, environment, transaction_id;
+            """, with: .packTransactions, then: "DROP TABLE transactions;"),
     ]
 
     /// E36: touching intervals that report alike are stored as one row (`CirculationIntervalJoin`,

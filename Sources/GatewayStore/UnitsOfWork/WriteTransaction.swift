@@ -63,8 +63,11 @@ public protocol WriteTransaction: ReadTransaction {
 
     // MARK: App Store facts
 
-    /// Inserts or replaces by (environment, transactionId).
+    /// Inserts or replaces by E1's identity (store, environment, transactionId).
     func save(_ transaction: Transaction) throws(StoreError)
+    /// Each inserted or replacing by E1's identity, later ones replacing earlier ones; each
+    /// subscription's facts written once.
+    func save(_ transactions: [Transaction]) throws(StoreError)
     /// Inserts or replaces by subscription.
     func save(_ renewalInfo: RenewalInfo) throws(StoreError)
     func setOwner(_ accountId: String, of subscription: SubscriptionKey, at instant: Instant) throws(StoreError)

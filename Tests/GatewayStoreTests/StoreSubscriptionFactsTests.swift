@@ -1,0 +1,67 @@
+import Testing
+import IssueCatalog
+import Entitle
+import GatewayStore
+import TestSupport
+import Wire
+
+/// A subscription's transactions kept as one row (decision 118), through the units of work on
+/// every backend: E1's identity decides what replaces what, wherever the fact was stored.
+@Suite struct StoreSubscriptionFactsTests {
+    static let a = SubscriptionKey(environment: .production, originalTransactionId: "A")
+    static let b = SubscriptionKey(environment: .production, originalTransactionId: "B")
+
+    @Test(arguments: StoreBackend.all)
+    func e1ALaterDescriptionInOneSaveReplacesTheEarlierAndEachSubscriptionKeepsPurchaseOrder(_ backend: StoreBackend) throws {
+        let opened = try backend.open()
+        let store = opened.store
+        var renewed = Fixtures.transaction("2", original: "A", purchased: "2026-02-01T00:00:00Z", expires: "2026-03-01T00:00:00Z")
+        let first = Fixtures.transaction("1", original: "A")
+        let other = Fixtures.transaction("3", original: "B", product: "weekly.1w")
+        try store.write { tx throws(StoreError) in
+            try tx.save([renewed, first, other])
+            renewed.isUpgraded = true
+            try tx.save([renewed])
+            try tx.save([renewed])
+        }
+        #expect(try store.transactions(ofSubscription: Self.a) == [first, renewed])
+        #expect(try store.transactions(ofSubscription: Self.b) == [other])
+        #expect(try store.read { tx throws(StoreError) in try tx.transaction(renewed.key) } == renewed)
+    }
+
+    @Test(arguments: StoreBackend.all)
+    func e1ATransactionDescribedUnderAnotherSubscriptionMovesThere(_ backend: StoreBackend) throws {
+        let opened = try backend.open()
+        let store = opened.store
+        let stored = Fixtures.transaction("1", original: "A", expires: "2026-05-01T00:00:00Z")
+        try store.write { tx throws(StoreError) in try tx.save(stored) }
+        var moved = stored
+        moved.originalTransactionId = "B"
+        try store.write { tx throws(StoreError) in try tx.save(moved) }
+        #expect(try store.transactions(ofSubscription: Self.a) == [])
+        #expect(try store.transactions(ofSubscription: Self.b) == [moved])
+        #expect(try store.read { tx throws(StoreError) in try tx.transaction(stored.key) } == moved)
+        // The poller sees the subscription that holds it now, by its latest expiry, and no other.
+        let due = try store.subscriptionsToPoll(expiringBefore: Fixtures.instant("2026-06-01T00:00:00Z"),
+                                                notBefore: Fixtures.instant("2026-01-01T00:00:00Z"), limit: 10)
+        #expect(due.map(\.subscription) == [Self.b])
+        #expect(due.first?.latestExpiresDate == Fixtures.instant("2026-05-01T00:00:00Z"))
+    }
+
+    @Test(arguments: StoreBackend.all)
+    func aSubscriptionsLatestExpiryIsItsGreatestWhateverTheOrderSaved(_ backend: StoreBackend) throws {
+        let opened = try backend.open()
+        let store = opened.store
+        try store.write { tx throws(StoreError) in
+            try tx.save(Fixtures.transaction("2", original: "A", purchased: "2026-02-01T00:00:00Z", expires: "2026-04-01T00:00:00Z"))
+            try tx.save(Fixtures.transaction("1", original: "A", expires: "2026-02-01T00:00:00Z"))
+            try tx.save(Fixtures.transaction("3", original: "B", expires: nil))
+        }
+        let due = try store.subscriptionsToPoll(expiringBefore: Fixtures.instant("2026-03-01T00:00:00Z"),
+                                                notBefore: Fixtures.instant("2026-01-01T00:00:00Z"), limit: 10)
+        #expect(due.isEmpty, "A's latest expiry is in April, B has none")
+        let later = try store.subscriptionsToPoll(expiringBefore: Fixtures.instant("2026-05-01T00:00:00Z"),
+                                                  notBefore: Fixtures.instant("2026-01-01T00:00:00Z"), limit: 10)
+        #expect(later.map(\.subscription) == [Self.a])
+    }
+}
