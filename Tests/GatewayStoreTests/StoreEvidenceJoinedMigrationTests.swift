@@ -50,7 +50,7 @@ import TestSupport
         let before = PostgresSchema.migrations.count - SharedMigration.all.count + Self.step
         try schema.execute("CREATE TABLE gateway_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)")
         for (index, step) in PostgresSchema.migrations.prefix(before).enumerated() {
-            try schema.execute(step + ";\nINSERT INTO gateway_migrations (version, applied_at) VALUES (\(index + 1), 0)")
+            try schema.execute(step.sql(for: .postgres) + ";\nINSERT INTO gateway_migrations (version, applied_at) VALUES (\(index + 1), 0)")
         }
         try schema.execute(Self.rows)
         let store = try schema.open()
