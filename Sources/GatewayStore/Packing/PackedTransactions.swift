@@ -12,7 +12,8 @@ import Wire
 /// written); its id, as what follows the original transaction id (Google Play's `..N` orders, a
 /// first purchase's empty rest), as a number (Apple's decimal ids) or as text; string indexes for
 /// its product, ownership and source unless they are the previous one's; its purchase date as a
-/// zigzag delta from the previous one's expiry (a renewal starts there) or else its purchase, then each present field in `pack`'s order, instants as zigzag deltas from its purchase date
+/// zigzag delta from the previous one's expiry (a renewal starts there) or else its purchase;
+/// then each present field in `pack`'s order, instants as zigzag deltas from its purchase date
 /// (in seconds when all of the transaction's are whole seconds), integers zigzag, texts and
 /// enumerations as string indexes. The store, the environment and the original transaction id
 /// are the row's key. Deltas wrap (`&-`, `&+`), so any instant survives.
