@@ -30,6 +30,7 @@ package final class FactIntake: Sendable {
     /// snapshots kept, E25): `build` reads in the write unit of work that stores what it returns,
     /// and runs again whenever that unit of work does, so it never builds from a state another
     /// writer changed meanwhile.
+    @discardableResult
     package func save(building build: (any ReadTransaction) throws(StoreError) -> VerifiedFacts,
                       for accountId: String) throws(GatewayError) -> IngestResult {
         try ingest(build, accountId: accountId, notificationUUID: nil, source: nil)
