@@ -73,6 +73,10 @@ public struct Configuration: Sendable, Equatable {
     /// queue while one group commits share the next one (decision 109).
     public var storeThreads: Int
     public var storeQueue = 1024
+    /// The worker pool for the reader apps' reads (lists, entitlements, tokens; decision 123); nil
+    /// sizes it by the store (`storeReadPoolThreads`).
+    public var storeReadThreads: Int?
+    public var storeReadQueue = 1024
     /// The worker pool for calls to Apple, sized for waiting: a verifyReceipt call can block for
     /// about 46 s (two attempts and backoff), so threads are cheap waiters here, not CPU.
     public var appStoreThreads = 32
@@ -118,6 +122,13 @@ public struct Configuration: Sendable, Equatable {
     public init(threads: Int = Configuration.defaultThreads) {
         self.threads = threads
         storeThreads = max(Configuration.minimumStoreThreads, Configuration.defaultThreads)
+    }
+
+    /// The reads' pool: on SQLite a read is CPU in this process, and more threads than cores only
+    /// take turns on them (and on SQLite's locks), so one a core, at least two; on PostgreSQL a
+    /// read waits on its round trips, so as many as the store pool.
+    public var storeReadPoolThreads: Int {
+        storeReadThreads ?? (databaseURL == nil ? max(2, Configuration.defaultThreads) : storeThreads)
     }
 
     /// Store threads by default at least: enough writers waiting on a flush to fill a group.

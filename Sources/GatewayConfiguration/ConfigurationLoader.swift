@@ -65,6 +65,10 @@ extension Configuration {
         ("ISSUE_GATEWAY_MALLOC_ARENAS", integer(\.mallocArenas, in: ConfigurationLimits.mallocArenas)),
         ("ISSUE_GATEWAY_STORE_THREADS", integer(\.storeThreads, in: ConfigurationLimits.poolThreads)),
         ("ISSUE_GATEWAY_STORE_QUEUE", integer(\.storeQueue, in: ConfigurationLimits.poolQueue)),
+        ("ISSUE_GATEWAY_STORE_READ_THREADS", set(\.storeReadThreads) { v throws(SettingParsers.Invalid) in
+            try SettingParsers.integer(v, in: ConfigurationLimits.poolThreads)
+        }),
+        ("ISSUE_GATEWAY_STORE_READ_QUEUE", integer(\.storeReadQueue, in: ConfigurationLimits.poolQueue)),
         ("ISSUE_GATEWAY_APPSTORE_THREADS", integer(\.appStoreThreads, in: ConfigurationLimits.poolThreads)),
         ("ISSUE_GATEWAY_APPSTORE_QUEUE", integer(\.appStoreQueue, in: ConfigurationLimits.poolQueue)),
         ("ISSUE_GATEWAY_CACHE_MEMORY", set(\.cacheMemoryBytes) { v throws(SettingParsers.Invalid) in

@@ -61,12 +61,12 @@ package struct AccountController: APIController {
             postedStatuses.fetch(after: signed)
             return .entitlements(accountId, try entitlements.answer(of: accountId))
         })
-        router.add("GET", "/v1/accounts/{accountId}/entitlements", execution: .store, route: { [self] context throws(GatewayError) in
+        router.add("GET", "/v1/accounts/{accountId}/entitlements", execution: .storeReads, route: { [self] context throws(GatewayError) in
             let accountId = try access.requireAccount(&context).id
             return .entitlements(accountId, try entitlements.answer(of: accountId))
         })
         // A list kept in memory for a known principal is answered on the event loop (no thread hop).
-        router.add("GET", "/v1/accounts/{accountId}/issues", execution: .store,
+        router.add("GET", "/v1/accounts/{accountId}/issues", execution: .storeReads,
                    fastPlan: { [self] request in issueListPlan(&request) },
                    route: { [self] context throws(GatewayError) in
             let account = try access.requireAccount(&context), accountId = account.id

@@ -67,7 +67,7 @@ package struct InstitutionController: APIController {
             guard try institutions.delete(old.institutionId) else { throw .notFound("no institution \(old.institutionId)") }
             return .json(200) { w in w.institution(old) }
         })
-        router.add("GET", "/v1/institution/issues", execution: .store, route: { [self] context throws(GatewayError) in
+        router.add("GET", "/v1/institution/issues", execution: .storeReads, route: { [self] context throws(GatewayError) in
             let institution = try coveringInstitution(context.request)
             let query = context.query
             let key = try IssueListKey(query), page = try ListPage(query)
@@ -86,7 +86,7 @@ package struct InstitutionController: APIController {
             }
             return .json(200, body)
         })
-        router.add("POST", "/v1/institution/publications/{publicationId}/issues/{issueId}/token", execution: .store,
+        router.add("POST", "/v1/institution/publications/{publicationId}/issues/{issueId}/token", execution: .storeReads,
                    route: { [self] context throws(GatewayError) in
             let institution = try coveringInstitution(context.request)
             let ref = TokenController.issueRef(context.request)

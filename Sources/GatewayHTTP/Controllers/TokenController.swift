@@ -35,7 +35,7 @@ package struct TokenController: APIController {
         // event loop: the decision and the HMAC need no store. A format that signs slowly (an RSA signature
         // per asset) declines, so that its work runs on the pool.
         router.add("POST", "/v1/accounts/{accountId}/publications/{publicationId}/issues/{issueId}/token",
-                   execution: .store, fastPlan: { [self] request in cachedTokenResponse(&request).map(FastPathPlan.answer) },
+                   execution: .storeReads, fastPlan: { [self] request in cachedTokenResponse(&request).map(FastPathPlan.answer) },
                    route: { [self] context throws(GatewayError) in
             let account = try access.requireAccount(&context), accountId = account.id
             let ref = Self.issueRef(context.request)
