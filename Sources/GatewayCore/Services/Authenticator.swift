@@ -158,24 +158,30 @@ package final class Authenticator: Sendable {
         var found: Resolved?
         do {
             let hash = digest.hex
-            if let key = try store.apiKey(secretHash: hash), digest.matches(storedHex: key.secretHash) {
+            // Sessions first: readers are the many (a publication morning's first requests), and
+            // a secret names at most one record, as both kinds are random secrets made here; so
+            // the order decides only the cost, one statement for a reader.
+            if var session = try store.session(tokenHash: hash), digest.matches(storedHex: session.tokenHash) {
+                if session.isLive(idleCutoff: sessions.idleCutoff(now: now)) {
+                    // E34: a request is not a write; the session's last use moves once an hour,
+                    // noted here and stored within a second (not moved there when another process
+                    // moved it within the hour: then it is as recent).
+                    if sessions.isTouchDue(lastUsedAt: session.lastUsedAt, now: now) {
+                        touches.touch(session.id, at: now)
+                        session.lastUsedAt = now
+                    }
+                    found = Resolved(principal: .account(session.accountId), keyId: nil,
+                                     session: SessionSeen(id: session.id, lastUsedAt: session.lastUsedAt))
+                } else {
+                    found = nil
+                }
+            } else if let key = try store.apiKey(secretHash: hash), digest.matches(storedHex: key.secretHash) {
                 switch key.role {
                 case .admin: found = Resolved(principal: .admin, keyId: key.keyId)
                 case .editor: found = Resolved(principal: .editor(keyId: key.keyId, publications: Set(key.publications)),
                                                keyId: key.keyId)
                 case .service: found = Resolved(principal: .service(keyId: key.keyId), keyId: key.keyId)
                 }
-            } else if var session = try store.session(tokenHash: hash), digest.matches(storedHex: session.tokenHash),
-                      session.isLive(idleCutoff: sessions.idleCutoff(now: now)) {
-                // E34: a request is not a write; the session's last use moves once an hour, noted
-                // here and stored within a second (not moved there when another process moved it
-                // within the hour: then it is as recent).
-                if sessions.isTouchDue(lastUsedAt: session.lastUsedAt, now: now) {
-                    touches.touch(session.id, at: now)
-                    session.lastUsedAt = now
-                }
-                found = Resolved(principal: .account(session.accountId), keyId: nil,
-                                 session: SessionSeen(id: session.id, lastUsedAt: session.lastUsedAt))
             } else {
                 found = nil
             }

@@ -34,8 +34,9 @@ extension GatewayStore {
         try write { tx throws(StoreError) in try tx.insert(key) }
     }
 
+    /// One statement: no transaction around it (`readStatement`).
     public func apiKey(secretHash: String) throws(StoreError) -> APIKey? {
-        try read { tx throws(StoreError) in try tx.apiKey(secretHash: secretHash) }
+        try readStatement { tx throws(StoreError) in try tx.apiKey(secretHash: secretHash) }
     }
 
     public func apiKeys() throws(StoreError) -> [APIKey] {
