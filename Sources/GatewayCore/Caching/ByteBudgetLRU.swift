@@ -69,6 +69,20 @@ package struct ByteBudgetLRU<Key: Hashable, Value> {
     /// entry alone is larger than the budget: it is not kept.
     @discardableResult
     package mutating func insert(_ value: Value, for key: Key, bytes: Int) -> Bool {
+        var ignored: [Value]?
+        return insert(value, for: key, bytes: bytes, evicted: &ignored)
+    }
+
+    /// `insert`, giving back the values evicted to make room: for an owner whose own tables name
+    /// its entries, so that what they hold leaves with the entries (and stays within the budget).
+    package mutating func insertEvicting(_ value: Value, for key: Key, bytes: Int) -> [Value] {
+        var evicted: [Value]? = []
+        insert(value, for: key, bytes: bytes, evicted: &evicted)
+        return evicted ?? []
+    }
+
+    @discardableResult
+    private mutating func insert(_ value: Value, for key: Key, bytes: Int, evicted: inout [Value]?) -> Bool {
         let cost = bytes + Self.entryOverhead
         removeValue(for: key)
         guard cost <= budget else {
@@ -89,6 +103,7 @@ package struct ByteBudgetLRU<Key: Hashable, Value> {
         link(node)
         while self.bytes > budget, oldest != Self.none, oldest != node {
             counts.evictions += 1
+            if evicted != nil, let old = nodes[oldest].value { evicted?.append(old) }
             unlinkAndFree(oldest)
         }
         return true

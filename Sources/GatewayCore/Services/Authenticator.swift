@@ -46,7 +46,10 @@ package final class Authenticator: Sendable {
             case .service(let keyId): principalBytes = MemoryFootprint.string(keyId)
             case .account(let id): principalBytes = MemoryFootprint.string(id)
             }
-            return principalBytes + MemoryFootprint.optionalString(keyId) + MemoryFootprint.optionalString(session?.id)
+            // The id's slot in `keyHashes` or `sessionHashes` (the id's text is shared, not copied),
+            // at a dictionary's load of about half.
+            let revocable = keyId != nil || session != nil ? 2 * (MemoryLayout<String>.stride + MemoryLayout<SecretDigest>.stride) : 0
+            return principalBytes + MemoryFootprint.optionalString(keyId) + MemoryFootprint.optionalString(session?.id) + revocable
         }
     }
 
@@ -55,8 +58,26 @@ package final class Authenticator: Sendable {
         /// The secret digest each API key was resolved under, to drop it on revocation.
         var keyHashes: [String: SecretDigest] = [:]
         /// The secret digest each session was resolved under, to drop it when the session ends.
+        /// Both name kept principals only: an entry leaves with its principal, so a million
+        /// readers passing through do not leave a million ids behind.
         var sessionHashes: [String: SecretDigest] = [:]
         var revocations: InvalidationLog<Revocable>
+
+        mutating func keep(_ found: Resolved, for digest: SecretDigest, bytes: Int) {
+            if let keyId = found.keyId { keyHashes[keyId] = digest }
+            if let session = found.session { sessionHashes[session.id] = digest }
+            for old in principals.insertEvicting(found, for: digest, bytes: bytes) { forgetIds(of: old) }
+        }
+
+        /// Drops the ids of a principal that left the cache (unless a newer one took the id).
+        mutating func forgetIds(of old: Resolved) {
+            if let keyId = old.keyId, let digest = keyHashes[keyId], principals.peek(digest) == nil {
+                keyHashes[keyId] = nil
+            }
+            if let session = old.session, let digest = sessionHashes[session.id], principals.peek(digest) == nil {
+                sessionHashes[session.id] = nil
+            }
+        }
     }
 
     private let store: any GatewayStore
@@ -114,7 +135,13 @@ package final class Authenticator: Sendable {
     package func forget(accountId: String) {
         cache.withLock { cache in
             cache.revocations.invalidate(CollectionOfOne(Revocable.account(accountId)))
-            cache.principals.removeAll { $0.principal == .account(accountId) }
+            var removed: [Resolved] = []
+            cache.principals.removeAll { resolved in
+                guard resolved.principal == .account(accountId) else { return false }
+                removed.append(resolved)
+                return true
+            }
+            for old in removed { cache.forgetIds(of: old) }
         }
     }
 
@@ -137,6 +164,9 @@ package final class Authenticator: Sendable {
     }
 
     package var stats: CacheStats { cache.withLock { $0.principals.stats } }
+
+    /// The API keys and sessions a revocation can find in memory: never more than `stats.entries`.
+    package var revocableIds: Int { cache.withLock { $0.keyHashes.count + $0.sessionHashes.count } }
 
     /// The principal a secret's digest names; nil when it names none.
     package func resolve(_ digest: SecretDigest) throws(GatewayError) -> Principal? {
@@ -198,15 +228,13 @@ package final class Authenticator: Sendable {
             guard coherence.isTrusted else { return }
             if let keyId = found.keyId {
                 guard cache.revocations.isCurrent(ticket, for: .key(keyId)) else { return }
-                cache.keyHashes[keyId] = digest
             } else if case .account(let accountId) = found.principal {
                 guard cache.revocations.isCurrent(ticket, for: .account(accountId)) else { return }
             }
             if let session = found.session {
                 guard cache.revocations.isCurrent(ticket, for: .session(session.id)) else { return }
-                cache.sessionHashes[session.id] = digest
             }
-            cache.principals.insert(found, for: digest, bytes: bytes)
+            cache.keep(found, for: digest, bytes: bytes)
         }
         return (found.principal, found.session?.id)
     }

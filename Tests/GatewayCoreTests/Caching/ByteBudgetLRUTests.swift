@@ -29,6 +29,16 @@ import Testing
         #expect(lru.counts.evictions > 0)
     }
 
+    /// `insertEvicting` names what left to make room (its owner's side tables follow), and
+    /// neither a replaced value nor the new one.
+    @Test func insertEvictingGivesBackTheEvictedValuesOnly() {
+        var lru = LRU(budget: Self.cost(10) * 3)
+        for key in 1...3 { #expect(lru.insertEvicting("v\(key)", for: key, bytes: 10).isEmpty) }
+        #expect(lru.insertEvicting("v2'", for: 2, bytes: 10).isEmpty, "a replaced value was not evicted")
+        #expect(lru.insertEvicting("v4", for: 4, bytes: 10 + Self.cost(10)) == ["v1", "v3"])
+        #expect(lru.keysOldestFirst == [2, 4])
+    }
+
     @Test func theLeastRecentlyUsedGoesFirstOneAtATime() {
         var lru = LRU(budget: Self.cost(10) * 3)
         for key in 1...3 { lru.insert("v\(key)", for: key, bytes: 10) }
