@@ -26,7 +26,8 @@
 # kill, so the run must fail with the writes acknowledged since listed as lost. BACKEND=postgres
 # runs the gateway on a PostgreSQL cluster of the run's own (scripts/pg-cluster, fsync on) and,
 # instead of the SQLite write locks, stops the database server mid-run for DB_DOWN=5 seconds: the
-# gateway must answer 503 with Retry-After meanwhile and serve within DB_BACK_WITHIN=5 s of its
+# gateway must answer 503 with Retry-After meanwhile (from memory only within FEED_STALE_AFTER=1 s
+# of the pause: the change feed's staleness bound) and serve within DB_BACK_WITHIN=5 s of its
 # return.
 set -euo pipefail
 cd "$(dirname "$0")/../.."

@@ -48,8 +48,10 @@ package final class Authenticator: Sendable {
             }
             // The id's slot in `keyHashes` or `sessionHashes` (the id's text is shared, not copied),
             // at a dictionary's load of about half.
-            let revocable = keyId != nil || session != nil ? 2 * (MemoryLayout<String>.stride + MemoryLayout<SecretDigest>.stride) : 0
-            return principalBytes + MemoryFootprint.optionalString(keyId) + MemoryFootprint.optionalString(session?.id) + revocable
+            let slot = MemoryLayout<String>.stride + MemoryLayout<SecretDigest>.stride
+            let revocable = keyId != nil || session != nil ? 2 * slot : 0
+            return principalBytes + MemoryFootprint.optionalString(keyId) + MemoryFootprint.optionalString(session?.id)
+                + revocable
         }
     }
 
