@@ -69,6 +69,8 @@ package final class Authenticator: Sendable {
             if let keyId = found.keyId { keyHashes[keyId] = digest }
             if let session = found.session { sessionHashes[session.id] = digest }
             for old in principals.insertEvicting(found, for: digest, bytes: bytes) { forgetIds(of: old) }
+            // An entry larger than the whole budget is not kept: nor are its ids.
+            if principals.peek(digest) == nil { forgetIds(of: found) }
         }
 
         /// Drops the ids of a principal that left the cache (unless a newer one took the id).

@@ -40,4 +40,18 @@ import Wire
         #expect(authenticator.stats.entries == kept - 1)
         #expect(authenticator.revocableIds == kept - 1)
     }
+
+    /// A cache too small for any principal keeps no ids either: every request reads the store.
+    @Test func e34aCacheTooSmallForOnePrincipalKeepsNoIds() throws {
+        let database = TemporaryDatabase()
+        let store = try database.open()
+        let digest = try SecretDigest(of: "reader-secret-0123456789abcdef")
+        _ = try store.createAccount(Account(id: "a1", tokenHash: digest.hex, createdAt: t0),
+                                    firstSession: Session(id: "s1", accountId: "a1", tokenHash: digest.hex, createdAt: t0))
+        let authenticator = try Authenticator(store: store, adminKey: String(repeating: "k", count: 32), cacheBytes: 8,
+                                              clock: FixedClock(instant: t0), touches: SessionTouches(store: store))
+        #expect(try authenticator.resolveSession(digest)?.sessionId == "s1")
+        #expect(authenticator.stats.entries == 0)
+        #expect(authenticator.revocableIds == 0)
+    }
 }
