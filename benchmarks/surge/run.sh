@@ -33,7 +33,9 @@
 # `issue-gateway store copy`, the same facts, or its own load through the units of work),
 # DURABILITY=1 (0: skip the kill and restart checks), DB_DOWN=3 (seconds PostgreSQL is away),
 # PROFILE=1 (perf record of the first gateway process during this checkout's surges, when perf exists;
-# PERF_STACKS=FILE keeps its samples' stacks by thread),
+# PROFILE=machine: every process on the machine, reported by process first; 0: none;
+# PERF_STACKS=FILE keeps its samples' stacks by thread), PG_CLUSTER_STATEMENTS=1 (the surge's
+# statements on PostgreSQL by their time in the database, pg_stat_statements),
 # SESSION_IDLE_HOURS=2-48 (each reader's session was last used that long before: over an hour,
 # its first request moves the last use, a write, E34; 0-0 for none),
 # DEADLINE=900 (seconds a surge may take before unserved readers are counted), CACHE_MEMORY
@@ -249,11 +251,24 @@ for backend in $BACKENDS; do
     : >"$WORK/apns/requests.jsonl"
     publish "$PORT"
     perf_pid=""
-    if [ "$PROFILE" = 1 ] && [ "$build" = current ] && command -v perf >/dev/null; then
-      perf record -F 499 -g -p "${GATEWAY_PIDS[0]}" -o "$DATA/perf-$backend.data" >/dev/null 2>&1 &
+    if [ "$PROFILE" != 0 ] && [ "$build" = current ] && command -v perf >/dev/null; then
+      if [ "$PROFILE" = machine ]; then target=(-a); else target=(-p "${GATEWAY_PIDS[0]}"); fi
+      perf record -F 499 -g "${target[@]}" -o "$DATA/perf-$backend.data" >/dev/null 2>&1 &
       perf_pid=$!
     fi
+    statements=""
+    if [ "$backend" = postgres ] && [ -n "${PG_CLUSTER_STATEMENTS:-}" ]; then
+      statements="$PG_BASE/surge_$build"
+      psql -q "$statements" -c "CREATE EXTENSION IF NOT EXISTS pg_stat_statements" -c "SELECT pg_stat_statements_reset()" >/dev/null
+    fi
     surge "$build" "$backend" surge
+    if [ -n "$statements" ]; then
+      echo "--- $build on postgres: the statements of the surge by time in the database (pg_stat_statements):" | tee -a "$RESULTS"
+      psql -q "$statements" -c "SELECT calls, round(total_exec_time) AS ms, round(mean_exec_time::numeric, 3) AS mean_ms,
+          rows, left(regexp_replace(query, '\s+', ' ', 'g'), 110) AS query
+        FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+        ORDER BY total_exec_time DESC LIMIT 20" | tee -a "$RESULTS"
+    fi
     [ -z "$perf_pid" ] || { kill -INT "$perf_pid"; wait "$perf_pid" 2>/dev/null || true; }
     record "$build.$backend.rss_peak_mib=$(peak_rss)"
     # Pushes still going out are waited for: until no process has push jobs pending and the
@@ -282,15 +297,20 @@ for backend in $BACKENDS; do
     record "$build.$backend.database_bytes=$bytes"
     record "$build.$backend.bytes_per_reader=$((bytes / ACCOUNTS))"
     if [ -n "$perf_pid" ]; then
+      : >"$WORK/profile-$backend.txt"
+      # The machine's samples by process first (the gateways, the database, the client, the kernel).
+      [ "$PROFILE" != machine ] || perf report -i "$DATA/perf-$backend.data" --no-children -g none --percent-limit 1 --sort comm --stdio 2>/dev/null \
+        | grep -v '^#' | grep '%' | sed "s/ *$//" >>"$WORK/profile-$backend.txt" || true
       perf report -i "$DATA/perf-$backend.data" --no-children -g none --percent-limit 1 --sort dso --stdio 2>/dev/null \
-        | grep -v '^#' | grep '%' | sed "s/ *$//" >"$WORK/profile-$backend.txt" || true
+        | grep -v '^#' | grep '%' | sed "s/ *$//" >>"$WORK/profile-$backend.txt" || true
       perf report -i "$DATA/perf-$backend.data" --no-children -g none --percent-limit 0.7 --sort dso,symbol --stdio 2>/dev/null \
         | grep -v '^#' | grep '%' | head -40 | { if command -v swift >/dev/null; then swift demangle --simplified; else cat; fi; } \
         | cut -c1-200 | sed "s/ *$//" >>"$WORK/profile-$backend.txt" || true
       # The samples' stacks by thread, for a look at callers (PERF_STACKS=FILE, `perf script`).
       [ -z "${PERF_STACKS:-}" ] || perf script -i "$DATA/perf-$backend.data" -F comm,ip,sym >"$PERF_STACKS" 2>/dev/null || true
       rm -f "$DATA/perf-$backend.data"
-      echo "--- where the $backend gateway's time went during the surge (perf, self time, first process: by library, then the top 40 symbols):" | tee -a "$RESULTS"
+      scope="first process"; [ "$PROFILE" != machine ] || scope="the whole machine by process"
+      echo "--- where the $backend gateway's time went during the surge (perf, self time, $scope: by library, then the top 40 symbols):" | tee -a "$RESULTS"
       tee -a "$RESULTS" <"$WORK/profile-$backend.txt"
     fi
   done

@@ -55,6 +55,11 @@ extension SQLReading {
 
     /// A subscription's product ids and grants' publications are lists joined by
     /// `RecordRows.idSeparator`, compared by element (`SQLDialect.list(_:contains:)`).
+    ///
+    /// Each test is a scalar subquery (`(SELECT 1 … LIMIT 1) IS NOT NULL`), not `EXISTS`: under
+    /// `OR`, PostgreSQL turns an `EXISTS` into a hashed subplan, built from a scan of every
+    /// subscription (or grant) of every account for each page, so a fan-out to N devices cost
+    /// N²/page. A scalar subquery is run per device through the accounts' indexes, on both backends.
     public func pushCandidates(_ audience: PushAudience, after: String?, limit: Int) throws(StoreError) -> [String] {
         let dialect = connection.dialect
         let publication: SQL = "\(audience.publicationId)"
@@ -62,10 +67,11 @@ extension SQLReading {
             SELECT DISTINCT d.account_id FROM devices d
             WHERE d.account_id > \(after ?? "") AND (
                 \(audience.everyone)
-                OR EXISTS (SELECT 1 FROM owners o JOIN subscription_facts s ON \(RecordRows.sameSubscription("s", "o"))
-                           WHERE o.account_id = d.account_id AND \(dialect.list("s.product_ids", containsAnyOf: audience.productIds)))
-                OR EXISTS (SELECT 1 FROM grants g WHERE g.account_id = d.account_id AND g.revoked_at IS NULL
-                           AND \(dialect.list("g.publications", contains: publication))))
+                OR (SELECT 1 FROM owners o JOIN subscription_facts s ON \(RecordRows.sameSubscription("s", "o"))
+                    WHERE o.account_id = d.account_id AND \(dialect.list("s.product_ids", containsAnyOf: audience.productIds))
+                    LIMIT 1) IS NOT NULL
+                OR (SELECT 1 FROM grants g WHERE g.account_id = d.account_id AND g.revoked_at IS NULL
+                    AND \(dialect.list("g.publications", contains: publication)) LIMIT 1) IS NOT NULL)
             ORDER BY d.account_id LIMIT \(max(0, limit))
             """) { $0.text(0) }
     }
