@@ -120,4 +120,31 @@ import Wire
         _ = try f.store.revokeGrant("g1", ofAccount: "bob", at: Fixtures.instant("2026-02-02T00:00:00Z"))
         #expect(try basis(f.store, "2026-02")["bob"] == nil, "a revoked grant never was")
     }
+
+    /// A flush of 85 records (chunks of 64, 16, 4 and 1) with one pair twice, in different chunks'
+    /// places: every pair is stored once with its counts added, on both backends.
+    @Test(arguments: StoreBackend.all)
+    func e36ABatchOfDownloadRecordsIsStoredInChunksWithRepeatedPairsMerged(_ backend: StoreBackend) throws {
+        let opened = try backend.open()
+        let store = opened.store
+        let jan = IssueRef(publicationId: "monthly", issueId: "2026-01")
+        let t0 = Fixtures.t0
+        var batch = (0..<84).map { n in
+            DownloadRecord(reader: .account("r\(n)"), issue: jan, firstAt: t0.adding(seconds: n), lastAt: t0.adding(seconds: n),
+                           downloads: 1)
+        }
+        batch.append(DownloadRecord(reader: .account("r3"), issue: jan, firstAt: t0.adding(seconds: 900),
+                                    lastAt: t0.adding(seconds: 900), downloads: 2))
+        try store.recordDownloads(batch)
+        try store.recordDownloads([DownloadRecord(reader: .account("r83"), issue: jan, firstAt: t0, lastAt: t0, downloads: 5)])
+        let stored = try store.read { tx throws(StoreError) in try tx.downloadRecords(of: jan) }
+        let total: Int64 = stored.map(\.downloads).reduce(0, +)
+        #expect(stored.count == 84)
+        #expect(total == 91, "84 ones, 2 more for r3, 5 more for r83")
+        let byReader = Dictionary(uniqueKeysWithValues: stored.map { ($0.reader, $0) })
+        #expect(byReader[.account("r3")] == DownloadRecord(reader: .account("r3"), issue: jan, firstAt: t0.adding(seconds: 3),
+                                                          lastAt: t0.adding(seconds: 900), downloads: 3))
+        #expect(byReader[.account("r83")] == DownloadRecord(reader: .account("r83"), issue: jan, firstAt: t0,
+                                                           lastAt: t0.adding(seconds: 83), downloads: 6))
+    }
 }

@@ -25,10 +25,11 @@ import Wire
         #expect(try store.liveSessions(ofAccount: "a1", idleCutoff: Fixtures.t0).map(\.id) == ["s1", "s2"])
         #expect(try store.liveSessions(ofAccount: "a1", idleCutoff: Fixtures.instant("2026-01-02T00:00:00Z")).map(\.id) == ["s2"])
         let later = Fixtures.instant("2026-01-03T00:00:00Z")
-        #expect(try store.write { tx throws(StoreError) in try tx.touchSession(id: "s1", at: later, ifUnusedSince: Fixtures.t0) })
+        let touch = SessionTouch(sessionId: "s1", at: later, ifUnusedSince: Fixtures.t0)
+        #expect(try store.write { tx throws(StoreError) in try tx.touch([touch]) } == 1)
         #expect(try store.write { tx throws(StoreError) in
-            try tx.touchSession(id: "s1", at: later.adding(seconds: 60), ifUnusedSince: Fixtures.t0)
-        } == false, "used since")
+            try tx.touch([SessionTouch(sessionId: "s1", at: later.adding(seconds: 60), ifUnusedSince: Fixtures.t0)])
+        } == 0, "used since")
         #expect(try store.session(tokenHash: "hash-s1")?.lastUsedAt == later)
         #expect(try store.write { tx throws(StoreError) in try tx.endSession(id: "s2", at: later) })
         #expect(try store.write { tx throws(StoreError) in try tx.endSession(id: "s2", at: later) } == false)
@@ -122,5 +123,29 @@ import Wire
         _ = try store.ingest(IngestBatch(accountId: "c", transactions: [
             Fixtures.transaction("2", original: "2", token: "6e0f3f4e-0000-4000-8000-00000000000a")], at: Fixtures.t0), policy: .keep)
         #expect(try store.owner(of: SubscriptionKey(environment: .production, originalTransactionId: "2")) == "c")
+    }
+
+    /// 90 touches are written as chunks of 64, 16, 4, 4, 1 and 1 (`SQLRowChunks`): each chunk's
+    /// sessions move only when live and not moved since, wherever in the batch they stand.
+    @Test(arguments: StoreBackend.all)
+    func e34ABatchOfTouchesMovesOnlyTheLiveSessionsNotMovedSince(_ backend: StoreBackend) throws {
+        let opened = try backend.open()
+        let store = opened.store
+        let ids = (0..<90).map { String(format: "s%02d", $0) }
+        try store.createAccount(Fixtures.account("a1"))
+        for id in ids { #expect(try store.write { tx throws(StoreError) in try tx.insert(Self.session(id, of: "a1")) }) }
+        let later = Fixtures.t0.adding(seconds: 7200)
+        let ended = Set(ids.filter { $0.hasSuffix("7") })  // in the 64-row chunk and the 16-row one
+        let movedSince = Set(["s88", "s89"])  // the 1-row chunks
+        for id in ended { _ = try store.write { tx throws(StoreError) in try tx.endSession(id: id, at: Fixtures.t0) } }
+        let since = SessionTouch(sessionId: "s88", at: later, ifUnusedSince: Fixtures.t0)
+        _ = try store.write { tx throws(StoreError) in try tx.touch([since, SessionTouch(sessionId: "s89", at: later, ifUnusedSince: Fixtures.t0)]) }
+        let touches = ids.map { SessionTouch(sessionId: $0, at: later.adding(seconds: 60), ifUnusedSince: Fixtures.t0) }
+        #expect(SQLRowChunks.chunks(touches).map(\.count) == [64, 16, 4, 4, 1, 1])
+        #expect(try store.write { tx throws(StoreError) in try tx.touch(touches) } == 90 - ended.count - movedSince.count)
+        for id in ids {
+            let expected = ended.contains(id) ? Fixtures.t0 : movedSince.contains(id) ? later : later.adding(seconds: 60)
+            #expect(try store.session(tokenHash: "hash-\(id)")?.lastUsedAt == expected, "\(id)")
+        }
     }
 }

@@ -10,15 +10,10 @@ import Wire
 /// pair's stored record), and once more when stopped (`CoalescedWrites`; decision 85). About 200
 /// bytes a pair: 10,000 pending pairs stay near 2 MB.
 package final class DownloadRecorder: ThreadBackedService {
-    private struct Key: Hashable {
-        let reader: DownloadReader
-        let issue: IssueRef
-    }
-
     package typealias Settings = CoalescedWriteSettings
 
     package let serviceThread = ServiceThread(name: "download-records")
-    private let writes: CoalescedWrites<Key, DownloadRecord>
+    private let writes: CoalescedWrites<DownloadRecord.Pair, DownloadRecord>
 
     package init(store: any GatewayStore, settings: Settings = Settings()) {
         writes = CoalescedWrites(settings: settings, merge: { $0.merged(with: $1) }) { batch in
@@ -31,7 +26,7 @@ package final class DownloadRecorder: ThreadBackedService {
 
     /// Notes one download-token answer for `reader` and `issue` at `instant`: memory only.
     package func record(_ reader: DownloadReader, _ issue: IssueRef, at instant: Instant) {
-        writes.add(Key(reader: reader, issue: issue),
+        writes.add(DownloadRecord.Pair(reader: reader, issue: issue),
                    DownloadRecord(reader: reader, issue: issue, firstAt: instant, lastAt: instant, downloads: 1))
     }
 

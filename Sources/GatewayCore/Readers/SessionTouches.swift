@@ -19,12 +19,11 @@ package final class SessionTouches: ThreadBackedService {
 
     package init(store: any GatewayStore, settings: CoalescedWriteSettings = CoalescedWriteSettings()) {
         writes = CoalescedWrites(settings: settings, merge: { $0.at >= $1.at ? $0 : $1 }) { batch in
-            try store.write { tx throws(StoreError) in
-                for touch in batch.sorted(by: { $0.sessionId < $1.sessionId }) {
-                    let since = touch.at.adding(milliseconds: -SessionPolicy.touchIntervalMilliseconds)
-                    _ = try tx.touchSession(id: touch.sessionId, at: touch.at, ifUnusedSince: since)
-                }
+            let touches = batch.sorted(by: { $0.sessionId < $1.sessionId }).map { touch in
+                SessionTouch(sessionId: touch.sessionId, at: touch.at,
+                             ifUnusedSince: touch.at.adding(milliseconds: -SessionPolicy.touchIntervalMilliseconds))
             }
+            _ = try store.write { tx throws(StoreError) in try tx.touch(touches) }
         }
     }
 

@@ -15,7 +15,7 @@ extension GatewayStore {
     /// Stores a batch of download records (each added to its pair's), in one unit of work.
     public func recordDownloads(_ batch: [DownloadRecord]) throws(StoreError) {
         guard !batch.isEmpty else { return }
-        try write { tx throws(StoreError) in for download in batch { try tx.record(download) } }
+        try write { tx throws(StoreError) in try tx.record(batch) }
     }
 
     /// The catalog, the evidence that may entitle `ref` at `asOf` and the download

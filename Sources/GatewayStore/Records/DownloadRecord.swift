@@ -37,6 +37,16 @@ public struct DownloadRecord: Hashable, Sendable {
         self.reader = reader; self.issue = issue; self.firstAt = firstAt; self.lastAt = lastAt; self.downloads = downloads
     }
 
+    /// What a record is kept by: one reader and one issue.
+    public struct Pair: Hashable, Sendable {
+        public let reader: DownloadReader
+        public let issue: IssueRef
+
+        public init(reader: DownloadReader, issue: IssueRef) { self.reader = reader; self.issue = issue }
+    }
+
+    public var pair: Pair { Pair(reader: reader, issue: issue) }
+
     /// Two records of one pair as one: the earliest first, the latest last, the counts added.
     public func merged(with other: DownloadRecord) -> DownloadRecord {
         DownloadRecord(reader: reader, issue: issue, firstAt: min(firstAt, other.firstAt), lastAt: max(lastAt, other.lastAt),

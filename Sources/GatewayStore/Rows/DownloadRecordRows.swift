@@ -32,21 +32,44 @@ extension SQLReading {
 }
 
 extension SQLWriteTransaction {
-    /// Adds a record to the stored one of its pair (earliest first, latest last, counts added),
-    /// or stores it: what a flush of the hot path's counts writes.
-    public func record(_ download: DownloadRecord) throws(StoreError) {
-        let (kind, id) = download.reader.column
-        try connection.run("""
+    /// Adds each record to the stored one of its pair (earliest first, latest last, counts added),
+    /// or stores it: what a flush of the hot path's counts writes. One statement a chunk
+    /// (`SQLRowChunks`); the records of one pair are merged first, as PostgreSQL refuses to
+    /// update one row twice in a statement.
+    public func record(_ downloads: [DownloadRecord]) throws(StoreError) {
+        var merged: [DownloadRecord.Pair: DownloadRecord] = [:]
+        var order: [DownloadRecord.Pair] = []
+        for download in downloads {
+            if let earlier = merged[download.pair] {
+                merged[download.pair] = earlier.merged(with: download)
+            } else {
+                merged[download.pair] = download
+                order.append(download.pair)
+            }
+        }
+        for chunk in SQLRowChunks.chunks(order.compactMap { merged[$0] }) {
+            try connection.run(Self.recordStatement(chunk))
+        }
+    }
+
+    private static func recordStatement(_ chunk: ArraySlice<DownloadRecord>) -> SQL {
+        let rows = SQLRowChunks.values(chunk) { download in
+            let (kind, id) = download.reader.column
+            return """
+                \(kind), \(id), \(download.issue.publicationId), \(download.issue.issueId), \(download.firstAt), \
+                \(download.lastAt), \(download.downloads)
+                """
+        }
+        return """
             INSERT INTO download_records (reader, reader_id, publication_id, issue_id, first_at, last_at, downloads)
-            VALUES (\(kind), \(id), \(download.issue.publicationId), \(download.issue.issueId), \(download.firstAt),
-                    \(download.lastAt), \(download.downloads))
+            VALUES \(rows)
             ON CONFLICT (reader, reader_id, publication_id, issue_id) DO UPDATE SET
               first_at = CASE WHEN excluded.first_at < download_records.first_at THEN excluded.first_at
                               ELSE download_records.first_at END,
               last_at = CASE WHEN excluded.last_at > download_records.last_at THEN excluded.last_at
                              ELSE download_records.last_at END,
               downloads = download_records.downloads + excluded.downloads
-            """)
+            """
     }
 
     /// E35: an erased account leaves circulation as if it had never read.
@@ -57,11 +80,11 @@ extension SQLWriteTransaction {
     /// E32: a merged account's records join those of the account it merged into, pair by pair.
     public func moveDownloadRecords(from source: String, to target: String) throws(StoreError) {
         guard source != target else { return }
-        for download in try downloadRecords(of: .account(source)) {
+        try record(try downloadRecords(of: .account(source)).map { download in
             var moved = download
             moved.reader = .account(target)
-            try record(moved)
-        }
+            return moved
+        })
         try eraseDownloadRecords(ofAccount: source)
     }
 }

@@ -63,10 +63,20 @@ extension SQLWriteTransaction {
         try connection.run("UPDATE accounts SET merged_at = merged_at WHERE id = \(accountId)")
     }
 
-    public func touchSession(id: String, at instant: Instant, ifUnusedSince since: Instant) throws(StoreError) -> Bool {
-        try connection.run("""
-            UPDATE sessions SET last_used_at = \(instant)
-            WHERE session_id = \(id) AND ended_at IS NULL AND last_used_at <= \(since)
-            """) == 1
+    /// One statement a chunk (`SQLRowChunks`): a publication morning moves every reader's session
+    /// at once. `UPDATE … FROM (VALUES …)` on both backends; the VALUES columns are `column1…3` on
+    /// both, the instants cast so that PostgreSQL compares them as numbers.
+    public func touch(_ touches: [SessionTouch]) throws(StoreError) -> Int {
+        var moved = 0
+        for chunk in SQLRowChunks.chunks(touches) {
+            let rows = SQLRowChunks.values(chunk) { touch in
+                "\(touch.sessionId), CAST(\(touch.at) AS BIGINT), CAST(\(touch.ifUnusedSince) AS BIGINT)"
+            }
+            moved += try connection.run("""
+                UPDATE sessions SET last_used_at = v.column2 FROM (VALUES \(rows)) AS v
+                WHERE sessions.session_id = v.column1 AND sessions.ended_at IS NULL AND sessions.last_used_at <= v.column3
+                """)
+        }
+        return moved
     }
 }

@@ -39,9 +39,10 @@ public protocol WriteTransaction: ReadTransaction {
     func endSession(id: String, at instant: Instant) throws(StoreError) -> Bool
     /// Serializes the units of work that place sessions on one account (E34's limit).
     func lockSessionPlaces(ofAccount accountId: String) throws(StoreError)
-    /// Moves `lastUsedAt` to `instant` when the session is not ended and was last used at `since`
-    /// or before; true when it moved.
-    func touchSession(id: String, at instant: Instant, ifUnusedSince since: Instant) throws(StoreError) -> Bool
+    /// Moves each session's `lastUsedAt` as its touch says, when the session is not ended and
+    /// was last used at the touch's `ifUnusedSince` or before; how many moved. One session a
+    /// touch at most (each is written once).
+    func touch(_ touches: [SessionTouch]) throws(StoreError) -> Int
     /// Ends the account's sessions not yet ended; their ids.
     func endSessions(ofAccount accountId: String, at instant: Instant) throws(StoreError) -> [String]
     /// Ends the sessions signed in with the identity not yet ended; their ids.
@@ -214,7 +215,7 @@ public protocol WriteTransaction: ReadTransaction {
     /// Deletes the rows of accounts that no longer exist.
     func deleteCirculationEvidenceOfMissingAccounts() throws(StoreError)
     /// Adds a record to its pair's (earliest first, latest last, counts added), or stores it.
-    func record(_ download: DownloadRecord) throws(StoreError)
+    func record(_ downloads: [DownloadRecord]) throws(StoreError)
     /// E35: erases the account's download records.
     func eraseDownloadRecords(ofAccount accountId: String) throws(StoreError)
     /// E32: moves the account's download records onto `target`'s, merging pair by pair.

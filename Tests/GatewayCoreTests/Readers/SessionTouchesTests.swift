@@ -55,7 +55,7 @@ import Wire
         let w = try world()
         let noted = t0.adding(seconds: 3600), elsewhere = t0.adding(seconds: 3700)
         w.touches.touch("s1", at: noted)
-        #expect(try w.store.write { tx throws(StoreError) in try tx.touchSession(id: "s1", at: elsewhere, ifUnusedSince: t0) })
+        #expect(try w.store.write { tx throws(StoreError) in try tx.touch([SessionTouch(sessionId: "s1", at: elsewhere, ifUnusedSince: t0)]) } == 1)
         w.touches.flush()
         #expect(try lastUsed(w.store) == elsewhere)
     }
