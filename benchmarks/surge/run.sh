@@ -36,6 +36,7 @@
 # PROFILE=machine: every process on the machine, reported by process first; 0: none;
 # PERF_STACKS=FILE keeps its samples' stacks by thread), PG_CLUSTER_STATEMENTS=1 (the surge's
 # statements on PostgreSQL by their time in the database, pg_stat_statements),
+# PG_THREADS (event loops of each PostgreSQL process; default: one a core, as SQLite's process),
 # SESSION_IDLE_HOURS=2-48 (each reader's session was last used that long before: over an hour,
 # its first request moves the last use, a write, E34; 0-0 for none),
 # DEADLINE=900 (seconds a surge may take before unserved readers are counted), CACHE_MEMORY
@@ -159,9 +160,10 @@ echo "load after: $(uptime)" >&2
 GATEWAY_PIDS=()
 serve_one() {  # build backend database port: starts one gateway process, its pid appended to GATEWAY_PIDS
   local build="$1" backend="$2" database="$3" port="$4" db_setting
-  if [ "$backend" = sqlite ]; then db_setting="ISSUE_GATEWAY_DATABASE=$database"; else db_setting="ISSUE_GATEWAY_DATABASE_URL=$database"; fi
+  local threads="$(nproc)"
+  if [ "$backend" = sqlite ]; then db_setting="ISSUE_GATEWAY_DATABASE=$database"; else db_setting="ISSUE_GATEWAY_DATABASE_URL=$database"; threads="${PG_THREADS:-$threads}"; fi
   env ISSUE_GATEWAY_LISTEN="127.0.0.1:$port" "$db_setting" ISSUE_GATEWAY_ADMIN_KEY="$ADMIN" \
-    ISSUE_GATEWAY_CATALOG=none ISSUE_GATEWAY_THREADS="$(nproc)" ISSUE_GATEWAY_TOKEN_TTL=3600 \
+    ISSUE_GATEWAY_CATALOG=none ISSUE_GATEWAY_THREADS="$threads" ISSUE_GATEWAY_TOKEN_TTL=3600 \
     ISSUE_GATEWAY_APNS_KEY_ID=BENCHKEY01 ISSUE_GATEWAY_APNS_TEAM_ID=BENCHTEAM1 \
     ISSUE_GATEWAY_APNS_PRIVATE_KEY="$WORK/AuthKey.p8" ISSUE_GATEWAY_APNS_TOPIC=com.example.reader \
     ISSUE_GATEWAY_APNS_URL="https://127.0.0.1:$APNS_PORT" ISSUE_GATEWAY_APNS_SANDBOX_URL="https://127.0.0.1:$APNS_PORT/sandbox" \
