@@ -7,101 +7,115 @@ import Entitle
 /// of a list (the facts of an account nothing kept) is one round trip with no transaction around
 /// it, where four queries needed a transaction and six round trips on PostgreSQL.
 ///
-/// Every part has its own columns, the others' typed NULLs (PostgreSQL resolves a `UNION`'s
-/// column types pairwise, so an untyped NULL would be taken for text), and the sort columns all
-/// share: each part comes in the order its own query gives (`transactions(ofAccount:)`,
-/// `renewalInfos(ofAccount:)`, `grants(ofAccount:)`).
+/// Every row has the part (column 0), the five sort columns all parts share, then typed slots
+/// the parts share: each part's own columns go into the slots of their type, in order, and the
+/// rest are typed NULLs (PostgreSQL resolves a `UNION`'s column types pairwise, so an untyped
+/// NULL would be taken for text). Shared slots keep the row 21 columns wide rather than the 38 of
+/// one column set a part: PostgreSQL builds every part's projection for each call, and that
+/// start-up was a fifth of its time in the surge (docs/benchmarks/surge.md). Each part comes in
+/// the order its own query gives (`transactions(ofAccount:)`, `renewalInfos(ofAccount:)`,
+/// `grants(ofAccount:)`).
 enum AccountFactsRows {
     /// Which part a row belongs to (column 0).
     enum Part: Int64 {
         case version = 0, transaction = 1, renewal = 2, grant = 3
     }
 
-    /// The columns before the parts' own: the part, then the sort columns (environment, store,
-    /// subscription, instant, id), then the facts version.
-    static let versionColumn: Int32 = 6
-    static let transactionColumns: Int32 = 7
-    static let renewalColumns: Int32 = transactionColumns + Int32(transactionTypes.count)
-    static let grantColumns: Int32 = renewalColumns + Int32(renewalTypes.count)
-
-    /// The types of `RecordRows.subscriptionFactsColumns`, `renewalColumns` and `grantColumns`, in order.
-    private static let transactionTypes: [Slot] = [.text, .text, .text, .bytea]
-    private static let renewalTypes: [Slot] = [.text, .text, .text, .boolean, .text, .bigint, .boolean, .bigint, .bigint,
-                                              .text, .bigint, .text, .bigint, .bigint, .text, .text]
-    private static let grantTypes: [Slot] = [.text, .text, .text, .text, .text, .bigint, .bigint, .bigint, .text, .bigint,
-                                            .text]
-
     private enum Slot: String {
         case text = "TEXT", bigint = "BIGINT", boolean = "BOOLEAN", bytea = "BYTEA"
         var null: String { "CAST(NULL AS \(rawValue))" }
     }
 
-    /// A part's select list: `own` in its columns, typed NULLs in every other part's.
-    private static func columns(version: String? = nil, transaction: [String]? = nil, renewal: [String]? = nil,
-                                grant: [String]? = nil) -> String {
-        func fill(_ values: [String]?, _ types: [Slot]) -> [String] { values ?? types.map(\.null) }
-        return ([version ?? Slot.bigint.null] + fill(transaction, transactionTypes) + fill(renewal, renewalTypes)
-                + fill(grant, grantTypes)).joined(separator: ", ")
+    /// Where a part's column comes from: one of the sort columns, or its own slot.
+    private enum Source {
+        case sort(Int32)
+        case own(String, Slot)
     }
 
-    private static let transactionSelect = ["s.store", "s.environment", "s.original_transaction_id", "s.facts"]
-    private static let renewalSelect = [
-        "r.environment", "r.original_transaction_id", "r.product_id", "r.auto_renew_status",
-        "r.auto_renew_product_id", "r.expiration_intent", "r.is_in_billing_retry",
-        "r.grace_period_expires_date", "r.price_consent_status", "r.source", "r.observed_at", "r.store",
-        "r.paused_at", "r.resumes_at", "r.app_transaction_id", "r.offer_period",
-    ]
-    private static let grantSelect = [
-        "g.grant_id", "g.account_id", "g.source", "g.external_id", "g.publications", "g.start", "g.end_at",
-        "g.revoked_at", "g.note", "g.created_at", "g.issue_id",
-    ]
+    /// The sort columns' types (environment, store, subscription, instant, id).
+    private static let sortTypes: [Slot] = [.text, .text, .text, .bigint, .text]
+    /// The shared slots after them: enough of each type for the widest part.
+    private static let slotTypes: [Slot] = Array(repeating: .text, count: 6) + Array(repeating: .bigint, count: 6)
+        + [.boolean, .boolean, .bytea]
 
-    private static let noSort = "CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS BIGINT), CAST(NULL AS TEXT)"
+    /// A part's select list and, for each of the part's own columns in its query's order, the
+    /// statement column that holds it (what `PartRow` reads through).
+    struct Layout {
+        let select: String
+        let columns: [Int32]
+    }
 
-    /// Each part's select list, built once.
-    private static let versionPart = "\(Part.version.rawValue), \(noSort), \(columns(version: "a.facts_version"))"
-    private static let transactionPart = """
-        \(Part.transaction.rawValue), s.environment, s.store, s.original_transaction_id, CAST(NULL AS BIGINT), CAST(NULL AS TEXT), \
-        \(columns(transaction: transactionSelect))
-        """
-    private static let renewalPart = """
-        \(Part.renewal.rawValue), r.environment, r.store, r.original_transaction_id, CAST(NULL AS BIGINT), CAST(NULL AS TEXT), \
-        \(columns(renewal: renewalSelect))
-        """
-    private static let grantPart = """
-        \(Part.grant.rawValue), CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT), g.start, g.grant_id, \
-        \(columns(grant: grantSelect))
-        """
+    private static func layout(_ part: Part, sort: [String?], _ sources: [Source]) -> Layout {
+        let sortValues = zip(sort, sortTypes).map { $0 ?? $1.null }
+        var slots = slotTypes.map(\.null)
+        var taken = Set<Int>()
+        var columns: [Int32] = []
+        for source in sources {
+            switch source {
+            case .sort(let index):
+                columns.append(1 + index)
+            case .own(let expression, let type):
+                guard let slot = slotTypes.indices.first(where: { slotTypes[$0] == type && !taken.contains($0) }) else {
+                    preconditionFailure("no \(type.rawValue) slot left for \(expression): widen slotTypes")
+                }
+                taken.insert(slot)
+                slots[slot] = expression
+                columns.append(Int32(1 + sortTypes.count + slot))
+            }
+        }
+        return Layout(select: (["\(part.rawValue)"] + sortValues + slots).joined(separator: ", "), columns: columns)
+    }
+
+    static let version = layout(.version, sort: [nil, nil, nil, nil, nil], [.own("a.facts_version", .bigint)])
+    /// `RecordRows.subscriptionFactsColumns`: store, environment, subscription, packed facts.
+    static let transaction = layout(.transaction, sort: ["s.environment", "s.store", "s.original_transaction_id", nil, nil],
+                                    [.sort(1), .sort(0), .sort(2), .own("s.facts", .bytea)])
+    /// `RecordRows.renewalColumns`, in their order.
+    static let renewal = layout(.renewal, sort: ["r.environment", "r.store", "r.original_transaction_id", nil, nil], [
+        .sort(0), .sort(2), .own("r.product_id", .text), .own("r.auto_renew_status", .boolean),
+        .own("r.auto_renew_product_id", .text), .own("r.expiration_intent", .bigint), .own("r.is_in_billing_retry", .boolean),
+        .own("r.grace_period_expires_date", .bigint), .own("r.price_consent_status", .bigint), .own("r.source", .text),
+        .own("r.observed_at", .bigint), .sort(1), .own("r.paused_at", .bigint), .own("r.resumes_at", .bigint),
+        .own("r.app_transaction_id", .text), .own("r.offer_period", .text),
+    ])
+    /// `RecordRows.grantColumns`, in their order.
+    static let grant = layout(.grant, sort: [nil, nil, nil, "g.start", "g.grant_id"], [
+        .sort(4), .own("g.account_id", .text), .own("g.source", .text), .own("g.external_id", .text),
+        .own("g.publications", .text), .sort(3), .own("g.end_at", .bigint), .own("g.revoked_at", .bigint),
+        .own("g.note", .text), .own("g.created_at", .bigint), .own("g.issue_id", .text),
+    ])
 
     static func query(_ accountId: String) -> SQL {
         """
-        SELECT \(raw: versionPart) FROM accounts a WHERE a.id = \(accountId)
+        SELECT \(raw: version.select) FROM accounts a WHERE a.id = \(accountId)
         UNION ALL
-        SELECT \(raw: transactionPart)
+        SELECT \(raw: transaction.select)
         FROM subscription_facts s JOIN owners o ON \(RecordRows.sameSubscription("o", "s"))
         WHERE o.account_id = \(accountId)
         UNION ALL
-        SELECT \(raw: renewalPart)
+        SELECT \(raw: renewal.select)
         FROM renewal_infos r JOIN owners o ON \(RecordRows.sameSubscription("o", "r"))
         WHERE o.account_id = \(accountId)
         UNION ALL
-        SELECT \(raw: grantPart) FROM grants g WHERE g.account_id = \(accountId)
+        SELECT \(raw: grant.select) FROM grants g WHERE g.account_id = \(accountId)
         ORDER BY 1, 2, 3, 4, 5, 6
         """
     }
 }
 
-/// A row read through its part's columns: column `n` of the part is column `offset + n` of the
-/// statement, so the part's own mapping (`RecordRows.transaction`, …) reads it unchanged.
+/// A row read through its part's columns: column `n` of the part is statement column
+/// `columns[n]`, so the part's own mapping (`RecordRows.renewalInfo`, …) reads it unchanged.
 struct PartRow<Base: StoredRow>: StoredRow {
     let base: Base
-    let offset: Int32
+    let columns: [Int32]
 
-    func isNull(_ column: Int32) -> Bool { base.isNull(offset + column) }
-    func text(_ column: Int32) -> String { base.text(offset + column) }
-    func int64(_ column: Int32) -> Int64 { base.int64(offset + column) }
-    func bool(_ column: Int32) -> Bool { base.bool(offset + column) }
-    func bytes(_ column: Int32) -> [UInt8] { base.bytes(offset + column) }
+    init(_ base: Base, _ layout: AccountFactsRows.Layout) { self.base = base; columns = layout.columns }
+
+    func isNull(_ column: Int32) -> Bool { base.isNull(columns[Int(column)]) }
+    func text(_ column: Int32) -> String { base.text(columns[Int(column)]) }
+    func int64(_ column: Int32) -> Int64 { base.int64(columns[Int(column)]) }
+    func bool(_ column: Int32) -> Bool { base.bool(columns[Int(column)]) }
+    func bytes(_ column: Int32) -> [UInt8] { base.bytes(columns[Int(column)]) }
     func corrupt(_ detail: String) -> StoreError { base.corrupt(detail) }
 }
 
@@ -118,12 +132,11 @@ extension SQLReading {
         var version: Int64 = 0
         _ = try connection.query(AccountFactsRows.query(accountId)) { row throws(StoreError) in
             switch AccountFactsRows.Part(rawValue: row.int64(0)) {
-            case .version: version = row.int64(AccountFactsRows.versionColumn)
+            case .version: version = PartRow(row, AccountFactsRows.version).int64(0)
             case .transaction:
-                facts.transactions += try RecordRows.subscriptionTransactions(row, from: AccountFactsRows.transactionColumns)
-            case .renewal:
-                facts.renewals.append(try RecordRows.renewalInfo(PartRow(base: row, offset: AccountFactsRows.renewalColumns)))
-            case .grant: facts.grants.append(RecordRows.grant(PartRow(base: row, offset: AccountFactsRows.grantColumns)))
+                facts.transactions += try RecordRows.subscriptionTransactions(PartRow(row, AccountFactsRows.transaction))
+            case .renewal: facts.renewals.append(try RecordRows.renewalInfo(PartRow(row, AccountFactsRows.renewal)))
+            case .grant: facts.grants.append(RecordRows.grant(PartRow(row, AccountFactsRows.grant)))
             case nil: throw row.corrupt("facts of \(accountId): unknown part")
             }
         }

@@ -21,14 +21,14 @@ extension RecordRows {
         """
 
     /// The transactions of a `subscriptionFactsColumns` row (store, environment, original
-    /// transaction id, packed facts from `column`), in purchase order.
-    public static func subscriptionTransactions(_ row: some StoredRow, from column: Int32 = 0) throws(StoreError) -> [Transaction] {
-        let id = row.text(column + 2)
-        let key = SubscriptionKey(store: try row.decode(Store.self, column, of: id),
-                                  environment: try row.decode(StoreEnvironment.self, column + 1, of: id),
+    /// transaction id, packed facts), in purchase order.
+    public static func subscriptionTransactions(_ row: some StoredRow) throws(StoreError) -> [Transaction] {
+        let id = row.text(2)
+        let key = SubscriptionKey(store: try row.decode(Store.self, 0, of: id),
+                                  environment: try row.decode(StoreEnvironment.self, 1, of: id),
                                   originalTransactionId: id)
         do throws(PackingError) {
-            return try PackedTransactions.unpack(row.bytes(column + 3), of: key)
+            return try PackedTransactions.unpack(row.bytes(3), of: key)
         } catch {
             throw row.corrupt("subscription \(id): \(error.detail)")
         }
