@@ -9,27 +9,21 @@ import Wire
 /// requests, every session due at once, cost one write per second rather than one per reader
 /// (decision 112). A reader of `lastUsedAt` (the sessions list) flushes first.
 package final class SessionTouches: ThreadBackedService {
-    private struct Touch {
-        var sessionId: String
-        var at: Instant
-    }
-
     package let serviceThread = ServiceThread(name: "session-touches")
-    private let writes: CoalescedWrites<String, Touch>
+    private let writes: CoalescedWrites<String, SessionTouch>
 
     package init(store: any GatewayStore, settings: CoalescedWriteSettings = CoalescedWriteSettings()) {
         writes = CoalescedWrites(settings: settings, merge: { $0.at >= $1.at ? $0 : $1 }) { batch in
-            let touches = batch.sorted(by: { $0.sessionId < $1.sessionId }).map { touch in
-                SessionTouch(sessionId: touch.sessionId, at: touch.at,
-                             ifUnusedSince: touch.at.adding(milliseconds: -SessionPolicy.touchIntervalMilliseconds))
-            }
+            let touches = batch.sorted(by: { $0.sessionId < $1.sessionId })
             _ = try store.write { tx throws(StoreError) in try tx.touch(touches) }
         }
     }
 
-    /// Notes that the session was used at `instant` and is due for its move: memory only.
+    /// Notes that the session was used at `instant` and is due for its move: memory only. Stored,
+    /// it moves only if not moved within the hour before `instant` (by another process).
     package func touch(_ sessionId: String, at instant: Instant) {
-        writes.add(sessionId, Touch(sessionId: sessionId, at: instant))
+        writes.add(sessionId, SessionTouch(sessionId: sessionId, at: instant,
+                                           ifUnusedSince: instant.adding(milliseconds: -SessionPolicy.touchIntervalMilliseconds)))
     }
 
     /// Moves noted but not yet stored (for the operator; never expected).
