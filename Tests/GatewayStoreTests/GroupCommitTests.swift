@@ -18,6 +18,19 @@ import GatewayStore
                                    "next(kept)", "unit e", "commit"])
     }
 
+    /// Decision 126: the writer is combined. The caller holding it runs the queued units on its
+    /// own thread, so a group's units follow each other without a thread switch.
+    @Test func theQueuedUnitsOfAGroupRunOnItsCombinersThread() throws {
+        let commit = GroupCommit(RecordingTransactions(), limits: patient)
+        let threads = Mutex<[String: UInt]>([:])
+        let results = holdingTheWriter(commit, whileQueued: ["b", "c"]) { id in
+            threads.withLock { $0[id] = UInt(bitPattern: Int(pthread_self())) }
+        }
+        #expect(results.values.allSatisfy { $0 == .success(1) }, "\(results)")
+        let seen = threads.withLock { $0 }
+        #expect(seen.count == 3 && Set(seen.values).count == 1, "\(seen)")
+    }
+
     @Test func aFailingUnitFailsAloneAndTheNextReusesItsSavepoint() throws {
         let backend = RecordingTransactions()
         let commit = GroupCommit(backend, limits: patient)

@@ -1,25 +1,27 @@
 import Lifecycle
 
 /// Group commit (decision 109): write units of work queued for a backend's writer share one
-/// transaction and one durable commit, each in a savepoint of its own. Callers take turns at the
-/// writer in the order they came (tickets); each runs its own body on its own thread, in its
-/// savepoint. A unit that fails is rolled back to its savepoint and its caller gets its error at
-/// once; the others' work is kept. When no one else waits, or the group reached its limits
-/// (`GroupCommitLimits`), the unit's caller commits the group; a caller whose unit succeeded
-/// returns only once its group's commit is durable, and gets the commit's error when it failed.
+/// transaction and one durable commit, each in a savepoint of its own. A unit that fails is
+/// rolled back to its savepoint and its caller gets its error at once; the others' work is kept.
+/// When no one else waits, or the group reached its limits (`GroupCommitLimits`), the group
+/// commits; a caller whose unit succeeded returns only once its group's commit is durable, and
+/// gets the commit's error when it failed.
+///
+/// The writer is combining (decision 126): the caller that finds it free runs its own unit and
+/// then, on its own thread, the units of the callers queued meanwhile, in the order they came,
+/// and commits them. A queued caller sleeps until its group ended, or until it is handed the
+/// writer for the next group. So consecutive units of a group run without a thread switch
+/// between them; the writer passes once a group, not once a unit.
 ///
 /// So nothing is acknowledged before it is durable, one fsync serves every writer that queued
-/// during the previous one, and a writer alone commits at once, as without groups.
+/// during the previous group, and a writer alone commits at once, as without groups.
 public final class GroupCommit<Backend: GroupTransactions>: Sendable {
     private let backend: Backend
     private let limits: GroupCommitLimits
-    /// Each caller waits for its turn on the channel of its ticket and for its group's commit on
-    /// `outcomeChannel`: passing the turn wakes the caller whose turn it is, not every thread
-    /// queued at the writer (a store pool's worth of futile wake-ups per unit).
-    private let turns = Condition(Turns(), channels: GroupCommit.turnChannels + 1)
-    private static var turnChannels: Int { 64 }
-    private static var outcomeChannel: Int { turnChannels }
-    private static func turnChannel(_ ticket: UInt64) -> Int { Int(ticket % UInt64(turnChannels)) }
+    /// The queue at the writer and every job's state. A caller waits on its job's channel, so
+    /// ending a group wakes its own callers, not every thread queued at the writer.
+    private let queue = Condition(Queue(), channels: GroupCommit.channels)
+    private static var channels: Int { 64 }
 
     public init(_ backend: Backend, limits: GroupCommitLimits) {
         self.backend = backend
@@ -30,149 +32,198 @@ public final class GroupCommit<Backend: GroupTransactions>: Sendable {
     /// the backend says may succeed in a new transaction (`runsAgain`) ends its group and runs
     /// again in a later one, after `beforeRunningAgain`; so does every unit of a group whose
     /// commit failed that way (the database rolled all of it back).
+    ///
+    /// `body` may run on the thread of another caller, the group's combiner, while this one
+    /// waits: it must not depend on the thread it runs on.
     public func run<R>(_ body: (Backend.Transaction) throws(StoreError) -> R) throws(StoreError) -> R {
         var attempts = 0
         while true {
             attempts += 1
-            switch attempt(body) {
-            case .done(let value): return value
-            case .failed(let error): throw error
-            case .runAgain: try backend.beforeRunningAgain(attempt: attempts)
+            var value: R?
+            let outcome = withoutActuallyEscaping(body) { body in
+                // The job does not outlive this call: `submit` returns once the job ended.
+                submit(Job { (transaction) throws(StoreError) in value = try body(transaction) })
+            }
+            switch outcome {
+            case .committed:
+                guard let value else { throw .failed }
+                return value
+            case .failed(let error, runAgain: false): throw error
+            case .failed(_, runAgain: true): try backend.beforeRunningAgain(attempt: attempts)
             }
         }
     }
 
-    /// Callers waiting for their turn at the writer (not counting the one whose turn it is).
-    public var queuedUnits: Int { turns.withLock { t in Int(max(t.nextTicket, t.serving + 1) - t.serving - 1) } }
-
-    /// Whose turn it is at the writer, and the group open on it.
-    private struct Turns: Sendable {
-        var nextTicket: UInt64 = 0
-        var serving: UInt64 = 0
-        var open: Group?
-    }
-
-    /// A group's transaction and how the group ended. `outcome` is read and written under the
-    /// lock of `turns`; the other fields only by the caller whose turn it is (the turn passes
-    /// under that lock too).
-    private final class Group: @unchecked Sendable {
-        let transaction: Backend.Transaction
-        let opened = ContinuousClock.now
-        var units = 1
-        var previousKept = true
-        var outcome: Outcome?
-
-        init(_ transaction: Backend.Transaction) { self.transaction = transaction }
-    }
+    /// Callers waiting for the writer (not counting the group being run).
+    public var queuedUnits: Int { queue.withLock { $0.count } }
 
     private enum Outcome { case committed, failed(StoreError, runAgain: Bool) }
 
-    private enum Attempt<R> { case done(R), failed(StoreError), runAgain }
+    /// A job's life: queued at the writer, handed the writer to combine the next group (its own
+    /// unit first), or ended with its outcome.
+    private enum JobState {
+        case queued, combining, ended(Outcome)
 
-    private func attempt<R>(_ body: (Backend.Transaction) throws(StoreError) -> R) -> Attempt<R> {
-        let ticket = turns.withLock { t in
-            defer { t.nextTicket += 1 }
-            return t.nextTicket
-        }
-        let joined = turns.withLock(when: { $0.serving == ticket }, channel: Self.turnChannel(ticket)) { $0.open }
-        // The writer is this caller's until it passes the turn, before it waits for its group.
-        let (result, group) = runTurn(body, joining: joined)
-        passTurn()
-        guard let group, case .success(let value) = result else {
-            if case .failure(let error) = result { return .failed(error) }
-            return .runAgain
-        }
-        let outcome = turns.withLock(when: { _ in group.outcome != nil }, channel: Self.outcomeChannel) { _ in group.outcome }
-        switch outcome {
-        case .committed?: return .done(value)
-        case .failed(_, runAgain: true)?: return .runAgain
-        case .failed(let error, runAgain: false)?: return .failed(error)
-        case nil: return .failed(.failed)
+        var isQueued: Bool { if case .queued = self { true } else { false } }
+    }
+
+    /// One caller's unit of work. `state` and `channel` are read and written under the queue's
+    /// lock; `body` only by the combiner, which lets go of it when the job ends: the caller's
+    /// closure must not outlive its call (`withoutActuallyEscaping` checks).
+    private final class Job: @unchecked Sendable {
+        private var body: ((Backend.Transaction) throws(StoreError) -> Void)?
+        private(set) var state = JobState.queued
+        var channel = 0
+
+        init(_ body: @escaping (Backend.Transaction) throws(StoreError) -> Void) { self.body = body }
+
+        func run(on transaction: Backend.Transaction) throws(StoreError) { try body?(transaction) }
+
+        func hand() { state = .combining }
+
+        func end(_ outcome: Outcome) {
+            state = .ended(outcome)
+            body = nil
         }
     }
 
-    /// This caller's turn at the writer: its unit in `joined`, or in a group it opens. Returns
-    /// the unit's result (nil: run it again) and, when the unit was kept, its group to wait for.
-    private func runTurn<R>(_ body: (Backend.Transaction) throws(StoreError) -> R,
-                            joining joined: Group?) -> (Result<R, StoreError>?, Group?) {
-        let group: Group
-        if let joined {
-            do throws(StoreError) {
-                try backend.beginUnit(on: joined.transaction, previousKept: joined.previousKept)
-            } catch {
-                end(joined, .failed(error, runAgain: false), abandon: true)
-                return (.failure(error), nil)
+    /// The callers queued at the writer, first come first, and whether a combiner holds it.
+    private struct Queue: @unchecked Sendable {
+        private var jobs: [Job?] = []
+        private var head = 0
+        private var tickets = 0
+        var writerBusy = false
+
+        var count: Int { jobs.count - head }
+
+        mutating func append(_ job: Job) {
+            job.channel = tickets % GroupCommit.channels
+            tickets &+= 1
+            jobs.append(job)
+        }
+
+        mutating func popFirst() -> Job? {
+            guard head < jobs.count else { return nil }
+            let job = jobs[head]
+            jobs[head] = nil
+            head += 1
+            if head == jobs.count {
+                jobs.removeAll(keepingCapacity: true)
+                head = 0
             }
-            joined.units += 1
-            group = joined
-        } else {
-            do throws(StoreError) {
-                group = Group(try backend.beginGroup())
-            } catch {
-                return (.failure(error), nil)
+            return job
+        }
+    }
+
+    /// Runs `job` in a group: at once when the writer is free, else when handed the writer or in
+    /// a group another caller combines. Returns the job's outcome.
+    private func submit(_ job: Job) -> Outcome {
+        let combines = queue.withLock { q in
+            if q.writerBusy {
+                q.append(job)
+                return false
             }
-            turns.withLock { $0.open = group }
+            q.writerBusy = true
+            return true
         }
+        if !combines {
+            let state = queue.withLock(when: { _ in !job.state.isQueued }, channel: job.channel) { _ in job.state }
+            if case .ended(let outcome) = state { return outcome }
+        }
+        combineGroup(startingWith: job)
+        return queue.withLock { _ in
+            if case .ended(let outcome) = job.state { return outcome }
+            return .failed(.failed, runAgain: false)
+        }
+    }
 
-        let result: Result<R, StoreError>
+    /// Runs a group on the writer: `first`, then the jobs queued meanwhile while the group is
+    /// within its limits; commits it, ends its jobs and hands the writer to the next in line.
+    private func combineGroup(startingWith first: Job) {
+        defer { passWriter() }
+        let transaction: Backend.Transaction
         do throws(StoreError) {
-            let value = try body(group.transaction)
-            try backend.checkUnit(on: group.transaction)
-            result = .success(value)
+            transaction = try backend.beginGroup()
         } catch {
-            result = .failure(error)
+            end([first], .failed(error, runAgain: false))
+            return
         }
-
-        guard case .failure(let error) = result else {
-            group.previousKept = true
-            if !mayHandOver(group) { commit(group) }
-            return (result, group)
+        let opened = ContinuousClock.now
+        var kept: [Job] = []
+        var runAgain: [Job] = []
+        var previousKept = true
+        var units = 0
+        var job = first
+        while true {
+            if units > 0 {
+                do throws(StoreError) {
+                    try backend.beginUnit(on: transaction, previousKept: previousKept)
+                } catch {
+                    backend.abandonGroup(transaction)
+                    end(kept + [job], .failed(error, runAgain: false))
+                    end(runAgain, .failed(.busy, runAgain: true))
+                    return
+                }
+            }
+            units += 1
+            do throws(StoreError) {
+                try job.run(on: transaction)
+                try backend.checkUnit(on: transaction)
+                kept.append(job)
+                previousKept = true
+            } catch {
+                let again = backend.runsAgain(error, on: transaction)
+                do throws(StoreError) {
+                    try backend.rollBackUnit(on: transaction)
+                } catch let lost {
+                    // The transaction itself is lost: every unit kept in it is lost with it.
+                    backend.abandonGroup(transaction)
+                    end(kept, .failed(lost, runAgain: false))
+                    end(runAgain + [job], again ? .failed(error, runAgain: true) : .failed(lost, runAgain: false))
+                    return
+                }
+                previousKept = false
+                if again {
+                    // A unit that must run again needs a new snapshot: its group ends now.
+                    runAgain.append(job)
+                    break
+                }
+                end([job], .failed(error, runAgain: false))
+            }
+            guard units < limits.maxUnits, ContinuousClock.now - opened < limits.maxOpen,
+                  let next = queue.withLock({ $0.popFirst() }) else { break }
+            job = next
         }
-        let runAgain = backend.runsAgain(error, on: group.transaction)
         do throws(StoreError) {
-            try backend.rollBackUnit(on: group.transaction)
+            try backend.commitGroup(transaction)
+            end(kept, .committed)
         } catch {
-            // The transaction itself is lost: every unit kept in it is lost with it.
-            end(group, .failed(error, runAgain: false), abandon: true)
-            return (runAgain ? nil : .failure(error), nil)
+            backend.abandonGroup(transaction)
+            end(kept, .failed(error, runAgain: backend.runsAgain(error, on: transaction)))
         }
-        group.previousKept = false
-        // A unit that must run again needs a new snapshot: its group ends now.
-        if runAgain || !mayHandOver(group) { commit(group) }
-        return (runAgain ? nil : .failure(error), nil)
+        end(runAgain, .failed(.busy, runAgain: true))
     }
 
-    /// True when the next caller in line may add its unit to `group` instead of this one
-    /// committing it: someone waits, and the group is within its limits.
-    private func mayHandOver(_ group: Group) -> Bool {
-        let othersWait = turns.withLock { $0.nextTicket - $0.serving > 1 }
-        return othersWait && group.units < limits.maxUnits && ContinuousClock.now - group.opened < limits.maxOpen
+    /// Ends `jobs` with `outcome` and wakes their callers.
+    private func end(_ jobs: [Job], _ outcome: Outcome) {
+        guard !jobs.isEmpty else { return }
+        let channels = queue.withLock { _ in
+            for job in jobs { job.end(outcome) }
+            return Set(jobs.map(\.channel))
+        }
+        for channel in channels { queue.broadcast(channel: channel) }
     }
 
-    private func commit(_ group: Group) {
-        do throws(StoreError) {
-            try backend.commitGroup(group.transaction)
-            end(group, .committed, abandon: false)
-        } catch {
-            end(group, .failed(error, runAgain: backend.runsAgain(error, on: group.transaction)), abandon: true)
+    /// Hands the writer to the first caller in line, or leaves it free.
+    private func passWriter() {
+        let next: Job? = queue.withLock { q in
+            guard let job = q.popFirst() else {
+                q.writerBusy = false
+                return nil
+            }
+            job.hand()
+            return job
         }
-    }
-
-    /// Ends `group` (rolling it back first when `abandon`) and wakes its callers.
-    private func end(_ group: Group, _ outcome: Outcome, abandon: Bool) {
-        if abandon { backend.abandonGroup(group.transaction) }
-        turns.withLock { t in
-            group.outcome = outcome
-            if t.open === group { t.open = nil }
-        }
-        turns.broadcast(channel: Self.outcomeChannel)
-    }
-
-    private func passTurn() {
-        let next = turns.withLock { t in
-            t.serving += 1
-            return t.serving
-        }
-        turns.broadcast(channel: Self.turnChannel(next))
+        if let next { queue.broadcast(channel: next.channel) }
     }
 }
