@@ -65,6 +65,17 @@ import GatewayStore
                                    "begin", "unit b", "commit"])
     }
 
+    /// A commit that collided (a serialization failure) runs its group's units again: the
+    /// collision is asked of the backend before the group is rolled back.
+    @Test func aCommitThatCollidedRunsItsUnitsAgain() throws {
+        let backend = RecordingTransactions(commitFailure: .busy, failingCommits: 1)
+        let commit = GroupCommit(backend, limits: patient)
+        let attempts = Mutex(0)
+        let result = try commit.run { _ throws(StoreError) in attempts.withLock { $0 += 1; return $0 } }
+        #expect(result == 2)
+        #expect(backend.events == ["begin", "commit", "abandon", "begin", "commit"])
+    }
+
     @Test func aGroupHoldsAtMostItsLimitOfUnits() throws {
         let backend = RecordingTransactions()
         let commit = GroupCommit(backend, limits: GroupCommitLimits(maxUnits: 2, maxOpen: .seconds(30)))
@@ -132,11 +143,18 @@ import GatewayStore
 }
 
 /// Records the transaction control `GroupCommit` asks for; `.busy` from a unit may run again.
+/// A commit failing with `.busy` is a collision only until the group is rolled back, as
+/// PostgreSQL's SQLSTATE is forgotten once the connection runs its `ROLLBACK`.
 final class RecordingTransactions: GroupTransactions, Sendable {
     private let log = Mutex<[String]>([])
     private let commitFailure: StoreError?
+    private let failingCommits: Mutex<Int>
+    private let commitCollided = Mutex(false)
 
-    init(commitFailure: StoreError? = nil) { self.commitFailure = commitFailure }
+    init(commitFailure: StoreError? = nil, failingCommits: Int = .max) {
+        self.commitFailure = commitFailure
+        self.failingCommits = Mutex(failingCommits)
+    }
 
     var events: [String] { log.withLock { $0 } }
 
@@ -155,12 +173,19 @@ final class RecordingTransactions: GroupTransactions, Sendable {
 
     func commitGroup(_ transaction: RecordingTransactions) throws(StoreError) {
         record("commit")
-        if let commitFailure { throw commitFailure }
+        guard let commitFailure, failingCommits.withLock({ $0 -= 1; return $0 >= 0 }) else { return }
+        commitCollided.withLock { $0 = true }
+        throw commitFailure
     }
 
-    func abandonGroup(_ transaction: RecordingTransactions) { record("abandon") }
+    func abandonGroup(_ transaction: RecordingTransactions) {
+        record("abandon")
+        commitCollided.withLock { $0 = false }
+    }
 
-    func runsAgain(_ error: StoreError, on transaction: RecordingTransactions) -> Bool { error == .busy }
+    func runsAgain(_ error: StoreError, on transaction: RecordingTransactions) -> Bool {
+        error == .busy && (commitFailure != .busy || commitCollided.withLock { $0 })
+    }
 
     func beforeRunningAgain(attempt: Int) throws(StoreError) {
         if attempt >= 3 { throw .busy }

@@ -110,9 +110,15 @@ public final class GroupCommit<Backend: GroupTransactions>: Sendable {
             if head == jobs.count {
                 jobs.removeAll(keepingCapacity: true)
                 head = 0
+            } else if head >= Self.compactAfter, head * 2 >= jobs.count {
+                // A queue that never empties under steady load would otherwise only grow.
+                jobs.removeFirst(head)
+                head = 0
             }
             return job
         }
+
+        private static var compactAfter: Int { 1024 }
     }
 
     /// Runs `job` in a group: at once when the writer is free, else when handed the writer or in
@@ -150,7 +156,7 @@ public final class GroupCommit<Backend: GroupTransactions>: Sendable {
         }
         let opened = ContinuousClock.now
         var kept: [Job] = []
-        var runAgain: [Job] = []
+        var mustRunAgain: Job?
         var previousKept = true
         var units = 0
         var job = first
@@ -161,7 +167,6 @@ public final class GroupCommit<Backend: GroupTransactions>: Sendable {
                 } catch {
                     backend.abandonGroup(transaction)
                     end(kept + [job], .failed(error, runAgain: false))
-                    end(runAgain, .failed(.busy, runAgain: true))
                     return
                 }
             }
@@ -179,13 +184,13 @@ public final class GroupCommit<Backend: GroupTransactions>: Sendable {
                     // The transaction itself is lost: every unit kept in it is lost with it.
                     backend.abandonGroup(transaction)
                     end(kept, .failed(lost, runAgain: false))
-                    end(runAgain + [job], again ? .failed(error, runAgain: true) : .failed(lost, runAgain: false))
+                    end([job], again ? .failed(error, runAgain: true) : .failed(lost, runAgain: false))
                     return
                 }
                 previousKept = false
                 if again {
                     // A unit that must run again needs a new snapshot: its group ends now.
-                    runAgain.append(job)
+                    mustRunAgain = job
                     break
                 }
                 end([job], .failed(error, runAgain: false))
@@ -198,10 +203,12 @@ public final class GroupCommit<Backend: GroupTransactions>: Sendable {
             try backend.commitGroup(transaction)
             end(kept, .committed)
         } catch {
+            // Asked before the rollback, which would clear what the failure was.
+            let again = backend.runsAgain(error, on: transaction)
             backend.abandonGroup(transaction)
-            end(kept, .failed(error, runAgain: backend.runsAgain(error, on: transaction)))
+            end(kept, .failed(error, runAgain: again))
         }
-        end(runAgain, .failed(.busy, runAgain: true))
+        if let mustRunAgain { end([mustRunAgain], .failed(.busy, runAgain: true)) }
     }
 
     /// Ends `jobs` with `outcome` and wakes their callers.
