@@ -88,13 +88,12 @@ public final class GroupCommit<Backend: GroupTransactions>: Sendable {
     }
 
     /// The callers queued at the writer, first come first, and whether a combiner holds it.
-    private struct Queue: @unchecked Sendable {
-        private var jobs: [Job?] = []
-        private var head = 0
+    private struct Queue: Sendable {
+        private var jobs = FIFO<Job>()
         private var tickets = 0
         var writerBusy = false
 
-        var count: Int { jobs.count - head }
+        var count: Int { jobs.count }
 
         mutating func append(_ job: Job) {
             job.channel = tickets % GroupCommit.channels
@@ -102,23 +101,7 @@ public final class GroupCommit<Backend: GroupTransactions>: Sendable {
             jobs.append(job)
         }
 
-        mutating func popFirst() -> Job? {
-            guard head < jobs.count else { return nil }
-            let job = jobs[head]
-            jobs[head] = nil
-            head += 1
-            if head == jobs.count {
-                jobs.removeAll(keepingCapacity: true)
-                head = 0
-            } else if head >= Self.compactAfter, head * 2 >= jobs.count {
-                // A queue that never empties under steady load would otherwise only grow.
-                jobs.removeFirst(head)
-                head = 0
-            }
-            return job
-        }
-
-        private static var compactAfter: Int { 1024 }
+        mutating func popFirst() -> Job? { jobs.popFirst() }
     }
 
     /// Runs `job` in a group: at once when the writer is free, else when handed the writer or in

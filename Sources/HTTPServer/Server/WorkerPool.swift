@@ -6,30 +6,15 @@ final class WorkerPool: Sendable {
     typealias Job = @Sendable () -> Void
 
     private struct Queue: Sendable {
-        /// A taken job's slot is emptied at once: a job holds its request (a body in memory, a
-        /// spooled body's file and its share of the spool budget) and must not outlive its run.
-        var jobs: [Job?] = []
-        var head = 0
+        /// A job holds its request (a body in memory, a spooled body's file and its share of the
+        /// spool budget) and must not outlive its run: `FIFO` lets go of it when it is taken.
+        var jobs = FIFO<Job>()
         var stopping = false
 
-        var waiting: Int { jobs.count - head }
+        var waiting: Int { jobs.count }
 
         /// The oldest job, or nil once the queue is empty and the pool stopping (the worker ends).
-        mutating func next() -> Job? {
-            guard head < jobs.count else { return nil }
-            let job = jobs[head]
-            jobs[head] = nil
-            head += 1
-            // Compacts now and then instead of shifting the array on every take.
-            if head == jobs.count {
-                jobs.removeAll(keepingCapacity: true)
-                head = 0
-            } else if head > 1024 && head * 2 > jobs.count {
-                jobs.removeFirst(head)
-                head = 0
-            }
-            return job
-        }
+        mutating func next() -> Job? { jobs.popFirst() }
     }
 
     private let queue = Condition(Queue())
