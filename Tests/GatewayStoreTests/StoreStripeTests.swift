@@ -16,8 +16,11 @@ import Wire
     @Test(arguments: StoreBackend.all) func anInvoicesLinesAndNoOther(_ backend: StoreBackend) throws {
         let f = try IngestFixture(backend)
         // `in_1` must not find `in_10`'s lines, nor `in_1x`'s (LIKE would read `_` as any character).
-        try f.ingest(nil, [Self.line("in_1", "il_a"), Self.line("in_1", "il_b"), Self.line("in_10", "il_c"), Self.line("inX1", "il_d")])
-        #expect(try f.store.transactions(stripeInvoice: "in_1", environment: .production).map(\.transactionId) == ["in_1/il_a", "in_1/il_b"])
+        // Its lines in two subscriptions are each found once, in id order.
+        try f.ingest(nil, [Self.line("in_1", "il_b"), Self.line("in_1", "il_a"), Self.line("in_10", "il_c"), Self.line("inX1", "il_d"),
+                           Self.line("in_1", "il_ab", subscription: "sub_2")])
+        #expect(try f.store.transactions(stripeInvoice: "in_1", environment: .production).map(\.transactionId)
+                == ["in_1/il_a", "in_1/il_ab", "in_1/il_b"])
         #expect(try f.store.transactions(stripeInvoice: "in_1", environment: .sandbox).isEmpty)
     }
 
