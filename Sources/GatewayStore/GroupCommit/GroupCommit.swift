@@ -2,7 +2,8 @@ import Lifecycle
 
 /// Group commit (decision 109): write units of work queued for a backend's writer share one
 /// transaction and one durable commit, each in a savepoint of its own. A unit that fails is
-/// rolled back to its savepoint and its caller gets its error at once; the others' work is kept.
+/// rolled back to its savepoint and its caller gets its error at once (the combiner, below, once
+/// its group has ended); the others' work is kept.
 /// When no one else waits, or the group reached its limits (`GroupCommitLimits`), the group
 /// commits; a caller whose unit succeeded returns only once its group's commit is durable, and
 /// gets the commit's error when it failed.
