@@ -27,6 +27,8 @@ public struct Configuration: Sendable, Equatable {
     /// milliseconds a group stays open at most (decision 109).
     public var writeGroupUnits = GroupCommitLimits.defaultMaxUnits
     public var writeGroupMilliseconds = GroupCommitLimits.defaultMaxOpenMilliseconds
+    /// PostgreSQL: write groups a process runs at once (decision 127).
+    public var writeGroups = PostgresSettings.defaultWriteGroups
     /// The folder imported when the database has no publications; nil (`none`) skips it.
     public var catalogFolder: String? = "catalog"
     /// nil: generated on first start and kept beside the database (`GeneratedSecrets`).

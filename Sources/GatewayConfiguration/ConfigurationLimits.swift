@@ -49,6 +49,8 @@ package enum ConfigurationLimits {
     /// Write units of work sharing one commit, and how long a group stays open (decision 109).
     package static let writeGroupUnits = 1...1024
     package static let writeGroupMilliseconds = 1...1000
+    /// `ISSUE_GATEWAY_WRITE_GROUPS`: PostgreSQL write groups at once (decision 127).
+    package static let writeGroups = 1...64
     /// `ISSUE_GATEWAY_DATABASE_STATEMENT_TIMEOUT`, milliseconds: from 10 ms to an hour.
     package static let databaseStatementTimeoutMilliseconds = 10...3_600_000
     /// A URL longer than this is refused (libpq takes connection strings, not documents).

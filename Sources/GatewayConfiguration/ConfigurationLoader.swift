@@ -123,6 +123,7 @@ extension Configuration {
         ("ISSUE_GATEWAY_WRITE_GROUP_UNITS", integer(\.writeGroupUnits, in: ConfigurationLimits.writeGroupUnits)),
         ("ISSUE_GATEWAY_WRITE_GROUP_MILLISECONDS", integer(\.writeGroupMilliseconds,
                                                            in: ConfigurationLimits.writeGroupMilliseconds)),
+        ("ISSUE_GATEWAY_WRITE_GROUPS", integer(\.writeGroups, in: ConfigurationLimits.writeGroups)),
         ("ISSUE_GATEWAY_DATABASE_POOL", integer(\.databasePoolSize, in: ConfigurationLimits.databasePool)),
         ("ISSUE_GATEWAY_SQLITE_READERS", integer(\.sqliteReaders, in: ConfigurationLimits.sqliteReaders)),
         ("ISSUE_GATEWAY_DATABASE_STATEMENT_TIMEOUT", integer(\.databaseStatementTimeoutMilliseconds,

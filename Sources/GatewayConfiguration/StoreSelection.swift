@@ -10,6 +10,7 @@ extension Configuration {
     public var postgresSettings: PostgresSettings {
         var settings = PostgresSettings(poolSize: databasePoolSize, statementTimeoutMilliseconds: databaseStatementTimeoutMilliseconds)
         settings.groupCommit = groupCommitLimits
+        settings.writeGroups = writeGroups
         return settings
     }
 

@@ -35,27 +35,32 @@ enum PostgresChangeLog {
 }
 
 extension PostgresConnection {
-    /// Sequences are handed out in commit order: the advisory lock, held until this transaction
-    /// ends, is taken before `nextval`, so a transaction that takes a sequence after another
-    /// commits after it. A reader that has seen sequence n has seen every change before n: no
-    /// gap is ever filled later. Callers record the change before updating the version rows it
-    /// announces (`SQLWriteHooks.recordChange`), so no transaction waits for this lock while
-    /// holding a row another holder of it is about to update (a deadlock PostgreSQL would only
-    /// break after `deadlock_timeout`). Returns the entry's sequence.
-    ///
-    /// One statement, one round trip: the lock and the notification are common table expressions
-    /// with volatile functions, which PostgreSQL evaluates once and before the row they feed is
-    /// formed, and the row's `nextval` default is evaluated when it is; PostgreSQL delivers one
-    /// notification per transaction for repeated identical ones (NOTIFY).
-    func recordChange(_ change: StoreChange) throws(StoreError) -> Int64? {
-        let (kind, key) = PostgresChangeLog.columns(change)
-        return try queryFirst("""
-            WITH locked AS (SELECT pg_advisory_xact_lock(\(PostgresChangeLog.orderLock))),
-                 notified AS (SELECT pg_notify(\(PostgresChangeLog.channel), ''))
-            INSERT INTO change_log (kind, key, committed_at)
-            SELECT \(kind), \(key), (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT FROM locked, notified
-            RETURNING sequence
-            """) { $0.int64(0) }
+    /// Writes a group's changes just before its `COMMIT` (decision 127), and returns their
+    /// sequences. Sequences are handed out in commit order: the advisory lock, held until this
+    /// transaction ends, is taken before any `nextval`, so a transaction that takes a sequence
+    /// after another commits after it. A reader that has seen sequence n has seen every change
+    /// before n: no gap is ever filled later. The lock is the transaction's last: it is taken
+    /// once the group's units have taken every row lock they need, and its holder only writes
+    /// these rows and commits, so it never waits on a row while others wait on it, and groups of
+    /// this process and of others run their units side by side, meeting only at this lock.
+    /// PostgreSQL delivers one notification per transaction for repeated identical ones (NOTIFY).
+    /// Rows are written a chunk a statement (`SQLRowChunks`), each change once.
+    func recordChanges(_ changes: [StoreChange]) throws(StoreError) -> [Int64] {
+        var unique: [StoreChange] = [], seen: Set<StoreChange> = []
+        for change in changes where seen.insert(change).inserted { unique.append(change) }
+        guard !unique.isEmpty else { return [] }
+        try run("SELECT pg_advisory_xact_lock(\(PostgresChangeLog.orderLock)), pg_notify(\(PostgresChangeLog.channel), '')")
+        var sequences: [Int64] = []
+        for chunk in SQLRowChunks.chunks(unique) {
+            let rows = SQLRowChunks.values(chunk) { change in
+                let (kind, key) = PostgresChangeLog.columns(change)
+                return "\(kind), \(key), (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT"
+            }
+            sequences += try query("INSERT INTO change_log (kind, key, committed_at) VALUES \(rows) RETURNING sequence") {
+                $0.int64(0)
+            }
+        }
+        return sequences
     }
 
     func latestChangeSequence() throws(StoreError) -> Int64 {

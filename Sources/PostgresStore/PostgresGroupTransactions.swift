@@ -8,54 +8,68 @@ import GatewayStore
 /// a unique key another writer committed (`PostgresFailure.runAgainStates`) is rolled back to its
 /// savepoint (the advisory locks it took are released with it), its group commits what the
 /// others did, and it runs again in a later group, on a fresh snapshot.
+///
+/// Groups run `concurrentGroups` at once, each on a pooled connection of its own (decision 127):
+/// a unit is a chain of dependent round trips, so one group at a time left the database and the
+/// cores idle between them. The changes the units record are written when their group commits
+/// (`recordChanges`), so the change log's lock, which orders commits, is held only for that
+/// statement and the `COMMIT`; the groups collide where any two processes' writers do.
 struct PostgresGroupTransactions: GroupTransactions {
     let pool: PostgresPool
     let settings: PostgresSettings
     let log: StoreLog
+    let concurrentGroups: Int
+    /// Where the sequences of the changes a group wrote go once it committed.
+    let ownChanges: PostgresOwnChanges
 
-    func beginGroup() throws(StoreError) -> PostgresConnection {
-        let connection = try pool.borrow()
+    func beginGroup() throws(StoreError) -> PostgresGroup {
+        let group = PostgresGroup(connection: try pool.borrow())
         do throws(StoreError) {
-            try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ; SAVEPOINT unit")
+            try group.connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ; SAVEPOINT unit")
         } catch {
-            abandonGroup(connection)
+            abandonGroup(group)
             throw error
         }
-        return connection
+        return group
     }
 
     /// `ROLLBACK TO` leaves its savepoint established, so after a rolled-back unit the next one
     /// reuses it; after a kept one it is released and set again, in one round trip.
-    func beginUnit(on transaction: PostgresConnection, previousKept: Bool) throws(StoreError) {
+    func beginUnit(on group: PostgresGroup, previousKept: Bool) throws(StoreError) {
         guard previousKept else { return }
-        try transaction.execute("RELEASE SAVEPOINT unit; SAVEPOINT unit")
+        group.keepUnit()
+        try group.connection.execute("RELEASE SAVEPOINT unit; SAVEPOINT unit")
     }
 
     /// A body that caught a failed statement and returned leaves the transaction failed: its unit
     /// is undone, so the group's `COMMIT` (which would roll everything back) is not reached so.
-    func checkUnit(on transaction: PostgresConnection) throws(StoreError) {
-        guard !transaction.isInFailedTransaction else {
+    func checkUnit(on group: PostgresGroup) throws(StoreError) {
+        guard !group.connection.isInFailedTransaction else {
             log.failure("a write unit of work returned with its transaction failed; rolled back")
             throw .failed
         }
     }
 
-    func rollBackUnit(on transaction: PostgresConnection) throws(StoreError) {
-        try transaction.execute("ROLLBACK TO SAVEPOINT unit")
+    func rollBackUnit(on group: PostgresGroup) throws(StoreError) {
+        group.dropUnit()
+        try group.connection.execute("ROLLBACK TO SAVEPOINT unit")
     }
 
-    func commitGroup(_ transaction: PostgresConnection) throws(StoreError) {
-        try transaction.execute("COMMIT")
-        pool.giveBack(borrowed: transaction)
+    /// The group's changes, then `COMMIT`; their sequences are this process's once it returned.
+    func commitGroup(_ group: PostgresGroup) throws(StoreError) {
+        let sequences = try group.connection.recordChanges(group.changes)
+        try group.connection.execute("COMMIT")
+        pool.giveBack(borrowed: group.connection)
+        ownChanges.note(sequences)
     }
 
-    func abandonGroup(_ transaction: PostgresConnection) {
-        if transaction.isConnected { try? transaction.execute("ROLLBACK") }
-        pool.giveBack(borrowed: transaction)
+    func abandonGroup(_ group: PostgresGroup) {
+        if group.connection.isConnected { try? group.connection.execute("ROLLBACK") }
+        pool.giveBack(borrowed: group.connection)
     }
 
-    func runsAgain(_ error: StoreError, on transaction: PostgresConnection) -> Bool {
-        error == .busy && (transaction.lastSQLState.map(PostgresFailure.runAgainStates.contains) ?? false)
+    func runsAgain(_ error: StoreError, on group: PostgresGroup) -> Bool {
+        error == .busy && (group.connection.lastSQLState.map(PostgresFailure.runAgainStates.contains) ?? false)
     }
 
     func beforeRunningAgain(attempt: Int) throws(StoreError) {

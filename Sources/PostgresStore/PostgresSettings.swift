@@ -23,6 +23,10 @@ public struct PostgresSettings: Sendable, Equatable {
     /// How many queued write units of work share one transaction and commit, and for how long
     /// (decision 109).
     public var groupCommit = GroupCommitLimits()
+    /// Write groups a process runs at once, each on a pooled connection (decision 127).
+    public var writeGroups = PostgresSettings.defaultWriteGroups
+
+    public static let defaultWriteGroups = 4
 
     public static let defaultPoolSize = 10
     public static let defaultStatementTimeoutMilliseconds = 5_000

@@ -1,21 +1,17 @@
 import Foundation
 import GatewayStore
-import Synchronization
 
 /// The PostgreSQL backend of `GatewayStore`, for several gateway processes on one database:
 /// a bounded connection pool (`PostgresPool`), reads in `REPEATABLE READ READ ONLY` snapshots,
 /// writes queued in this process sharing a `REPEATABLE READ` transaction and its commit, each in a
-/// savepoint (`GroupCommit`, decision 109), a unit run again (up to `PostgresSettings.writeAttempts`)
-/// when the server reports a serialization failure or a deadlock; the reports' derivations take
+/// savepoint (`GroupCommit`, decision 109), `PostgresSettings.writeGroups` such groups at once
+/// (decision 127), a unit run again (up to `PostgresSettings.writeAttempts`) when the server
+/// reports a serialization failure or a deadlock; the reports' derivations take
 /// turns of their own beside those groups (`writeDerived`, decision 121). The row access
 /// is `GatewayStore`'s, written once; `PostgresWriteHooks` adds the change log and the locks.
 public final class PostgresStore: UpkeptStore, WriteQueueing {
     let pool: PostgresPool
-    /// Change-log sequences this process committed and its change feed has not read yet: the
-    /// caches above were told of those changes by the code that made them (`ChangeFeed.madeHere`).
-    private let ownChanges = Mutex<Set<Int64>>([])
-    /// Past this many unread own changes (no follower reads them: a CLI command) they are forgotten.
-    static let ownChangesKept = 100_000
+    private let ownChanges = PostgresOwnChanges()
     private let settings: PostgresSettings
     private let writer: GroupCommit<PostgresGroupTransactions>
     /// The turns of the units that only derive rows (`writeDerived`, decision 121), on a connection
@@ -32,8 +28,13 @@ public final class PostgresStore: UpkeptStore, WriteQueueing {
         self.settings = settings
         self.log = log
         pool = PostgresPool(url: url, settings: settings, log: log)
-        writer = GroupCommit(PostgresGroupTransactions(pool: pool, settings: settings, log: log), limits: settings.groupCommit)
-        derivations = GroupCommit(PostgresGroupTransactions(pool: pool, settings: settings, log: log), limits: settings.groupCommit)
+        writer = GroupCommit(PostgresGroupTransactions(pool: pool, settings: settings, log: log,
+                                                       concurrentGroups: min(settings.writeGroups, settings.poolSize), ownChanges: ownChanges),
+                             limits: settings.groupCommit)
+        // One drain thread feeds it; a report's own drain waits for the marks it holds anyway.
+        derivations = GroupCommit(PostgresGroupTransactions(pool: pool, settings: settings, log: log,
+                                                            concurrentGroups: 1, ownChanges: ownChanges),
+                                  limits: settings.groupCommit)
         try pool.withConnection { c throws(StoreError) in try PostgresSchema.migrate(c) }
     }
 
@@ -44,16 +45,8 @@ public final class PostgresStore: UpkeptStore, WriteQueueing {
         return lower.hasPrefix("postgresql://") || lower.hasPrefix("postgres://")
     }
 
-    private func noteCommitted(_ sequences: [Int64]) {
-        guard !sequences.isEmpty else { return }
-        ownChanges.withLock { own in
-            if own.count + sequences.count > Self.ownChangesKept { own.removeAll() }
-            own.formUnion(sequences)
-        }
-    }
-
     /// True (once) when this process committed the change-log entry `sequence`.
-    func takeOwnChange(_ sequence: Int64) -> Bool { ownChanges.withLock { $0.remove(sequence) != nil } }
+    func takeOwnChange(_ sequence: Int64) -> Bool { ownChanges.take(sequence) }
 
     /// `url` without a password (`user:secret@` becomes `user@`, a `password=` parameter is
     /// dropped), for messages.
@@ -120,19 +113,15 @@ public final class PostgresStore: UpkeptStore, WriteQueueing {
     /// Runs `body` as one unit of work of a group (`PostgresGroupTransactions`), again from the
     /// start after a serialization failure, a deadlock or a unique key another writer committed
     /// meanwhile: its savepoint is rolled back to, and every write body is a function of what it
-    /// reads in it. The change-log entries it wrote are this process's once its group committed.
+    /// reads in it. The change-log entries it recorded are written, and this process's, once its
+    /// group committed.
     func writeRows<R>(on lane: GroupCommit<PostgresGroupTransactions>? = nil,
                       _ body: (SQLWriteTransaction<PostgresConnection, PostgresWriteHooks>) throws(StoreError) -> R)
         throws(StoreError) -> R {
-        var recorded: [Int64] = []
-        let result = try (lane ?? writer).run { c throws(StoreError) in
-            let tx = SQLWriteTransaction(connection: c, hooks: PostgresWriteHooks(connection: c), upkeep: upkeep.installed)
-            let result = try body(tx)
-            recorded = tx.hooks.recordedSequences
-            return result
+        try (lane ?? writer).run { group throws(StoreError) in
+            try body(SQLWriteTransaction(connection: group.connection, hooks: PostgresWriteHooks(group: group),
+                                         upkeep: upkeep.installed))
         }
-        noteCommitted(recorded)
-        return result
     }
 
     /// Runs `body` on a pooled connection, and again on another after a `.busy` failure that

@@ -2,21 +2,20 @@ import Entitle
 import GatewayStore
 
 /// What several processes on one database add to the write statements written once: the change
-/// log, E4's ownership lock, the history lock. One per write unit of work: it keeps the
-/// change-log sequences the unit of work wrote, handed to the store once it committed, and the
+/// log, E4's ownership lock, the history lock. One per write unit of work: the changes it records
+/// go to its group, written to the change log when the group commits (decision 127); it keeps the
 /// locks it took: a lock is held until the transaction ends or the unit's savepoint is rolled back
 /// to (which ends the unit and these hooks with it), so each is taken once per unit of work.
 final class PostgresWriteHooks: SQLWriteHooks {
-    let connection: PostgresConnection
-    private(set) var recordedSequences: [Int64] = []
+    let group: PostgresGroup
+    private var connection: PostgresConnection { group.connection }
     private var lockedSubscriptions: Set<SubscriptionKey> = []
     private var lockedHistories: Set<String> = []
 
-    init(connection: PostgresConnection) { self.connection = connection }
+    init(group: PostgresGroup) { self.group = group }
 
-    func recordChange(_ change: StoreChange) throws(StoreError) {
-        if let sequence = try connection.recordChange(change) { recordedSequences.append(sequence) }
-    }
+    /// No round trip: the group writes its units' changes at its commit (`recordChanges`).
+    func recordChange(_ change: StoreChange) throws(StoreError) { group.record(change) }
 
     /// The subscription's advisory lock, held until the transaction ends; `REPEATABLE READ` then
     /// makes a queued unit of work that read before the other's commit run again (its write of
@@ -37,8 +36,7 @@ final class PostgresWriteHooks: SQLWriteHooks {
     /// ends, so the next writer of that account's history takes its sequences after this one
     /// committed (under `REPEATABLE READ` it is run again on a fresh snapshot when this one
     /// changed the row). Every caller that also bumps the account's facts version has done so
-    /// already (the change log's lock before the row's); an operator action takes no other lock,
-    /// so no deadlock arises.
+    /// already; the change log's lock is taken only at the commit, after every row lock.
     /// The facts version's `UPDATE` holds the row's `FOR NO KEY UPDATE` lock: the history lock.
     func accountRowLocked(_ accountId: String) { lockedHistories.insert(accountId) }
 

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import GatewayStore
+import TestSupport
 
 /// `GroupCommit` against a backend that records what it is asked: who shares a commit, what a
 /// failed unit or a failed commit does to the others, a unit that must run again.
@@ -29,6 +30,37 @@ import GatewayStore
         #expect(results.values.allSatisfy { $0 == .success(1) }, "\(results)")
         let seen = threads.withLock { $0 }
         #expect(seen.count == 3 && Set(seen.values).count == 1, "\(seen)")
+    }
+
+    /// Decision 127: a backend that allows two groups at once gets a second caller's unit in a
+    /// group of its own while the first is open; a third waits for one of them.
+    @Test func aBackendAllowingTwoGroupsRunsTwoAtOnceAndQueuesTheThird() throws {
+        let backend = RecordingTransactions(concurrentGroups: 2)
+        let commit = GroupCommit(backend, limits: patient)
+        let (inside, release) = (Gate(), Gate())
+        let threads = DispatchGroup()
+        for id in ["a", "b", "c"] {
+            threads.enter()
+            Thread {
+                _ = try? commit.run { backend throws(StoreError) in
+                    backend.record("unit \(id)")
+                    if id != "c" {
+                        inside.open()
+                        release.wait(seconds: 30)
+                    }
+                }
+                threads.leave()
+            }.start()
+            if id != "c" { #expect(inside.wait(seconds: 10), "unit \(id) ran while the other group was open") }
+        }
+        waitUntil { commit.queuedUnits == 1 }
+        #expect(commit.queuedUnits == 1)
+        #expect(backend.events == ["begin", "unit a", "begin", "unit b"])
+        release.open()
+        release.open()
+        threads.wait()
+        #expect(backend.events.filter { $0 == "unit c" }.count == 1)
+        #expect(backend.events.filter { $0 == "commit" }.count == 2, "c ran in the group of a or b")
     }
 
     @Test func aFailingUnitFailsAloneAndTheNextReusesItsSavepoint() throws {
@@ -150,10 +182,12 @@ final class RecordingTransactions: GroupTransactions, Sendable {
     private let commitFailure: StoreError?
     private let failingCommits: Mutex<Int>
     private let commitCollided = Mutex(false)
+    let concurrentGroups: Int
 
-    init(commitFailure: StoreError? = nil, failingCommits: Int = .max) {
+    init(commitFailure: StoreError? = nil, failingCommits: Int = .max, concurrentGroups: Int = 1) {
         self.commitFailure = commitFailure
         self.failingCommits = Mutex(failingCommits)
+        self.concurrentGroups = concurrentGroups
     }
 
     var events: [String] { log.withLock { $0 } }

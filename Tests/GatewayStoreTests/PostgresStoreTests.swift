@@ -245,6 +245,72 @@ struct PostgresStoreTests {
         #expect(batch.changes.allSatisfy { !writerFeed.madeHere($0.sequence) }, "asked once per entry")
     }
 
+    /// Decision 127: two write groups at once. A group held open after its unit changed alice's
+    /// facts does not hold back the other: bob's change commits meanwhile, and the change log
+    /// lists the two in commit order, bob's first. With the change log's lock taken in the unit
+    /// (held to the commit), bob's write would wait for alice's group.
+    @Test func twoWriteGroupsCommitSideBySideAndTheChangeLogKeepsTheirCommitOrder() throws {
+        var settings = PostgresSettings(poolSize: 4)
+        settings.writeGroups = 2
+        let store = try schema.open(settings: settings)
+        try store.createAccount(Fixtures.account("alice"))
+        try store.createAccount(Fixtures.account("bob"))
+        let feed = try schema.open().makeChangeFeed()
+        let start = try feed.latestSequence()
+        let (inside, release, done) = (Gate(), Gate(), Gate())
+        Thread.detachNewThread {
+            _ = try? store.write { tx throws(StoreError) in
+                _ = try tx.bumpFactsVersion(ofAccount: "alice")
+                inside.open()
+                release.wait(seconds: 30)
+            }
+            done.open()
+        }
+        #expect(inside.wait(seconds: 10))
+        _ = try store.write { tx throws(StoreError) in try tx.bumpFactsVersion(ofAccount: "bob") }
+        #expect(try feed.changes(after: start, limit: 10).changes.map(\.change) == [.accountFacts(accountId: "bob")],
+                "bob's group committed while alice's was open")
+        release.open()
+        #expect(done.wait(seconds: 10))
+        #expect(try feed.changes(after: start, limit: 10).changes.map(\.change)
+                == [.accountFacts(accountId: "bob"), .accountFacts(accountId: "alice")])
+    }
+
+    /// The changes a group writes at its commit are its kept units' only: a unit rolled back to
+    /// its savepoint takes its change with it, though the group's others commit.
+    @Test func aRolledBackUnitsChangeIsNotLoggedWithItsGroup() throws {
+        var settings = PostgresSettings(poolSize: 4)
+        settings.writeGroups = 1
+        settings.groupCommit = GroupCommitLimits(maxOpen: .seconds(30))
+        let store = try schema.open(settings: settings)
+        for id in ["alice", "bob", "carol"] { try store.createAccount(Fixtures.account(id)) }
+        let feed = store.makeChangeFeed()
+        let start = try feed.latestSequence()
+        let threads = DispatchGroup()
+        let failed = Mutex<StoreError?>(nil)
+        _ = try store.write { tx throws(StoreError) in
+            _ = try tx.bumpFactsVersion(ofAccount: "alice")
+            // Queued while this unit holds the group: they run next in it, bob's fails.
+            for (index, id) in ["bob", "carol"].enumerated() {
+                threads.enter()
+                Thread.detachNewThread {
+                    do throws(StoreError) {
+                        try store.write { tx throws(StoreError) in
+                            _ = try tx.bumpFactsVersion(ofAccount: id)
+                            if id == "bob" { throw .failed }
+                        }
+                    } catch { failed.withLock { $0 = error } }
+                    threads.leave()
+                }
+                #expect(eventually(seconds: 10) { store.queuedWrites == index + 1 })
+            }
+        }
+        threads.wait()
+        #expect(failed.withLock { $0 } == .failed)
+        #expect(try feed.changes(after: start, limit: 10).changes.map(\.change)
+                == [.accountFacts(accountId: "alice"), .accountFacts(accountId: "carol")])
+    }
+
     /// A history cursor never passes an event still to commit: two processes append operator
     /// actions to one account at once while a reader follows the history by cursor; the reader
     /// ends up with every event (a sequence committed after a higher one would be skipped).

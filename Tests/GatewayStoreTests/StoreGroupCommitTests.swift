@@ -101,6 +101,7 @@ import TestSupport
                     }.start()
                     let deadline = ContinuousClock.now + .seconds(10)
                     while queue.queuedWrites < index + 1, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.001) }
+                    #expect(queue.queuedWrites == index + 1, "unit \(id) queued behind the held group")
                 }
                 try body("a", tx)
             }
@@ -117,6 +118,8 @@ import TestSupport
             let schema = try TemporaryPostgresSchema()
             var settings = PostgresSettings(poolSize: 4)
             settings.groupCommit = limits
+            // One group at a time, so the queued units join the held one (decision 127).
+            settings.writeGroups = 1
             return OpenedStore(store: try schema.open(settings: settings), resources: schema)
         }
         let file = TemporaryDatabase()

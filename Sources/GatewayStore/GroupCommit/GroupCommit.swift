@@ -14,11 +14,17 @@ import Lifecycle
 /// writer for the next group. So consecutive units of a group run without a thread switch
 /// between them; the writer passes once a group, not once a unit.
 ///
+/// A backend whose transactions commit independently may run several groups at once
+/// (`GroupTransactions.concurrentGroups`: PostgreSQL's connections, decision 127), each with a
+/// combiner of its own taking the next queued unit; SQLite's one writer runs one.
+///
 /// So nothing is acknowledged before it is durable, one fsync serves every writer that queued
 /// during the previous group, and a writer alone commits at once, as without groups.
 public final class GroupCommit<Backend: GroupTransactions>: Sendable {
     private let backend: Backend
     private let limits: GroupCommitLimits
+    /// Groups run at once at most (`backend.concurrentGroups`, at least one).
+    private let groupsAtOnce: Int
     /// The queue at the writer and every job's state. A caller waits on its job's channel, so
     /// ending a group wakes its own callers, not every thread queued at the writer.
     private let queue = Condition(Queue(), channels: GroupCommit.channels)
@@ -27,6 +33,7 @@ public final class GroupCommit<Backend: GroupTransactions>: Sendable {
     public init(_ backend: Backend, limits: GroupCommitLimits) {
         self.backend = backend
         self.limits = limits
+        groupsAtOnce = max(1, backend.concurrentGroups)
     }
 
     /// Runs `body` as one unit of work in a group, and returns once its group committed. A unit
@@ -88,11 +95,11 @@ public final class GroupCommit<Backend: GroupTransactions>: Sendable {
         }
     }
 
-    /// The callers queued at the writer, first come first, and whether a combiner holds it.
+    /// The callers queued at the writer, first come first, and how many groups are being combined.
     private struct Queue: Sendable {
         private var jobs = FIFO<Job>()
         private var tickets = 0
-        var writerBusy = false
+        var combining = 0
 
         var count: Int { jobs.count }
 
@@ -105,15 +112,16 @@ public final class GroupCommit<Backend: GroupTransactions>: Sendable {
         mutating func popFirst() -> Job? { jobs.popFirst() }
     }
 
-    /// Runs `job` in a group: at once when the writer is free, else when handed the writer or in
-    /// a group another caller combines. Returns the job's outcome.
+    /// Runs `job` in a group: at once when fewer groups than the backend allows are being
+    /// combined, else when handed the writer or in a group another caller combines. Returns the
+    /// job's outcome.
     private func submit(_ job: Job) -> Outcome {
         let combines = queue.withLock { q in
-            if q.writerBusy {
+            if q.combining >= groupsAtOnce {
                 q.append(job)
                 return false
             }
-            q.writerBusy = true
+            q.combining += 1
             return true
         }
         if !combines {
@@ -205,11 +213,11 @@ public final class GroupCommit<Backend: GroupTransactions>: Sendable {
         for channel in channels { queue.broadcast(channel: channel) }
     }
 
-    /// Hands the writer to the first caller in line, or leaves it free.
+    /// Hands the group's turn to the first caller in line, or ends it.
     private func passWriter() {
         let next: Job? = queue.withLock { q in
             guard let job = q.popFirst() else {
-                q.writerBusy = false
+                q.combining -= 1
                 return nil
             }
             job.hand()

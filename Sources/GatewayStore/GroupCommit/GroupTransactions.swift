@@ -5,6 +5,11 @@ public protocol GroupTransactions: Sendable {
     /// The open transaction (its connection) the units of one group run on.
     associatedtype Transaction: Sendable
 
+    /// How many groups may be open at once, each on a transaction of its own: one for a backend
+    /// with one writer (SQLite); more where transactions commit independently and the database
+    /// settles their collisions (PostgreSQL, decision 127).
+    var concurrentGroups: Int { get }
+
     /// Opens a group's transaction and the first unit's savepoint.
     func beginGroup() throws(StoreError) -> Transaction
     /// Opens the next unit's savepoint: `previousKept` when the unit before it succeeded (its
@@ -30,6 +35,7 @@ public protocol GroupTransactions: Sendable {
 }
 
 extension GroupTransactions {
+    public var concurrentGroups: Int { 1 }
     public func checkUnit(on transaction: Transaction) throws(StoreError) {}
     public func runsAgain(_ error: StoreError, on transaction: Transaction) -> Bool { false }
     public func beforeRunningAgain(attempt: Int) throws(StoreError) { throw .busy }

@@ -4,9 +4,9 @@ import Entitle
 /// several processes sharing one database agree; a database one process owns (SQLite, one
 /// serialized writer) needs none of it (`NoWriteHooks`).
 public protocol SQLWriteHooks {
-    /// A change other processes' caches must hear of, written in this unit of work (a change
-    /// feed). Called before the version row it announces is updated (facts version, catalog
-    /// revision), after the row for API keys.
+    /// A change other processes' caches must hear of, committed with this unit of work (a change
+    /// feed). PostgreSQL writes it when the unit's group commits (decision 127), so where in the
+    /// unit it is called does not matter for locks.
     func recordChange(_ change: StoreChange) throws(StoreError)
     /// E4: a condition that takes the lock on who owns `subscription` when evaluated, held until
     /// the unit of work ends, so units of work deciding one subscription's owner queue behind each
