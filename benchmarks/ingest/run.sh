@@ -57,6 +57,7 @@ wrk_notifications() {  # label backend run gateway-pid: the captured V2 notifica
 
 run_once() {  # label binary backend: one gateway and simulator on a fresh database
   local label="$1" binary="$2" backend="$3" run="$WORK/$1-$3" database_url="" gateway_pid simulator_pid
+  rm -rf "$run"  # a fresh SQLite file each round, as PostgreSQL's fresh_database
   mkdir -p "$run"
   [ "$backend" != postgresql ] || database_url="$(fresh_database ingest)"
   echo '{"bundleId":"com.example.magazines","appAppleId":1234567890,"sharedSecret":"benchmark-secret","receipts":{}}' \

@@ -37,6 +37,7 @@ source benchmarks/lib/postgres.sh
 
 run_once() {  # label binary backend: one gateway on a fresh database, one wrk run
   local label="$1" binary="$2" backend="$3" run="$WORK/$1-$3" database_url="" pid
+  rm -rf "$run"  # a fresh SQLite file each round, as PostgreSQL's fresh_database
   mkdir -p "$run"
   [ "$backend" != postgresql ] || database_url="$(fresh_database stripe)"
   env ISSUE_GATEWAY_LISTEN="127.0.0.1:$GATEWAY_PORT" ISSUE_GATEWAY_DATABASE="$run/db.sqlite" \
