@@ -33,7 +33,7 @@ extension SQLWriteTransaction {
         guard !due.isEmpty else { return 0 }
         var accounts: [StoredAccountFacts] = []
         accounts.reserveCapacity(due.count)
-        for accountId in due { accounts.append(try storedFacts(ofAccount: accountId)) }
+        for accountId in due { accounts.append(try upkeepFacts(ofAccount: accountId)) }
         try upkeep.derive(accounts, in: self)
         try clearMarks(due)
         return due.count
