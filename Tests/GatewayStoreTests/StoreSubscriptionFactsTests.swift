@@ -48,6 +48,32 @@ import Wire
         #expect(due.first?.latestExpiresDate == Fixtures.instant("2026-05-01T00:00:00Z"))
     }
 
+    /// Through the ingest, whose E1 merge has read where each fact is stored (`save(merged:)`):
+    /// a newer description under another subscription moves the fact there, across batches and
+    /// within one batch that describes it under C and then under D.
+    @Test(arguments: StoreBackend.all)
+    func e1AnIngestedTransactionMovesToTheSubscriptionOfItsNewerDescription(_ backend: StoreBackend) throws {
+        let f = try IngestFixture(backend)
+        func described(_ id: String, under original: String, observed: String) -> Transaction {
+            var t = Fixtures.transaction(id, original: "A")
+            t.originalTransactionId = original
+            t.observedAt = Fixtures.instant(observed)
+            return t
+        }
+        let key = { (original: String) in SubscriptionKey(environment: .production, originalTransactionId: original) }
+        try f.ingest("alice", [described("1", under: "A", observed: "2026-01-01T00:00:00Z")])
+        let moved = described("1", under: "B", observed: "2026-01-02T00:00:00Z")
+        try f.ingest("alice", [moved])
+        #expect(try f.store.transactions(ofSubscription: key("A")) == [])
+        #expect(try f.store.transactions(ofSubscription: key("B")) == [moved])
+
+        let last = described("2", under: "D", observed: "2026-01-04T00:00:00Z")
+        try f.ingest("alice", [described("2", under: "C", observed: "2026-01-03T00:00:00Z"), last])
+        #expect(try f.store.transactions(ofSubscription: key("C")) == [])
+        #expect(try f.store.transactions(ofSubscription: key("D")) == [last])
+        #expect(try f.store.read { tx throws(StoreError) in try tx.transaction(last.key) } == last)
+    }
+
     @Test(arguments: StoreBackend.all)
     func aSubscriptionsLatestExpiryIsItsGreatestWhateverTheOrderSaved(_ backend: StoreBackend) throws {
         let opened = try backend.open()

@@ -142,7 +142,7 @@ public struct FactIngestor: Sendable {
     private func save(_ transactions: [(old: Transaction?, new: Transaction)], renewals: [RenewalInfo],
                       _ tx: any WriteTransaction) throws(StoreError) -> FactChanges {
         var changes = FactChanges()
-        try tx.save(transactions.map(\.new))
+        try tx.save(merged: transactions)
         for (old, new) in transactions { changes.note(old, new) }
         for (old, new) in try Self.plan(renewals, key: \.subscriptionKey,
                                         stored: { (r) throws(StoreError) in try tx.renewalInfo(r.subscriptionKey) },

@@ -165,6 +165,17 @@ extension SQLWriteTransaction {
     /// environment, transaction id), even one stored under another subscription; each
     /// subscription's row read and written once.
     public func save(_ transactions: [Transaction]) throws(StoreError) {
+        try save(transactions) { _, t throws(StoreError) in try storedSubscription(of: t.key) }
+    }
+
+    public func save(merged: [(old: Transaction?, new: Transaction)]) throws(StoreError) {
+        try save(merged.map(\.new)) { index, _ in merged[index].old?.subscriptionKey }
+    }
+
+    /// `storedUnder(i, t)`: the subscription the `i`th transaction is stored under when its turn
+    /// comes (after the ones before it in the list), nil when none.
+    private func save(_ transactions: [Transaction],
+                      storedUnder: (Int, Transaction) throws(StoreError) -> SubscriptionKey?) throws(StoreError) {
         var rows: [SubscriptionKey: [String: Transaction]] = [:]
         func load(_ key: SubscriptionKey) throws(StoreError) {
             guard rows[key] == nil else { return }
@@ -172,8 +183,8 @@ extension SQLWriteTransaction {
             for t in try self.transactions(of: key) { row[t.transactionId] = t }
             rows[key] = row
         }
-        for t in transactions {
-            let stored = try storedSubscription(of: t.key)
+        for (index, t) in transactions.enumerated() {
+            let stored = try storedUnder(index, t)
             if let stored, stored != t.subscriptionKey {
                 try load(stored)
                 rows[stored]?[t.transactionId] = nil

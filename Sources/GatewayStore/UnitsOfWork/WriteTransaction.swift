@@ -69,6 +69,10 @@ public protocol WriteTransaction: ReadTransaction {
     /// Each inserted or replacing by E1's identity, later ones replacing earlier ones; each
     /// subscription's facts written once.
     func save(_ transactions: [Transaction]) throws(StoreError)
+    /// `save(_:)` for transactions merged with what their caller read (E1, `FactIngestor`): each
+    /// `old` is the transaction `new` replaces as the unit of work stores it now (nil: none), so
+    /// where each is stored is not read again.
+    func save(merged: [(old: Transaction?, new: Transaction)]) throws(StoreError)
     /// Inserts or replaces by subscription.
     func save(_ renewalInfo: RenewalInfo) throws(StoreError)
     func setOwner(_ accountId: String, of subscription: SubscriptionKey, at instant: Instant) throws(StoreError)
