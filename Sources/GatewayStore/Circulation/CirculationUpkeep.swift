@@ -19,13 +19,12 @@ public final class CirculationUpkeep: FactsUpkeeping {
 
     public func derive(_ accounts: [StoredAccountFacts], in tx: any WriteTransaction) throws(StoreError) {
         let catalog = try catalog(tx)
-        for account in accounts {
-            // readers.md, Deletion: a deleted reader leaves circulation as if never a reader (its
-            // ended grants included).
-            try tx.replaceCirculationEvidence(
-                ofAccount: account.accountId,
-                with: account.isReader ? CirculationDerivation.evidence(catalog: catalog, facts: account.facts, policy: policy) : [])
-        }
+        // readers.md, Deletion: a deleted reader leaves circulation as if never a reader (its
+        // ended grants included).
+        try tx.replaceCirculationEvidence(accounts.map { account in
+            (account.accountId,
+             account.isReader ? CirculationDerivation.evidence(catalog: catalog, facts: account.facts, policy: policy) : [])
+        })
     }
 
     /// The catalog at `tx`'s revision, prepared once per revision.

@@ -45,7 +45,10 @@ enum AccountFactsRows {
         let columns: [Int32]
     }
 
-    private static func layout(_ part: Part, sort: [String?], _ sources: [Source]) -> Layout {
+    /// `account`: the batch form's account column (`query(accountIds:)`), after the part; the
+    /// columns after it move one along.
+    private static func layout(_ part: Part, account: String? = nil, sort: [String?], _ sources: [Source]) -> Layout {
+        let lead: Int32 = account == nil ? 1 : 2
         let sortValues = zip(sort, sortTypes).map { $0 ?? $1.null }
         var slots = slotTypes.map(\.null)
         var taken = Set<Int>()
@@ -53,55 +56,75 @@ enum AccountFactsRows {
         for source in sources {
             switch source {
             case .sort(let index):
-                columns.append(1 + index)
+                columns.append(lead + index)
             case .own(let expression, let type):
                 guard let slot = slotTypes.indices.first(where: { slotTypes[$0] == type && !taken.contains($0) }) else {
                     preconditionFailure("no \(type.rawValue) slot left for \(expression): widen slotTypes")
                 }
                 taken.insert(slot)
                 slots[slot] = expression
-                columns.append(Int32(1 + sortTypes.count + slot))
+                columns.append(lead + Int32(sortTypes.count + slot))
             }
         }
-        return Layout(select: (["\(part.rawValue)"] + sortValues + slots).joined(separator: ", "), columns: columns)
+        return Layout(select: (["\(part.rawValue)"] + (account.map { [$0] } ?? []) + sortValues + slots).joined(separator: ", "),
+                      columns: columns)
     }
 
-    /// The facts version, and whether the account is a reader (E35: `account(id:)` finds no
-    /// deleted account).
-    static let version = layout(.version, sort: [nil, nil, nil, nil, nil],
-                                [.own("a.facts_version", .bigint), .own("a.deleted_at IS NULL", .boolean)])
-    /// `RecordRows.subscriptionFactsColumns`: store, environment, subscription, packed facts.
-    static let transaction = layout(.transaction, sort: ["s.environment", "s.store", "s.original_transaction_id", nil, nil],
-                                    [.sort(1), .sort(0), .sort(2), .own("s.facts", .bytea)])
-    /// `RecordRows.renewalColumns`, in their order.
-    static let renewal = layout(.renewal, sort: ["r.environment", "r.store", "r.original_transaction_id", nil, nil], [
-        .sort(0), .sort(2), .own("r.product_id", .text), .own("r.auto_renew_status", .boolean),
-        .own("r.auto_renew_product_id", .text), .own("r.expiration_intent", .bigint), .own("r.is_in_billing_retry", .boolean),
-        .own("r.grace_period_expires_date", .bigint), .own("r.price_consent_status", .bigint), .own("r.source", .text),
-        .own("r.observed_at", .bigint), .sort(1), .own("r.paused_at", .bigint), .own("r.resumes_at", .bigint),
-        .own("r.app_transaction_id", .text), .own("r.offer_period", .text),
-    ])
-    /// `RecordRows.grantColumns`, in their order.
-    static let grant = layout(.grant, sort: [nil, nil, nil, "g.start", "g.grant_id"], [
-        .sort(4), .own("g.account_id", .text), .own("g.source", .text), .own("g.external_id", .text),
-        .own("g.publications", .text), .sort(3), .own("g.end_at", .bigint), .own("g.revoked_at", .bigint),
-        .own("g.note", .text), .own("g.created_at", .bigint), .own("g.issue_id", .text),
-    ])
+    /// The four parts' layouts: for one account, or with the account column (`batch`).
+    struct Layouts {
+        let version, transaction, renewal, grant: Layout
 
-    static func query(_ accountId: String) -> SQL {
+        init(batch: Bool) {
+            // The facts version, and whether the account is a reader (E35: `account(id:)` finds no
+            // deleted account).
+            version = layout(.version, account: batch ? "a.id" : nil, sort: [nil, nil, nil, nil, nil],
+                             [.own("a.facts_version", .bigint), .own("a.deleted_at IS NULL", .boolean)])
+            // `RecordRows.subscriptionFactsColumns`: store, environment, subscription, packed facts.
+            transaction = layout(.transaction, account: batch ? "o.account_id" : nil,
+                                 sort: ["s.environment", "s.store", "s.original_transaction_id", nil, nil],
+                                 [.sort(1), .sort(0), .sort(2), .own("s.facts", .bytea)])
+            // `RecordRows.renewalColumns`, in their order.
+            renewal = layout(.renewal, account: batch ? "o.account_id" : nil,
+                             sort: ["r.environment", "r.store", "r.original_transaction_id", nil, nil], [
+                .sort(0), .sort(2), .own("r.product_id", .text), .own("r.auto_renew_status", .boolean),
+                .own("r.auto_renew_product_id", .text), .own("r.expiration_intent", .bigint),
+                .own("r.is_in_billing_retry", .boolean), .own("r.grace_period_expires_date", .bigint),
+                .own("r.price_consent_status", .bigint), .own("r.source", .text), .own("r.observed_at", .bigint), .sort(1),
+                .own("r.paused_at", .bigint), .own("r.resumes_at", .bigint), .own("r.app_transaction_id", .text),
+                .own("r.offer_period", .text),
+            ])
+            // `RecordRows.grantColumns`, in their order.
+            grant = layout(.grant, account: batch ? "g.account_id" : nil, sort: [nil, nil, nil, "g.start", "g.grant_id"], [
+                .sort(4), .own("g.account_id", .text), .own("g.source", .text), .own("g.external_id", .text),
+                .own("g.publications", .text), .sort(3), .own("g.end_at", .bigint), .own("g.revoked_at", .bigint),
+                .own("g.note", .text), .own("g.created_at", .bigint), .own("g.issue_id", .text),
+            ])
+        }
+    }
+
+    static let one = Layouts(batch: false)
+    static let batch = Layouts(batch: true)
+
+    static func query(_ accountId: String) -> SQL { query(one, accounts: "= \(accountId)", orderBy: "1, 2, 3, 4, 5, 6") }
+
+    /// The facts of every account of `accountIds` (an `IN` list, `SQLRowChunks.idLists`), by
+    /// account, each account's rows in `query`'s order.
+    static func query(accountIds: SQL) -> SQL { query(batch, accounts: "IN (\(accountIds))", orderBy: "2, 1, 3, 4, 5, 6, 7") }
+
+    private static func query(_ layouts: Layouts, accounts: SQL, orderBy: StaticString) -> SQL {
         """
-        SELECT \(raw: version.select) FROM accounts a WHERE a.id = \(accountId)
+        SELECT \(raw: layouts.version.select) FROM accounts a WHERE a.id \(accounts)
         UNION ALL
-        SELECT \(raw: transaction.select)
+        SELECT \(raw: layouts.transaction.select)
         FROM subscription_facts s JOIN owners o ON \(RecordRows.sameSubscription("o", "s"))
-        WHERE o.account_id = \(accountId)
+        WHERE o.account_id \(accounts)
         UNION ALL
-        SELECT \(raw: renewal.select)
+        SELECT \(raw: layouts.renewal.select)
         FROM renewal_infos r JOIN owners o ON \(RecordRows.sameSubscription("o", "r"))
-        WHERE o.account_id = \(accountId)
+        WHERE o.account_id \(accounts)
         UNION ALL
-        SELECT \(raw: grant.select) FROM grants g WHERE g.account_id = \(accountId)
-        ORDER BY 1, 2, 3, 4, 5, 6
+        SELECT \(raw: layouts.grant.select) FROM grants g WHERE g.account_id \(accounts)
+        ORDER BY \(literal: orderBy)
         """
     }
 }
@@ -135,31 +158,53 @@ extension SQLReading {
         return VersionedFacts(facts: read.facts, version: read.version)
     }
 
-    /// The account's facts and whether it is a reader, as the reports' upkeep reads them (decision
-    /// 96): on PostgreSQL the same one statement, where `storedFacts` takes four round trips.
-    public func upkeepFacts(ofAccount accountId: String) throws(StoreError) -> StoredAccountFacts {
-        guard connection.dialect == .postgres else { return try storedFacts(ofAccount: accountId) }
-        let read = try unionFacts(ofAccount: accountId)
-        return StoredAccountFacts(accountId: accountId, isReader: read.isReader, facts: read.facts)
-    }
 
-    private func unionFacts(ofAccount accountId: String) throws(StoreError)
-        -> (facts: AccountFacts, version: Int64, isReader: Bool) {
-        var facts = AccountFacts()
-        var version: Int64 = 0
-        var isReader = false
-        _ = try connection.query(AccountFactsRows.query(accountId)) { row throws(StoreError) in
-            switch AccountFactsRows.Part(rawValue: row.int64(0)) {
-            case .version:
-                let part = PartRow(row, AccountFactsRows.version)
-                (version, isReader) = (part.int64(0), part.bool(1))
-            case .transaction:
-                facts.transactions += try RecordRows.subscriptionTransactions(PartRow(row, AccountFactsRows.transaction))
-            case .renewal: facts.renewals.append(try RecordRows.renewalInfo(PartRow(row, AccountFactsRows.renewal)))
-            case .grant: facts.grants.append(RecordRows.grant(PartRow(row, AccountFactsRows.grant)))
-            case nil: throw row.corrupt("facts of \(accountId): unknown part")
+    /// The facts of each account and whether it is a reader, as the reports' upkeep reads them
+    /// (decision 96): on PostgreSQL the union's batch form, one statement for up to 128 accounts,
+    /// where `storedFacts` takes four round trips an account.
+    public func upkeepFacts(ofAccounts accountIds: [String]) throws(StoreError) -> [StoredAccountFacts] {
+        guard connection.dialect == .postgres else {
+            return try accountIds.map { (id) throws(StoreError) in try storedFacts(ofAccount: id) }
+        }
+        var read: [String: UnionFacts] = [:]
+        for ids in SQLRowChunks.idLists(accountIds) {
+            _ = try connection.query(AccountFactsRows.query(accountIds: ids)) { row throws(StoreError) in
+                let accountId = row.text(1)
+                try read[accountId, default: UnionFacts()].add(row, AccountFactsRows.batch, of: accountId)
             }
         }
-        return (facts, version, isReader)
+        return accountIds.map { id in
+            let facts = read[id] ?? UnionFacts()
+            return StoredAccountFacts(accountId: id, isReader: facts.isReader, facts: facts.facts)
+        }
+    }
+
+    private func unionFacts(ofAccount accountId: String) throws(StoreError) -> UnionFacts {
+        var read = UnionFacts()
+        _ = try connection.query(AccountFactsRows.query(accountId)) { row throws(StoreError) in
+            try read.add(row, AccountFactsRows.one, of: accountId)
+        }
+        return read
+    }
+}
+
+/// One account's rows of the facts union, read.
+private struct UnionFacts {
+    var facts = AccountFacts()
+    var version: Int64 = 0
+    /// False until the account's version row says it is stored and not deleted.
+    var isReader = false
+
+    mutating func add(_ row: some StoredRow, _ layouts: AccountFactsRows.Layouts, of accountId: String) throws(StoreError) {
+        switch AccountFactsRows.Part(rawValue: row.int64(0)) {
+        case .version:
+            let part = PartRow(row, layouts.version)
+            (version, isReader) = (part.int64(0), part.bool(1))
+        case .transaction:
+            facts.transactions += try RecordRows.subscriptionTransactions(PartRow(row, layouts.transaction))
+        case .renewal: facts.renewals.append(try RecordRows.renewalInfo(PartRow(row, layouts.renewal)))
+        case .grant: facts.grants.append(RecordRows.grant(PartRow(row, layouts.grant)))
+        case nil: throw row.corrupt("facts of \(accountId): unknown part")
+        }
     }
 }

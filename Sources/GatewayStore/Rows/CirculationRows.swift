@@ -74,6 +74,18 @@ extension SQLReading {
         }
     }
 
+    /// The evidence of each of `accountIds`, by account, a statement per `SQLRowChunks.idLists` list.
+    func circulationEvidence(ofAccounts accountIds: [String]) throws(StoreError) -> [String: [CirculationEvidence]] {
+        var evidence: [String: [CirculationEvidence]] = [:]
+        for ids in SQLRowChunks.idLists(accountIds) {
+            for (accountId, item) in try connection.query("\(RecordRows.evidenceColumns) WHERE account_id IN (\(ids))",
+                                                          { row throws(StoreError) in try RecordRows.evidence(row) }) {
+                evidence[accountId, default: []].append(item)
+            }
+        }
+        return evidence
+    }
+
     public func circulationFingerprint() throws(StoreError) -> String? {
         try connection.queryFirst("SELECT fingerprint FROM circulation_state WHERE id = 1") { $0.text(0) }
     }
@@ -88,24 +100,42 @@ extension SQLWriteTransaction {
     /// Makes the account's stored evidence `evidence` (distinct items), touching only the rows
     /// that differ: a renewal adds one row, a repeated fact none.
     public func replaceCirculationEvidence(ofAccount accountId: String, with evidence: [CirculationEvidence]) throws(StoreError) {
-        let stored = Set(try circulationEvidence(ofAccount: accountId)), wanted = Set(evidence)
-        for gone in stored.subtracting(wanted) {
-            try connection.run("""
-                DELETE FROM circulation_evidence WHERE account_id = \(accountId) AND publication_id = \(gone.publicationId)
-                  AND kind = \(gone.kind.rawValue) AND span = \(RecordRows.evidenceSpan(gone)) AND start_at = \(gone.start)
-                  AND end_at = \(gone.end)
-                  AND issue_id = \(gone.issueId) AND basis = \(gone.basis.rawValue) AND subscription_id = \(gone.subscriptionId)
-                  AND began_at = \(gone.beganAt) AND COALESCE(store, '') = \(gone.store?.rawValue ?? "")
-                  AND COALESCE(product_id, '') = \(gone.productId ?? "")
-                """)
+        try replaceCirculationEvidence([(accountId, evidence)])
+    }
+
+    /// The batch's stored evidence read in one statement (`circulationEvidence(ofAccounts:)`), the
+    /// rows gone deleted one by one, the new ones written a chunk a statement (`SQLRowChunks`).
+    public func replaceCirculationEvidence(_ accounts: [(accountId: String, evidence: [CirculationEvidence])])
+        throws(StoreError) {
+        let stored = try circulationEvidence(ofAccounts: accounts.map(\.accountId))
+        var added: [(accountId: String, item: CirculationEvidence)] = []
+        for (accountId, evidence) in accounts {
+            let had = Set(stored[accountId] ?? []), wanted = Set(evidence)
+            for gone in had.subtracting(wanted) {
+                try connection.run("""
+                    DELETE FROM circulation_evidence WHERE account_id = \(accountId) AND publication_id = \(gone.publicationId)
+                      AND kind = \(gone.kind.rawValue) AND span = \(RecordRows.evidenceSpan(gone)) AND start_at = \(gone.start)
+                      AND end_at = \(gone.end)
+                      AND issue_id = \(gone.issueId) AND basis = \(gone.basis.rawValue) AND subscription_id = \(gone.subscriptionId)
+                      AND began_at = \(gone.beganAt) AND COALESCE(store, '') = \(gone.store?.rawValue ?? "")
+                      AND COALESCE(product_id, '') = \(gone.productId ?? "")
+                    """)
+            }
+            added += wanted.subtracting(had).map { (accountId, $0) }
         }
-        for new in wanted.subtracting(stored) {
+        for chunk in SQLRowChunks.chunks(added) {
+            let rows = SQLRowChunks.values(chunk) { row in
+                let new = row.item
+                return """
+                    \(row.accountId), \(new.publicationId), \(new.kind.rawValue), \(new.start), \(new.end), \(new.issueId), \
+                    \(new.basis.rawValue), \(new.store?.rawValue), \(new.productId), \(new.subscriptionId), \(new.beganAt), \
+                    \(RecordRows.evidenceSpan(new))
+                    """
+            }
             try connection.run("""
                 INSERT INTO circulation_evidence (account_id, publication_id, kind, start_at, end_at, issue_id, basis, store,
                                                   product_id, subscription_id, began_at, span)
-                VALUES (\(accountId), \(new.publicationId), \(new.kind.rawValue), \(new.start), \(new.end), \(new.issueId),
-                        \(new.basis.rawValue), \(new.store?.rawValue), \(new.productId), \(new.subscriptionId), \(new.beganAt),
-                        \(RecordRows.evidenceSpan(new)))
+                VALUES \(rows)
                 """)
         }
     }

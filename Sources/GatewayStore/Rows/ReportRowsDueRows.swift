@@ -31,10 +31,7 @@ extension SQLWriteTransaction {
             SELECT account_id FROM report_rows_due ORDER BY account_id LIMIT \(limit)\(lock)
             """) { $0.text(0) }
         guard !due.isEmpty else { return 0 }
-        var accounts: [StoredAccountFacts] = []
-        accounts.reserveCapacity(due.count)
-        for accountId in due { accounts.append(try upkeepFacts(ofAccount: accountId)) }
-        try upkeep.derive(accounts, in: self)
+        try upkeep.derive(try upkeepFacts(ofAccounts: due), in: self)
         try clearMarks(due)
         return due.count
     }
@@ -43,9 +40,8 @@ extension SQLWriteTransaction {
     /// list is padded to a power of two with its last id (naming a row twice changes nothing), so
     /// a connection keeps a few statement texts prepared rather than one per batch size.
     private func clearMarks(_ accountIds: [String]) throws(StoreError) {
-        guard let last = accountIds.last else { return }
-        var padded = accountIds
-        while padded.count & (padded.count - 1) != 0 { padded.append(last) }
-        try connection.run("DELETE FROM report_rows_due WHERE account_id IN (\(SQL.joined(padded.map { id -> SQL in "\(id)" })))")
+        for ids in SQLRowChunks.idLists(accountIds, maxIds: .max) {
+            try connection.run("DELETE FROM report_rows_due WHERE account_id IN (\(ids))")
+        }
     }
 }

@@ -84,22 +84,53 @@ extension SQLWriteTransaction {
     /// computes from them: the subscription's rows deleted (by its key, the primary key's
     /// prefix), then written.
     public func replaceSubscriberIntervals(from facts: AccountFacts, accountId: String) throws(StoreError) {
-        var catalog: [StoreProductRef: Product?] = [:]
-        try replaceSubscriberIntervals(from: facts, accountId: accountId, catalog: &catalog)
+        try replaceSubscriberIntervals(of: [(accountId, facts)])
     }
 
     /// The same for each account of a batch, each catalog product named read once for all of them
-    /// (a drain derives up to a batch of accounts, most naming the same few products).
+    /// (a drain derives up to a batch of accounts, most naming the same few products). The
+    /// batch's subscriptions are deleted, then their intervals written, a chunk a statement
+    /// (`SQLRowChunks`); a subscription two accounts of the batch computed keeps the later's.
     public func replaceSubscriberIntervals(of accounts: [(accountId: String, facts: AccountFacts)]) throws(StoreError) {
         var catalog: [StoreProductRef: Product?] = [:]
-        for account in accounts {
-            try replaceSubscriberIntervals(from: account.facts, accountId: account.accountId, catalog: &catalog)
+        var computed: [SubscriptionKey: [(accountId: String, interval: SubscriptionInterval)]] = [:]
+        var order: [SubscriptionKey] = []
+        for (accountId, facts) in accounts where !facts.transactions.isEmpty {
+            let derived = SubscriptionIntervals.of(facts, products: try products(named: facts, catalog: &catalog))
+            var intervals: [SubscriptionKey: [(accountId: String, interval: SubscriptionInterval)]] = [:]
+            for interval in derived.intervals { intervals[interval.subscription, default: []].append((accountId, interval)) }
+            for key in derived.subscriptions {
+                if computed[key] == nil { order.append(key) }
+                computed[key] = intervals[key] ?? []
+            }
+        }
+        for chunk in SQLRowChunks.chunks(order) {
+            let keys = SQLRowChunks.values(chunk) { key in
+                "\(key.store.rawValue), \(key.environment.rawValue), \(key.originalTransactionId)"
+            }
+            _ = try connection.run("""
+                DELETE FROM subscriber_intervals WHERE (store, environment, original_transaction_id) IN (VALUES \(keys))
+                """)
+        }
+        for chunk in SQLRowChunks.chunks(order.flatMap { computed[$0] ?? [] }) {
+            let rows = SQLRowChunks.values(chunk) { row in
+                let i = row.interval
+                return """
+                    \(i.subscription.store.rawValue), \(i.subscription.environment.rawValue), \
+                    \(i.subscription.originalTransactionId), \(i.productId), \(i.kind.rawValue), \(i.period.start), \
+                    \(i.period.end), \(row.accountId)
+                    """
+            }
+            _ = try connection.run("""
+                INSERT INTO subscriber_intervals
+                    (store, environment, original_transaction_id, store_product_id, kind, start, end_at, account_id)
+                VALUES \(rows)
+                """)
         }
     }
 
-    private func replaceSubscriberIntervals(from facts: AccountFacts, accountId: String,
-                                            catalog: inout [StoreProductRef: Product?]) throws(StoreError) {
-        guard !facts.transactions.isEmpty else { return }
+    /// The catalog products the facts' transactions name, each read once into `catalog`.
+    private func products(named facts: AccountFacts, catalog: inout [StoreProductRef: Product?]) throws(StoreError) -> [Product] {
         var products: [Product] = []
         var named: Set<StoreProductRef> = []
         for t in facts.transactions {
@@ -109,18 +140,6 @@ extension SQLWriteTransaction {
             if let known = catalog[ref] { found = known } else { found = try product(ref); catalog[ref] = found }
             if let found { products.append(found) }
         }
-        let computed = SubscriptionIntervals.of(facts, products: products)
-        for key in computed.subscriptions {
-            _ = try connection.run("DELETE FROM subscriber_intervals WHERE \(RecordRows.subscriptionKey(key))")
-        }
-        for i in computed.intervals {
-            _ = try connection.run("""
-                INSERT INTO subscriber_intervals
-                    (store, environment, original_transaction_id, store_product_id, kind, start, end_at, account_id)
-                VALUES (\(i.subscription.store.rawValue), \(i.subscription.environment.rawValue),
-                        \(i.subscription.originalTransactionId), \(i.productId), \(i.kind.rawValue), \(i.period.start),
-                        \(i.period.end), \(accountId))
-                """)
-        }
+        return products
     }
 }

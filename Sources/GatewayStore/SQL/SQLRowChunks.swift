@@ -21,6 +21,17 @@ public enum SQLRowChunks {
         return result
     }
 
+    /// Ids for `IN (…)` lists of at most `maxIds` each, every list padded to a power of two with
+    /// its last id (naming a row twice changes nothing), so a connection keeps a few statement
+    /// texts prepared rather than one per length.
+    public static func idLists(_ ids: [String], maxIds: Int = 128) -> [SQL] {
+        stride(from: 0, to: ids.count, by: max(1, maxIds)).map { start in
+            var list = Array(ids[start..<(start + min(max(1, maxIds), ids.count - start))])
+            while list.count & (list.count - 1) != 0 { list.append(list[list.count - 1]) }
+            return SQL.joined(list.map { id -> SQL in "\(id)" })
+        }
+    }
+
     /// `(…), (…)`: each row's values as one parenthesized tuple, for a `VALUES` list.
     public static func values<Row>(_ rows: ArraySlice<Row>, _ tuple: (Row) -> SQL) -> SQL {
         SQL.joined(rows.map { "(\(tuple($0)))" })

@@ -215,6 +215,8 @@ public protocol WriteTransaction: ReadTransaction {
 
     /// Makes the account's stored evidence exactly `evidence`.
     func replaceCirculationEvidence(ofAccount accountId: String, with evidence: [CirculationEvidence]) throws(StoreError)
+    /// The same for each account of a batch (each account once).
+    func replaceCirculationEvidence(_ accounts: [(accountId: String, evidence: [CirculationEvidence])]) throws(StoreError)
     func setCirculationFingerprint(_ fingerprint: String) throws(StoreError)
     /// Deletes the rows of accounts that no longer exist.
     func deleteCirculationEvidenceOfMissingAccounts() throws(StoreError)
