@@ -32,6 +32,10 @@ final class PostgresChangeFeed: ChangeFeed {
         try store.writeRows { tx throws(StoreError) in try tx.connection.pruneChanges(before: instant) }
     }
 
+    /// Returns when another process's commit notified, or at the timeout. A notification this
+    /// process's own connections sent is passed over: its caches heard of that change when it
+    /// was made (`madeHere`), so a busy writer does not make its follower read the log at every
+    /// commit. Its entries are read with the next (at the latest, at the timeout).
     func waitForChanges(timeout: Duration) {
         let deadline = ContinuousClock.now + timeout
         guard let connection = listeningConnection() else {
@@ -39,11 +43,18 @@ final class PostgresChangeFeed: ChangeFeed {
             Thread.sleep(until: deadline)
             return
         }
-        var descriptor = pollfd(fd: connection.socket, events: Int16(POLLIN), revents: 0)
-        let milliseconds = max(0, Int32(clamping: (deadline - ContinuousClock.now).milliseconds))
-        _ = poll(&descriptor, 1, milliseconds)
-        let (alive, _) = connection.consumeNotifications()
-        if !alive { listener.withLock { $0 = nil } }
+        while true {
+            let remaining = deadline - ContinuousClock.now
+            guard remaining > .zero else { return }
+            var descriptor = pollfd(fd: connection.socket, events: Int16(POLLIN), revents: 0)
+            _ = poll(&descriptor, 1, max(1, Int32(clamping: remaining.milliseconds)))
+            let (alive, senders) = connection.consumeNotifications()
+            guard alive else {
+                listener.withLock { $0 = nil }
+                return
+            }
+            if senders.contains(where: { !pool.isOwnBackend($0) }) { return }
+        }
     }
 
     /// The `LISTEN` connection, opened (under the pool's backoff) when there is none.
@@ -51,7 +62,7 @@ final class PostgresChangeFeed: ChangeFeed {
         if let connection = listener.withLock({ $0 }), connection.isConnected { return connection }
         do {
             let connection = try pool.openDedicated()
-            try connection.execute("LISTEN \(PostgresChangeLog.channel)")
+            try connection.execute("LISTEN \(store.changeChannel)")
             listener.withLock { $0 = connection }
             return connection
         } catch {

@@ -5,8 +5,17 @@ import Wire
 /// written in the transaction that makes the change, with a `NOTIFY` that PostgreSQL delivers
 /// when it commits.
 enum PostgresChangeLog {
-    /// Where notifications go; the payload is empty (a reader reads the log, not the payload).
-    static let channel = "issue_gateway_changes"
+    /// Where a schema's notifications go (`channel(on:)`); the payload is empty (a reader reads
+    /// the log, not the payload).
+    static let channelPrefix = "issue_gateway_changes_"
+
+    /// The channel of the connection's schema: deployments in other schemas of the database
+    /// notify on channels of their own, so their commits wake no follower here. A name PostgreSQL
+    /// takes as it is (lower-case letters, digits and `_`, under 64 bytes), for `LISTEN`.
+    static func channel(on connection: PostgresConnection) throws(StoreError) -> String {
+        let hash = try connection.queryFirst("SELECT left(md5(current_schema()), 16)") { $0.text(0) } ?? ""
+        return channelPrefix + hash
+    }
     /// An arbitrary constant naming the change log's advisory lock.
     static let orderLock: Int64 = 0x6973_7375_6567_7732
 
@@ -45,11 +54,11 @@ extension PostgresConnection {
     /// this process and of others run their units side by side, meeting only at this lock.
     /// PostgreSQL delivers one notification per transaction for repeated identical ones (NOTIFY).
     /// Rows are written a chunk a statement (`SQLRowChunks`), each change once.
-    func recordChanges(_ changes: [StoreChange]) throws(StoreError) -> [Int64] {
+    func recordChanges(_ changes: [StoreChange], channel: String) throws(StoreError) -> [Int64] {
         var unique: [StoreChange] = [], seen: Set<StoreChange> = []
         for change in changes where seen.insert(change).inserted { unique.append(change) }
         guard !unique.isEmpty else { return [] }
-        try run("SELECT pg_advisory_xact_lock(\(PostgresChangeLog.orderLock)), pg_notify(\(PostgresChangeLog.channel), '')")
+        try run("SELECT pg_advisory_xact_lock(\(PostgresChangeLog.orderLock)), pg_notify(\(channel), '')")
         var sequences: [Int64] = []
         for chunk in SQLRowChunks.chunks(unique) {
             let rows = SQLRowChunks.values(chunk) { change in

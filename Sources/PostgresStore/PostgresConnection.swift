@@ -143,16 +143,19 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
     /// The socket, for waiting on notifications (`LISTEN`).
     var socket: Int32 { PQsocket(conn) }
 
-    /// Reads what the server sent and returns the pending notifications' payloads; false when
-    /// the connection is lost.
-    func consumeNotifications() -> (alive: Bool, payloads: [String]) {
+    /// The server process serving this connection (what a notification names as its sender).
+    var backendPID: Int32 { PQbackendPID(conn) }
+
+    /// Reads what the server sent and returns the server processes that sent the pending
+    /// notifications (`NOTIFY`'s `be_pid`); false when the connection is lost.
+    func consumeNotifications() -> (alive: Bool, senders: [Int32]) {
         guard PQconsumeInput(conn) == 1 else { return (false, []) }
-        var payloads: [String] = []
+        var senders: [Int32] = []
         while let notification = PQnotifies(conn) {
-            payloads.append(String(cString: notification.pointee.extra))
+            senders.append(notification.pointee.be_pid)
             PQfreemem(notification)
         }
-        return (PQstatus(conn) == CONNECTION_OK, payloads)
+        return (PQstatus(conn) == CONNECTION_OK, senders)
     }
 
     /// A row PostgreSQL returned that this gateway cannot have written.

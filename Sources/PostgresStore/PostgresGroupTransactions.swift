@@ -21,6 +21,8 @@ struct PostgresGroupTransactions: GroupTransactions {
     let concurrentGroups: Int
     /// Where the sequences of the changes a group wrote go once it committed.
     let ownChanges: PostgresOwnChanges
+    /// The schema's notification channel (`PostgresChangeLog.channel(on:)`).
+    let channel: String
 
     func beginGroup() throws(StoreError) -> PostgresGroup {
         let group = PostgresGroup(connection: try pool.borrow())
@@ -57,7 +59,7 @@ struct PostgresGroupTransactions: GroupTransactions {
 
     /// The group's changes, then `COMMIT`; their sequences are this process's once it returned.
     func commitGroup(_ group: PostgresGroup) throws(StoreError) {
-        let sequences = try group.connection.recordChanges(group.changes)
+        let sequences = try group.connection.recordChanges(group.changes, channel: channel)
         try group.connection.execute("COMMIT")
         pool.giveBack(borrowed: group.connection)
         ownChanges.note(sequences)

@@ -11,6 +11,9 @@ final class PostgresPool: Sendable {
     private let settings: PostgresSettings
     private let log: StoreLog
     private let idle = Mutex<[PostgresConnection]>([])
+    /// The server processes of the pool's open connections: a notification one of them sent is
+    /// this process's own change (`PostgresChangeFeed`).
+    private let backends = Mutex<Set<Int32>>([])
     private let permits: Permits
     private let backoff: Mutex<ConnectionBackoff>
 
@@ -56,11 +59,23 @@ final class PostgresPool: Sendable {
     /// same backoff.
     func openDedicated() throws(StoreError) -> PostgresConnection { try open() }
 
+    /// True when `pid` serves one of the pool's open connections.
+    func isOwnBackend(_ pid: Int32) -> Bool { backends.withLock { $0.contains(pid) } }
+
     private func take() throws(StoreError) -> PostgresConnection {
         while let connection = idle.withLock({ $0.popLast() }) {
             if connection.isReusable { return connection }
+            forget(connection)
         }
-        return try open()
+        let connection = try open()
+        let pid = connection.backendPID
+        backends.withLock { _ = $0.insert(pid) }
+        return connection
+    }
+
+    private func forget(_ connection: PostgresConnection) {
+        let pid = connection.backendPID
+        backends.withLock { _ = $0.remove(pid) }
     }
 
     private func open() throws(StoreError) -> PostgresConnection {
@@ -78,7 +93,7 @@ final class PostgresPool: Sendable {
 
     /// Keeps a connection for reuse unless the server dropped it or it is stuck in a transaction.
     private func giveBack(_ connection: PostgresConnection) {
-        guard connection.isReusable else { return }
+        guard connection.isReusable else { return forget(connection) }
         idle.withLock { $0.append(connection) }
     }
 }

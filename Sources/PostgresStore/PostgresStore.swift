@@ -11,7 +11,9 @@ import GatewayStore
 /// is `GatewayStore`'s, written once; `PostgresWriteHooks` adds the change log and the locks.
 public final class PostgresStore: UpkeptStore, WriteQueueing {
     let pool: PostgresPool
-    private let ownChanges = PostgresOwnChanges()
+    private let ownChanges: PostgresOwnChanges
+    /// The schema's notification channel (`PostgresChangeLog.channel(on:)`).
+    let changeChannel: String
     private let settings: PostgresSettings
     private let writer: GroupCommit<PostgresGroupTransactions>
     /// The turns of the units that only derive rows (`writeDerived`, decision 121), on a connection
@@ -27,15 +29,21 @@ public final class PostgresStore: UpkeptStore, WriteQueueing {
         throws(StoreError) {
         self.settings = settings
         self.log = log
-        pool = PostgresPool(url: url, settings: settings, log: log)
+        let pool = PostgresPool(url: url, settings: settings, log: log)
+        try pool.withConnection { c throws(StoreError) in try PostgresSchema.migrate(c) }
+        let channel = try pool.withConnection { c throws(StoreError) in try PostgresChangeLog.channel(on: c) }
+        let ownChanges = PostgresOwnChanges()
+        self.pool = pool
+        self.ownChanges = ownChanges
+        changeChannel = channel
         writer = GroupCommit(PostgresGroupTransactions(pool: pool, settings: settings, log: log,
-                                                       concurrentGroups: min(settings.writeGroups, settings.poolSize), ownChanges: ownChanges),
+                                                       concurrentGroups: min(settings.writeGroups, settings.poolSize),
+                                                       ownChanges: ownChanges, channel: channel),
                              limits: settings.groupCommit)
         // One drain thread feeds it; a report's own drain waits for the marks it holds anyway.
-        derivations = GroupCommit(PostgresGroupTransactions(pool: pool, settings: settings, log: log,
-                                                            concurrentGroups: 1, ownChanges: ownChanges),
+        derivations = GroupCommit(PostgresGroupTransactions(pool: pool, settings: settings, log: log, concurrentGroups: 1,
+                                                            ownChanges: ownChanges, channel: channel),
                                   limits: settings.groupCommit)
-        try pool.withConnection { c throws(StoreError) in try PostgresSchema.migrate(c) }
     }
 
     /// True for the URLs this backend takes (`postgresql://` or `postgres://`, RFC 3986 scheme,

@@ -311,6 +311,24 @@ struct PostgresStoreTests {
                 == [.accountFacts(accountId: "alice"), .accountFacts(accountId: "carol")])
     }
 
+    /// A follower wakes at another process's commit, not at its own: its caches heard of its own
+    /// changes when they were made, so a busy writer does not make it read the log at every
+    /// commit. (The lower bound only fails when the wait is cut short by the own commit.)
+    @Test func theChangeFeedWakesAtAnotherProcessesCommitNotAtItsOwn() throws {
+        let (here, there) = (try schema.open(), try schema.open())
+        try here.createAccount(Fixtures.account("alice"))
+        let feed = here.makeChangeFeed()
+        feed.waitForChanges(timeout: .milliseconds(1))  // listening from here on
+        _ = try here.write { tx throws(StoreError) in try tx.bumpFactsVersion(ofAccount: "alice") }
+        let ownWait = ContinuousClock.now
+        feed.waitForChanges(timeout: .milliseconds(500))
+        #expect(ContinuousClock.now - ownWait >= .milliseconds(450), "woken by its own commit")
+        _ = try there.write { tx throws(StoreError) in try tx.bumpFactsVersion(ofAccount: "alice") }
+        let foreignWait = ContinuousClock.now
+        feed.waitForChanges(timeout: .seconds(30))
+        #expect(ContinuousClock.now - foreignWait < .seconds(20), "not woken by the other process's commit")
+    }
+
     /// A history cursor never passes an event still to commit: two processes append operator
     /// actions to one account at once while a reader follows the history by cursor; the reader
     /// ends up with every event (a sequence committed after a higher one would be skipped).
