@@ -138,6 +138,36 @@ import Wire
         #expect(try active(f.store, on: "2026-02-01") == 2, "both store subscriptions stay in E37")
     }
 
+    /// One batch derives several accounts at once (on PostgreSQL their facts in one statement):
+    /// each account's rows are those of its own facts, a deleted account's none (its grant
+    /// included), and E37 counts every store subscription of the batch once.
+    @Test(arguments: StoreBackend.all)
+    func e36E37AccountsDerivedInOneBatchGetTheirOwnRows(_ backend: StoreBackend) throws {
+        let f = try IngestFixture(backend)
+        try f.store.importCatalog(StoreCirculationTests.catalog)
+        try f.ingest("alice", [Self.subscription])
+        try f.ingest("bob", [Fixtures.transaction("9", original: "o9", purchased: "2026-01-20T00:00:00Z",
+                                                  expires: "2026-02-20T00:00:00Z"),
+                             Fixtures.transaction("10", original: "o9", purchased: "2026-02-20T00:00:00Z",
+                                                  expires: "2026-03-20T00:00:00Z")])
+        _ = try f.store.give(Grant(grantId: "g1", accountId: "carol", source: "crm", externalId: "x1", publications: ["monthly"],
+                                   start: Fixtures.instant("2026-01-15T00:00:00Z"), end: nil, createdAt: Fixtures.t0))
+        try f.store.createAccount(Fixtures.account("dave"))
+        _ = try f.store.give(Grant(grantId: "g2", accountId: "dave", source: "crm", externalId: "x2", publications: ["monthly"],
+                                   start: Fixtures.instant("2026-01-15T00:00:00Z"), end: nil, createdAt: Fixtures.t0))
+        _ = try f.store.deleteAccount("dave", at: Fixtures.instant("2026-02-01T00:00:00Z"))
+        #expect(Set(try due(f.store)) == ["alice", "bob", "carol", "dave"])
+
+        #expect(try f.store.deriveDueReportRows(limit: 10) == 4, "one batch")
+        for account in ["alice", "bob", "carol"] {
+            let rows = try evidence(f.store, account)
+            #expect(!rows.isEmpty, "\(account)")
+            #expect(try rows == derived(f.store, account), "\(account)")
+        }
+        #expect(try evidence(f.store, "dave").isEmpty)
+        #expect(try active(f.store, on: "2026-02-01") == 2, "alice's and bob's store subscriptions")
+    }
+
     /// Decision 96: a batch clears exactly the marks it derived (in one statement), whatever its
     /// size, and leaves the others due for the next.
     @Test(arguments: StoreBackend.all)
