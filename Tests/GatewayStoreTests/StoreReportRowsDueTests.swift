@@ -43,6 +43,17 @@ import Wire
         }
     }
 
+    /// The circulation catalog; alice with the fixture's subscription, bob with one of his own
+    /// (January 20 to February 20).
+    private func withAliceAndBob(_ backend: StoreBackend) throws -> IngestFixture {
+        let f = try IngestFixture(backend)
+        try f.store.importCatalog(StoreCirculationTests.catalog)
+        try f.ingest("alice", [Self.subscription])
+        try f.ingest("bob", [Fixtures.transaction("9", original: "o9", purchased: "2026-01-20T00:00:00Z",
+                                                  expires: "2026-02-20T00:00:00Z")])
+        return f
+    }
+
     @Test(arguments: StoreBackend.all)
     func e36E37TheMarkIsWrittenWithTheFactsAndTheRowsAfterTheDrain(_ backend: StoreBackend) throws {
         let f = try IngestFixture(backend)
@@ -119,11 +130,7 @@ import Wire
     /// decision 89); E32: a merged account's rows become its target's.
     @Test(arguments: StoreBackend.all)
     func e36DeletedAndMergedAccountsDeriveNoRows(_ backend: StoreBackend) throws {
-        let f = try IngestFixture(backend)
-        try f.store.importCatalog(StoreCirculationTests.catalog)
-        try f.ingest("alice", [Self.subscription])
-        try f.ingest("bob", [Fixtures.transaction("9", original: "o9", purchased: "2026-01-20T00:00:00Z",
-                                                  expires: "2026-02-20T00:00:00Z")])
+        let f = try withAliceAndBob(backend)
         try f.store.drainReportRows()
         #expect(!(try evidence(f.store, "alice").isEmpty))
         #expect(!(try evidence(f.store, "bob").isEmpty))
@@ -143,12 +150,8 @@ import Wire
     /// included), and E37 counts every store subscription of the batch once.
     @Test(arguments: StoreBackend.all)
     func e36E37AccountsDerivedInOneBatchGetTheirOwnRows(_ backend: StoreBackend) throws {
-        let f = try IngestFixture(backend)
-        try f.store.importCatalog(StoreCirculationTests.catalog)
-        try f.ingest("alice", [Self.subscription])
-        try f.ingest("bob", [Fixtures.transaction("9", original: "o9", purchased: "2026-01-20T00:00:00Z",
-                                                  expires: "2026-02-20T00:00:00Z"),
-                             Fixtures.transaction("10", original: "o9", purchased: "2026-02-20T00:00:00Z",
+        let f = try withAliceAndBob(backend)
+        try f.ingest("bob", [Fixtures.transaction("10", original: "o9", purchased: "2026-02-20T00:00:00Z",
                                                   expires: "2026-03-20T00:00:00Z")])
         _ = try f.store.give(Grant(grantId: "g1", accountId: "carol", source: "crm", externalId: "x1", publications: ["monthly"],
                                    start: Fixtures.instant("2026-01-15T00:00:00Z"), end: nil, createdAt: Fixtures.t0))
