@@ -14,7 +14,8 @@ import Entitle
 /// one column set a part: PostgreSQL builds every part's projection for each call, and that
 /// start-up was a fifth of its time in the surge (docs/benchmarks/surge.md). Each part comes in
 /// the order its own query gives (`transactions(ofAccount:)`, `renewalInfos(ofAccount:)`,
-/// `grants(ofAccount:)`).
+/// `grants(ofAccount:)`). The batch form (`query(accountIds:)`, the reports' upkeep) puts the
+/// account after the part and orders by it first, so many accounts' facts are one statement.
 enum AccountFactsRows {
     /// Which part a row belongs to (column 0).
     enum Part: Int64 {
@@ -157,7 +158,6 @@ extension SQLReading {
         let read = try unionFacts(ofAccount: accountId)
         return VersionedFacts(facts: read.facts, version: read.version)
     }
-
 
     /// The facts of each account and whether it is a reader, as the reports' upkeep reads them
     /// (decision 96): on PostgreSQL the union's batch form, one statement for up to 128 accounts,
