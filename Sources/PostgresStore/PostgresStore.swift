@@ -36,14 +36,14 @@ public final class PostgresStore: UpkeptStore, WriteQueueing {
         self.pool = pool
         self.ownChanges = ownChanges
         changeChannel = channel
-        writer = GroupCommit(PostgresGroupTransactions(pool: pool, settings: settings, log: log,
-                                                       concurrentGroups: min(settings.writeGroups, settings.poolSize),
-                                                       ownChanges: ownChanges, channel: channel),
-                             limits: settings.groupCommit)
+        func groups(atOnce: Int) -> GroupCommit<PostgresGroupTransactions> {
+            GroupCommit(PostgresGroupTransactions(pool: pool, settings: settings, log: log, concurrentGroups: atOnce,
+                                                  ownChanges: ownChanges, channel: channel),
+                        limits: settings.groupCommit)
+        }
+        writer = groups(atOnce: min(settings.writeGroups, settings.poolSize))
         // One drain thread feeds it; a report's own drain waits for the marks it holds anyway.
-        derivations = GroupCommit(PostgresGroupTransactions(pool: pool, settings: settings, log: log, concurrentGroups: 1,
-                                                            ownChanges: ownChanges, channel: channel),
-                                  limits: settings.groupCommit)
+        derivations = groups(atOnce: 1)
     }
 
     /// True for the URLs this backend takes (`postgresql://` or `postgres://`, RFC 3986 scheme,
