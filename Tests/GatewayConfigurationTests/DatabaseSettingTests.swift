@@ -4,7 +4,8 @@ import SQLiteStore
 import TestSupport
 import Testing
 
-/// `ISSUE_GATEWAY_DATABASE_URL`, `_DATABASE_POOL`, `_DATABASE_STATEMENT_TIMEOUT`, `_SQLITE_READERS`.
+/// `ISSUE_GATEWAY_DATABASE_URL`, `_DATABASE_POOL`, `_DATABASE_STATEMENT_TIMEOUT`, `_SQLITE_READERS`,
+/// `_WRITE_GROUPS`.
 @Suite struct DatabaseSettingTests {
     @Test func sqliteIsTheDefaultAndAURLSelectsPostgreSQL() throws {
         let defaults = try Configuration.load(environment: [:])
@@ -23,6 +24,12 @@ import Testing
         #expect(inQuery.storeDescription == "PostgreSQL at postgresql://db.example/gateway?user=gw&sslmode=require")
     }
 
+    /// Decision 127: PostgreSQL's write groups at once, 4 unless set.
+    @Test func writeGroupsReachThePostgreSQLSettings() throws {
+        #expect(try Configuration.load(environment: [:]).postgresSettings.writeGroups == 4)
+        #expect(try Configuration.load(environment: ["ISSUE_GATEWAY_WRITE_GROUPS": "2"]).postgresSettings.writeGroups == 2)
+    }
+
     /// Decision 113: the SQLite store opens at most this many reader connections at once.
     @Test func sqliteReadersCapTheStoresReaderConnections() throws {
         let db = TemporaryDatabase()
@@ -37,7 +44,8 @@ import Testing
                       ("ISSUE_GATEWAY_DATABASE_URL", ""),
                       ("ISSUE_GATEWAY_DATABASE_POOL", "0"),
                       ("ISSUE_GATEWAY_DATABASE_STATEMENT_TIMEOUT", "5"),
-                      ("ISSUE_GATEWAY_SQLITE_READERS", "0"), ("ISSUE_GATEWAY_SQLITE_READERS", "257")])
+                      ("ISSUE_GATEWAY_SQLITE_READERS", "0"), ("ISSUE_GATEWAY_SQLITE_READERS", "257"),
+                      ("ISSUE_GATEWAY_WRITE_GROUPS", "0"), ("ISSUE_GATEWAY_WRITE_GROUPS", "65")])
     func nonsenseIsRefusedNamingTheVariableButNotThePassword(_ name: String, _ value: String) {
         #expect {
             try Configuration.load(environment: [name: value])
