@@ -110,8 +110,9 @@ final class SQLiteConnection: SQLConnection, @unchecked Sendable {
         return try body()
     }
 
-    /// Runs parameterless statement text through the statement cache.
-    private func runCached(_ sql: String) throws(StoreError) {
+    /// Runs parameterless statement text through the statement cache: statements run again and
+    /// again (transaction control, savepoints), which `execute` would parse every time.
+    func runCached(_ sql: String) throws(StoreError) {
         try withStatement(sql, []) { statement throws(StoreError) in while try statement.step() {} }
     }
 

@@ -4,10 +4,10 @@ import Wire
 
 /// The query value written once: interpolated values become parameters, rendered per dialect.
 @Suite struct SQLRenderingTests {
-    @Test func interpolatedValuesBecomeNumberedParametersOfEachDialect() {
+    @Test func interpolatedValuesBecomeParametersOfEachDialect() {
         let id = "p1'; DROP TABLE issues; --"
         let query: SQL = "SELECT title FROM issues WHERE publication_id = \(id) AND published_at <= \(Instant(millisecondsSinceEpoch: 5))"
-        #expect(query.text(for: .sqlite) == "SELECT title FROM issues WHERE publication_id = ?1 AND published_at <= ?2")
+        #expect(query.text(for: .sqlite) == "SELECT title FROM issues WHERE publication_id = ? AND published_at <= ?")
         #expect(query.text(for: .postgres) == "SELECT title FROM issues WHERE publication_id = $1 AND published_at <= $2")
         #expect(query.values == [.text(id), .integer(5)])
     }
@@ -23,7 +23,7 @@ import Wire
     @Test func composedFragmentsKeepTheirParametersInOrder() {
         let key: SQL = "environment = \("Sandbox") AND original_transaction_id = \("1000")"
         let query: SQL = "SELECT 1 FROM owners WHERE account_id = \("a1") AND \(key) LIMIT \(3)"
-        #expect(query.text(for: .sqlite) == "SELECT 1 FROM owners WHERE account_id = ?1 AND environment = ?2 AND original_transaction_id = ?3 LIMIT ?4")
+        #expect(query.text(for: .sqlite) == "SELECT 1 FROM owners WHERE account_id = ? AND environment = ? AND original_transaction_id = ? LIMIT ?")
         #expect(query.values == [.text("a1"), .text("Sandbox"), .text("1000"), .integer(3)])
         #expect((key + " ORDER BY \(literal: "bound_at")").text(for: .postgres)
                 == "environment = $1 AND original_transaction_id = $2 ORDER BY bound_at")
@@ -63,7 +63,7 @@ extension SQLRenderingTests {
         let note: String? = nil
         let query = SQL.upsert(into: "grants_note", key: ["grant_id": "g1"], set: ["note": note, "revoked": false])
         #expect(query.text(for: .sqlite) == """
-            INSERT INTO grants_note (grant_id, note, revoked) VALUES (?1, ?2, ?3)
+            INSERT INTO grants_note (grant_id, note, revoked) VALUES (?, ?, ?)
             ON CONFLICT (grant_id) DO UPDATE SET note = excluded.note, revoked = excluded.revoked
             """)
         #expect(query.values == [.text("g1"), .null, .boolean(false)])

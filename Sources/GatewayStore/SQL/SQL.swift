@@ -8,10 +8,12 @@
 /// the statement rather than a value (a column name chosen by the code) goes in explicitly with
 /// `\(literal:)` (a `StaticString`) or `\(raw:)` (text the gateway built itself, never input).
 public struct SQL: Sendable, Equatable {
-    /// The statement text with the placeholders left out: it is built by appending in place
-    /// (statements are built on every call, so no piece is copied twice).
+    /// The statement text, each parameter an anonymous `?`: SQLite's own placeholder, which it
+    /// numbers in order of appearance as the values are bound, so SQLite runs this text as it is
+    /// and only PostgreSQL's is rendered. Built by appending in place (statements are built on
+    /// every call, so no piece is copied twice).
     private(set) var text = ""
-    /// Where each placeholder stands in `text`, as UTF-8 offsets, in order.
+    /// Where each placeholder's `?` stands in `text`, as UTF-8 offsets, in order.
     private(set) var parameterOffsets: [Int] = []
     /// The bound values, in the order their placeholders appear.
     public private(set) var values: [SQLValue] = []
@@ -21,18 +23,19 @@ public struct SQL: Sendable, Equatable {
     /// Statement text without parameters (`raw` is the gateway's own text, never input).
     public init(raw: String) { text = raw }
 
-    /// The text for `dialect`, each parameter a numbered placeholder.
+    /// The text for `dialect`: SQLite's is `text` itself; PostgreSQL's numbers each placeholder
+    /// (`$1`, `$2`, …).
     public func text(for dialect: SQLDialect) -> String {
-        guard !parameterOffsets.isEmpty else { return text }
+        guard dialect == .postgres, !parameterOffsets.isEmpty else { return text }
         var rendered = ""
-        rendered.reserveCapacity(text.utf8.count + 4 * parameterOffsets.count)
+        rendered.reserveCapacity(text.utf8.count + 3 * parameterOffsets.count)
         let utf8 = text.utf8
         var from = utf8.startIndex
         for (number, offset) in zip(1..., parameterOffsets) {
             let at = utf8.index(utf8.startIndex, offsetBy: offset)
             rendered += Substring(utf8[from..<at])
             rendered += dialect.placeholder(number)
-            from = at
+            from = utf8.index(after: at)
         }
         rendered += Substring(utf8[from...])
         return rendered
@@ -55,6 +58,7 @@ public struct SQL: Sendable, Equatable {
 
     mutating func bind(_ value: SQLValue) {
         parameterOffsets.append(text.utf8.count)
+        text += "?"
         values.append(value)
     }
 

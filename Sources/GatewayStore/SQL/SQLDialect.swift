@@ -4,10 +4,11 @@ public enum SQLDialect: Sendable, Equatable {
     case sqlite
     case postgres
 
-    /// The placeholder of the `number`th parameter (from 1).
+    /// The placeholder of the `number`th parameter (from 1): SQLite's anonymous `?` is numbered
+    /// in order of appearance, which is the order `SQL` binds its values in.
     public func placeholder(_ number: Int) -> String {
         switch self {
-        case .sqlite: return "?\(number)"
+        case .sqlite: return "?"
         case .postgres: return "$\(number)"
         }
     }
