@@ -29,6 +29,12 @@ import Wire
                 == "environment = $1 AND original_transaction_id = $2 ORDER BY bound_at")
     }
 
+    @Test func aQuestionMarkInTheGatewaysOwnTextIsNoPostgreSQLPlaceholder() {
+        let query: SQL = "SELECT '?' || \(raw: "'??'") || \("a") || '?'"
+        #expect(query.text(for: .postgres) == "SELECT '?' || '??' || $1 || '?'")
+        #expect(query.text(for: .sqlite) == "SELECT '?' || '??' || ? || '?'")
+    }
+
     @Test func literalAndRawTextAreNotParameters() {
         let query: SQL = "SELECT \(raw: "id, title") FROM \(literal: "publications")"
         #expect(query.values.isEmpty)
