@@ -6,7 +6,3 @@ static inline sqlite3_destructor_type csqlite_transient(void) { return SQLITE_TR
 // sqlite3_config is variadic, which Swift cannot call. SQLITE_CONFIG_MEMSTATUS: whether every
 // allocation is counted for sqlite3_status (each count takes SQLite's global memory mutex).
 static inline int csqlite_config_memstatus(int enabled) { return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, enabled); }
-
-// SQLITE_CONFIG_STMTJRNL_SPILL: how many bytes a statement or savepoint sub-journal holds in
-// memory before it is written to a temporary file (-1: never written).
-static inline int csqlite_config_stmtjrnl_spill(int bytes) { return sqlite3_config(SQLITE_CONFIG_STMTJRNL_SPILL, bytes); }
