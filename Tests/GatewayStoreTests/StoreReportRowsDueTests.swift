@@ -189,8 +189,85 @@ import Wire
         #expect(try due(f.store).isEmpty)
     }
 
+    private func prepare(_ store: any GatewayStore) throws -> PreparedReportRows {
+        let upkeep = try #require(store.factsUpkeep).installed
+        return try #require(try store.read { tx throws(StoreError) in try tx.prepareDueReportRows(after: "", limit: 10, upkeep: upkeep) })
+    }
+
+    private func write(_ prepared: PreparedReportRows, _ store: any GatewayStore) throws -> Int {
+        try store.writeDerived { tx throws(StoreError) in
+            try tx.deriveDueReportRows(limit: 10, skippingLocked: false, prepared: prepared)
+        }
+    }
+
+    /// Decision 130: rows computed on a snapshot are written for the accounts whose facts have
+    /// not moved since; a change committed in between is derived from the facts as they stand.
+    @Test(arguments: StoreBackend.all)
+    func e36E37ARenewalCommittedAfterTheSnapshotIsDerivedFromTheFactsAsTheyStand(_ backend: StoreBackend) throws {
+        let f = try withAliceAndBob(backend)
+        let prepared = try prepare(f.store)
+        #expect(prepared.accountIds == ["alice", "bob"])
+        try f.ingest("alice", [Fixtures.transaction("2", original: "o1", purchased: "2026-03-10T00:00:00Z",
+                                                    expires: "2026-04-10T00:00:00Z")])
+        #expect(try write(prepared, f.store) == 2)
+        #expect(try due(f.store).isEmpty)
+        for account in ["alice", "bob"] {
+            #expect(!(try evidence(f.store, account).isEmpty), "\(account)")
+            #expect(try evidence(f.store, account) == derived(f.store, account), "\(account)")
+        }
+        #expect(try active(f.store, on: "2026-03-20") == 1, "E37: alice's renewal")
+    }
+
+    /// Decision 130: a catalog changed after the snapshot (here a product that now also grants a
+    /// second publication) has every prepared account derived again under it.
+    @Test(arguments: StoreBackend.all)
+    func e36RowsPreparedUnderAnEarlierCatalogAreDerivedAgainUnderTheNewOne(_ backend: StoreBackend) throws {
+        let f = try withAliceAndBob(backend)
+        let prepared = try prepare(f.store)
+        var catalog = StoreCirculationTests.catalog
+        catalog.publications.append(Publication(id: "weekly", title: "The Weekly"))
+        catalog.products[0].grants.append("weekly")
+        try f.store.importCatalog(catalog)
+        #expect(try write(prepared, f.store) == 2)
+        for account in ["alice", "bob"] {
+            let rows = try evidence(f.store, account)
+            #expect(rows.contains { $0.publicationId == "weekly" }, "\(account)")
+            #expect(try rows == derived(f.store, account), "\(account)")
+        }
+    }
+
+    /// Decision 130: accounts another drain derived after the snapshot (their marks cleared) are
+    /// left alone.
+    @Test(arguments: StoreBackend.all)
+    func e36E37APreparedBatchWhoseMarksWereClearedWritesNothing(_ backend: StoreBackend) throws {
+        let f = try withAliceAndBob(backend)
+        let prepared = try prepare(f.store)
+        #expect(try f.store.drainReportRows() == 2)
+        try f.store.write { tx throws(StoreError) in try tx.replaceCirculationEvidence(ofAccount: "bob", with: []) }
+        #expect(try write(prepared, f.store) == 0)
+        #expect(try evidence(f.store, "bob").isEmpty, "no mark, nothing written")
+        #expect(try evidence(f.store, "alice") == derived(f.store, "alice"))
+    }
+
+    /// Decision 130: a background drain's sweep derives every account marked when it starts, a
+    /// batch per unit of work in id order, and clears their marks.
+    @Test(arguments: StoreBackend.all)
+    func e36E37ASweepDerivesEveryAccountMarkedBatchByBatch(_ backend: StoreBackend) throws {
+        let f = try withAliceAndBob(backend)
+        let accounts = ["carol", "dave", "erin"]
+        for id in accounts { try f.store.createAccount(Fixtures.account(id)) }
+        try f.store.write { tx throws(StoreError) in try tx.markReportRowsDue(ofAccounts: accounts) }
+        #expect(try due(f.store) == ["alice", "bob"] + accounts)
+        #expect(try f.store.sweepDueReportRows(batch: 2) == 5)
+        #expect(try due(f.store).isEmpty)
+        for account in ["alice", "bob"] { #expect(try evidence(f.store, account) == derived(f.store, account), "\(account)") }
+        #expect(try f.store.sweepDueReportRows(batch: 2) == 0, "nothing left")
+    }
+
     /// A derivation that fails, as a process dying before its commit would.
     private struct Crash: FactsUpkeeping {
-        func derive(_ accounts: [StoredAccountFacts], in tx: any WriteTransaction) throws(StoreError) { throw .failed }
+        func prepare(_ accounts: [StoredAccountFacts], reading tx: any ReadTransaction) throws(StoreError) -> any PreparedUpkeep {
+            throw .failed
+        }
     }
 }

@@ -4,10 +4,11 @@ import Synchronization
 
 /// The reports' rows (E36, E37) derived off the request: the units of work that change an
 /// account's facts only mark it due, and this loop, on its own thread in every gateway process,
-/// derives the marked accounts `batch` at a time (`GatewayStore.deriveDueReportRows`), passing
-/// over marks another process's drain holds. When nothing is due it looks again after
-/// `interval`, reading on a snapshot (never taking the writer to find nothing). A report drains
-/// whatever is still due itself, so this loop only keeps that short (decision 96).
+/// sweeps the marked accounts `batch` at a time (`GatewayStore.sweepDueReportRows`), passing over
+/// marks another process's drain holds, then looks again after `interval`, reading on a snapshot
+/// (never taking the writer to find nothing). So an account whose facts change all the time is
+/// derived about once an interval, not once a change (decision 130). A report drains whatever is
+/// still due itself, so this loop only keeps that short (decision 96).
 package final class ReportRowsDrain: ThreadBackedService {
     package struct Settings: Sendable {
         package var interval: Duration = .seconds(1)
@@ -29,17 +30,12 @@ package final class ReportRowsDrain: ThreadBackedService {
     /// Units of work that failed (the store away, or a collision given up on); for the operator.
     package var failed: Int { failures.load(ordering: .relaxed) }
 
-    /// Derives what is due now, batch after batch; answers how many accounts (a test awaits this
-    /// instead of sleeping).
+    /// Derives what is due now, batch after batch (one sweep, `GatewayStore.sweepDueReportRows`);
+    /// answers how many accounts (a test awaits this instead of sleeping).
     @discardableResult
     package func drain() throws(StoreError) -> Int {
-        var done = 0
-        while try store.hasReportRowsDue() {
-            let derived = try store.deriveDueReportRows(limit: settings.batch, skippingLocked: true)
-            done += derived
-            if derived == 0 { break }  // every mark held by another process's drain
-        }
-        return done
+        guard try store.hasReportRowsDue() else { return 0 }
+        return try store.sweepDueReportRows(batch: settings.batch)
     }
 
     package func run(until stop: StopToken) {

@@ -17,14 +17,22 @@ public final class CirculationUpkeep: FactsUpkeeping {
 
     public init(policy: EntitlementPolicy) { self.policy = policy }
 
-    public func derive(_ accounts: [StoredAccountFacts], in tx: any WriteTransaction) throws(StoreError) {
+    public func prepare(_ accounts: [StoredAccountFacts], reading tx: any ReadTransaction) throws(StoreError) -> any PreparedUpkeep {
         let catalog = try catalog(tx)
         // readers.md, Deletion: a deleted reader leaves circulation as if never a reader (its
         // ended grants included).
-        try tx.replaceCirculationEvidence(accounts.map { account in
+        return Prepared(evidence: accounts.map { account in
             (account.accountId,
              account.isReader ? CirculationDerivation.evidence(catalog: catalog, facts: account.facts, policy: policy) : [])
         })
+    }
+
+    private struct Prepared: PreparedUpkeep {
+        let evidence: [(accountId: String, evidence: [CirculationEvidence])]
+
+        func write(only accountIds: Set<String>?, in tx: any WriteTransaction) throws(StoreError) {
+            try tx.replaceCirculationEvidence(accountIds.map { ids in evidence.filter { ids.contains($0.accountId) } } ?? evidence)
+        }
     }
 
     /// The catalog at `tx`'s revision, prepared once per revision.

@@ -4,12 +4,28 @@ import Synchronization
 /// What is derived from an account's facts: the reports' rows (E36's circulation evidence,
 /// E37's subscription intervals). Every writer of facts bumps the account's facts version
 /// (`bumpFactsVersion(ofAccount:)`), which marks the account due in the same unit of work; the
-/// installed upkeeps derive the marked accounts' rows after it commits, in a unit of work of
-/// their own (`GatewayStore.deriveDueReportRows`), and every report drains the marks first
-/// (decision 96).
+/// installed upkeeps derive the marked accounts' rows after it commits (`GatewayStore.
+/// deriveDueReportRows`): computed on a snapshot, then written in a unit of work of their own for
+/// the accounts whose facts and catalog have not moved since (decision 130). Every report drains
+/// the marks first (decision 96).
 public protocol FactsUpkeeping: Sendable {
+    /// The rows of each of `accounts` computed from its facts, with the catalog as `tx` sees it;
+    /// writes nothing.
+    func prepare(_ accounts: [StoredAccountFacts], reading tx: any ReadTransaction) throws(StoreError) -> any PreparedUpkeep
+}
+
+/// Rows an upkeep computed for a batch of accounts, to be written in a unit of work.
+public protocol PreparedUpkeep: Sendable {
+    /// Makes the rows of those accounts of the batch in `accountIds` (every one when nil) the rows
+    /// computed for them.
+    func write(only accountIds: Set<String>?, in tx: any WriteTransaction) throws(StoreError)
+}
+
+extension FactsUpkeeping {
     /// Makes the rows of each of `accounts` those of its facts as `tx` sees them.
-    func derive(_ accounts: [StoredAccountFacts], in tx: any WriteTransaction) throws(StoreError)
+    public func derive(_ accounts: [StoredAccountFacts], in tx: any WriteTransaction) throws(StoreError) {
+        try prepare(accounts, reading: tx).write(only: nil, in: tx)
+    }
 }
 
 /// One account's facts as a unit of work sees them, read once for every upkeep.
@@ -67,8 +83,18 @@ public final class FactsUpkeep: Sendable {
     private struct Upkeeps: FactsUpkeeping {
         let all: [any FactsUpkeeping]
 
-        func derive(_ accounts: [StoredAccountFacts], in tx: any WriteTransaction) throws(StoreError) {
-            for upkeep in all { try upkeep.derive(accounts, in: tx) }
+        func prepare(_ accounts: [StoredAccountFacts], reading tx: any ReadTransaction) throws(StoreError) -> any PreparedUpkeep {
+            var prepared: [any PreparedUpkeep] = []
+            for upkeep in all { prepared.append(try upkeep.prepare(accounts, reading: tx)) }
+            return Prepared(all: prepared)
+        }
+    }
+
+    private struct Prepared: PreparedUpkeep {
+        let all: [any PreparedUpkeep]
+
+        func write(only accountIds: Set<String>?, in tx: any WriteTransaction) throws(StoreError) {
+            for prepared in all { try prepared.write(only: accountIds, in: tx) }
         }
     }
 }

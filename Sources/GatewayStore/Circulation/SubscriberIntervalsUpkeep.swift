@@ -7,8 +7,15 @@ import Entitle
 public struct SubscriberIntervalsUpkeep: FactsUpkeeping {
     public init() {}
 
-    public func derive(_ accounts: [StoredAccountFacts], in tx: any WriteTransaction) throws(StoreError) {
-        try tx.replaceSubscriberIntervals(of: accounts.filter { !$0.facts.transactions.isEmpty }
-            .map { (accountId: $0.accountId, facts: $0.facts) })
+    public func prepare(_ accounts: [StoredAccountFacts], reading tx: any ReadTransaction) throws(StoreError) -> any PreparedUpkeep {
+        Prepared(computed: try tx.subscriberIntervals(of: accounts.map { (accountId: $0.accountId, facts: $0.facts) }))
+    }
+
+    private struct Prepared: PreparedUpkeep {
+        let computed: [DerivedSubscriberIntervals]
+
+        func write(only accountIds: Set<String>?, in tx: any WriteTransaction) throws(StoreError) {
+            try tx.replaceSubscriberIntervals(accountIds.map { ids in computed.filter { ids.contains($0.accountId) } } ?? computed)
+        }
     }
 }

@@ -10,6 +10,28 @@ extension SQLReading {
     public func reportRowsDue(limit: Int) throws(StoreError) -> [String] {
         try connection.query("SELECT account_id FROM report_rows_due ORDER BY account_id LIMIT \(limit)") { $0.text(0) }
     }
+
+    public func prepareDueReportRows(after accountId: String, limit: Int, upkeep: any FactsUpkeeping)
+        throws(StoreError) -> PreparedReportRows? {
+        let due = try connection.query("""
+            SELECT account_id FROM report_rows_due WHERE account_id > \(accountId) ORDER BY account_id LIMIT \(limit)
+            """) { $0.text(0) }
+        guard !due.isEmpty else { return nil }
+        return PreparedReportRows(accountIds: due, factsVersions: try factsVersions(ofAccounts: due),
+                                  catalogRevision: try catalogRevision(),
+                                  rows: try upkeep.prepare(try upkeepFacts(ofAccounts: due), reading: self))
+    }
+
+    /// Each stored account's facts version (an account not stored has none).
+    fileprivate func factsVersions(ofAccounts accountIds: [String]) throws(StoreError) -> [String: Int64] {
+        var versions: [String: Int64] = [:]
+        for ids in SQLRowChunks.idLists(accountIds) {
+            for (id, version) in try connection.query("SELECT id, facts_version FROM accounts WHERE id IN (\(ids))", {
+                ($0.text(0), $0.int64(1))
+            }) { versions[id] = version }
+        }
+        return versions
+    }
 }
 
 extension SQLWriteTransaction {
@@ -24,14 +46,35 @@ extension SQLWriteTransaction {
         }
     }
 
-    public func deriveDueReportRows(limit: Int, skippingLocked: Bool) throws(StoreError) -> Int {
+    /// Decision 130: a prepared account's rows are written as prepared when neither its facts
+    /// version nor the catalog's revision moved since its snapshot (every change of its facts bumps
+    /// the version, which never goes back; the rows depend on nothing else), and derived again here
+    /// from the facts as this unit sees them otherwise. A prepared account whose mark is gone (a
+    /// drain beside this one derived it) is left alone.
+    public func deriveDueReportRows(limit: Int, skippingLocked: Bool, prepared: PreparedReportRows?) throws(StoreError) -> Int {
         guard let upkeep else { return 0 }
         let lock = skippingLocked ? connection.dialect.lockingReadSkippingLocked : connection.dialect.lockingRead
-        let due = try connection.query("""
-            SELECT account_id FROM report_rows_due ORDER BY account_id LIMIT \(limit)\(lock)
-            """) { $0.text(0) }
+        var due: [String] = []
+        if let prepared {
+            for ids in SQLRowChunks.idLists(prepared.accountIds) {
+                due += try connection.query("""
+                    SELECT account_id FROM report_rows_due WHERE account_id IN (\(ids)) ORDER BY account_id\(lock)
+                    """) { $0.text(0) }
+            }
+        } else {
+            due = try connection.query("""
+                SELECT account_id FROM report_rows_due ORDER BY account_id LIMIT \(limit)\(lock)
+                """) { $0.text(0) }
+        }
         guard !due.isEmpty else { return 0 }
-        try upkeep.derive(try upkeepFacts(ofAccounts: due), in: self)
+        var stale = due
+        if let prepared, try catalogRevision() == prepared.catalogRevision {
+            let versions = try factsVersions(ofAccounts: due)
+            let unmoved = Set(due.filter { versions[$0] == prepared.factsVersions[$0] })
+            try prepared.rows.write(only: unmoved, in: self)
+            stale = due.filter { !unmoved.contains($0) }
+        }
+        if !stale.isEmpty { try upkeep.derive(try upkeepFacts(ofAccounts: stale), in: self) }
         try clearMarks(due)
         return due.count
     }

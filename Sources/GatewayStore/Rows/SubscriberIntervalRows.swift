@@ -69,6 +69,38 @@ extension SQLReading {
     }
 }
 
+extension SQLReading {
+    /// What `SubscriptionIntervals` computes from each account's facts (accounts without
+    /// transactions left out), each catalog product named read once for all of them (a drain
+    /// derives up to a batch of accounts, most naming the same few products). Writes nothing: a
+    /// drain computes them on a snapshot, off the writer (decision 130).
+    public func subscriberIntervals(of accounts: [(accountId: String, facts: AccountFacts)])
+        throws(StoreError) -> [DerivedSubscriberIntervals] {
+        var catalog: [StoreProductRef: Product?] = [:]
+        var computed: [DerivedSubscriberIntervals] = []
+        for (accountId, facts) in accounts where !facts.transactions.isEmpty {
+            computed.append(DerivedSubscriberIntervals(
+                accountId: accountId,
+                intervals: SubscriptionIntervals.of(facts, products: try products(named: facts, catalog: &catalog))))
+        }
+        return computed
+    }
+
+    /// The catalog products the facts' transactions name, each read once into `catalog`.
+    private func products(named facts: AccountFacts, catalog: inout [StoreProductRef: Product?]) throws(StoreError) -> [Product] {
+        var products: [Product] = []
+        var named: Set<StoreProductRef> = []
+        for t in facts.transactions {
+            let ref = StoreProductRef(store: t.store, storeProductId: t.productId)
+            guard named.insert(ref).inserted else { continue }
+            let found: Product?
+            if let known = catalog[ref] { found = known } else { found = try product(ref); catalog[ref] = found }
+            if let found { products.append(found) }
+        }
+        return products
+    }
+}
+
 extension SQLWriteTransaction {
     /// E37: the intervals of one subscription nobody owns, computed again from its own facts.
     public func refreshSubscriberIntervals(ofSubscription key: SubscriptionKey) throws(StoreError) {
@@ -87,21 +119,26 @@ extension SQLWriteTransaction {
         try replaceSubscriberIntervals(of: [(accountId, facts)])
     }
 
-    /// The same for each account of a batch, each catalog product named read once for all of them
-    /// (a drain derives up to a batch of accounts, most naming the same few products). The
-    /// batch's subscriptions are deleted, then their intervals written, a chunk a statement
-    /// (`SQLRowChunks`); a subscription two accounts of the batch computed keeps the later's.
+    /// The same for each account of a batch (`subscriberIntervals(of:)`, then
+    /// `replaceSubscriberIntervals(_:)`).
     public func replaceSubscriberIntervals(of accounts: [(accountId: String, facts: AccountFacts)]) throws(StoreError) {
-        var catalog: [StoreProductRef: Product?] = [:]
-        var computed: [SubscriptionKey: [(accountId: String, interval: SubscriptionInterval)]] = [:]
+        try replaceSubscriberIntervals(try subscriberIntervals(of: accounts))
+    }
+
+    /// Makes the stored intervals of every subscription each account's computation holds those
+    /// computed: the batch's subscriptions are deleted, then their intervals written, a chunk a
+    /// statement (`SQLRowChunks`); a subscription two accounts of the batch computed keeps the later's.
+    public func replaceSubscriberIntervals(_ computed: [DerivedSubscriberIntervals]) throws(StoreError) {
+        var latest: [SubscriptionKey: [(accountId: String, interval: SubscriptionInterval)]] = [:]
         var order: [SubscriptionKey] = []
-        for (accountId, facts) in accounts where !facts.transactions.isEmpty {
-            let derived = SubscriptionIntervals.of(facts, products: try products(named: facts, catalog: &catalog))
+        for account in computed {
             var intervals: [SubscriptionKey: [(accountId: String, interval: SubscriptionInterval)]] = [:]
-            for interval in derived.intervals { intervals[interval.subscription, default: []].append((accountId, interval)) }
-            for key in derived.subscriptions {
-                if computed[key] == nil { order.append(key) }
-                computed[key] = intervals[key] ?? []
+            for interval in account.intervals.intervals {
+                intervals[interval.subscription, default: []].append((account.accountId, interval))
+            }
+            for key in account.intervals.subscriptions {
+                if latest[key] == nil { order.append(key) }
+                latest[key] = intervals[key] ?? []
             }
         }
         for chunk in SQLRowChunks.chunks(order) {
@@ -112,7 +149,7 @@ extension SQLWriteTransaction {
                 DELETE FROM subscriber_intervals WHERE (store, environment, original_transaction_id) IN (VALUES \(keys))
                 """)
         }
-        for chunk in SQLRowChunks.chunks(order.flatMap { computed[$0] ?? [] }) {
+        for chunk in SQLRowChunks.chunks(order.flatMap { latest[$0] ?? [] }) {
             let rows = SQLRowChunks.values(chunk) { row in
                 let i = row.interval
                 return """
@@ -127,19 +164,5 @@ extension SQLWriteTransaction {
                 VALUES \(rows)
                 """)
         }
-    }
-
-    /// The catalog products the facts' transactions name, each read once into `catalog`.
-    private func products(named facts: AccountFacts, catalog: inout [StoreProductRef: Product?]) throws(StoreError) -> [Product] {
-        var products: [Product] = []
-        var named: Set<StoreProductRef> = []
-        for t in facts.transactions {
-            let ref = StoreProductRef(store: t.store, storeProductId: t.productId)
-            guard named.insert(ref).inserted else { continue }
-            let found: Product?
-            if let known = catalog[ref] { found = known } else { found = try product(ref); catalog[ref] = found }
-            if let found { products.append(found) }
-        }
-        return products
     }
 }

@@ -207,10 +207,17 @@ public protocol ReadTransaction {
     /// Gives `tally` the stored intervals of every subscription with one of `products`, each
     /// subscription once with all its rows.
     func tallySubscriberIntervals(products: [StoreProductRef], into tally: inout SubscriberSeries.Tally) throws(StoreError)
+    /// What `SubscriptionIntervals` computes from each account's facts with the stored catalog's
+    /// products (accounts without transactions left out); writes nothing.
+    func subscriberIntervals(of accounts: [(accountId: String, facts: AccountFacts)]) throws(StoreError) -> [DerivedSubscriberIntervals]
     /// Up to `limit` accounts owning a subscription or purchase, by id, after `accountId`.
     func owningAccounts(after accountId: String, limit: Int) throws(StoreError) -> [String]
     /// Subscriptions and purchases with stored facts that no account owns.
     func ownerlessSubscriptions() throws(StoreError) -> [SubscriptionKey]
     /// Up to `limit` accounts whose reports' rows are due (decision 96), by id.
     func reportRowsDue(limit: Int) throws(StoreError) -> [String]
+    /// Up to `limit` accounts whose reports' rows are due, by id after `accountId`, their rows
+    /// computed by `upkeep` on this snapshot (decision 130); nil when none is due.
+    func prepareDueReportRows(after accountId: String, limit: Int, upkeep: any FactsUpkeeping)
+        throws(StoreError) -> PreparedReportRows?
 }

@@ -230,8 +230,11 @@ public protocol WriteTransaction: ReadTransaction {
     /// Makes the stored intervals of every subscription in `facts` (owned by `accountId`, or by
     /// nobody: "") those computed from them.
     func replaceSubscriberIntervals(from facts: AccountFacts, accountId: String) throws(StoreError)
-    /// The same for each of `accounts`, in one go (what a drain's batch derives).
+    /// The same for each of `accounts`, in one go.
     func replaceSubscriberIntervals(of accounts: [(accountId: String, facts: AccountFacts)]) throws(StoreError)
+    /// Makes the stored intervals of every subscription in each computation those it holds (what a
+    /// drain's batch derives, `subscriberIntervals(of:)`).
+    func replaceSubscriberIntervals(_ computed: [DerivedSubscriberIntervals]) throws(StoreError)
     /// The intervals of a subscription nobody owns, computed again from its own facts.
     func refreshSubscriberIntervals(ofSubscription key: SubscriptionKey) throws(StoreError)
     func deleteAllSubscriberIntervals() throws(StoreError)
@@ -240,9 +243,11 @@ public protocol WriteTransaction: ReadTransaction {
 
     /// Marks each account's reports' rows due (`bumpFactsVersion` marks the account it bumps).
     func markReportRowsDue(ofAccounts accountIds: [String]) throws(StoreError)
-    /// Derives the rows of up to `limit` accounts marked due with the store's installed upkeeps,
-    /// and clears their marks; answers how many. Each mark is locked until commit: with
-    /// `skippingLocked`, marks another unit of work holds are passed over (a background drain
-    /// beside others), else waited for (a report, which must see them derived).
-    func deriveDueReportRows(limit: Int, skippingLocked: Bool) throws(StoreError) -> Int
+    /// Derives the rows of accounts marked due with the store's installed upkeeps, and clears
+    /// their marks; answers how many. The accounts are those of `prepared` still marked, whose
+    /// rows it holds unless their facts or the catalog moved since (decision 130), or without it
+    /// up to `limit` marked now. Each mark is locked until commit: with `skippingLocked`, marks
+    /// another unit of work holds are passed over (a background drain beside others), else waited
+    /// for (a report, which must see them derived).
+    func deriveDueReportRows(limit: Int, skippingLocked: Bool, prepared: PreparedReportRows?) throws(StoreError) -> Int
 }
