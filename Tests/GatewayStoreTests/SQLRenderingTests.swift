@@ -29,6 +29,33 @@ import Wire
                 == "environment = $1 AND original_transaction_id = $2 ORDER BY bound_at")
     }
 
+    /// `upsert` keeps each shape's text: every call has its own values, and another shape on the
+    /// same table (other columns, or `onlyWhenChanged`) its own text.
+    @Test func upsertsOfOneShapeShareTheirTextAndKeepTheirValues() {
+        func save(_ id: String, _ title: String?, changedOnly: Bool = false) -> SQL {
+            .upsert(into: "publications", key: ["id": id], set: ["title": title, "position": 2], onlyWhenChanged: changedOnly)
+        }
+        let text = """
+            INSERT INTO publications (id, title, position) VALUES ($1, $2, $3)
+            ON CONFLICT (id) DO UPDATE SET title = excluded.title, position = excluded.position
+            """
+        for (id, title) in [("p1", "One"), ("p2", nil)] {
+            let query = save(id, title)
+            #expect(query.text(for: .postgres) == text)
+            #expect(query.values == [.text(id), title.map { .text($0) } ?? .null, .integer(2)])
+        }
+        #expect(save("p3", "Three", changedOnly: true).text(for: .postgres) == text + """
+
+            WHERE publications.title IS DISTINCT FROM excluded.title OR publications.position IS DISTINCT FROM excluded.position
+            """)
+        let titleOnly: SQL = .upsert(into: "publications", key: ["id": "p4"], set: ["title": "Four"])
+        #expect(titleOnly.text(for: .sqlite) == """
+            INSERT INTO publications (id, title) VALUES (?, ?)
+            ON CONFLICT (id) DO UPDATE SET title = excluded.title
+            """)
+        #expect(titleOnly.values == [.text("p4"), .text("Four")])
+    }
+
     @Test func aQuestionMarkInTheGatewaysOwnTextIsNoPostgreSQLPlaceholder() {
         let query: SQL = "SELECT '?' || \(raw: "'??'") || \("a") || '?'"
         #expect(query.text(for: .postgres) == "SELECT '?' || '??' || $1 || '?'")

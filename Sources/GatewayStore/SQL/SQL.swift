@@ -1,6 +1,6 @@
 /// A statement as a value: SQL text whose interpolated values become bound parameters (the style
 /// of GRDB's `SQL` interpolation and postgres-nio's `PostgresQuery`), rendered for a dialect only
-/// when it runs (`?1` for SQLite, `$1` for PostgreSQL). One query text serves every backend.
+/// when it runs (PostgreSQL's `$1`; SQLite runs the text as built). One query text serves every backend.
 ///
 ///     let q: SQL = "SELECT title FROM issues WHERE publication_id = \(ref.publicationId) AND id = \(ref.issueId)"
 ///
@@ -57,9 +57,23 @@ public struct SQL: Sendable, Equatable {
     mutating func appendText(_ s: String) { text += s }
 
     mutating func bind(_ value: SQLValue) {
+        placeholder()
+        values.append(value)
+    }
+
+    /// A parameter's `?` with no value yet: text built once for many statements
+    /// (`binding(_:)` gives each its values).
+    mutating func placeholder() {
         parameterOffsets.append(text.utf8.count)
         text += "?"
-        values.append(value)
+    }
+
+    /// This text, whose placeholders have no values, with `values` bound to them in order.
+    func binding(_ values: [SQLValue]) -> SQL {
+        precondition(self.values.isEmpty && values.count == parameterOffsets.count, "one value per placeholder")
+        var bound = self
+        bound.values = values
+        return bound
     }
 
     /// `items` joined by `separator` (a list of fragments, such as column assignments).
