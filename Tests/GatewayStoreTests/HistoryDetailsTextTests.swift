@@ -26,6 +26,13 @@ import Wire
         #expect(HistoryDetailsText.expand(Self.samples[0]) == Self.samples[0], "plain JSON, as stored before, reads as it is")
     }
 
+    /// Each piece is replaced wherever it stands: first, last, repeated, or right after another.
+    @Test func everyOccurrenceOfAPieceIsReplacedAndNothingElse() {
+        #expect(HistoryDetailsText.compact("true,[false,true]truefalse") == "\u{1A},[\u{19},\u{1A}]\u{1A}\u{19}")
+        #expect(HistoryDetailsText.compact(#"{"at":"2026-01-01T00:00:00.000Z"}"#) == "{\"at\":\"2026-01-01T00:00\u{0B}}")
+        #expect(HistoryDetailsText.compact("tru e nul") == "tru e nul")
+    }
+
     @Test func aControlCharacterThatIsNoTokenIsNotAValueTheGatewayWrote() {
         #expect(HistoryDetailsText.expand("{\u{1F}}") == nil)
         #expect(HistoryDetailsText.expand("{\u{09}}") == nil)
