@@ -67,9 +67,7 @@ extension SQLReading {
             \(RecordRows.productColumns) WHERE store = \(ref.store.rawValue) AND store_product_id = \(ref.storeProductId)
             """) { row throws(StoreError) in try RecordRows.product(row) }
     }
-}
 
-extension SQLReading {
     /// What `SubscriptionIntervals` computes from each account's facts (accounts without
     /// transactions left out), each catalog product named read once for all of them (a drain
     /// derives up to a batch of accounts, most naming the same few products). Writes nothing: a
@@ -116,13 +114,7 @@ extension SQLWriteTransaction {
     /// computes from them: the subscription's rows deleted (by its key, the primary key's
     /// prefix), then written.
     public func replaceSubscriberIntervals(from facts: AccountFacts, accountId: String) throws(StoreError) {
-        try replaceSubscriberIntervals(of: [(accountId, facts)])
-    }
-
-    /// The same for each account of a batch (`subscriberIntervals(of:)`, then
-    /// `replaceSubscriberIntervals(_:)`).
-    public func replaceSubscriberIntervals(of accounts: [(accountId: String, facts: AccountFacts)]) throws(StoreError) {
-        try replaceSubscriberIntervals(try subscriberIntervals(of: accounts))
+        try replaceSubscriberIntervals(try subscriberIntervals(of: [(accountId, facts)]))
     }
 
     /// Makes the stored intervals of every subscription each account's computation holds those

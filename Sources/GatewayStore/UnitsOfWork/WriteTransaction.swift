@@ -230,8 +230,6 @@ public protocol WriteTransaction: ReadTransaction {
     /// Makes the stored intervals of every subscription in `facts` (owned by `accountId`, or by
     /// nobody: "") those computed from them.
     func replaceSubscriberIntervals(from facts: AccountFacts, accountId: String) throws(StoreError)
-    /// The same for each of `accounts`, in one go.
-    func replaceSubscriberIntervals(of accounts: [(accountId: String, facts: AccountFacts)]) throws(StoreError)
     /// Makes the stored intervals of every subscription in each computation those it holds (what a
     /// drain's batch derives, `subscriberIntervals(of:)`).
     func replaceSubscriberIntervals(_ computed: [DerivedSubscriberIntervals]) throws(StoreError)
