@@ -264,6 +264,28 @@ import Wire
         #expect(try f.store.sweepDueReportRows(batch: 2) == 0, "nothing left")
     }
 
+    /// A store that forwards to a backend has no upkeep of its own: the backend derives in its
+    /// unit of work, and a sweep still derives every account marked, a batch at a time.
+    @Test(arguments: StoreBackend.all)
+    func e36E37ASweepThroughAForwardingStoreDerivesEveryAccountMarked(_ backend: StoreBackend) throws {
+        let f = try withAliceAndBob(backend)
+        let accounts = ["carol", "dave", "erin"]
+        for id in accounts { try f.store.createAccount(Fixtures.account(id)) }
+        try f.store.write { tx throws(StoreError) in try tx.markReportRowsDue(ofAccounts: accounts) }
+        let forwarding = Forwarding(f.store)
+        #expect(forwarding.factsUpkeep == nil)
+        #expect(try forwarding.sweepDueReportRows(batch: 2) == 5)
+        #expect(try due(f.store).isEmpty)
+        #expect(try evidence(f.store, "alice") == derived(f.store, "alice"))
+    }
+
+    private final class Forwarding: GatewayStore {
+        let base: any GatewayStore
+        init(_ base: any GatewayStore) { self.base = base }
+        func read<R>(_ body: (any ReadTransaction) throws(StoreError) -> R) throws(StoreError) -> R { try base.read(body) }
+        func write<R>(_ body: (any WriteTransaction) throws(StoreError) -> R) throws(StoreError) -> R { try base.write(body) }
+    }
+
     /// A derivation that fails, as a process dying before its commit would.
     private struct Crash: FactsUpkeeping {
         func prepare(_ accounts: [StoredAccountFacts], reading tx: any ReadTransaction) throws(StoreError) -> any PreparedUpkeep {

@@ -21,7 +21,8 @@ extension GatewayStore {
         while true {
             let derived = try deriveDueReportRows(after: &after, limit: batch, skippingLocked: true)
             done += derived
-            if after.isEmpty || (factsUpkeep == nil && derived == 0) { return done }
+            // A forwarding store's batches come from the backend's unit of work, with no cursor.
+            if factsUpkeep == nil ? derived < batch : after.isEmpty { return done }
         }
     }
 
