@@ -249,15 +249,22 @@ import Wire
         #expect(try evidence(f.store, "alice") == derived(f.store, "alice"))
     }
 
-    /// Decision 130: a background drain's sweep derives every account marked when it starts, a
-    /// batch per unit of work in id order, and clears their marks.
-    @Test(arguments: StoreBackend.all)
-    func e36E37ASweepDerivesEveryAccountMarkedBatchByBatch(_ backend: StoreBackend) throws {
+    /// Alice and Bob marked by their facts, and three accounts without facts marked as a rebuild
+    /// marks them.
+    private func withFiveMarked(_ backend: StoreBackend) throws -> IngestFixture {
         let f = try withAliceAndBob(backend)
         let accounts = ["carol", "dave", "erin"]
         for id in accounts { try f.store.createAccount(Fixtures.account(id)) }
         try f.store.write { tx throws(StoreError) in try tx.markReportRowsDue(ofAccounts: accounts) }
-        #expect(try due(f.store) == ["alice", "bob"] + accounts)
+        return f
+    }
+
+    /// Decision 130: a background drain's sweep derives every account marked when it starts, a
+    /// batch per unit of work in id order, and clears their marks.
+    @Test(arguments: StoreBackend.all)
+    func e36E37ASweepDerivesEveryAccountMarkedBatchByBatch(_ backend: StoreBackend) throws {
+        let f = try withFiveMarked(backend)
+        #expect(try due(f.store) == ["alice", "bob", "carol", "dave", "erin"])
         #expect(try f.store.sweepDueReportRows(batch: 2) == 5)
         #expect(try due(f.store).isEmpty)
         for account in ["alice", "bob"] { #expect(try evidence(f.store, account) == derived(f.store, account), "\(account)") }
@@ -268,10 +275,7 @@ import Wire
     /// unit of work, and a sweep still derives every account marked, a batch at a time.
     @Test(arguments: StoreBackend.all)
     func e36E37ASweepThroughAForwardingStoreDerivesEveryAccountMarked(_ backend: StoreBackend) throws {
-        let f = try withAliceAndBob(backend)
-        let accounts = ["carol", "dave", "erin"]
-        for id in accounts { try f.store.createAccount(Fixtures.account(id)) }
-        try f.store.write { tx throws(StoreError) in try tx.markReportRowsDue(ofAccounts: accounts) }
+        let f = try withFiveMarked(backend)
         let forwarding = Forwarding(f.store)
         #expect(forwarding.factsUpkeep == nil)
         #expect(try forwarding.sweepDueReportRows(batch: 2) == 5)
