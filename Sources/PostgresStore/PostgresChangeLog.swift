@@ -44,30 +44,36 @@ enum PostgresChangeLog {
 }
 
 extension PostgresConnection {
-    /// Writes a group's changes just before its `COMMIT` (decision 127), and returns their
-    /// sequences. Sequences are handed out in commit order: the advisory lock, held until this
-    /// transaction ends, is taken before any `nextval`, so a transaction that takes a sequence
+    /// Writes a group's changes and commits it (decision 127), in one round trip, and returns
+    /// their sequences. Sequences are handed out in commit order: the advisory lock, held until
+    /// this transaction ends, is taken before any `nextval`, so a transaction that takes a sequence
     /// after another commits after it. A reader that has seen sequence n has seen every change
     /// before n: no gap is ever filled later. The lock is the transaction's last: it is taken
     /// once the group's units have taken every row lock they need, and its holder only writes
-    /// these rows and commits, so it never waits on a row while others wait on it, and groups of
-    /// this process and of others run their units side by side, meeting only at this lock.
+    /// these rows and commits, with no round trip between, so it never waits on a row or on this
+    /// process while others wait on it, and groups of this process and of others run their units
+    /// side by side, meeting only at this lock.
     /// PostgreSQL delivers one notification per transaction for repeated identical ones (NOTIFY).
     /// Rows are written a chunk a statement (`SQLRowChunks`), each change once.
-    func recordChanges(_ changes: [StoreChange], channel: String) throws(StoreError) -> [Int64] {
+    func recordChangesAndCommit(_ changes: [StoreChange], channel: String) throws(StoreError) -> [Int64] {
         var unique: [StoreChange] = [], seen: Set<StoreChange> = []
         for change in changes where seen.insert(change).inserted { unique.append(change) }
-        guard !unique.isEmpty else { return [] }
-        try run("SELECT pg_advisory_xact_lock(\(PostgresChangeLog.orderLock)), pg_notify(\(channel), '')")
+        guard !unique.isEmpty else {
+            try execute("COMMIT")
+            return []
+        }
+        try runLater("SELECT pg_advisory_xact_lock(\(PostgresChangeLog.orderLock)), pg_notify(\(channel), '')")
+        let chunks = SQLRowChunks.chunks(unique)
         var sequences: [Int64] = []
-        for chunk in SQLRowChunks.chunks(unique) {
+        for (index, chunk) in chunks.enumerated() {
             let rows = SQLRowChunks.values(chunk) { change in
                 let (kind, key) = PostgresChangeLog.columns(change)
                 return "\(kind), \(key), (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT"
             }
-            sequences += try query("INSERT INTO change_log (kind, key, committed_at) VALUES \(rows) RETURNING sequence") {
-                $0.int64(0)
-            }
+            let insert: SQL = "INSERT INTO change_log (kind, key, committed_at) VALUES \(rows) RETURNING sequence"
+            sequences += index == chunks.count - 1
+                ? try query(insert, then: "COMMIT") { $0.int64(0) }
+                : try query(insert) { $0.int64(0) }
         }
         return sequences
     }

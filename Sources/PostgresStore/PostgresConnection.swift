@@ -9,6 +9,12 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
     private let conn: OpaquePointer
     /// Statement names by SQL text, prepared on first use on this connection.
     private var prepared: [String: String] = [:]
+    /// Statements `runLater` queued: sent with the next one that needs an answer (one round trip,
+    /// `PostgresPipeline`), or by `flush()`.
+    private var later: [PostgresExecution] = []
+    /// How many statements wait at most: each one's answer is a few bytes, so neither side's
+    /// socket buffer fills while the other waits.
+    static let laterLimit = 32
     let log: StoreLog
     /// The SQLSTATE of the last failure, for the store's retry decision (40001, 40P01).
     private(set) var lastSQLState: String?
@@ -43,7 +49,10 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
 
     /// True while the connection is usable for the next unit of work: connected and outside any
     /// transaction.
-    var isReusable: Bool { PQstatus(conn) == CONNECTION_OK && PQtransactionStatus(conn) == PQTRANS_IDLE }
+    var isReusable: Bool {
+        PQstatus(conn) == CONNECTION_OK && PQtransactionStatus(conn) == PQTRANS_IDLE
+            && later.isEmpty && PostgresPipeline.isOff(conn)
+    }
 
     var isConnected: Bool { PQstatus(conn) == CONNECTION_OK }
 
@@ -51,8 +60,9 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
     var isInFailedTransaction: Bool { PQtransactionStatus(conn) == PQTRANS_INERROR }
 
     /// Runs SQL text without parameters (schema, transaction control); several statements may be
-    /// given at once.
+    /// given at once. What `runLater` queued is sent first.
     func execute(_ sql: String) throws(StoreError) {
+        try flush()
         let result = PQexec(conn, sql)
         defer { PQclear(result) }
         try check(result, sql)
@@ -60,6 +70,7 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
 
     /// Runs SQL text that cannot be prepared (`FETCH` from a cursor) and maps every row.
     func queryUnprepared<T>(_ sql: String, _ map: (PGRow) throws(StoreError) -> T) throws(StoreError) -> [T] {
+        try flush()
         let result = PQexec(conn, sql)
         defer { PQclear(result) }
         try check(result, sql)
@@ -71,19 +82,74 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
 
     var dialect: SQLDialect { .postgres }
 
-    /// Runs a prepared statement for `sql`; `body` reads the result before it is cleared. Values
-    /// go in libpq's text format; the server infers each parameter's type from where it is used.
+    /// Runs a prepared statement for `sql`, after what `runLater` queued and in the same round
+    /// trip; `body` reads the result before it is cleared. Values go in libpq's text format; the
+    /// server infers each parameter's type from where it is used.
     func withResult<R>(_ sql: SQL, _ body: (OpaquePointer) throws(StoreError) -> R) throws(StoreError) -> R {
-        let text = sql.text(for: .postgres)
-        let name = try statementName(text, parameters: sql.values.count)
-        let texts = sql.values.map(Self.textFormat)
-        let result: OpaquePointer? = Self.withOptionalCStrings(texts) { pointers in
-            PQexecPrepared(conn, name, Int32(texts.count), pointers, nil, nil, 0)
+        let execution = try prepare(sql)
+        let result: OpaquePointer?
+        if later.isEmpty {
+            result = Self.withOptionalCStrings(execution.values) { pointers in
+                PQexecPrepared(conn, execution.name, Int32(execution.values.count), pointers, nil, nil, 0)
+            }
+        } else {
+            result = try exchangeLater(then: [execution])[0]
         }
         defer { PQclear(result) }
-        try check(result, text)
+        try check(result, execution.text)
         guard let result else { throw .failed }
         return try body(result)
+    }
+
+    /// Runs a query, then `next` (a statement whose outcome is only its success), in one round
+    /// trip after what `runLater` queued; maps the query's rows once both succeeded.
+    func query<T>(_ sql: SQL, then next: SQL, _ map: (PGRow) throws(StoreError) -> T) throws(StoreError) -> [T] {
+        let executions = [try prepare(sql), try prepare(next)]
+        let results = try exchangeLater(then: executions)
+        defer { for result in results { PQclear(result) } }
+        for (execution, result) in zip(executions, results) { try check(result, execution.text) }
+        guard let result = results[0] else { throw .failed }
+        return try (0..<PQntuples(result)).map { (index) throws(StoreError) in
+            try map(PGRow(result: result, row: index, connection: self))
+        }
+    }
+
+    /// Queues the statement (prepared now on its first use on this connection); see
+    /// `SQLConnection.runLater`.
+    func runLater(_ sql: SQL) throws(StoreError) {
+        later.append(try prepare(sql))
+        if later.count >= Self.laterLimit { try flush() }
+    }
+
+    /// Sends what `runLater` queued, and throws the first failure among it.
+    func flush() throws(StoreError) {
+        guard !later.isEmpty else { return }
+        _ = try exchangeLater(then: [])
+    }
+
+    /// Sends the queued statements, then `lasts`, in one pipeline. Throws the first queued one's
+    /// failure; returns the results of `lasts`, for the caller to check and clear.
+    private func exchangeLater(then lasts: [PostgresExecution]) throws(StoreError) -> [OpaquePointer?] {
+        let queued = later
+        later.removeAll(keepingCapacity: true)
+        let results = PostgresPipeline.exchange(queued + lasts, on: conn)
+        let lastResults = Array(results[queued.count...])
+        var failure: StoreError?
+        for (execution, result) in zip(queued, results) where failure == nil {
+            do throws(StoreError) { try check(result, execution.text) } catch { failure = error }
+        }
+        for result in results[..<queued.count] { PQclear(result) }
+        if let failure {
+            for result in lastResults { PQclear(result) }
+            throw failure
+        }
+        return lastResults
+    }
+
+    private func prepare(_ sql: SQL) throws(StoreError) -> PostgresExecution {
+        let text = sql.text(for: .postgres)
+        let name = try statementName(text, parameters: sql.values.count)
+        return PostgresExecution(name: name, values: sql.values.map(Self.textFormat), text: text)
     }
 
     /// A value in PostgreSQL's input syntax for its type, nil for NULL.
@@ -134,7 +200,10 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
             return result
         } catch {
             let state = lastSQLState  // what failed, not the ROLLBACK's outcome
-            if isConnected { try? execute("ROLLBACK") }
+            if isConnected {
+                try? flush()  // nothing queued is dropped unsent; the ROLLBACK undoes it
+                try? execute("ROLLBACK")
+            }
             lastSQLState = state
             throw error
         }
@@ -201,7 +270,7 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
     }
 
     /// C strings for `strings` (NULL for nil), valid while `body` runs.
-    private static func withOptionalCStrings<R>(_ strings: [String?], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
+    static func withOptionalCStrings<R>(_ strings: [String?], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
         let copies = strings.map { $0.map { UnsafePointer(strdup($0)!) } }
         defer { for copy in copies { free(UnsafeMutablePointer(mutating: copy)) } }
         return body(copies)

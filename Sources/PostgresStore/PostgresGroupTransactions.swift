@@ -2,9 +2,10 @@ import Foundation
 import GatewayStore
 
 /// Group commit on PostgreSQL (decision 109): a group is one `REPEATABLE READ` transaction on a
-/// pooled connection, each unit in the savepoint `unit`; the transaction control of a unit is
-/// sent with the statement before or after it, so a unit costs one round trip more than its own
-/// statements and the group one `COMMIT`. A unit that meets a serialization failure, a deadlock or
+/// pooled connection, each unit in the savepoint `unit`. Transaction control and the statements
+/// whose outcome nobody reads wait (`runLater`) and go with the next statement that needs an
+/// answer, in one round trip (decision 131); a unit ends by sending what still waits, and the
+/// group's change-log rows and `COMMIT` go together. A unit that meets a serialization failure, a deadlock or
 /// a unique key another writer committed (`PostgresFailure.runAgainStates`) is rolled back to its
 /// savepoint (the advisory locks it took are released with it), its group commits what the
 /// others did, and it runs again in a later group, on a fresh snapshot.
@@ -12,8 +13,8 @@ import GatewayStore
 /// Groups run `concurrentGroups` at once, each on a pooled connection of its own (decision 127):
 /// a unit is a chain of dependent round trips, so one group at a time left the database and the
 /// cores idle between them. The changes the units record are written when their group commits
-/// (`recordChanges`), so the change log's lock, which orders commits, is held only for that
-/// statement and the `COMMIT`; the groups collide where any two processes' writers do.
+/// (`recordChangesAndCommit`), so the change log's lock, which orders commits, is held only for
+/// that statement and the `COMMIT`; the groups collide where any two processes' writers do.
 struct PostgresGroupTransactions: GroupTransactions {
     let pool: PostgresPool
     let settings: PostgresSettings
@@ -27,7 +28,9 @@ struct PostgresGroupTransactions: GroupTransactions {
     func beginGroup() throws(StoreError) -> PostgresGroup {
         let group = PostgresGroup(connection: try pool.borrow())
         do throws(StoreError) {
-            try group.connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ; SAVEPOINT unit")
+            // Sent with the first unit's first statement.
+            try group.connection.runLater("BEGIN ISOLATION LEVEL REPEATABLE READ")
+            try group.connection.runLater("SAVEPOINT unit")
         } catch {
             abandonGroup(group)
             throw error
@@ -36,37 +39,47 @@ struct PostgresGroupTransactions: GroupTransactions {
     }
 
     /// `ROLLBACK TO` leaves its savepoint established, so after a rolled-back unit the next one
-    /// reuses it; after a kept one it is released and set again, in one round trip.
+    /// reuses it; after a kept one it is released and set again, sent with the unit's first
+    /// statement.
     func beginUnit(on group: PostgresGroup, previousKept: Bool) throws(StoreError) {
         guard previousKept else { return }
         group.keepUnit()
-        try group.connection.execute("RELEASE SAVEPOINT unit; SAVEPOINT unit")
+        try group.connection.runLater("RELEASE SAVEPOINT unit")
+        try group.connection.runLater("SAVEPOINT unit")
     }
 
-    /// A body that caught a failed statement and returned leaves the transaction failed: its unit
-    /// is undone, so the group's `COMMIT` (which would roll everything back) is not reached so.
+    /// The unit's statements queued by `runLater` are sent now: a unit is kept only once all of
+    /// them ran. A body that caught a failed statement and returned leaves the transaction
+    /// failed: its unit is undone, so the group's `COMMIT` (which would roll everything back) is
+    /// not reached so.
     func checkUnit(on group: PostgresGroup) throws(StoreError) {
+        try group.connection.flush()
         guard !group.connection.isInFailedTransaction else {
             log.failure("a write unit of work returned with its transaction failed; rolled back")
             throw .failed
         }
     }
 
+    /// What the unit queued is sent first, whatever becomes of it: the savepoint it may set is
+    /// the one to roll back to.
     func rollBackUnit(on group: PostgresGroup) throws(StoreError) {
         group.dropUnit()
+        try? group.connection.flush()
         try group.connection.execute("ROLLBACK TO SAVEPOINT unit")
     }
 
     /// The group's changes, then `COMMIT`; their sequences are this process's once it returned.
     func commitGroup(_ group: PostgresGroup) throws(StoreError) {
-        let sequences = try group.connection.recordChanges(group.changes, channel: channel)
-        try group.connection.execute("COMMIT")
+        let sequences = try group.connection.recordChangesAndCommit(group.changes, channel: channel)
         pool.giveBack(borrowed: group.connection)
         ownChanges.note(sequences)
     }
 
     func abandonGroup(_ group: PostgresGroup) {
-        if group.connection.isConnected { try? group.connection.execute("ROLLBACK") }
+        if group.connection.isConnected {
+            try? group.connection.flush()
+            try? group.connection.execute("ROLLBACK")
+        }
         pool.giveBack(borrowed: group.connection)
     }
 

@@ -14,7 +14,7 @@ final class PostgresWriteHooks: SQLWriteHooks {
 
     init(group: PostgresGroup) { self.group = group }
 
-    /// No round trip: the group writes its units' changes at its commit (`recordChanges`).
+    /// No round trip: the group writes its units' changes at its commit (`recordChangesAndCommit`).
     func recordChange(_ change: StoreChange) throws(StoreError) { group.record(change) }
 
     /// The subscription's advisory lock, held until the transaction ends; `REPEATABLE READ` then
@@ -42,6 +42,6 @@ final class PostgresWriteHooks: SQLWriteHooks {
 
     func lockHistory(ofAccount accountId: String) throws(StoreError) {
         guard lockedHistories.insert(accountId).inserted else { return }
-        try connection.run("SELECT 1 FROM accounts WHERE id = \(accountId) FOR NO KEY UPDATE")
+        try connection.runLater("SELECT 1 FROM accounts WHERE id = \(accountId) FOR NO KEY UPDATE")
     }
 }

@@ -6,6 +6,7 @@ import GatewayStore
 import PostgresStore
 import SQLiteStore
 import TestSupport
+import Wire
 
 /// Group commit on every backend, through the store's public API (decision 109): write units of
 /// work queued for the writer share one commit, each in its own savepoint.
@@ -51,6 +52,35 @@ import TestSupport
         #expect(try other.account(id: "new-c") == nil)
         #expect(try other.owner(of: Fixtures.transaction("t-c", original: "o-c").subscriptionKey) == nil)
         #expect(try other.account(id: "new-a") != nil)
+    }
+
+    /// A unit whose last write the database refuses (an event for an account that does not exist)
+    /// fails alone, where the backend sends that write with the unit's end and not at once
+    /// (PostgreSQL, decision 131), as where it sends it at once: the units after it in the group
+    /// are kept, and nothing of it is.
+    @Test(arguments: StoreBackend.all)
+    func aUnitWhoseLastWriteIsRefusedFailsAlone(_ backend: StoreBackend) throws {
+        let opened = try openWithPatientGroups(backend)
+        let store = opened.store
+        for id in ["a", "b", "c", "d"] { try store.createAccount(Fixtures.account(id)) }
+        let results = holdingTheWriter(store, whileQueued: ["b", "c", "d"]) { id, tx throws(StoreError) in
+            try tx.save(Fixtures.transaction("t-\(id)", original: "o-\(id)"))
+            try tx.bumpFactsVersion(ofAccount: id)
+            try tx.append(HistoryEvent(accountId: id == "c" ? "ghost" : id, at: Fixtures.t0, kind: .operatorAction,
+                                       source: .admin, details: JSONObject()))
+        }
+        #expect(results == ["a": .success("ok"), "b": .success("ok"), "c": .failure(.failed), "d": .success("ok")])
+        let other = try reopen(opened)
+        for id in ["a", "b", "d"] {
+            #expect(try other.accountFacts(id).version == 1)
+            #expect(try other.history(ofAccount: id, after: nil, limit: 10)?.events.map(\.kind) == [.operatorAction])
+        }
+        #expect(try other.accountFacts("c").version == 0)
+        for id in ["b", "c"] {
+            let key = TransactionKey(environment: .production, transactionId: "t-\(id)")
+            let stored = try other.read { tx throws(StoreError) in try tx.transaction(key) }
+            #expect((stored != nil) == (id == "b"), "t-\(id)")
+        }
     }
 
     /// A caller's units of work take effect in the order it made them, while other callers' units

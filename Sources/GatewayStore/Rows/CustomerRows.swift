@@ -21,7 +21,7 @@ extension SQLWriteTransaction {
     /// Stripe names the same customer at every event of a subscription: then the row is left
     /// as it is, not written again.
     public func setCustomer(_ customerId: String, of subscription: SubscriptionKey) throws(StoreError) {
-        try connection.run(.upsert(into: "store_customers", key: RecordRows.subscriptionColumns(subscription),
+        try connection.runLater(.upsert(into: "store_customers", key: RecordRows.subscriptionColumns(subscription),
                                    set: ["customer_id": customerId], onlyWhenChanged: true))
     }
 }

@@ -192,7 +192,7 @@ extension SQLWriteTransaction {
             try load(t.subscriptionKey)
             rows[t.subscriptionKey]?[t.transactionId] = t
             if stored != t.subscriptionKey {
-                try connection.run(.upsert(
+                try connection.runLater(.upsert(
                     into: "transaction_keys",
                     key: ["store": t.store.rawValue, "environment": t.environment.rawValue, "transaction_id": t.transactionId],
                     set: ["original_transaction_id": t.originalTransactionId]))
@@ -206,10 +206,10 @@ extension SQLWriteTransaction {
     /// A subscription's row made `transactions`, or removed when there are none.
     func saveSubscriptionFacts(_ key: SubscriptionKey, _ transactions: [Transaction]) throws(StoreError) {
         guard !transactions.isEmpty else {
-            try connection.run("DELETE FROM subscription_facts WHERE \(RecordRows.subscriptionKey(key))")
+            try connection.runLater("DELETE FROM subscription_facts WHERE \(RecordRows.subscriptionKey(key))")
             return
         }
-        try connection.run(.upsert(
+        try connection.runLater(.upsert(
             into: "subscription_facts", key: RecordRows.subscriptionColumns(key),
             set: ["latest_expires": transactions.lazy.compactMap(\.expiresDate).max(),
                   "product_ids": RecordRows.joinIds(Set(transactions.map(\.productId)).sorted()),
@@ -217,7 +217,7 @@ extension SQLWriteTransaction {
     }
 
     public func save(_ r: RenewalInfo) throws(StoreError) {
-        try connection.run(.upsert(
+        try connection.runLater(.upsert(
             into: "renewal_infos", key: RecordRows.subscriptionColumns(r.subscriptionKey),
             set: ["product_id": r.productId, "auto_renew_status": r.autoRenewStatus,
                   "auto_renew_product_id": r.autoRenewProductId, "expiration_intent": r.expirationIntent?.rawValue,

@@ -53,7 +53,7 @@ extension SQLWriteTransaction {
                     \(event.source.rawValue), \(HistoryDetailsText.compact(JSONValue.object(event.details).serialized)))
                     """)
             }
-            try connection.run(insert)
+            try connection.runLater(insert)
             start = end
         }
     }

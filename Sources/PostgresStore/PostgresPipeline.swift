@@ -1,0 +1,52 @@
+import CLibPQ
+import Foundation
+
+/// A prepared statement's execution waiting to be sent: its name on the connection, its values in
+/// libpq's text format (nil for NULL), and its text for the log.
+struct PostgresExecution {
+    let name: String
+    let values: [String?]
+    let text: String
+}
+
+/// Several prepared statements sent in one round trip: libpq's pipeline mode (PostgreSQL 14+,
+/// libpq "Pipeline Mode"). They run in order, as if sent one by one; after one fails, the server
+/// skips the rest up to the pipeline's sync (`PGRES_PIPELINE_ABORTED`), and the transaction is left
+/// failed, as after a failed statement sent alone.
+enum PostgresPipeline {
+    /// Sends `executions` and one sync, and returns each one's result, in order, or nil where none
+    /// came (the connection lost). The caller clears the results. Leaves the connection out of
+    /// pipeline mode unless it was lost on the way.
+    static func exchange(_ executions: [PostgresExecution], on conn: OpaquePointer) -> [OpaquePointer?] {
+        guard PQenterPipelineMode(conn) == 1 else { return executions.map { _ in nil } }
+        var sent = 0
+        for execution in executions {
+            let queued = PostgresConnection.withOptionalCStrings(execution.values) { pointers in
+                PQsendQueryPrepared(conn, execution.name, Int32(execution.values.count), pointers, nil, nil, 0)
+            }
+            guard queued == 1 else { break }
+            sent += 1
+        }
+        guard sent == executions.count, PQpipelineSync(conn) == 1 else {
+            return executions.map { _ in nil }
+        }
+        var results: [OpaquePointer?] = []
+        results.reserveCapacity(executions.count)
+        for _ in executions {
+            let result = PQgetResult(conn)
+            results.append(result)
+            guard result != nil else { break }
+            // A statement's results end with a null one.
+            while let extra = PQgetResult(conn) { PQclear(extra) }
+        }
+        if results.count == executions.count, let sync = PQgetResult(conn) {
+            PQclear(sync)  // PGRES_PIPELINE_SYNC
+            _ = PQexitPipelineMode(conn)
+        }
+        while results.count < executions.count { results.append(nil) }
+        return results
+    }
+
+    /// True once the connection is back to sending statements one at a time.
+    static func isOff(_ conn: OpaquePointer) -> Bool { PQpipelineStatus(conn) == PQ_PIPELINE_OFF }
+}
