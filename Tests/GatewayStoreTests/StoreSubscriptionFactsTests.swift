@@ -29,6 +29,30 @@ import Wire
         #expect(try store.read { tx throws(StoreError) in try tx.transaction(renewed.key) } == renewed)
     }
 
+    /// E1's merge read, which the save then reads no more: the subscription that holds the
+    /// transaction, even when the caller names another; else the one the caller names; nil when
+    /// that one has nothing stored.
+    @Test(arguments: StoreBackend.all)
+    func e1TheMergeReadFindsTheSubscriptionHoldingTheTransactionElseTheOneNamed(_ backend: StoreBackend) throws {
+        let opened = try backend.open()
+        let store = opened.store
+        let held = Fixtures.transaction("1", original: "A"), other = Fixtures.transaction("2", original: "B")
+        try store.write { tx throws(StoreError) in try tx.save([held, other]) }
+        func read(_ id: String, else original: String) throws -> (key: SubscriptionKey, transactions: [Transaction])? {
+            try store.read { tx throws(StoreError) in
+                try tx.subscription(holding: TransactionKey(environment: .production, transactionId: id),
+                                    else: SubscriptionKey(environment: .production, originalTransactionId: original))
+            }
+        }
+        let moving = try read("1", else: "B")
+        #expect(moving?.key == Self.a)
+        #expect(moving?.transactions == [held])
+        let renewal = try read("3", else: "B")
+        #expect(renewal?.key == Self.b)
+        #expect(renewal?.transactions == [other])
+        #expect(try read("3", else: "C") == nil)
+    }
+
     @Test(arguments: StoreBackend.all)
     func e1ATransactionDescribedUnderAnotherSubscriptionMovesThere(_ backend: StoreBackend) throws {
         let opened = try backend.open()

@@ -26,8 +26,13 @@ public struct FactIngestor: Sendable {
         // notification) E4 cannot refuse (`OwnershipRule`), so the mark is taken first and a
         // notification sent again costs one insert; with one, only after E4 allowed the batch.
         if batch.accountId == nil, try isDuplicate(batch, tx) { return .stored(.duplicate) }
-        let merged = try Self.plan(batch.transactions, key: \.key, stored: { (t) throws(StoreError) in try tx.transaction(t.key) },
-                                   TransactionMerge.merge)
+        // Each subscription read here is not read again by the save (nothing writes it between).
+        var read: [SubscriptionKey: [Transaction]] = [:]
+        let merged = try Self.plan(batch.transactions, key: \.key, stored: { (t) throws(StoreError) in
+            guard let stored = try tx.subscription(holding: t.key, else: t.subscriptionKey) else { return nil }
+            read[stored.key] = stored.transactions
+            return stored.transactions.first { $0.key == t.key }
+        }, TransactionMerge.merge)
         let bound = Set(batch.transactions.map(\.subscriptionKey)).union(batch.namedOwners.keys), incoming = merged.map(\.new)
         var result = IngestResult(owners: [:], previousOwners: [])
         var bindings: [(key: SubscriptionKey, owner: String, previous: String?)] = []
@@ -41,7 +46,7 @@ public struct FactIngestor: Sendable {
             }
         }
         if batch.accountId != nil, try isDuplicate(batch, tx) { return .stored(.duplicate) }
-        var changes = try save(merged, renewals: batch.renewalInfos, tx)
+        var changes = try save(merged, read: read, renewals: batch.renewalInfos, tx)
         var changed = changes.subscriptions
         for (key, owner, previous) in bindings {
             try tx.setOwner(owner, of: key, at: batch.at)
@@ -139,10 +144,10 @@ public struct FactIngestor: Sendable {
 
     /// E1: stores each merged fact that differs from the stored one (`plan`), and returns what
     /// changed, so a batch that brings nothing new changes no version and records no event.
-    private func save(_ transactions: [(old: Transaction?, new: Transaction)], renewals: [RenewalInfo],
-                      _ tx: any WriteTransaction) throws(StoreError) -> FactChanges {
+    private func save(_ transactions: [(old: Transaction?, new: Transaction)], read: [SubscriptionKey: [Transaction]],
+                      renewals: [RenewalInfo], _ tx: any WriteTransaction) throws(StoreError) -> FactChanges {
         var changes = FactChanges()
-        try tx.save(merged: transactions)
+        try tx.save(merged: transactions, read: read)
         for (old, new) in transactions { changes.note(old, new) }
         for (old, new) in try Self.plan(renewals, key: \.subscriptionKey,
                                         stored: { (r) throws(StoreError) in try tx.renewalInfo(r.subscriptionKey) },

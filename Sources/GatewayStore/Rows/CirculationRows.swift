@@ -104,7 +104,8 @@ extension SQLWriteTransaction {
     }
 
     /// The batch's stored evidence read in one statement (`circulationEvidence(ofAccounts:)`), the
-    /// rows gone deleted one by one, the new ones written a chunk a statement (`SQLRowChunks`).
+    /// rows gone deleted one by one, the new ones written a chunk a statement (`SQLRowChunks`);
+    /// none of these writes is waited for (`runLater`).
     public func replaceCirculationEvidence(_ accounts: [(accountId: String, evidence: [CirculationEvidence])])
         throws(StoreError) {
         let stored = try circulationEvidence(ofAccounts: accounts.map(\.accountId))
@@ -112,7 +113,7 @@ extension SQLWriteTransaction {
         for (accountId, evidence) in accounts {
             let had = Set(stored[accountId] ?? []), wanted = Set(evidence)
             for gone in had.subtracting(wanted) {
-                try connection.run("""
+                try connection.runLater("""
                     DELETE FROM circulation_evidence WHERE account_id = \(accountId) AND publication_id = \(gone.publicationId)
                       AND kind = \(gone.kind.rawValue) AND span = \(RecordRows.evidenceSpan(gone)) AND start_at = \(gone.start)
                       AND end_at = \(gone.end)
@@ -132,7 +133,7 @@ extension SQLWriteTransaction {
                     \(RecordRows.evidenceSpan(new))
                     """
             }
-            try connection.run("""
+            try connection.runLater("""
                 INSERT INTO circulation_evidence (account_id, publication_id, kind, start_at, end_at, issue_id, basis, store,
                                                   product_id, subscription_id, began_at, span)
                 VALUES \(rows)

@@ -48,7 +48,7 @@ extension SQLWriteTransaction {
             }
         }
         for chunk in SQLRowChunks.chunks(order.compactMap { merged[$0] }) {
-            try connection.run(Self.recordStatement(chunk))
+            try connection.runLater(Self.recordStatement(chunk))
         }
     }
 

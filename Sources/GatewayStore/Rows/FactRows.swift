@@ -127,6 +127,24 @@ extension SQLReading {
             .first { $0.transactionId == key.transactionId }
     }
 
+    /// One key lookup, then one subscription, as `transaction(_:)`; the key's subscription if it
+    /// has one, else `subscription`. Both of one store and environment, as a transaction's are.
+    public func subscription(holding key: TransactionKey, else subscription: SubscriptionKey)
+        throws(StoreError) -> (key: SubscriptionKey, transactions: [Transaction])? {
+        precondition(key.store == subscription.store && key.environment == subscription.environment)
+        return try connection.queryFirst("""
+            \(RecordRows.subscriptionFactsColumns)
+            WHERE s.store = \(subscription.store.rawValue) AND s.environment = \(subscription.environment.rawValue)
+              AND s.original_transaction_id = COALESCE((
+                SELECT k.original_transaction_id FROM transaction_keys k
+                WHERE k.store = \(key.store.rawValue) AND k.environment = \(key.environment.rawValue)
+                  AND k.transaction_id = \(key.transactionId)), \(subscription.originalTransactionId))
+            """) { row throws(StoreError) in
+            (SubscriptionKey(store: subscription.store, environment: subscription.environment, originalTransactionId: row.text(2)),
+             try RecordRows.subscriptionTransactions(row))
+        }
+    }
+
     /// Ids from `invoiceId/` up to `invoiceId0` (`0` follows `/`): a range of `transaction_keys`'
     /// primary key, where LIKE would read `_` as a wildcard; in id order, compared byte-wise.
     /// The subscriptions are read by key after the range, for the plan's sake as in `transaction(_:)`.
@@ -168,19 +186,22 @@ extension SQLWriteTransaction {
         try save(transactions) { _, t throws(StoreError) in try storedSubscription(of: t.key) }
     }
 
-    public func save(merged: [(old: Transaction?, new: Transaction)]) throws(StoreError) {
-        try save(merged.map(\.new)) { index, _ in merged[index].old?.subscriptionKey }
+    public func save(merged: [(old: Transaction?, new: Transaction)], read: [SubscriptionKey: [Transaction]]) throws(StoreError) {
+        try save(merged.map(\.new), read: read) { index, _ in merged[index].old?.subscriptionKey }
     }
 
     /// `storedUnder(i, t)`: the subscription the `i`th transaction is stored under when its turn
-    /// comes (after the ones before it in the list), nil when none.
-    private func save(_ transactions: [Transaction],
+    /// comes (after the ones before it in the list), nil when none. `read`: subscriptions'
+    /// transactions as stored now, not read again.
+    private func save(_ transactions: [Transaction], read: [SubscriptionKey: [Transaction]] = [:],
                       storedUnder: (Int, Transaction) throws(StoreError) -> SubscriptionKey?) throws(StoreError) {
         var rows: [SubscriptionKey: [String: Transaction]] = [:]
         func load(_ key: SubscriptionKey) throws(StoreError) {
             guard rows[key] == nil else { return }
             var row: [String: Transaction] = [:]
-            for t in try self.transactions(of: key) { row[t.transactionId] = t }
+            let stored: [Transaction]
+            if let known = read[key] { stored = known } else { stored = try self.transactions(of: key) }
+            for t in stored { row[t.transactionId] = t }
             rows[key] = row
         }
         for (index, t) in transactions.enumerated() {

@@ -84,7 +84,7 @@ extension SQLWriteTransaction {
     /// a connection keeps a few statement texts prepared rather than one per batch size.
     private func clearMarks(_ accountIds: [String]) throws(StoreError) {
         for ids in SQLRowChunks.idLists(accountIds, maxIds: .max) {
-            try connection.run("DELETE FROM report_rows_due WHERE account_id IN (\(ids))")
+            try connection.runLater("DELETE FROM report_rows_due WHERE account_id IN (\(ids))")
         }
     }
 }

@@ -137,7 +137,7 @@ extension SQLWriteTransaction {
             let keys = SQLRowChunks.values(chunk) { key in
                 "\(key.store.rawValue), \(key.environment.rawValue), \(key.originalTransactionId)"
             }
-            _ = try connection.run("""
+            try connection.runLater("""
                 DELETE FROM subscriber_intervals WHERE (store, environment, original_transaction_id) IN (VALUES \(keys))
                 """)
         }
@@ -150,7 +150,7 @@ extension SQLWriteTransaction {
                     \(i.period.end), \(row.accountId)
                     """
             }
-            _ = try connection.run("""
+            try connection.runLater("""
                 INSERT INTO subscriber_intervals
                     (store, environment, original_transaction_id, store_product_id, kind, start, end_at, account_id)
                 VALUES \(rows)

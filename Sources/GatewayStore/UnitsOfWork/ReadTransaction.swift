@@ -56,6 +56,11 @@ public protocol ReadTransaction {
     /// version they make, from one statement (a consistent snapshot by itself).
     func versionedFacts(ofAccount accountId: String) throws(StoreError) -> VersionedFacts
     func transaction(_ key: TransactionKey) throws(StoreError) -> Transaction?
+    /// E1's merge read and the save's read in one: the stored subscription holding the
+    /// transaction `key` names or, when none holds it, `subscription` (where it would be saved),
+    /// with all its transactions; nil when that subscription has none stored.
+    func subscription(holding key: TransactionKey, else subscription: SubscriptionKey)
+        throws(StoreError) -> (key: SubscriptionKey, transactions: [Transaction])?
     /// Every transaction of one subscription or single purchase, whoever owns it.
     func transactions(of subscription: SubscriptionKey) throws(StoreError) -> [Transaction]
     func renewalInfo(_ subscription: SubscriptionKey) throws(StoreError) -> RenewalInfo?

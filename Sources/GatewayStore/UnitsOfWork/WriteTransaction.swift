@@ -71,8 +71,9 @@ public protocol WriteTransaction: ReadTransaction {
     func save(_ transactions: [Transaction]) throws(StoreError)
     /// `save(_:)` for transactions merged with what their caller read (E1, `FactIngestor`): each
     /// `old` is the transaction `new` replaces as the unit of work stores it now (nil: none), so
-    /// where each is stored is not read again.
-    func save(merged: [(old: Transaction?, new: Transaction)]) throws(StoreError)
+    /// where each is stored is not read again; nor is a subscription in `read`, the transactions
+    /// the unit of work read of it (`subscription(holding:else:)`) and has not changed since.
+    func save(merged: [(old: Transaction?, new: Transaction)], read: [SubscriptionKey: [Transaction]]) throws(StoreError)
     /// Inserts or replaces by subscription.
     func save(_ renewalInfo: RenewalInfo) throws(StoreError)
     func setOwner(_ accountId: String, of subscription: SubscriptionKey, at instant: Instant) throws(StoreError)
