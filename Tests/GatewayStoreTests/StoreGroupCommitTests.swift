@@ -30,10 +30,7 @@ import Wire
     /// left (account, facts, owner, version), and the others' work is committed.
     @Test(arguments: StoreBackend.all)
     func aFailingUnitInAGroupFailsAloneAndLeavesNothingHalfWritten(_ backend: StoreBackend) throws {
-        let opened = try openWithPatientGroups(backend)
-        let store = opened.store
-        for id in ["a", "b", "c", "d"] { try store.createAccount(Fixtures.account(id)) }
-        let results = holdingTheWriter(store, whileQueued: ["b", "c", "d"]) { id, tx throws(StoreError) in
+        let (opened, results) = try fourUnitsInOneGroup(backend) { id, tx throws(StoreError) in
             let transaction = Fixtures.transaction("t-\(id)", original: "o-\(id)")
             try tx.save(transaction)
             try tx.setOwner(id, of: transaction.subscriptionKey, at: Fixtures.t0)
@@ -60,10 +57,7 @@ import Wire
     /// are kept, and nothing of it is.
     @Test(arguments: StoreBackend.all)
     func aUnitWhoseLastWriteIsRefusedFailsAlone(_ backend: StoreBackend) throws {
-        let opened = try openWithPatientGroups(backend)
-        let store = opened.store
-        for id in ["a", "b", "c", "d"] { try store.createAccount(Fixtures.account(id)) }
-        let results = holdingTheWriter(store, whileQueued: ["b", "c", "d"]) { id, tx throws(StoreError) in
+        let (opened, results) = try fourUnitsInOneGroup(backend) { id, tx throws(StoreError) in
             try tx.save(Fixtures.transaction("t-\(id)", original: "o-\(id)"))
             try tx.bumpFactsVersion(ofAccount: id)
             try tx.append(HistoryEvent(accountId: id == "c" ? "ghost" : id, at: Fixtures.t0, kind: .operatorAction,
@@ -108,6 +102,16 @@ import Wire
         #expect(try store.owner(of: key) == "reader")  // the 30th, even step's
         #expect(try store.accountFacts("reader").version == 30)
         #expect(try store.accountFacts("noise").version == 80)
+    }
+
+    /// Units `a` to `d`, each of the account of its id, sharing one group on `backend` (`a` holds
+    /// the writer while the others queue); each runs `body(id, tx)`.
+    private func fourUnitsInOneGroup(_ backend: StoreBackend,
+                                     _ body: @escaping @Sendable (String, any WriteTransaction) throws(StoreError) -> Void)
+        throws -> (OpenedStore, [String: Result<String, StoreError>]) {
+        let opened = try openWithPatientGroups(backend)
+        for id in ["a", "b", "c", "d"] { try opened.store.createAccount(Fixtures.account(id)) }
+        return (opened, holdingTheWriter(opened.store, whileQueued: ["b", "c", "d"], body))
     }
 
     /// Unit `a` holds the writer until the `queued` units (threads of their own, in that order)
