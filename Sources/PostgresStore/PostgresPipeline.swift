@@ -18,7 +18,9 @@ enum PostgresPipeline {
     /// came (the connection lost). The caller clears the results. Leaves the connection out of
     /// pipeline mode unless it was lost on the way.
     static func exchange(_ executions: [PostgresExecution], on conn: OpaquePointer) -> [OpaquePointer?] {
-        guard PQenterPipelineMode(conn) == 1 else { return executions.map { _ in nil } }
+        // libpq refuses only a connection that is not idle; then each is sent alone, in order, and
+        // none after one that failed, as the server would skip them.
+        guard PQenterPipelineMode(conn) == 1 else { return oneByOne(executions, on: conn) }
         var sent = 0
         for execution in executions {
             let queued = PostgresConnection.withOptionalCStrings(execution.values) { pointers in
@@ -42,6 +44,20 @@ enum PostgresPipeline {
         if results.count == executions.count, let sync = PQgetResult(conn) {
             PQclear(sync)  // PGRES_PIPELINE_SYNC
             _ = PQexitPipelineMode(conn)
+        }
+        while results.count < executions.count { results.append(nil) }
+        return results
+    }
+
+    private static func oneByOne(_ executions: [PostgresExecution], on conn: OpaquePointer) -> [OpaquePointer?] {
+        var results: [OpaquePointer?] = []
+        for execution in executions {
+            let result = PostgresConnection.withOptionalCStrings(execution.values) { pointers in
+                PQexecPrepared(conn, execution.name, Int32(execution.values.count), pointers, nil, nil, 0)
+            }
+            results.append(result)
+            let status = result.map(PQresultStatus) ?? PGRES_FATAL_ERROR
+            guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else { break }
         }
         while results.count < executions.count { results.append(nil) }
         return results
