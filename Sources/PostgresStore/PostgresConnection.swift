@@ -87,14 +87,8 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
     /// server infers each parameter's type from where it is used.
     func withResult<R>(_ sql: SQL, _ body: (OpaquePointer) throws(StoreError) -> R) throws(StoreError) -> R {
         let execution = try prepare(sql)
-        let result: OpaquePointer?
-        if later.isEmpty {
-            result = Self.withOptionalCStrings(execution.values) { pointers in
-                PQexecPrepared(conn, execution.name, Int32(execution.values.count), pointers, nil, nil, 0)
-            }
-        } else {
-            result = try exchangeLater(then: [execution])[0]
-        }
+        let result = try later.isEmpty
+            ? PostgresPipeline.alone(execution, on: conn) : exchangeLater(then: [execution])[0]
         defer { PQclear(result) }
         try check(result, execution.text)
         guard let result else { throw .failed }

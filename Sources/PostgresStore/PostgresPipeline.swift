@@ -52,15 +52,20 @@ enum PostgresPipeline {
     private static func oneByOne(_ executions: [PostgresExecution], on conn: OpaquePointer) -> [OpaquePointer?] {
         var results: [OpaquePointer?] = []
         for execution in executions {
-            let result = PostgresConnection.withOptionalCStrings(execution.values) { pointers in
-                PQexecPrepared(conn, execution.name, Int32(execution.values.count), pointers, nil, nil, 0)
-            }
+            let result = alone(execution, on: conn)
             results.append(result)
             let status = result.map(PQresultStatus) ?? PGRES_FATAL_ERROR
             guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else { break }
         }
         while results.count < executions.count { results.append(nil) }
         return results
+    }
+
+    /// One statement sent and its result awaited (`PQexecPrepared`); the caller clears it.
+    static func alone(_ execution: PostgresExecution, on conn: OpaquePointer) -> OpaquePointer? {
+        PostgresConnection.withOptionalCStrings(execution.values) { pointers in
+            PQexecPrepared(conn, execution.name, Int32(execution.values.count), pointers, nil, nil, 0)
+        }
     }
 
     /// True once the connection is back to sending statements one at a time.
