@@ -75,9 +75,7 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
         defer { PQclear(result) }
         try check(result, sql)
         guard let result else { throw .failed }
-        return try (0..<PQntuples(result)).map { (index) throws(StoreError) in
-            try map(PGRow(result: result, row: index, connection: self))
-        }
+        return try rows(of: result, map)
     }
 
     var dialect: SQLDialect { .postgres }
@@ -103,9 +101,7 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
         defer { for result in results { PQclear(result) } }
         for (execution, result) in zip(executions, results) { try check(result, execution.text) }
         guard let result = results[0] else { throw .failed }
-        return try (0..<PQntuples(result)).map { (index) throws(StoreError) in
-            try map(PGRow(result: result, row: index, connection: self))
-        }
+        return try rows(of: result, map)
     }
 
     /// Queues the statement (prepared now on its first use on this connection); see
@@ -164,13 +160,16 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
     }
 
     func query<T>(_ sql: SQL, _ map: (PGRow) throws(StoreError) -> T) throws(StoreError) -> [T] {
-        try withResult(sql) { result throws(StoreError) in
-            var rows: [T] = []
-            let count = PQntuples(result)
-            rows.reserveCapacity(Int(count))
-            for index in 0..<count { rows.append(try map(PGRow(result: result, row: index, connection: self))) }
-            return rows
-        }
+        try withResult(sql) { result throws(StoreError) in try rows(of: result, map) }
+    }
+
+    /// Every row of `result`, mapped.
+    private func rows<T>(of result: OpaquePointer, _ map: (PGRow) throws(StoreError) -> T) throws(StoreError) -> [T] {
+        var rows: [T] = []
+        let count = PQntuples(result)
+        rows.reserveCapacity(Int(count))
+        for index in 0..<count { rows.append(try map(PGRow(result: result, row: index, connection: self))) }
+        return rows
     }
 
     func queryFirst<T>(_ sql: SQL, _ map: (PGRow) throws(StoreError) -> T) throws(StoreError) -> T? {
